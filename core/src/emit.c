@@ -1,0 +1,125 @@
+/* emit.c - canonical text of a value: JSON via jansson, YAML via libyaml's emitter.
+ *
+ * The YAML form is block style, UTF-8 unescaped, unlimited width. A string
+ * whose plain form would be read back as something else under the core schema
+ * ("true", "5", "null", "") is double-quoted; multi-line strings use literal
+ * style when libyaml allows it. Floats are written in the shortest form that
+ * reads back to the same double and always look like floats ("1.0"). So
+ * repairing the canonical output gives back the same value and no warnings. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+#include "internal.h"
+
+char *mf_value_to_json(const json_t *v)
+{
+    return json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+}
+
+static int write_buf(void *data, unsigned char *s, size_t n)
+{
+    return mf_buf_put(data, (const char *)s, n) == 0;
+}
+
+static void format_real(double d, char *out, size_t n)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, d);
+        if (strtod(out, NULL) == d)
+            break;
+    }
+    if (!strpbrk(out, ".eEn"))
+        strncat(out, ".0", n - strlen(out) - 1);
+}
+
+static int scalar(yaml_emitter_t *em, const char *s, size_t len, bool plain_ok, yaml_scalar_style_t style)
+{
+    yaml_event_t e;
+    if (!yaml_scalar_event_initialize(&e, NULL, NULL, (yaml_char_t *)s, (int)len,
+                                      plain_ok, 1, style))
+        return -1;
+    return yaml_emitter_emit(em, &e) ? 0 : -1;
+}
+
+static int emit_value(yaml_emitter_t *em, const json_t *v)
+{
+    yaml_event_t e;
+    char num[64];
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        yaml_mapping_start_event_initialize(&e, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+        if (!yaml_emitter_emit(em, &e))
+            return -1;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            json_t *kv = mf_yaml_plain_value(k, strlen(k));
+            bool plain = json_is_string(kv);
+            json_decref(kv);
+            if (scalar(em, k, strlen(k), plain, plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE) ||
+                emit_value(em, x))
+                return -1;
+        }
+        yaml_mapping_end_event_initialize(&e);
+        return yaml_emitter_emit(em, &e) ? 0 : -1;
+    }
+    case JSON_ARRAY:
+        yaml_sequence_start_event_initialize(&e, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+        if (!yaml_emitter_emit(em, &e))
+            return -1;
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (emit_value(em, json_array_get(v, i)))
+                return -1;
+        yaml_sequence_end_event_initialize(&e);
+        return yaml_emitter_emit(em, &e) ? 0 : -1;
+    case JSON_STRING: {
+        const char *s = json_string_value(v);
+        size_t n = json_string_length(v);
+        json_t *as_plain = mf_yaml_plain_value(s, n);
+        bool plain = json_is_string(as_plain) && memchr(s, '\0', n) == NULL;
+        json_decref(as_plain);
+        yaml_scalar_style_t style = !plain ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
+                                   : memchr(s, '\n', n) ? YAML_LITERAL_SCALAR_STYLE
+                                   : YAML_ANY_SCALAR_STYLE;
+        return scalar(em, s, n, plain, style);
+    }
+    case JSON_INTEGER:
+        snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        return scalar(em, num, strlen(num), 1, YAML_PLAIN_SCALAR_STYLE);
+    case JSON_REAL:
+        format_real(json_real_value(v), num, sizeof num);
+        return scalar(em, num, strlen(num), 1, YAML_PLAIN_SCALAR_STYLE);
+    case JSON_TRUE:
+        return scalar(em, "true", 4, 1, YAML_PLAIN_SCALAR_STYLE);
+    case JSON_FALSE:
+        return scalar(em, "false", 5, 1, YAML_PLAIN_SCALAR_STYLE);
+    default:
+        return scalar(em, "null", 4, 1, YAML_PLAIN_SCALAR_STYLE);
+    }
+}
+
+char *mf_value_to_yaml(const json_t *v)
+{
+    yaml_emitter_t em;
+    yaml_event_t e;
+    mf_buf out = {0};
+    if (!yaml_emitter_initialize(&em))
+        return NULL;
+    yaml_emitter_set_output(&em, write_buf, &out);
+    yaml_emitter_set_unicode(&em, 1);
+    yaml_emitter_set_width(&em, -1);
+    yaml_emitter_set_indent(&em, 2);
+    int ok = yaml_stream_start_event_initialize(&e, YAML_UTF8_ENCODING) && yaml_emitter_emit(&em, &e) &&
+             yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1) && yaml_emitter_emit(&em, &e) &&
+             emit_value(&em, v) == 0 &&
+             yaml_document_end_event_initialize(&e, 1) && yaml_emitter_emit(&em, &e) &&
+             yaml_stream_end_event_initialize(&e) && yaml_emitter_emit(&em, &e) &&
+             yaml_emitter_flush(&em);
+    yaml_emitter_delete(&em);
+    if (!ok) {
+        mf_buf_free(&out);
+        return NULL;
+    }
+    return mf_buf_detach(&out);
+}

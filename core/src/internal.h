@@ -1,0 +1,105 @@
+/* internal.h - private helpers shared by the stages of core/ (not installed). */
+#ifndef MALFORM_INTERNAL_H
+#define MALFORM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "malform/malform.h"
+
+/* ---- growable byte buffer (always NUL-terminated when len > 0) ---- */
+typedef struct { char *s; size_t len, cap; } mf_buf;
+
+int mf_buf_put(mf_buf *b, const char *s, size_t n);       /* append n bytes; -1 on OOM */
+int mf_buf_puts(mf_buf *b, const char *s);                /* append a C string */
+int mf_buf_putc(mf_buf *b, char c);                       /* append one byte */
+int mf_buf_printf(mf_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mf_buf_reset(mf_buf *b);                             /* len = 0, keep memory */
+void mf_buf_free(mf_buf *b);                              /* release memory */
+char *mf_buf_detach(mf_buf *b);                           /* take the string ("" if empty) */
+const char *mf_buf_cstr(const mf_buf *b);                 /* "" when empty */
+
+char *mf_strndup(const char *s, size_t n);                /* malloc'd copy of n bytes + NUL */
+char *mf_strdup0(const char *s);                          /* strdup that accepts NULL */
+
+/* ---- lines: a view of text split at '\n' (a trailing '\r' is kept in the line) ---- */
+typedef struct { const char *s; size_t len; } mf_line;
+typedef struct { mf_line *items; size_t count; } mf_lines;
+int mf_lines_split(const char *text, size_t len, mf_lines *out); /* 0 ok, -1 OOM */
+void mf_lines_free(mf_lines *l);
+size_t mf_line_indent(mf_line l);                         /* leading spaces */
+bool mf_line_blank(mf_line l);                            /* only spaces/tabs/'\r' */
+
+/* ---- rule tables: each stage module exports one, terminated by {NULL} ---- */
+extern const mf_rule mf_rules_cand[];   /* candidates.c, echo.c */
+extern const mf_rule mf_rules_yaml[];   /* yaml_repair*.c */
+extern const mf_rule mf_rules_json[];   /* json_repair*.c */
+extern const mf_rule mf_rules_norm[];   /* normalize*.c, schema normalization */
+
+/* ---- prompt echo (echo.c) ---- */
+/* True (and err filled as PROMPT_ECHO, tier 1) when raw is the model's prompt echoed back. */
+bool mf_echo_detect(const mf_profile *p, const char *raw, size_t len, mf_error *err);
+
+/* ---- candidate extraction (candidates.c) ---- */
+typedef struct {
+    char *name;            /* "raw", "prefix-stripped", "fence", "fence+prefix-stripped", "tag", "anchor", ... */
+    char *text;
+    size_t len;
+    mf_warnings warnings;  /* warnings owed if this candidate wins (noise trimmed, orphan fence) */
+} mf_candidate;
+typedef struct { mf_candidate *items; size_t count, cap; } mf_candidates;
+
+/* Build the ordered candidate list for raw output (first is always "raw"
+ * after noise trimming); identical texts are listed once. 0 ok, -1 OOM. */
+int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out);
+void mf_candidates_free(mf_candidates *c);
+
+/* ---- YAML loading (yaml_load.c) ---- */
+typedef struct {
+    const mf_profile *profile;  /* string_fields keep plain text; may be NULL */
+    int max_depth;
+    size_t max_nodes;           /* cap on nodes incl. alias expansion */
+} mf_yaml_load_opts;
+/* Parse YAML text into a value typed by the YAML 1.2 core schema. Several
+ * documents give an array of documents; an empty stream gives JSON null.
+ * Returns 0, or -1 with err = YAML_SYNTAX_ERROR (tier 1, line, column). */
+int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
+                 json_t **out, mf_error *err);
+/* Core-schema type of a plain scalar's text (new reference; a string when nothing else fits). */
+json_t *mf_yaml_plain_value(const char *s, size_t n);
+
+/* ---- YAML structural repairs (yaml_repair*.c) ---- */
+/* A text rule rewrites `in` into `out` (always writes the whole text) and
+ * returns how many places it changed, adding one warning per change site. */
+typedef size_t (*mf_text_rule_fn)(const char *in, size_t len, mf_buf *out,
+                                  const mf_profile *p, mf_warnings *w);
+typedef struct { const char *rule_id; mf_text_rule_fn fn; int group; } mf_text_rule;
+extern const mf_text_rule mf_yaml_repairs[];   /* terminated by {NULL} */
+#define MF_YAML_GROUPS 4
+/* Apply every YAML repair of `group` (1..MF_YAML_GROUPS) to text in place; returns changes. */
+size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w);
+
+/* ---- JSON repair (json_repair*.c) ---- */
+/* Parse JSON text strictly, repairing it when needed. Returns 0 with *out set
+ * (warnings added for each repair), or -1 with err = JSON_SYNTAX_ERROR. */
+int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth,
+                         json_t **out, mf_warnings *w, mf_error *err);
+
+/* ---- value normalization (normalize*.c) ---- */
+/* Strip recognised wrapper keys (generic + profile) around the artifact. */
+int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w);
+/* Rename keys matching a profile alias (by normalized key) to the canonical key, recursively. */
+int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w);
+/* A named artifact normalizer from a profile's `normalizers:` list. Returns 0,
+ * or -1 with err set (the artifact is rejected). May replace *root. */
+typedef int (*mf_normalizer_fn)(json_t **root, const mf_profile *p, const mf_options *o,
+                                mf_warnings *w, mf_error *err);
+mf_normalizer_fn mf_normalizer_find(const char *name);
+/* Schema normalization (seed 003): prose lists, integer floats, enum folding, defaults. */
+int mf_norm_schema(const mf_profile *p, json_t *root, mf_warnings *w);
+
+/* ---- validation (validate.c) ---- */
+/* Validate v against the JSON-Schema subset; -1 with err (tier 2 SCHEMA_VIOLATION, path). */
+int mf_schema_validate(const json_t *schema, const json_t *v, mf_error *err);
+
+#endif

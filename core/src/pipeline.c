@@ -1,0 +1,309 @@
+/* pipeline.c - mf_repair: raw model output in, artifact or rejection out.
+ *
+ * The order is fixed (see malform.h): input limits and encoding, prompt echo,
+ * then candidates. The raw text is tried first with a strict parse, so clean
+ * artifacts cost one parse plus normalization. Only when that fails are the
+ * other candidates built. Pass A tries each candidate strictly (no syntax
+ * repair); pass B tries them again with the structural repairs, re-parsing
+ * after each YAML repair group. A candidate is valid when it parses and
+ * survives unwrapping, aliasing, the profile's normalizers, schema
+ * normalization and validation. First valid wins. For the generic profiles a
+ * scalar root is a weak win: a later candidate with a mapping or sequence root
+ * is preferred (prose like "Sure!" parses as a YAML string).
+ * When nothing is valid, the rejection is that of the attempt that got
+ * furthest (highest tier), the earliest among equals. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+typedef struct {
+    const mf_profile *p;
+    const mf_options *o;
+    int max_depth;
+    mf_result *r;          /* best rejection so far lives in r->error */
+    json_t *weak;          /* generic profiles: scalar-root fallback */
+    mf_warnings weak_w;
+    char *weak_name, *weak_text;
+} run;
+
+static bool is_generic(const mf_profile *p)
+{
+    return !p->schema && json_array_size(p->normalizers) == 0 && !p->changes &&
+           json_array_size(p->wrappers) == 0 && json_object_size(p->aliases) == 0;
+}
+
+/* 0 when valid; -1 with err. Byte offset of the first invalid sequence in *bad. */
+static int utf8_check(const unsigned char *s, size_t n, size_t *bad)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        unsigned min;
+        unsigned cp;
+        if (c >= 0xC2 && c <= 0xDF) need = 1, min = 0x80, cp = c & 0x1F;
+        else if (c >= 0xE0 && c <= 0xEF) need = 2, min = 0x800, cp = c & 0x0F;
+        else if (c >= 0xF0 && c <= 0xF4) need = 3, min = 0x10000, cp = c & 0x07;
+        else { *bad = i; return -1; }
+        for (size_t k = 1; k <= need; k++) {
+            if (i + k >= n || (s[i + k] & 0xC0) != 0x80) { *bad = i; return -1; }
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) { *bad = i; return -1; }
+        i += need + 1;
+    }
+    return 0;
+}
+
+static void line_col(const char *s, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (s[i] == '\n') (*line)++, *col = 1;
+        else (*col)++;
+    }
+}
+
+/* Keep err as the run's rejection when it got further than the current one. */
+static void offer_error(run *R, mf_error *err)
+{
+    if (err->tier > R->r->error.tier) {
+        mf_error_clear(&R->r->error);
+        R->r->error = *err;
+        memset(err, 0, sizeof *err);
+    } else {
+        mf_error_clear(err);
+    }
+}
+
+static int run_normalizer(run *R, const char *name, json_t **v, mf_warnings *w, mf_error *err)
+{
+    mf_normalizer_fn fn = mf_normalizer_find(name);
+    return fn ? fn(v, R->p, R->o, w, err) : 0;
+}
+
+/* Everything after parsing. 0 = valid. */
+static int finish(run *R, json_t **v, mf_warnings *w, mf_error *err)
+{
+    if (mf_norm_unwrap(R->p, v, w) || mf_norm_aliases(R->p, *v, w)) {
+        mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "cannot normalize artifact");
+        return -1;
+    }
+    if (R->p->changes && run_normalizer(R, "changes", v, w, err))
+        return -1;
+    for (size_t i = 0; i < json_array_size(R->p->normalizers); i++)
+        if (run_normalizer(R, json_string_value(json_array_get(R->p->normalizers, i)), v, w, err))
+            return -1;
+    if (mf_norm_schema(R->p, *v, w)) {
+        if (!err->tier)
+            mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "schema normalization failed");
+        return -1;
+    }
+    if (R->p->schema && mf_schema_validate(R->p->schema, *v, err))
+        return -1;
+    return 0;
+}
+
+/* Parse text (no syntax repair) and finish. 0 = valid, value in *v. */
+static int parse_and_finish(run *R, const char *text, size_t len, bool allow_json_repair,
+                            json_t **v, mf_warnings *w, mf_error *err)
+{
+    *v = NULL;
+    if (R->p->format == MF_FORMAT_JSON) {
+        size_t before = w->count;
+        if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err))
+            return -1;
+        if (!allow_json_repair && w->count > before) {
+            json_decref(*v);
+            *v = NULL;
+            mf_warnings_truncate(w, before);
+            mf_error_set(err, 1, "JSON_SYNTAX_ERROR", "", 0, 0, "not strict JSON");
+            return -1;
+        }
+    } else {
+        mf_yaml_load_opts lo = {R->p, R->max_depth, 0};
+        if (mf_yaml_load(text, len, &lo, v, err))
+            return -1;
+    }
+    if (finish(R, v, w, err)) {
+        json_decref(*v);
+        *v = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Try one candidate; on success fill R->r and return 1 (or stash a weak win). */
+static int try_candidate(run *R, mf_candidate *c, bool repair)
+{
+    mf_warnings w = {0};
+    mf_error err = {0};
+    json_t *v = NULL;
+    mf_buf text = {0};
+    mf_buf_put(&text, c->text, c->len);
+    int ok = parse_and_finish(R, c->text, c->len, repair, &v, &w, &err) == 0;
+    if (!ok) {
+        /* in pass A a JSON candidate that needed repair is not a rejection yet */
+        if (!(R->p->format == MF_FORMAT_JSON && !repair))
+            offer_error(R, &err);
+        mf_error_clear(&err);
+        mf_warnings_truncate(&w, 0);
+    }
+    if (!ok && repair && R->p->format == MF_FORMAT_YAML) {
+        for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
+            size_t keep = w.count;
+            if (mf_yaml_repair_group(g, &text, R->p, &w) == 0)
+                continue;
+            size_t repaired = w.count;
+            ok = parse_and_finish(R, mf_buf_cstr(&text), text.len, true, &v, &w, &err) == 0;
+            if (!ok) {
+                offer_error(R, &err);
+                mf_warnings_truncate(&w, repaired); /* keep repair warnings, drop normalizer ones */
+            }
+            (void)keep;
+        }
+    }
+    if (!ok) {
+        mf_warnings_clear(&w);
+        mf_buf_free(&text);
+        return 0;
+    }
+    mf_warnings all = {0};
+    for (size_t i = 0; i < c->warnings.count; i++)
+        mf_warnings_add(&all, c->warnings.items[i].rule, c->warnings.items[i].line, "%s",
+                        c->warnings.items[i].message);
+    if (strcmp(c->name, "raw") != 0)
+        mf_warnings_add(&all, "cand.recovered", 0, "Recovered the structured artifact from "
+                        "surrounding transcript or wrapper text before validation.");
+    mf_warnings_take(&all, &w);
+
+    if (is_generic(R->p) && !json_is_object(v) && !json_is_array(v)) {
+        if (!R->weak) {
+            R->weak = v;
+            R->weak_w = all;
+            R->weak_name = mf_strdup0(c->name);
+            R->weak_text = mf_buf_detach(&text);
+        } else {
+            json_decref(v);
+            mf_warnings_clear(&all);
+        }
+        mf_buf_free(&text);
+        return 0;
+    }
+    R->r->value = v;
+    R->r->warnings = all;
+    R->r->candidate = mf_strdup0(c->name);
+    R->r->text = mf_buf_detach(&text);
+    return 1;
+}
+
+static const mf_profile *detect_profile(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (;;) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+            i++;
+        if (i < n && s[i] == '[') { /* a transcript prefix like [assistant/gpt-4o] */
+            size_t j = i + 1;
+            while (j < n && (s[j] == '/' || s[j] == '-' || s[j] == '.' || s[j] == '_' ||
+                             (s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z') ||
+                             (s[j] >= '0' && s[j] <= '9')))
+                j++;
+            if (j < n && j > i + 1 && s[j] == ']' && ((s[i + 1] >= 'a' && s[i + 1] <= 'z') ||
+                                                      (s[i + 1] >= 'A' && s[i + 1] <= 'Z'))) {
+                i = j + 1;
+                continue;
+            }
+        }
+        break;
+    }
+    bool json = i < n && (s[i] == '{' || s[i] == '[');
+    if (!json) {
+        static const char fence[] = "```json";
+        for (size_t k = 0; k + sizeof fence - 1 <= n && !json; k++)
+            json = memcmp(s + k, fence, sizeof fence - 1) == 0;
+    }
+    return mf_profiles_get(json ? "generic_json" : "generic_yaml");
+}
+
+mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
+{
+    static const mf_options no_options;
+    mf_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->status = MF_REJECTED;
+    if (!opt)
+        opt = &no_options;
+    size_t max_input = opt->max_input ? opt->max_input : MF_DEFAULT_MAX_INPUT;
+    if (!raw)
+        raw = "", len = 0;
+    if (len >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0)
+        raw += 3, len -= 3;
+    if (!p)
+        p = detect_profile(raw, len);
+    if (!p) {
+        mf_error_set(&r->error, 1, "YAML_SYNTAX_ERROR", "", 0, 0, "built-in profiles are missing");
+        return r;
+    }
+    r->profile = p->name;
+    if (len > max_input) {
+        mf_error_set(&r->error, 1, "INPUT_TOO_LARGE", "", 0, 0,
+                     "input is %zu bytes, over the limit of %zu", len, max_input);
+        return r;
+    }
+    size_t bad;
+    if (utf8_check((const unsigned char *)raw, len, &bad)) {
+        int line, col;
+        line_col(raw, bad, &line, &col);
+        mf_error_set(&r->error, 1, "ENCODING_ERROR", "", line, col,
+                     "invalid UTF-8 at byte %zu (0x%02X)", bad, (unsigned char)raw[bad]);
+        return r;
+    }
+    if (mf_echo_detect(p, raw, len, &r->error))
+        return r;
+
+    run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL};
+    mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
+    int won = try_candidate(&R, &rawc, false);
+    if (!won) {
+        mf_candidates cs;
+        if (mf_candidates_build(p, raw, len, &cs) == 0) {
+            for (int pass = 0; pass < 2 && !won; pass++)
+                for (size_t i = 0; i < cs.count && !won; i++) {
+                    bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
+                                       cs.items[i].len == len && cs.items[i].warnings.count == 0;
+                    if (pass == 0 && same_as_raw)
+                        continue;
+                    won = try_candidate(&R, &cs.items[i], pass == 1);
+                }
+            mf_candidates_free(&cs);
+        }
+    }
+    if (!won && R.weak) {
+        r->value = R.weak;
+        r->warnings = R.weak_w;
+        r->candidate = R.weak_name;
+        r->text = R.weak_text;
+        won = 1;
+    } else {
+        json_decref(R.weak);
+        mf_warnings_clear(&R.weak_w);
+        free(R.weak_name);
+        free(R.weak_text);
+    }
+    if (won) {
+        r->status = MF_ACCEPTED;
+        mf_error_clear(&r->error);
+        r->repair_applied = r->warnings.count > 0 || strcmp(r->candidate, "raw") != 0;
+    } else if (!r->error.tier) {
+        mf_error_set(&r->error, 1, p->format == MF_FORMAT_JSON ? "JSON_SYNTAX_ERROR" : "YAML_SYNTAX_ERROR",
+                     "", 0, 0, "no candidate could be parsed");
+    }
+    return r;
+}

@@ -1,0 +1,348 @@
+/* yaml_load.c - YAML text to a jansson value, typed by the YAML 1.2 core schema.
+ *
+ * libyaml's event parser drives a small stack machine: each mapping or
+ * sequence start pushes a frame, each scalar, alias or finished collection is
+ * "emitted" into the frame on top. Plain scalars are typed by the core schema
+ * (null, bool, int, float; everything else, including YAML 1.1's yes/no, is a
+ * string), except under keys the profile names as string fields, where a plain
+ * scalar keeps its text. Duplicate keys are a syntax error (YAML forbids them
+ * and picking one would silently drop data). Depth and total node count
+ * (including alias expansion) are capped so hostile input stays bounded. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+#include "internal.h"
+
+typedef struct {
+    json_t *node;       /* the collection being filled */
+    bool is_map;
+    bool strings;       /* plain scalars in this frame stay strings */
+    char *key;          /* map: pending key, NULL when expecting a key */
+    char *anchor;       /* anchor of this collection, registered when it ends */
+} frame;
+
+typedef struct {
+    frame *st;
+    size_t depth, cap;
+    json_t *anchors;    /* anchor name -> value */
+    json_t *docs;       /* finished documents */
+    json_t *root;       /* current document's root */
+    size_t nodes;
+    const mf_yaml_load_opts *o;
+    mf_error *err;
+    int line, col;      /* position of the current event */
+} loader;
+
+static bool text_eq(const char *s, size_t n, const char *lit)
+{
+    return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+static bool all_in(const char *s, size_t n, const char *set)
+{
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr(set, s[i]) || s[i] == '\0')
+            return false;
+    return true;
+}
+
+static bool is_core_float(const char *s, size_t n)
+{
+    size_t i = 0, digits = 0;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        i++;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++, digits++;
+    if (i < n && s[i] == '.') {
+        i++;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++, digits++;
+    }
+    if (digits == 0)
+        return false;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '-' || s[i] == '+'))
+            i++;
+        size_t e = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++, e++;
+        if (e == 0)
+            return false;
+    }
+    return i == n;
+}
+
+json_t *mf_yaml_plain_value(const char *s, size_t n)
+{
+    if (n == 0 || text_eq(s, n, "~") || text_eq(s, n, "null") || text_eq(s, n, "Null") || text_eq(s, n, "NULL"))
+        return json_null();
+    if (text_eq(s, n, "true") || text_eq(s, n, "True") || text_eq(s, n, "TRUE"))
+        return json_true();
+    if (text_eq(s, n, "false") || text_eq(s, n, "False") || text_eq(s, n, "FALSE"))
+        return json_false();
+    if (n > 64)
+        return json_stringn(s, n);
+    char tmp[72];
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    const char *d = tmp;
+    int base = 10;
+    if (n > 2 && d[0] == '0' && d[1] == 'o' && all_in(d + 2, n - 2, "01234567"))
+        base = 8, d += 2;
+    else if (n > 2 && d[0] == '0' && d[1] == 'x' && all_in(d + 2, n - 2, "0123456789abcdefABCDEF"))
+        base = 16, d += 2;
+    else if (!(all_in(d, n, "0123456789") ||
+               ((d[0] == '-' || d[0] == '+') && all_in(d + 1, n - 1, "0123456789"))))
+        base = 0;
+    if (base) {
+        errno = 0;
+        long long v = strtoll(d, NULL, base);
+        if (errno == 0)
+            return json_integer(v);
+        double r = strtod(tmp, NULL);
+        return base == 10 && isfinite(r) ? json_real(r) : json_stringn(s, n);
+    }
+    if (is_core_float(tmp, n)) {
+        double r = strtod(tmp, NULL);
+        return isfinite(r) ? json_real(r) : json_stringn(s, n);
+    }
+    /* .inf / .nan have no JSON form: they stay text, quoted on output. */
+    return json_stringn(s, n);
+}
+
+static int fail(loader *L, const char *fmt, const char *arg)
+{
+    if (!L->err->tier)
+        mf_error_set(L->err, 1, "YAML_SYNTAX_ERROR", "", L->line, L->col, fmt, arg);
+    return -1;
+}
+
+/* Do plain scalars added to frame f stay strings? Map values: when the key is
+ * a string field; sequence items: when the sequence is such a key's value. */
+static bool frame_strings(const loader *L, const frame *f)
+{
+    if (!f->is_map)
+        return f->strings;
+    return f->key && L->o && L->o->profile &&
+           json_object_get(L->o->profile->string_fields, f->key) != NULL;
+}
+
+/* Add a finished node (reference stolen) to the frame on top, or make it the root. */
+static int emit(loader *L, json_t *v, const char *anchor, const char *key_text)
+{
+    if (!v)
+        return fail(L, "%s", "out of memory or invalid unicode in scalar");
+    if (anchor) {
+        json_object_set(L->anchors, anchor, v);
+    }
+    if (L->depth == 0) {
+        json_decref(L->root);
+        L->root = v;
+        return 0;
+    }
+    frame *f = &L->st[L->depth - 1];
+    if (!f->is_map) {
+        json_array_append_new(f->node, v);
+        return 0;
+    }
+    if (!f->key) {
+        if (key_text) {
+            f->key = mf_strdup0(key_text);
+        } else if (json_is_string(v)) {
+            f->key = mf_strdup0(json_string_value(v));
+        } else {
+            f->key = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+        }
+        json_decref(v);
+        return f->key ? 0 : fail(L, "%s", "out of memory");
+    }
+    if (json_object_get(f->node, f->key)) {
+        int rc = fail(L, "found duplicate mapping key \"%s\" with a different value", f->key);
+        json_decref(v);
+        return rc;
+    }
+    json_object_set_new(f->node, f->key, v);
+    free(f->key);
+    f->key = NULL;
+    return 0;
+}
+
+static int push(loader *L, json_t *node, bool is_map, const char *anchor)
+{
+    int max_depth = L->o && L->o->max_depth ? L->o->max_depth : MF_DEFAULT_MAX_DEPTH;
+    if ((int)L->depth >= max_depth) {
+        json_decref(node);
+        char lim[24];
+        snprintf(lim, sizeof lim, "%d", max_depth);
+        return fail(L, "nesting deeper than %s levels", lim);
+    }
+    if (L->depth == L->cap) {
+        size_t cap = L->cap ? L->cap * 2 : 16;
+        frame *st = realloc(L->st, cap * sizeof *st);
+        if (!st) {
+            json_decref(node);
+            return fail(L, "%s", "out of memory");
+        }
+        L->st = st;
+        L->cap = cap;
+    }
+    bool strings = L->depth > 0 && frame_strings(L, &L->st[L->depth - 1]);
+    L->st[L->depth++] = (frame){node, is_map, strings, NULL, mf_strdup0(anchor)};
+    return 0;
+}
+
+static int pop(loader *L)
+{
+    frame f = L->st[--L->depth];
+    free(f.key);
+    int rc = emit(L, f.node, f.anchor, NULL);
+    free(f.anchor);
+    return rc;
+}
+
+static size_t count_nodes(const json_t *v)
+{
+    size_t n = 1;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            n += count_nodes(json_array_get(v, i));
+    } else if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) n += count_nodes(x);
+    }
+    return n;
+}
+
+static json_t *scalar_value(loader *L, const yaml_event_t *e)
+{
+    const char *s = (const char *)e->data.scalar.value;
+    size_t n = e->data.scalar.length;
+    const char *tag = (const char *)e->data.scalar.tag;
+    if (tag) {
+        if (strcmp(tag, "tag:yaml.org,2002:str") == 0 || strcmp(tag, "!") == 0)
+            return json_stringn(s, n);
+        if (strncmp(tag, "tag:yaml.org,2002:", 18) == 0)
+            return mf_yaml_plain_value(s, n);
+    }
+    if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return json_stringn(s, n);
+    if (L->depth > 0 && frame_strings(L, &L->st[L->depth - 1]))
+        return json_stringn(s, n);
+    return mf_yaml_plain_value(s, n);
+}
+
+static int handle(loader *L, yaml_event_t *e)
+{
+    size_t max_nodes = L->o && L->o->max_nodes ? L->o->max_nodes : 4000000;
+    if (e->type == YAML_SCALAR_EVENT || e->type == YAML_SEQUENCE_START_EVENT ||
+        e->type == YAML_MAPPING_START_EVENT) {
+        if (++L->nodes > max_nodes)
+            return fail(L, "%s", "document has too many nodes");
+    }
+    switch (e->type) {
+    case YAML_SCALAR_EVENT: {
+        const char *anchor = (const char *)e->data.scalar.anchor;
+        bool key_pos = L->depth > 0 && L->st[L->depth - 1].is_map && !L->st[L->depth - 1].key;
+        if (key_pos) {
+            char *k = mf_strndup((const char *)e->data.scalar.value, e->data.scalar.length);
+            json_t *v = scalar_value(L, e);
+            if (anchor && v)
+                json_object_set(L->anchors, anchor, v);
+            json_decref(v);
+            int rc = emit(L, json_string(""), NULL, k);
+            free(k);
+            return rc;
+        }
+        return emit(L, scalar_value(L, e), anchor, NULL);
+    }
+    case YAML_ALIAS_EVENT: {
+        json_t *v = json_object_get(L->anchors, (const char *)e->data.alias.anchor);
+        if (!v)
+            return fail(L, "found undefined alias \"%s\"", (const char *)e->data.alias.anchor);
+        L->nodes += count_nodes(v);
+        if (L->nodes > max_nodes)
+            return fail(L, "%s", "alias expansion has too many nodes");
+        bool key_pos = L->depth > 0 && L->st[L->depth - 1].is_map && !L->st[L->depth - 1].key;
+        return emit(L, key_pos && json_is_string(v) ? json_incref(v) : json_deep_copy(v), NULL, NULL);
+    }
+    case YAML_SEQUENCE_START_EVENT:
+        return push(L, json_array(), false, (const char *)e->data.sequence_start.anchor);
+    case YAML_MAPPING_START_EVENT:
+        return push(L, json_object(), true, (const char *)e->data.mapping_start.anchor);
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        return pop(L);
+    case YAML_DOCUMENT_START_EVENT:
+        json_decref(L->root);
+        L->root = NULL;
+        json_object_clear(L->anchors);
+        return 0;
+    case YAML_DOCUMENT_END_EVENT:
+        json_array_append_new(L->docs, L->root ? L->root : json_null());
+        L->root = NULL;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
+                 json_t **out, mf_error *err)
+{
+    yaml_parser_t parser;
+    yaml_event_t e;
+    loader L = {0};
+    L.o = o;
+    L.err = err;
+    L.anchors = json_object();
+    L.docs = json_array();
+    *out = NULL;
+    if (!yaml_parser_initialize(&parser)) {
+        mf_error_set(err, 1, "YAML_SYNTAX_ERROR", "", 0, 0, "cannot initialise libyaml");
+        json_decref(L.anchors);
+        json_decref(L.docs);
+        return -1;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    int rc = 0;
+    for (;;) {
+        if (!yaml_parser_parse(&parser, &e)) {
+            const char *ctx = parser.context;
+            yaml_mark_t m = parser.problem_mark;
+            mf_error_set(err, 1, "YAML_SYNTAX_ERROR", "", (int)m.line + 1, (int)m.column + 1,
+                         "%s%s%s", parser.problem ? parser.problem : "syntax error",
+                         ctx ? " " : "", ctx ? ctx : "");
+            rc = -1;
+            break;
+        }
+        L.line = (int)e.start_mark.line + 1;
+        L.col = (int)e.start_mark.column + 1;
+        bool end = e.type == YAML_STREAM_END_EVENT;
+        rc = handle(&L, &e);
+        yaml_event_delete(&e);
+        if (rc || end)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    while (L.depth > 0) {
+        frame *f = &L.st[--L.depth];
+        json_decref(f->node);
+        free(f->key);
+        free(f->anchor);
+    }
+    free(L.st);
+    json_decref(L.root);
+    json_decref(L.anchors);
+    if (rc == 0) {
+        size_t n = json_array_size(L.docs);
+        *out = n == 0 ? json_null() : n == 1 ? json_incref(json_array_get(L.docs, 0)) : json_incref(L.docs);
+    }
+    json_decref(L.docs);
+    return rc;
+}
