@@ -5,7 +5,10 @@
  * artifacts cost one parse plus normalization. Only when that fails are the
  * other candidates built. Pass A tries each candidate strictly (no syntax
  * repair); pass B tries them again with the structural repairs, re-parsing
- * after each YAML repair group. A candidate is valid when it parses and
+ * after each YAML repair group. Balanced-JSON extractions ("json-balanced",
+ * "json-span") are pass-B only: they can cut one value out of several
+ * (JSONL, glued objects), so the raw text's JSON repair, which keeps them all,
+ * goes first. A candidate is valid when it parses and
  * survives unwrapping, aliasing, the profile's normalizers, schema
  * normalization and validation. First valid wins. For the generic profiles a
  * scalar root is a weak win: a later candidate with a mapping or sequence root
@@ -278,7 +281,8 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_
                 for (size_t i = 0; i < cs.count && !won; i++) {
                     bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
                                        cs.items[i].len == len && cs.items[i].warnings.count == 0;
-                    if (pass == 0 && same_as_raw)
+                    bool extraction = strncmp(cs.items[i].name, "json-", 5) == 0;
+                    if (pass == 0 && (same_as_raw || extraction))
                         continue;
                     won = try_candidate(&R, &cs.items[i], pass == 1);
                 }
