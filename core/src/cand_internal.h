@@ -1,0 +1,40 @@
+/* cand_internal.h - helpers shared by the candidate-extraction files
+ * (candidates.c, cand_tidy.c, cand_prefix.c, cand_json.c). Not installed. */
+#ifndef MALFORM_CAND_INTERNAL_H
+#define MALFORM_CAND_INTERNAL_H
+
+#include "internal.h"
+
+/* Length of the text once trailing terminal noise (ANSI CSI sequences,
+ * bracketed-paste markers, control characters) after the last real character
+ * is dropped; len when there is none. *line: 1-based line of the first
+ * trimmed noise byte. *keep_nl: the trimmed suffix held a newline. */
+size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl);
+
+/* Length of the text without an orphan closing fence (the last non-blank
+ * line is a bare ``` and no earlier line opens a fence); len when none.
+ * *line: 1-based line of the orphan fence. */
+size_t mf_cand_orphan_fence_cut(const char *s, size_t len, int *line);
+
+/* Copy s into out with transcript role prefixes ([assistant], [user/x], ...)
+ * removed from the start of each line. Returns the number of lines changed
+ * (0: out holds an unchanged copy), or (size_t)-1 on OOM. *first: line of the
+ * first change. */
+size_t mf_cand_strip_prefixes(const char *s, size_t len, mf_buf *out, int *first);
+
+/* Length of a transcript role prefix at the start of s (incl. one following
+ * space or tab), or 0. */
+size_t mf_cand_prefix_len(const char *s, size_t len);
+
+/* A byte range [start, end) of a text. */
+typedef struct { size_t start, end; } mf_cand_span;
+
+/* Find up to max outermost balanced {...} / [...] values of s (brackets
+ * inside JSON strings ignored), largest first (ties: earlier first).
+ * Returns the count, or (size_t)-1 on OOM. */
+size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t max);
+
+/* 1-based line number of byte offset off in s. */
+int mf_cand_line_at(const char *s, size_t off);
+
+#endif

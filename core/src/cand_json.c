@@ -1,0 +1,178 @@
+/* cand_json.c - balanced JSON value scanning (seed 002, A1 "_extract_json":
+ * brace counting with string/escape state, largest candidate first; arrays at
+ * the root are values too).
+ *
+ * One pass keeps a stack of open '{' / '[' positions. Once a bracket is open,
+ * double-quoted strings are tracked (with backslash escapes) so brackets inside
+ * them do not count; outside any bracket, quotes are prose and ignored. Every
+ * closing bracket pops the stack and yields a balanced span. Only outermost
+ * spans are candidates: a span is outermost when it has no parent bracket, or
+ * every bracket around it never closes AND reads as prose ("Note { it's
+ * here: {...}"): an opener followed by a plain word and a space. Children of
+ * an unclosed opener that starts a JSON value (`{"`, `[1`, ...) are fragments
+ * of a truncated artifact and are never offered: a strict parse would accept
+ * them and silently drop the rest. Because a bracket can only close after all
+ * its children, "parent never closes" is decided cheaply: each stack level
+ * keeps the largest few spans closed directly under it, and the list of a
+ * level is dropped when its parent closes. Memory is bounded by MF_JSON_SCAN_DEPTH * max spans; deeper
+ * brackets are counted but not recorded (the parser's depth cap rejects them
+ * anyway). Linear time. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cand_internal.h"
+
+#define MF_JSON_SCAN_DEPTH 256
+
+typedef struct {
+    mf_cand_span *items; /* max per level */
+    size_t count;
+    mf_cand_span run;    /* latest span, merged with neighbours it is glued to */
+    bool has_run;
+} level_list;
+
+/* Keep the max largest spans of a level (ties: the earlier span stays). */
+static void level_add(level_list *l, size_t max, mf_cand_span sp)
+{
+    if (l->count < max) {
+        l->items[l->count++] = sp;
+        return;
+    }
+    size_t low = 0;
+    for (size_t i = 1; i < l->count; i++) {
+        size_t a = l->items[i].end - l->items[i].start, b = l->items[low].end - l->items[low].start;
+        if (a < b || (a == b && l->items[i].start > l->items[low].start))
+            low = i;
+    }
+    if (sp.end - sp.start > l->items[low].end - l->items[low].start)
+        l->items[low] = sp;
+}
+
+/* An unclosed opener at i followed by a sentence word ("{ it's", "[see ")
+ * rather than the start of a JSON value. */
+static bool prose_opener(const char *s, size_t len, size_t i)
+{
+    size_t j = i + 1;
+    while (j < len && (s[j] == ' ' || s[j] == '\t'))
+        j++;
+    size_t w = j;
+    while (j < len && j - w < 64 && (isalpha((unsigned char)s[j]) || s[j] == '\''))
+        j++;
+    if (j == w || j == len || (s[j] != ' ' && s[j] != '\t'))
+        return false;
+    static const char *const lit[] = {"true", "false", "null", NULL};
+    for (const char *const *l = lit; *l; l++)
+        if (strlen(*l) == j - w && memcmp(s + w, *l, j - w) == 0)
+            return false;
+    return true;
+}
+
+/* Only blanks, ',' or ';' between a and b. */
+static bool glued(const char *s, size_t a, size_t b)
+{
+    while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r' || s[a] == '\n' || s[a] == ',' ||
+                     s[a] == ';'))
+        a++;
+    return a == b;
+}
+
+/* Record a span closed on level l. Values separated only by blanks, ',' or
+ * ';' ({"a":1}{"b":2}, JSON Lines) are one concatenated artifact, never
+ * separate candidates: they extend the level's run, which is added when a
+ * span that is not glued to it arrives (or at the end). The gap scan covers
+ * disjoint ranges: linear overall. */
+static void level_record(level_list *l, size_t max, const char *s, mf_cand_span sp)
+{
+    if (l->has_run) {
+        if (glued(s, l->run.end, sp.start)) {
+            l->run.end = sp.end;
+            return;
+        }
+        level_add(l, max, l->run);
+    }
+    l->run = sp;
+    l->has_run = true;
+}
+
+static void level_reset(level_list *l)
+{
+    l->count = 0;
+    l->has_run = false;
+}
+
+static int span_cmp(const void *x, const void *y)
+{
+    const mf_cand_span *a = x, *b = y;
+    size_t la = a->end - a->start, lb = b->end - b->start;
+    if (la != lb)
+        return la > lb ? -1 : 1;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t max)
+{
+    if (max == 0)
+        return 0;
+    size_t levels = MF_JSON_SCAN_DEPTH + 1;
+    size_t *stack = malloc(MF_JSON_SCAN_DEPTH * sizeof *stack);
+    level_list *lv = calloc(levels, sizeof *lv);
+    mf_cand_span *pool = malloc(levels * max * sizeof *pool);
+    if (!stack || !lv || !pool) {
+        free(stack), free(lv), free(pool);
+        return (size_t)-1;
+    }
+    for (size_t i = 0; i < levels; i++)
+        lv[i].items = pool + i * max;
+
+    size_t sp = 0, overflow = 0;
+    bool in_str = false, esc = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (esc)
+                esc = false;
+            else if (c == '\\')
+                esc = true;
+            else if (c == '"')
+                in_str = false;
+            continue;
+        }
+        if (c == '"' && (sp || overflow)) {
+            in_str = true;
+        } else if (c == '{' || c == '[') {
+            if (sp < MF_JSON_SCAN_DEPTH && !overflow) {
+                stack[sp++] = i;
+                level_reset(&lv[sp]); /* children of this new bracket */
+            } else {
+                overflow++;
+            }
+        } else if (c == '}' || c == ']') {
+            if (overflow) {
+                overflow--;
+            } else if (sp) {
+                size_t start = stack[--sp];
+                level_reset(&lv[sp + 1]); /* its children are not outermost */
+                level_record(&lv[sp], max, s, (mf_cand_span){start, i + 1});
+            }
+        }
+    }
+    /* levels 0..sp hold spans whose parents never closed; keep the levels
+     * under prose openers only */
+    size_t n = 0;
+    for (size_t l = 0; l <= sp; l++) {
+        if (l > 0 && !prose_opener(s, len, stack[l - 1]))
+            break;
+        /* a run glued to an unclosed JSON opener on its level ("{..}, {"b": tru")
+         * is the head of a truncated concatenation: not a candidate */
+        if (lv[l].has_run && !(l < sp && glued(s, lv[l].run.end, stack[l]) && !prose_opener(s, len, stack[l])))
+            level_add(&lv[l], max, lv[l].run);
+        for (size_t k = 0; k < lv[l].count; k++)
+            pool[n++] = lv[l].items[k]; /* n <= l*max + k: never overwrites unread items */
+    }
+    qsort(pool, n, sizeof *pool, span_cmp);
+    if (n > max)
+        n = max;
+    memcpy(out, pool, n * sizeof *out);
+    free(stack), free(lv), free(pool);
+    return n;
+}

@@ -1,0 +1,118 @@
+/* cand_tidy.c - trimming the tail of a candidate (seed 000, Universal Repairs:
+ * "Trailing terminal noise" and "Orphan closing code fence").
+ *
+ * Output piped through a terminal picks up escape sequences after the artifact:
+ * ANSI CSI sequences (ESC [ params final), bracketed-paste markers ([200~,
+ * [201~, with or without the ESC) and bare control characters (0-8, 11, 12,
+ * 14-31, 127). One forward scan classifies every byte as noise, whitespace or
+ * content; whatever noise follows the last content byte is cut. That covers
+ * both seed cases: noise-only trailing lines (YAML) and an inline noise suffix
+ * (YAML line or JSON root value); noise between content bytes is left alone.
+ *
+ * A candidate whose last non-blank line is a bare ``` while no earlier line
+ * opens a fence ends in an orphan closing fence (the model closed a fence it
+ * never opened): that line is cut. Both scans are linear and idempotent. */
+#include <string.h>
+#include "cand_internal.h"
+
+static bool is_noise_ctl(unsigned char c)
+{
+    return c <= 8 || c == 11 || c == 12 || (c >= 14 && c <= 31) || c == 127;
+}
+
+/* Length of the noise token at s, or 0. */
+static size_t noise_len(const char *s, size_t n)
+{
+    unsigned char c = (unsigned char)s[0];
+    if (c == 27 && n > 1 && s[1] == '[') {
+        size_t i = 2;
+        while (i < n && (unsigned char)s[i] >= 0x30 && (unsigned char)s[i] <= 0x3f)
+            i++;
+        while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x2f)
+            i++;
+        if (i < n && (unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e)
+            i++;
+        return i; /* a truncated sequence is noise up to where it stops */
+    }
+    if (is_noise_ctl(c))
+        return 1;
+    if (c == '[' && n >= 5 && memcmp(s, "[20", 3) == 0 && (s[3] == '0' || s[3] == '1') && s[4] == '~')
+        return 5;
+    return 0;
+}
+
+int mf_cand_line_at(const char *s, size_t off)
+{
+    int line = 1;
+    for (size_t i = 0; i < off; i++)
+        line += s[i] == '\n';
+    return line;
+}
+
+size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
+{
+    size_t content_end = 0, noise_start = (size_t)-1, i = 0;
+    while (i < len) {
+        size_t n = noise_len(s + i, len - i);
+        if (n) {
+            if (noise_start == (size_t)-1)
+                noise_start = i;
+            i += n;
+        } else if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+            i++;
+        } else {
+            content_end = ++i;
+            noise_start = (size_t)-1;
+        }
+    }
+    *line = 0;
+    *keep_nl = false;
+    if (noise_start == (size_t)-1)
+        return len;
+    *line = mf_cand_line_at(s, noise_start);
+    *keep_nl = content_end > 0 && memchr(s + content_end, '\n', len - content_end) != NULL;
+    return content_end;
+}
+
+/* True when [s, s+n) is optional blanks, three or more backticks and
+ * optional trailing blanks; *info set when text follows the backticks. */
+static bool fence_line(const char *s, size_t n, bool *info)
+{
+    size_t i = 0, ticks = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    while (i < n && s[i] == '`')
+        i++, ticks++;
+    if (ticks < 3)
+        return false;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    *info = i < n;
+    return true;
+}
+
+size_t mf_cand_orphan_fence_cut(const char *s, size_t len, int *line)
+{
+    *line = 0;
+    /* last non-blank line [ls, le) */
+    size_t le = len;
+    while (le > 0 && (s[le - 1] == ' ' || s[le - 1] == '\t' || s[le - 1] == '\r' || s[le - 1] == '\n'))
+        le--;
+    if (le == 0)
+        return len;
+    size_t ls = le;
+    while (ls > 0 && s[ls - 1] != '\n')
+        ls--;
+    bool info;
+    if (!fence_line(s + ls, le - ls, &info) || info)
+        return len;
+    for (size_t a = 0; a < ls;) {
+        const char *nl = memchr(s + a, '\n', ls - a);
+        size_t b = nl ? (size_t)(nl - s) : ls;
+        if (fence_line(s + a, b - a, &info))
+            return len; /* the fence was opened above: not an orphan */
+        a = b + 1;
+    }
+    *line = mf_cand_line_at(s, ls);
+    return ls;
+}

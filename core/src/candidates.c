@@ -1,0 +1,553 @@
+/* candidates.c - candidate extraction (seed 000, Universal Repairs / Candidate
+ * Extraction; seed 002 A1 for JSON).
+ *
+ * Raw model output is rarely just the artifact. This stage turns it into an
+ * ordered list of candidate texts for the pipeline to try, first valid wins:
+ *
+ *   1. "raw"              the output itself;
+ *   2. "prefix-stripped"  transcript role prefixes removed from each line;
+ *   3. "fence"            the inner text of every ```yaml/```yml/```json/
+ *                         ```jsonl (or bare ```) fence; an unclosed fence runs
+ *                         to the end of the text;
+ *   4. "tag"              every <TAG>...</TAG> of a profile with a tag;
+ *      "tag-truncated"    everything after the last opening tag left unclosed;
+ *   5. "anchor"           from the first line starting with a top-level key of
+ *                         the profile (`key:` at column 0; `"key":` for JSON);
+ *   6. "json-balanced"    JSON profiles: outermost balanced {...}/[...] values,
+ *                         largest first; "json-span": first '{' to last '}'
+ *                         and first '[' to last ']' (the kind that opens
+ *                         first goes first) as a last resort.
+ *
+ * Kinds 3-6 are taken from the raw text and again from the prefix-stripped
+ * text (named "<kind>+prefix-stripped"), in that order per kind. Every
+ * candidate is then tidied (cand_tidy.c: trailing terminal noise, orphan
+ * closing fence). A candidate carries the warnings it owes if it wins: the
+ * prefix stripping, its extraction (line = where it was found in the raw
+ * output) and its tidying (line = in the candidate text). Blank candidates
+ * other than "raw" are skipped; identical texts are listed once (the first).
+ *
+ * Bounds: each scan is one linear pass; a text with 100k fences or tags must
+ * not become 100k candidates the pipeline would parse one by one, so each kind
+ * keeps at most MF_CAND_PER_KIND (MF_CAND_JSON_SPANS for balanced JSON) and
+ * the whole list at most MF_CAND_MAX; later ones are dropped. Duplicate
+ * detection hashes each text once and compares only equal hashes. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cand_internal.h"
+
+#define MF_CAND_MAX 64
+#define MF_CAND_PER_KIND 12
+#define MF_CAND_JSON_SPANS 6
+
+const mf_rule mf_rules_cand[] = {
+    {"cand.recovered", "000 Universal Repairs / Candidate Extraction",
+     "The winning candidate is not the raw output (prose, fence, tag or prefix removed)."},
+    {"cand.transcript-prefix", "000 Universal Repairs / Transcript prefix stripping",
+     "Strip transcript role prefixes ([assistant], [user/x], [system], [tool], ...) from each line."},
+    {"cand.terminal-noise", "000 Universal Repairs / Trailing terminal noise",
+     "Trim ANSI escapes, bracketed-paste markers and control characters after the artifact."},
+    {"cand.orphan-fence", "000 Universal Repairs / Orphan closing code fence",
+     "Trim a trailing closing ``` line that has no opening fence above it."},
+    {"cand.fence", "000 Universal Repairs / Candidate collection from surrounding prose",
+     "Take the inner content of a ```yaml/```yml/```json/```jsonl (or bare) code fence."},
+    {"cand.tag", "000 Universal Repairs / Tagged-candidate extraction",
+     "Take the inner content of the profile's <TAG>...</TAG> envelope."},
+    {"cand.tag-truncated", "000 Universal Repairs / Tagged-candidate extraction",
+     "Take everything after the last opening <TAG> when its closing tag is missing."},
+    {"cand.anchor", "000 Universal Repairs / Candidate collection from surrounding prose",
+     "Drop the text before the first line that starts with a top-level key of the profile."},
+    {"cand.json-balanced", "002 A1 JSON extraction (brace counting with string state)",
+     "Take the largest balanced {...} or [...] value found in surrounding text."},
+    {"cand.json-span", "002 A1 JSON extraction (first '{' to last '}')",
+     "Take the text from the first '{' to the last '}' (or '[' to ']') as a last resort."},
+    {"echo.prompt", "000 Prompt Echo Detection",
+     "Reject output that echoes the prompt (hard + soft markers) or a prompt schema (rejection rule)."},
+    {NULL, NULL, NULL}};
+
+/* Indices into mf_rules_cand: warnings name the registry's own id strings. */
+enum { R_RECOVERED, R_PREFIX, R_NOISE, R_ORPHAN, R_FENCE, R_TAG, R_TAG_TRUNC, R_ANCHOR, R_JSON_BALANCED,
+       R_JSON_SPAN };
+#define RULE(r) (mf_rules_cand[r].id)
+
+typedef struct {
+    mf_candidates *out;
+    unsigned long long *hash; /* hash of out->items[i].text */
+    const mf_profile *p;
+    const char *suffix;       /* "" or "+prefix-stripped" */
+    const mf_warnings *base;  /* warnings of the base text (prefix stripping) */
+    mf_buf tmp;
+    int oom;
+} ctx;
+
+static unsigned long long fnv(const char *s, size_t n)
+{
+    unsigned long long h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static bool blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return false;
+    return true;
+}
+
+static bool is_json(const mf_profile *p) { return p && p->format == MF_FORMAT_JSON; }
+
+/* Tidy the candidate in c->tmp, adding its warnings to w. */
+static int tidy(ctx *c, mf_warnings *w)
+{
+    mf_buf *b = &c->tmp;
+    for (int round = 0; round < 2; round++) {
+        int line;
+        bool nl;
+        size_t cut = mf_cand_noise_cut(b->s, b->len, &line, &nl);
+        if (cut < b->len) {
+            b->len = cut;
+            if (nl && mf_buf_putc(b, '\n'))
+                return -1;
+            b->s[b->len] = '\0';
+            if (!mf_warnings_has(w, RULE(R_NOISE)) &&
+                mf_warnings_add(w, RULE(R_NOISE), line,
+                                "Trimmed trailing terminal noise after the complete structured artifact."))
+                return -1;
+        }
+        if (round == 1)
+            break;
+        cut = mf_cand_orphan_fence_cut(b->s, b->len, &line);
+        if (cut == b->len)
+            break;
+        b->len = cut;
+        b->s[b->len] = '\0';
+        if (mf_warnings_add(w, RULE(R_ORPHAN), line,
+                            "Trimmed orphan trailing closing code fence after the structured artifact."))
+            return -1;
+    }
+    return 0;
+}
+
+/* Add candidate `kind` (+ suffix) with text [s, s+n); rule/line/fmt describe
+ * the extraction (rule NULL for none). Returns -1 on OOM. */
+static int emit(ctx *c, const char *kind, const char *s, size_t n,
+                const char *rule, int line, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+static int emit(ctx *c, const char *kind, const char *s, size_t n,
+                const char *rule, int line, const char *fmt, ...)
+{
+    mf_candidates *out = c->out;
+    if (c->oom || out->count >= MF_CAND_MAX)
+        return c->oom ? -1 : 0;
+    mf_warnings w = {0};
+    mf_buf_reset(&c->tmp);
+    if (mf_buf_put(&c->tmp, s, n))
+        goto oom;
+    for (size_t i = 0; c->base && i < c->base->count; i++)
+        if (mf_warnings_add(&w, c->base->items[i].rule, c->base->items[i].line, "%s",
+                            c->base->items[i].message))
+            goto oom;
+    if (rule) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        if (mf_warnings_add(&w, rule, line, "%s", msg))
+            goto oom;
+    }
+    if (tidy(c, &w))
+        goto oom;
+    bool is_raw = out->count == 0;
+    if (!is_raw && blank(c->tmp.s, c->tmp.len)) {
+        mf_warnings_clear(&w);
+        return 0;
+    }
+    unsigned long long h = fnv(c->tmp.s, c->tmp.len);
+    for (size_t i = 0; i < out->count; i++)
+        if (c->hash[i] == h && out->items[i].len == c->tmp.len &&
+            memcmp(out->items[i].text, c->tmp.s, c->tmp.len) == 0) {
+            mf_warnings_clear(&w);
+            return 0;
+        }
+    mf_candidate *x = &out->items[out->count];
+    size_t kl = strlen(kind), sl = strlen(c->suffix);
+    x->name = malloc(kl + sl + 1);
+    if (!x->name)
+        goto oom;
+    memcpy(x->name, kind, kl);
+    memcpy(x->name + kl, c->suffix, sl + 1);
+    x->len = c->tmp.len;
+    x->text = mf_buf_detach(&c->tmp);
+    x->warnings = w;
+    c->hash[out->count++] = h;
+    return 0;
+oom:
+    mf_warnings_clear(&w);
+    c->oom = 1;
+    return -1;
+}
+
+/* ---- fences ---------------------------------------------------------------- */
+
+/* A fence line: optional indentation, >= 3 backticks, an optional info word.
+ * *accepted: a candidate fence (bare, yaml, yml, json, jsonl, any case);
+ * *bare: nothing after the backticks. */
+static bool fence_info(const char *s, size_t n, bool *accepted, bool *bare)
+{
+    size_t i = 0, ticks = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    while (i < n && s[i] == '`')
+        i++, ticks++;
+    if (ticks < 3)
+        return false;
+    size_t a = i;
+    while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '`')
+        i++;
+    size_t wl = i - a;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    *bare = wl == 0 && i == n;
+    static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
+    *accepted = *bare;
+    for (const char *const *k = ok; *k && !*accepted; k++)
+        if (strlen(*k) == wl) {
+            size_t j = 0;
+            while (j < wl && (s[a + j] | 0x20) == (*k)[j])
+                j++;
+            *accepted = j == wl;
+        }
+    return true;
+}
+
+static int scan_fences(ctx *c, const char *s, size_t len)
+{
+    const char *payload = is_json(c->p) ? "JSON" : "YAML";
+    size_t found = 0, body = 0;
+    bool inside = false, keep = false;
+    int open_line = 0, line = 1;
+    for (size_t a = 0; a < len && found < MF_CAND_PER_KIND; line++) {
+        const char *nl = memchr(s + a, '\n', len - a);
+        size_t b = nl ? (size_t)(nl - s) + 1 : len;
+        bool accepted, bare;
+        size_t e = b - (nl ? 1 : 0);
+        if (fence_info(s + a, e - a, &accepted, &bare)) {
+            if (!inside) {
+                inside = true;
+                keep = accepted;
+                open_line = line;
+                body = b;
+            } else if (bare) {
+                inside = false;
+                if (keep) {
+                    found++;
+                    if (emit(c, "fence", s + body, a - body, RULE(R_FENCE), open_line,
+                             "Took the %s payload from inside the markdown code fence opened at line %d.",
+                             payload, open_line))
+                        return -1;
+                }
+            }
+        }
+        a = b;
+    }
+    if (inside && keep && found < MF_CAND_PER_KIND)
+        return emit(c, "fence", s + body, len - body, RULE(R_FENCE), open_line,
+                    "Took the %s payload after the markdown code fence opened at line %d (no closing fence).",
+                    payload, open_line);
+    return 0;
+}
+
+/* ---- tags ------------------------------------------------------------------ */
+
+static const char *find(const char *s, size_t len, size_t from, const char *needle, size_t nl)
+{
+    if (nl == 0 || len < nl)
+        return NULL;
+    for (size_t i = from; i + nl <= len; i++) {
+        const char *q = memchr(s + i, needle[0], len - nl + 1 - i);
+        if (!q)
+            return NULL;
+        i = (size_t)(q - s);
+        if (memcmp(q, needle, nl) == 0)
+            return q;
+    }
+    return NULL;
+}
+
+/* Offset just past the opening tag "<TAG" + ('>' | attributes '>') at o, or 0. */
+static size_t open_tag_end(const char *s, size_t len, size_t o, size_t tl)
+{
+    size_t i = o + 1 + tl;
+    if (i < len && s[i] == '>')
+        return i + 1;
+    if (i >= len || (s[i] != ' ' && s[i] != '\t'))
+        return 0;
+    for (size_t k = 0; i < len && k < 256 && s[i] != '\n' && s[i] != '<'; i++, k++)
+        if (s[i] == '>')
+            return i + 1;
+    return 0;
+}
+
+/* The next valid closing tag "</TAG" [blanks] ">" at or after from: *start at
+ * '<', return the offset past '>'; 0 when there is none. */
+static size_t close_tag(const char *s, size_t len, size_t from, const char *close, size_t cl,
+                        size_t *start)
+{
+    for (const char *q; (q = find(s, len, from, close, cl));) {
+        size_t e = (size_t)(q - s) + cl;
+        while (e < len && (s[e] == ' ' || s[e] == '\t'))
+            e++;
+        if (e < len && s[e] == '>') {
+            *start = (size_t)(q - s);
+            return e + 1;
+        }
+        from = (size_t)(q - s) + 1;
+    }
+    return 0;
+}
+
+static int scan_tags(ctx *c, const char *s, size_t len)
+{
+    const char *tag = c->p ? c->p->tag : NULL;
+    size_t tl = tag ? strlen(tag) : 0;
+    if (tl == 0 || tl > 128)
+        return 0;
+    char open[136], close[136];
+    snprintf(open, sizeof open, "<%s", tag);
+    snprintf(close, sizeof close, "</%s", tag);
+    size_t found = 0, pos = 0;
+    while (found < MF_CAND_PER_KIND) {
+        const char *o = find(s, len, pos, open, tl + 1);
+        if (!o)
+            return 0;
+        size_t oi = (size_t)(o - s), body = open_tag_end(s, len, oi, tl), cs, ce;
+        if (!body) {
+            pos = oi + 1;
+            continue;
+        }
+        if (!(ce = close_tag(s, len, body, close, tl + 2, &cs)))
+            break;
+        found++;
+        if (emit(c, "tag", s + body, cs - body, RULE(R_TAG), mf_cand_line_at(s, oi),
+                 "Extracted the artifact from the <%s>...</%s> envelope.", tag, tag))
+            return -1;
+        pos = ce;
+    }
+    if (found == MF_CAND_PER_KIND)
+        return 0;
+    /* an opening tag with no closing tag after it: the tail after the LAST opening tag */
+    size_t last = 0, oi = pos;
+    for (const char *q; (q = find(s, len, oi, open, tl + 1)); oi = (size_t)(q - s) + 1) {
+        size_t be = open_tag_end(s, len, (size_t)(q - s), tl);
+        if (be)
+            last = be;
+    }
+    if (!last)
+        return 0;
+    return emit(c, "tag-truncated", s + last, len - last, RULE(R_TAG_TRUNC),
+                mf_cand_line_at(s, last),
+                "Extracted the artifact after the last opening <%s> tag; the closing </%s> is missing (truncated output).",
+                tag, tag);
+}
+
+/* ---- anchor ---------------------------------------------------------------- */
+
+/* True when line [s, s+n) starts with a top-level key of p (*key names it). */
+static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char **key)
+{
+    size_t i = 0;
+    bool json = is_json(p);
+    if (json) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i >= n || s[i] != '"')
+            return false;
+        i++;
+    }
+    for (size_t k = 0; k < json_array_size(p->top_level_keys); k++) {
+        const char *name = json_string_value(json_array_get(p->top_level_keys, k));
+        size_t kl = name ? strlen(name) : 0, j = i + kl;
+        if (!kl || j > n || memcmp(s + i, name, kl) != 0)
+            continue;
+        if (json) {
+            if (j >= n || s[j] != '"')
+                continue;
+            j++;
+            while (j < n && (s[j] == ' ' || s[j] == '\t'))
+                j++;
+            if (j < n && s[j] == ':') {
+                *key = name;
+                return true;
+            }
+        } else if (j < n && s[j] == ':' &&
+                   (j + 1 == n || s[j + 1] == ' ' || s[j + 1] == '\t' || s[j + 1] == '\r' || s[j + 1] == '\n')) {
+            *key = name;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int scan_anchor(ctx *c, const char *s, size_t len)
+{
+    if (!c->p || json_array_size(c->p->top_level_keys) == 0)
+        return 0;
+    int line = 1;
+    for (size_t a = 0; a < len; line++) {
+        const char *nl = memchr(s + a, '\n', len - a);
+        size_t b = nl ? (size_t)(nl - s) + 1 : len;
+        const char *key;
+        if (anchor_line(c->p, s + a, b - a, &key)) {
+            if (a == 0)
+                return 0; /* nothing before the key: same as the base text */
+            return emit(c, "anchor", s + a, len - a, RULE(R_ANCHOR), line,
+                        "Dropped %d line%s of text before the top-level key \"%s\".", line - 1,
+                        line == 2 ? "" : "s", key);
+        }
+        a = b;
+    }
+    return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static int scan_json_balanced(ctx *c, const char *s, size_t len)
+{
+    mf_cand_span sp[MF_CAND_JSON_SPANS];
+    size_t n = mf_cand_json_spans(s, len, sp, MF_CAND_JSON_SPANS);
+    if (n == (size_t)-1)
+        return c->oom = 1, -1;
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
+            continue; /* the whole text: no extraction */
+        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, RULE(R_JSON_BALANCED),
+                 mf_cand_line_at(s, sp[i].start),
+                 "Extracted the balanced JSON %s starting at line %d from surrounding text.",
+                 s[sp[i].start] == '{' ? "object" : "array", mf_cand_line_at(s, sp[i].start)))
+            return -1;
+    }
+    return 0;
+}
+
+/* First `open` to last `close`. Skipped when structure follows the last
+ * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
+ * truncated value) and when it is the whole text. */
+static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
+{
+    const char *a = memchr(s, open, len);
+    if (!a)
+        return 0;
+    size_t e = len;
+    while (e > 0 && s[e - 1] != close)
+        e--;
+    size_t st = (size_t)(a - s);
+    if (e <= st + 1 || (st == 0 && blank(s + e, len - e)))
+        return 0;
+    for (size_t i = e; i < len; i++)
+        if (s[i] == '{' || s[i] == '[' || s[i] == '"')
+            return 0;
+    int line = mf_cand_line_at(s, st);
+    return emit(c, "json-span", a, e - st, RULE(R_JSON_SPAN), line,
+                "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
+                open, line, close);
+}
+
+/* The kind that opens first goes first. The other kind only when the first
+ * kind's brackets close before it starts ("See [1]: {...}"): in "[{...}, {"
+ * a '{' span would be one element cut out of a truncated array. */
+static int scan_json_span(ctx *c, const char *s, size_t len)
+{
+    const char *o = memchr(s, '{', len), *q = memchr(s, '[', len);
+    if (!o && !q)
+        return 0;
+    bool arr = q && (!o || q < o);
+    char open1 = arr ? '[' : '{', close1 = arr ? ']' : '}', open2 = arr ? '{' : '[';
+    if (span_emit(c, s, len, open1, close1))
+        return -1;
+    const char *second = arr ? o : q, *last1 = NULL;
+    for (size_t e = len; e > 0 && !last1; e--)
+        if (s[e - 1] == close1)
+            last1 = s + e - 1;
+    if (!second || !last1 || last1 > second)
+        return 0;
+    return span_emit(c, s, len, open2, arr ? '}' : ']');
+}
+
+/* ---- assembly -------------------------------------------------------------- */
+
+typedef int (*scan_fn)(ctx *c, const char *s, size_t len);
+
+int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!raw)
+        raw = "", len = 0;
+    ctx c = {.out = out, .p = p, .suffix = ""};
+    out->items = calloc(MF_CAND_MAX, sizeof *out->items);
+    c.hash = calloc(MF_CAND_MAX, sizeof *c.hash);
+    mf_buf stripped = {0};
+    mf_warnings pw = {0};
+    if (!out->items || !c.hash)
+        goto oom;
+    out->cap = MF_CAND_MAX;
+
+    int first;
+    size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
+    if (nstrip == (size_t)-1)
+        goto oom;
+    if (nstrip && mf_warnings_add(&pw, RULE(R_PREFIX), first,
+                                  "Stripped transcript role prefixes (e.g. [assistant]) from %zu line%s before parsing.",
+                                  nstrip, nstrip == 1 ? "" : "s"))
+        goto oom;
+
+    if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
+        goto oom;
+    if (nstrip) {
+        c.base = &pw;
+        if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+            goto oom;
+    }
+
+    scan_fn kinds[] = {scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
+                       is_json(p) ? scan_json_span : NULL};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        if (!kinds[k])
+            continue;
+        c.base = NULL;
+        c.suffix = "";
+        if (kinds[k](&c, raw, len))
+            goto oom;
+        if (nstrip) {
+            c.base = &pw;
+            c.suffix = "+prefix-stripped";
+            if (kinds[k](&c, stripped.s, stripped.len))
+                goto oom;
+        }
+    }
+    mf_buf_free(&stripped);
+    mf_buf_free(&c.tmp);
+    mf_warnings_clear(&pw);
+    free(c.hash);
+    return 0;
+oom:
+    mf_buf_free(&stripped);
+    mf_buf_free(&c.tmp);
+    mf_warnings_clear(&pw);
+    free(c.hash);
+    mf_candidates_free(out);
+    return -1;
+}
+
+void mf_candidates_free(mf_candidates *c)
+{
+    for (size_t i = 0; i < c->count; i++) {
+        free(c->items[i].name);
+        free(c->items[i].text);
+        mf_warnings_clear(&c->items[i].warnings);
+    }
+    free(c->items);
+    memset(c, 0, sizeof *c);
+}
