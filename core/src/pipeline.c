@@ -13,6 +13,9 @@
  * normalization and validation. First valid wins. For the generic profiles a
  * scalar root is a weak win: a later candidate with a mapping or sequence root
  * is preferred (prose like "Sure!" parses as a YAML string).
+ * A profile with text_fallback (artifact_files: seed 001's strict markdown
+ * fallback) gets one last try: the raw text as a single JSON string, which
+ * its normalizer parses or rejects precisely (MISSING_FILES).
  * When nothing is valid, the rejection is that of the attempt that got
  * furthest (highest tier), the earliest among equals. */
 #include <stdlib.h>
@@ -287,6 +290,22 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_
                     won = try_candidate(&R, &cs.items[i], pass == 1);
                 }
             mf_candidates_free(&cs);
+        }
+    }
+    if (!won && p->text_fallback) {
+        mf_warnings w = {0};
+        mf_error err = {0};
+        json_t *v = json_stringn(raw, len);
+        if (v && finish(&R, &v, &w, &err) == 0) {
+            r->value = v;
+            r->warnings = w;
+            r->candidate = mf_strdup0("text-fallback");
+            r->text = mf_strndup(raw, len);
+            won = 1;
+        } else {
+            json_decref(v);
+            mf_warnings_clear(&w);
+            offer_error(&R, &err);
         }
     }
     if (!won && R.weak) {

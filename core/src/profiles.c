@@ -8,7 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "schema_checks.h"
 
 struct mf_embedded_profile { const char *name, *origin, *text; size_t len; };
 extern const struct mf_embedded_profile mf_embedded_profiles[];
@@ -47,7 +47,7 @@ static int key_line(const char *text, size_t len, const char *key)
 static const char *const known_keys[] = {
     "name", "description", "format", "tag", "top_level_keys", "wrappers", "aliases",
     "nested_children", "string_fields", "free_text_fields", "prose_fields",
-    "integer_fields", "enums", "defaults", "normalizers", "schema", "changes", NULL};
+    "integer_fields", "enums", "defaults", "normalizers", "schema", "changes", "text_fallback", NULL};
 
 static bool string_list(const json_t *v)
 {
@@ -166,6 +166,7 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
     p->normalizers = own(doc, "normalizers", json_array());
     p->schema = schema ? json_incref(schema) : NULL;
     p->changes = json_is_true(json_object_get(doc, "changes"));
+    p->text_fallback = json_is_true(json_object_get(doc, "text_fallback"));
     p->string_fields = list_to_set(json_object_get(doc, "string_fields"));
     p->free_text_fields = list_to_set(json_object_get(doc, "free_text_fields"));
     p->prose_fields = list_to_set(json_object_get(doc, "prose_fields"));
@@ -275,6 +276,7 @@ const mf_profile *mf_profiles_at(size_t i)
 
 void mf_profiles_shutdown(void)
 {
+    mf_schema_cache_clear();
     for (size_t i = 0; i < nbuiltins; i++)
         mf_profile_free(builtins[i]);
     free(builtins);

@@ -1,0 +1,364 @@
+/* norm_schema.c - schema normalization (seed 003), run just before tier 2.
+ *
+ * Models emit values that mean the right thing in the wrong shape. Four
+ * rules turn them into the canonical form, each with a warning:
+ *
+ *   norm.prose-field    a prose field (profile `prose_fields`) given as a list
+ *                       of strings is joined into one string with "\n";
+ *   norm.integer-field  a float with a zero fraction (5.0) in an integer field
+ *                       (profile `integer_fields`, or a schema "type":
+ *                       "integer") becomes an integer;
+ *   norm.enum-case      an enum value (profile `enums`: field -> {values,
+ *                       map, fold_case}) in the wrong case, or a synonym listed
+ *                       in `map`, becomes the canonical value;
+ *   norm.default        a required field that the model omitted gets the
+ *                       profile's default (`defaults`: field -> value).
+ *
+ * Matching, as documented for profile authors: prose, integer and enum fields
+ * are matched by key name at any depth of the artifact (when the value under
+ * such a key is a list, integer and enum rules apply to each element).
+ * "type": "integer" is found by walking the schema alongside the value
+ * (properties, additionalProperties, items; the oneOf/anyOf branch whose
+ * type fits the value). A default is filled into an object whose schema lists
+ * the field as required; with no schema, defaults apply to the root object.
+ *
+ * Everything else is left alone for the validator to report. The pass is
+ * linear in the value, idempotent, and silent on clean input. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "schema_checks.h"
+
+#define MAX_WALK_DEPTH 1000
+
+typedef struct {
+    const mf_profile *p;
+    mf_warnings *w;
+    mf_buf path;
+} walker;
+
+/* Where the warning is: " at /a/0" for nested fields, "" at the root. */
+static const char *where(walker *k, size_t parent_len, mf_buf *tmp)
+{
+    mf_buf_reset(tmp);
+    if (parent_len)
+        mf_buf_printf(tmp, " at %.*s", (int)parent_len, k->path.s);
+    return mf_buf_cstr(tmp);
+}
+
+static bool schema_type_fits(const json_t *s, const json_t *v)
+{
+    const json_t *t = json_object_get(s, "type");
+    if (!t)
+        return true;
+    const char *have = mf_value_type_name(v);
+    for (size_t i = 0; i < (json_is_array(t) ? json_array_size(t) : 1); i++) {
+        const char *n = json_string_value(json_is_array(t) ? json_array_get(t, i) : t);
+        if (n && (strcmp(n, have) == 0 || (strcmp(n, "number") == 0 && json_is_number(v)) ||
+                  (strcmp(n, "integer") == 0 && json_is_number(v))))
+            return true;
+    }
+    return false;
+}
+
+/* The schema to walk v with: s itself, or its first oneOf/anyOf branch whose type fits. */
+static const json_t *pick(const json_t *s, const json_t *v)
+{
+    if (!json_is_object(s))
+        return NULL;
+    const char *combos[] = {"oneOf", "anyOf"};
+    for (int c = 0; c < 2; c++) {
+        const json_t *br = json_object_get(s, combos[c]);
+        for (size_t i = 0; i < json_array_size(br); i++)
+            if (json_is_object(json_array_get(br, i)) && schema_type_fits(json_array_get(br, i), v) &&
+                json_object_get(json_array_get(br, i), "type"))
+                return json_array_get(br, i);
+    }
+    return s;
+}
+
+static bool schema_says_integer(const json_t *s)
+{
+    const json_t *t = json_object_get(s, "type");
+    if (json_is_string(t))
+        return strcmp(json_string_value(t), "integer") == 0;
+    bool integer = false, number = false;
+    for (size_t i = 0; i < json_array_size(t); i++) {
+        const char *n = json_string_value(json_array_get(t, i));
+        integer = integer || (n && strcmp(n, "integer") == 0);
+        number = number || (n && strcmp(n, "number") == 0);
+    }
+    return integer && !number;
+}
+
+/* 5.0 -> 5 when v is a real with zero fraction that fits json_int_t; else NULL. */
+static json_t *as_integer(const json_t *v)
+{
+    if (!json_is_real(v))
+        return NULL;
+    double d = json_real_value(v);
+    if (!isfinite(d) || d < -9.2e18 || d > 9.2e18 || (double)(json_int_t)d != d)
+        return NULL;
+    return json_integer((json_int_t)d);
+}
+
+static void integer_fix(walker *k, const char *field, json_t *parent, const char *key, size_t idx,
+                        json_t *v, size_t parent_len)
+{
+    json_t *iv = as_integer(v);
+    if (!iv)
+        return;
+    mf_buf tmp = {0};
+    char *old = mf_value_preview(v);
+    mf_warnings_add(k->w, MF_R_INTEGER_FIELD, 0, "Coerced %s in integer field %s%s to %lld.", old,
+                    field, where(k, parent_len, &tmp), (long long)json_integer_value(iv));
+    free(old);
+    mf_buf_free(&tmp);
+    if (key)
+        json_object_set_new(parent, key, iv);
+    else
+        json_array_set_new(parent, idx, iv);
+}
+
+/* Scalars an enum map can name: strings as they are, true/false/integers spelled out. */
+static bool enum_text(const json_t *v, char *buf, size_t n)
+{
+    if (json_is_string(v))
+        return false;
+    if (json_is_boolean(v))
+        snprintf(buf, n, "%s", json_is_true(v) ? "true" : "false");
+    else if (json_is_integer(v))
+        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+    else
+        return false;
+    return true;
+}
+
+static void enum_fix(walker *k, const char *field, const json_t *spec, json_t *parent, const char *key,
+                     size_t idx, json_t *v, size_t parent_len)
+{
+    char num[64];
+    const char *s = json_is_string(v) ? json_string_value(v) : enum_text(v, num, sizeof num) ? num : NULL;
+    if (!s || !json_is_object(spec))
+        return;
+    const json_t *values = json_object_get(spec, "values"), *map = json_object_get(spec, "map");
+    bool fold = !json_is_false(json_object_get(spec, "fold_case"));
+    if (json_is_string(v))
+        for (size_t i = 0; i < json_array_size(values); i++)
+            if (json_equal(json_array_get(values, i), v))
+                return;
+    const json_t *canon = json_object_get(map, s);
+    if (!canon && fold) {
+        const char *mk;
+        json_t *mv;
+        json_object_foreach((json_t *)map, mk, mv) {
+            if (strcasecmp(mk, s) == 0) {
+                canon = mv;
+                break;
+            }
+        }
+        for (size_t i = 0; i < json_array_size(values) && !canon; i++) {
+            const char *c = json_string_value(json_array_get(values, i));
+            if (c && strcasecmp(c, s) == 0)
+                canon = json_array_get(values, i);
+        }
+    }
+    if (!canon || json_equal((json_t *)canon, v))
+        return;
+    mf_buf tmp = {0};
+    char *old = mf_value_preview(v), *nw = mf_value_preview(canon);
+    mf_warnings_add(k->w, MF_R_ENUM_CASE, 0, "Normalized enum value %s in field %s%s to %s.", old,
+                    field, where(k, parent_len, &tmp), nw);
+    free(old);
+    free(nw);
+    mf_buf_free(&tmp);
+    if (key)
+        json_object_set(parent, key, (json_t *)canon);
+    else
+        json_array_set(parent, idx, (json_t *)canon);
+}
+
+/* ["a", "b"] -> "a\nb" when every element is a string. */
+static void prose_fix(walker *k, const char *field, json_t *obj, json_t *v, size_t parent_len)
+{
+    if (!json_is_array(v))
+        return;
+    size_t n = json_array_size(v);
+    for (size_t i = 0; i < n; i++)
+        if (!json_is_string(json_array_get(v, i)))
+            return;
+    mf_buf joined = {0}, tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            mf_buf_putc(&joined, '\n');
+        json_t *e = json_array_get(v, i);
+        mf_buf_put(&joined, json_string_value(e), json_string_length(e));
+    }
+    mf_warnings_add(k->w, MF_R_PROSE_FIELD, 0,
+                    "Joined a list of %zu string%s in prose field %s%s into one newline-separated string.",
+                    n, n == 1 ? "" : "s", field, where(k, parent_len, &tmp));
+    json_object_set_new(obj, field, json_stringn(joined.s ? joined.s : "", joined.len));
+    mf_buf_free(&joined);
+    mf_buf_free(&tmp);
+}
+
+static void walk(walker *k, const json_t *s, json_t *v, bool root, int depth);
+
+static void fill_defaults(walker *k, const json_t *s, json_t *obj, bool root)
+{
+    const json_t *defaults = k->p->defaults;
+    if (json_object_size(defaults) == 0)
+        return;
+    mf_buf tmp = {0};
+    if (s) {
+        const json_t *req = json_object_get(s, "required");
+        for (size_t i = 0; i < json_array_size(req); i++) {
+            const char *name = json_string_value(json_array_get(req, i));
+            const json_t *d = name ? json_object_get(defaults, name) : NULL;
+            if (!d || json_object_get(obj, name))
+                continue;
+            char *pv = mf_value_preview(d);
+            mf_warnings_add(k->w, MF_R_DEFAULT, 0, "Filled omitted required field %s with default %s%s",
+                            name, pv, where(k, k->path.len, &tmp));
+            free(pv);
+            json_object_set_new(obj, name, json_deep_copy(d));
+        }
+    } else if (root) {
+        const char *name;
+        json_t *d;
+        json_object_foreach((json_t *)defaults, name, d) {
+            if (json_object_get(obj, name))
+                continue;
+            char *pv = mf_value_preview(d);
+            mf_warnings_add(k->w, MF_R_DEFAULT, 0, "Filled omitted required field %s with default %s",
+                            name, pv);
+            free(pv);
+            json_object_set_new(obj, name, json_deep_copy(d));
+        }
+    }
+    mf_buf_free(&tmp);
+}
+
+static void walk_child(walker *k, const json_t *cs, const char *key, size_t idx, json_t *v, int depth)
+{
+    size_t mark = k->path.len;
+    if (key)
+        mf_pointer_push(&k->path, key);
+    else
+        mf_pointer_push_index(&k->path, idx);
+    walk(k, cs, v, false, depth + 1);
+    k->path.len = mark;
+    k->path.s[mark] = '\0';
+}
+
+static void walk_object(walker *k, const json_t *s, json_t *obj, bool root, int depth)
+{
+    const mf_profile *p = k->p;
+    fill_defaults(k, s, obj, root);
+    const json_t *props = json_object_get(s, "properties"), *addl = json_object_get(s, "additionalProperties");
+    size_t here = k->path.len;
+    const char *key;
+    json_t *v;
+    void *it = json_object_iter(obj);
+    while (it) {
+        key = json_object_iter_key(it);
+        v = json_object_iter_value(it);
+        it = json_object_iter_next(obj, it);
+        const json_t *cs = json_object_get(props, key);
+        if (!cs && json_is_object(addl))
+            cs = addl;
+        cs = pick(cs, v);
+        if (json_object_get(p->prose_fields, key) && json_is_array(v)) {
+            prose_fix(k, key, obj, v, here);
+            v = json_object_get(obj, key);
+        }
+        bool int_field = json_object_get(p->integer_fields, key) != NULL;
+        const json_t *spec = json_object_get(p->enums, key);
+        if ((int_field || schema_says_integer(cs)) && json_is_real(v)) {
+            integer_fix(k, key, obj, key, 0, v, here);
+            v = json_object_get(obj, key);
+        }
+        if (spec) {
+            enum_fix(k, key, spec, obj, key, 0, v, here);
+            v = json_object_get(obj, key);
+        }
+        if (json_is_array(v) && (int_field || spec)) {
+            size_t mark = k->path.len;
+            mf_pointer_push(&k->path, key);
+            for (size_t i = 0; i < json_array_size(v); i++) {
+                json_t *e = json_array_get(v, i);
+                if (int_field && json_is_real(e))
+                    integer_fix(k, key, v, NULL, i, e, k->path.len);
+                if (spec)
+                    enum_fix(k, key, spec, v, NULL, i, json_array_get(v, i), k->path.len);
+            }
+            k->path.len = mark;
+            k->path.s[mark] = '\0';
+        }
+        if (json_is_object(v) || json_is_array(v))
+            walk_child(k, cs, key, 0, v, depth);
+    }
+}
+
+static void walk_array(walker *k, const json_t *s, json_t *arr, int depth)
+{
+    const json_t *items = json_object_get(s, "items");
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        json_t *e = json_array_get(arr, i);
+        const json_t *cs = pick(items, e);
+        if (schema_says_integer(cs) && json_is_real(e)) {
+            integer_fix(k, "item", arr, NULL, i, e, k->path.len);
+            continue;
+        }
+        if (json_is_object(e) || json_is_array(e))
+            walk_child(k, cs, NULL, i, e, depth);
+    }
+}
+
+static void walk(walker *k, const json_t *s, json_t *v, bool root, int depth)
+{
+    if (depth > MAX_WALK_DEPTH)
+        return;
+    s = pick(s, v);
+    if (json_is_object(v))
+        walk_object(k, s, v, root, depth);
+    else if (json_is_array(v))
+        walk_array(k, s, v, depth);
+}
+
+int mf_norm_schema(const mf_profile *p, json_t *root, mf_warnings *w)
+{
+    if (!p || !root)
+        return 0;
+    walker k = {p, w, {0}};
+    walk(&k, p->schema, root, true, 0);
+    mf_buf_free(&k.path);
+    return 0;
+}
+
+int mf_schema_gate(const mf_profile *p, json_t *root, mf_warnings *w, mf_error *err)
+{
+    if (mf_norm_schema(p, root, w))
+        return -1;
+    return p->schema ? mf_schema_validate(p->schema, root, err) : 0;
+}
+
+bool mf_path_unsafe(const char *path)
+{
+    if (!path || !*path)
+        return false;
+    if (path[0] == '/' || path[0] == '\\' || path[0] == '~')
+        return true;
+    if (((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) && path[1] == ':')
+        return true;
+    for (const char *seg = path; *seg;) {
+        size_t n = strcspn(seg, "/\\");
+        if (n == 2 && seg[0] == '.' && seg[1] == '.')
+            return true;
+        seg += n;
+        if (*seg)
+            seg++;
+    }
+    return false;
+}
