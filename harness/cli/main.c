@@ -17,8 +17,14 @@ static void usage(FILE *f)
 {
     fprintf(f, "malform %s - fuzz and regression harness for LLM output repair pipelines\n\n"
                "usage: malform COMMAND [ARGS]\n\n", MF_VERSION);
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s", commands[i].name);
+        for (char *c = name; *c; c++)
+            if (*c == '_')
+                *c = '-';
+        fprintf(f, "  %-13s %s\n", name, commands[i].summary);
+    }
     fprintf(f, "\nExit codes: 0 ok/accepted, 1 rejected/failed check, 2 usage or I/O error.\n");
 }
 
@@ -32,8 +38,13 @@ int main(int argc, char **argv)
         printf("malform %s\n", MF_VERSION);
         return 0;
     }
+    char want[32];
+    snprintf(want, sizeof want, "%s", argv[1]);
+    for (char *c = want; *c; c++)
+        if (*c == '-')
+            *c = '_'; /* retry-prompt -> retry_prompt */
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) {
+        if (strcmp(want, commands[i].name) == 0) {
             int rc = commands[i].run(argc - 1, argv + 1);
             mf_profiles_shutdown();
             return rc;
