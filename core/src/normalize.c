@@ -1,0 +1,409 @@
+/* normalize.c - the value stages that follow parsing: wrapper unwrapping, key
+ * aliasing, and the registry of named artifact normalizers (seed 000,
+ * "Wrapper Unwrapping", "Key Aliasing", "Artifact-Specific Normalizations").
+ *
+ * Unwrapping strips a single wrapper key around the artifact (output, result,
+ * data, document, artifact plus the profile's own wrappers), following
+ * chains such as `result -> prd`. It only runs for profiles that know what
+ * their root looks like (a schema or top-level keys): stripping the single
+ * key of a generic document would be a false repair of valid data. A single
+ * key that is itself a top-level key of the profile is the artifact, not a
+ * wrapper, with one exception taken from the PRD section: `artifact: {...}`
+ * whose schema pins `artifact` to a constant is unwrapped and the constant is
+ * set back as a flat key (`artifact: {prd: {...}}` -> `artifact: prd`).
+ *
+ * Aliasing compares keys by their normalized form (lowercase alphanumerics,
+ * mf_key_normalize) against the profile's alias table and the property names
+ * of its schema, and renames them in place, recursively, keeping key order.
+ * When the canonical key is already present with a different value both are
+ * kept so validation reports the conflict; an identical duplicate is dropped.
+ *
+ * The artifact normalizers live in norm_*.c (seed 000: norm.h; the JSON
+ * profiles': schema_checks.h) and are found by name here. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "norm.h"
+#include "schema_checks.h"
+
+const mf_rule mf_rules_norm[] = {
+    {MF_R_WRAPPER, "000 Wrapper Unwrapping",
+     "A single wrapper key (output, result, data, document, artifact, or the profile's) around the artifact is removed."},
+    {MF_R_KEY_ALIAS, "000 Key Aliasing",
+     "A key spelled as a known alias (case/symbol-insensitive) is renamed to its canonical key."},
+    {MF_R_QUESTION_ID, "000 Interview / Question ID normalization",
+     "Numeric or prefixed question ids (1, q1, Q1) become Q## (Q01)."},
+    {MF_R_QUESTION_RENUMBER, "000 Interview / Duplicate question ID renumbering",
+     "A duplicate question id gets the next integer above the batch maximum."},
+    {MF_R_PHASE_CASE, "000 Interview / Phase normalization",
+     "A question phase is accepted case-insensitively and lowercased."},
+    {MF_R_PHASE_ORDER, "000 Interview / Question reordering",
+     "Questions are stably sorted by phase: foundation, structure, assembly."},
+    {MF_R_COVERAGE_GAP, "000 Interview / Coverage gap string list quoting",
+     "A coverage gap reference differing only in quotes or whitespace is canonicalized to the provided gap text."},
+    {MF_R_FA_OVERLAY, "000 Full Answers / Answer-only overlay recovery",
+     "Answer-only question blocks are overlaid on the approved interview's canonical questions."},
+    {MF_R_FA_HOIST, "000 Full Answers / Answer-only overlay recovery",
+     "A sibling answered_by / answered_at is hoisted into the nested answer object."},
+    {MF_R_PRD_STATUS, "000 PRD / Status normalization",
+     "A PRD status other than draft or approved becomes draft."},
+    {MF_R_SCHEMA_VERSION, "000 PRD / Schema version",
+     "A schema_version that is not a positive integer becomes 1."},
+    {MF_R_TICKET_ID, "000 PRD / ticket_id canonicalization",
+     "A missing or mismatched ticket_id is set from the runtime ticket id."},
+    {MF_R_CONTENT_SHA, "000 PRD / source_interview.content_sha256 canonicalization",
+     "source_interview.content_sha256 is set to the approved interview's hash."},
+    {MF_R_EPIC_ID, "000 PRD / Missing or duplicate epic IDs",
+     "A missing epic id is filled with EPIC-n; a duplicate is renumbered above the ceiling."},
+    {MF_R_STORY_ID, "000 PRD / Missing or duplicate user story IDs",
+     "A missing user story id is filled with US-e-s; a duplicate is renumbered."},
+    {MF_R_BEADS_ROOT, "000 Beads / Accepted wrapper keys",
+     "A bare list of beads is placed under the root key beads."},
+    {MF_R_BEAD_ID, "000 Beads / Missing bead ID",
+     "A bead without an id gets bead-{index+1}."},
+    {MF_R_BEAD_RENUMBER, "000 Beads / Duplicate bead ID renumbering",
+     "A duplicate bead id gets the suffix -2, -3, ... until unique."},
+    {MF_R_CONTEXT_GUIDANCE, "000 Beads / Context guidance string to object conversion",
+     "A context_guidance string (multi-line or inline) becomes {patterns, anti_patterns}."},
+    {MF_R_EMPTY_PRD_REFS, "000 Beads / Empty prdRefs warning",
+     "A bead without PRD references is recorded (a missing prd_refs becomes [])."},
+    {MF_R_BEAD_STATUS, "000 Bead Completion Marker / Status normalization",
+     "completed/complete/success/succeeded become done; failed/fail become error."},
+    {MF_R_CHECK_VALUE, "000 Bead Completion Marker / Check value normalization",
+     "Quality gate values (true, 1, ok, failed, timeout, ...) become pass or fail."},
+    {MF_R_CHANGE_SKIPPED, "000 Refinement Changes / Invalid entries skipped",
+     "A non-object refinement change or one with an invalid type is skipped."},
+    {MF_R_CHANGE_TYPE, "000 Refinement Changes / Invalid entries skipped",
+     "A refinement change type is matched case-insensitively and lowercased."},
+    {MF_R_CHANGE_INSPIRATION, "000 Refinement Changes / Inspiration item lenient parsing",
+     "A bare-string inspiration becomes {label}; an ordinal alternative_draft is resolved against the roster."},
+    {MF_R_CHANGE_ATTRIBUTION, "000 Refinement Changes / Inspiration item lenient parsing",
+     "A change whose inspiration cannot be resolved is kept with attribution_status invalid_unattributed."},
+    /* schema normalization (norm_schema.c) and the JSON profiles' normalizers (norm_json_*.c) */
+    {"norm.prose-field", "003 Schema normalization / array to string",
+     "A prose field given as a list of strings is joined with newlines."},
+    {"norm.integer-field", "003 Schema normalization / float to int",
+     "A float with a zero fraction in an integer field becomes an integer."},
+    {"norm.enum-case", "003 Schema normalization / enum case",
+     "An enum value in the wrong case, or a listed synonym, becomes the canonical value."},
+    {"norm.default", "003 Schema normalization / defaults",
+     "A required field the model omitted gets the profile's default."},
+    {"schema.story-id", "002 A2 story id", "The task breakdown's story_id is set to the runtime story id."},
+    {"schema.task-id", "002 A3 task id format", "A task id with the right number in another spelling becomes T-{story}-NN."},
+    {"schema.code-files", "002 B1-B2 developer file output",
+     "A path -> content map, a bare list of files or a single file becomes files: [{path, content}]."},
+    {"schema.qa-tests", "002 C1 QA test payload",
+     "A developer-shaped answer (files: [one file]) becomes test_file / test_content."},
+    {"schema.artifact-files", "001 structured multi-file output",
+     "A filename -> content record or a single {filename, content} object becomes the array."},
+    {"schema.artifact-markdown", "001 strict markdown fallback",
+     "Files are recovered from fenced markdown blocks that name an expected file."},
+    {NULL, NULL, NULL}};
+
+static const struct {
+    const char *name;
+    mf_normalizer_fn fn;
+} normalizers[] = {
+    {"interview", mf_norm_interview},     {"full_answers", mf_norm_full_answers},
+    {"prd", mf_norm_prd},                 {"beads", mf_norm_beads},
+    {"bead_status", mf_norm_bead_status}, {"changes", mf_norm_changes},
+    {"task_breakdown", mf_normalize_task_breakdown}, {"code_files", mf_normalize_code_files},
+    {"qa_tests", mf_normalize_qa_tests},             {"artifact_files", mf_normalize_artifact_files},
+    {"investor_decision", mf_normalize_investor_decision},
+    {"extraction_rule", mf_normalize_extraction_rule},
+    {NULL, NULL}};
+
+mf_normalizer_fn mf_normalizer_find(const char *name)
+{
+    for (size_t i = 0; name && normalizers[i].name; i++)
+        if (strcmp(normalizers[i].name, name) == 0)
+            return normalizers[i].fn;
+    return NULL;
+}
+
+/* ---- helpers shared by norm_*.c ---- */
+
+void mf_norm_obj_put(json_t *obj, const char *key, json_t *v, bool front)
+{
+    if (json_object_get(obj, key) || !front) {
+        json_object_set_new(obj, key, v);
+        return;
+    }
+    json_t *copy = json_copy(obj);
+    json_object_clear(obj);
+    json_object_set_new(obj, key, v);
+    json_object_update(obj, copy);
+    json_decref(copy);
+}
+
+char *mf_norm_show(const json_t *v)
+{
+    char *s = json_is_string(v) ? mf_strdup0(json_string_value(v))
+                                : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (s && strlen(s) > 80) {
+        size_t cut = 77;
+        while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+            cut--; /* never split a UTF-8 sequence */
+        strcpy(s + cut, "...");
+    }
+    return s ? s : mf_strdup0("?");
+}
+
+bool mf_norm_digits(const char *s, size_t n, long long *out)
+{
+    long long v = 0;
+    if (n == 0 || n > 15)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+char *mf_norm_lower_trim(const char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    char *out = mf_strndup(s, n);
+    for (size_t i = 0; out && i < n; i++)
+        out[i] = (char)tolower((unsigned char)out[i]);
+    return out;
+}
+
+/* ---- wrapper unwrapping ---- */
+
+static const char *const generic_wrappers[] = {"output", "result", "data", "document", "artifact", NULL};
+
+static bool norm_eq(const char *a, const char *b)
+{
+    char *x = mf_key_normalize(a), *y = mf_key_normalize(b);
+    bool eq = x && y && *x && strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return eq;
+}
+
+static bool in_list(const json_t *list, const char *key)
+{
+    for (size_t i = 0; i < json_array_size(list); i++)
+        if (norm_eq(json_string_value(json_array_get(list, i)), key))
+            return true;
+    return false;
+}
+
+static json_t *schema_props(const mf_profile *p)
+{
+    return json_object_get(p->schema, "properties");
+}
+
+static bool is_top_level_key(const mf_profile *p, const char *key)
+{
+    if (in_list(p->top_level_keys, key))
+        return true;
+    const char *k;
+    json_t *v;
+    json_object_foreach(schema_props(p), k, v) {
+        if (norm_eq(k, key))
+            return true;
+    }
+    return false;
+}
+
+static bool is_wrapper(const mf_profile *p, const char *key)
+{
+    for (const char *const *g = generic_wrappers; *g; g++)
+        if (norm_eq(*g, key))
+            return true;
+    return in_list(p->wrappers, key);
+}
+
+int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w)
+{
+    if (!p || (!p->schema && json_array_size(p->top_level_keys) == 0))
+        return 0;
+    const char *artifact = json_string_value(
+        json_object_get(json_object_get(schema_props(p), "artifact"), "const"));
+    const char *set_artifact = NULL;
+    mf_buf chain = {0};
+    size_t links = 0;
+    while (json_is_object(*root) && json_object_size(*root) == 1 && links < 16) {
+        void *it = json_object_iter(*root);
+        const char *key = json_object_iter_key(it);
+        json_t *inner = json_object_iter_value(it);
+        if (!json_is_object(inner) && !json_is_array(inner))
+            break;
+        if (is_top_level_key(p, key)) {
+            if (!(artifact && norm_eq(key, "artifact") && json_is_object(inner)))
+                break;
+            set_artifact = artifact;
+        } else if (!is_wrapper(p, key)) {
+            break;
+        }
+        if (links++)
+            mf_buf_puts(&chain, " -> ");
+        mf_buf_puts(&chain, key);
+        json_incref(inner);
+        json_decref(*root);
+        *root = inner;
+    }
+    if (links == 0)
+        return 0;
+    if (set_artifact && json_is_object(*root) && !json_object_get(*root, "artifact"))
+        mf_norm_obj_put(*root, "artifact", json_string(set_artifact), true);
+    int rc = links == 1
+                 ? mf_warnings_add(w, MF_R_WRAPPER, 0, "Removed wrapper key \"%s\" from top level.",
+                                   mf_buf_cstr(&chain))
+                 : mf_warnings_add(w, MF_R_WRAPPER, 0, "Removed wrapper key chain \"%s\" from top level.",
+                                   mf_buf_cstr(&chain));
+    mf_buf_free(&chain);
+    return rc;
+}
+
+/* ---- key aliasing ---- */
+
+/* Add normalized(name) -> name to map unless already there. */
+static void known_add(json_t *map, const char *name)
+{
+    char *n = mf_key_normalize(name);
+    if (n && *n && !json_object_get(map, n))
+        json_object_set_new(map, n, json_string(name));
+    free(n);
+}
+
+static void known_from_schema(json_t *map, const json_t *s, int depth)
+{
+    if (!json_is_object(s) || depth > 64)
+        return;
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(s, "properties"), k, v) {
+        known_add(map, k);
+        known_from_schema(map, v, depth + 1);
+    }
+    known_from_schema(map, json_object_get(s, "items"), depth + 1);
+    known_from_schema(map, json_object_get(s, "additionalProperties"), depth + 1);
+    static const char *const lists[] = {"oneOf", "anyOf", "allOf", NULL};
+    for (const char *const *l = lists; *l; l++)
+        for (size_t i = 0; i < json_array_size(json_object_get(s, *l)); i++)
+            known_from_schema(map, json_array_get(json_object_get(s, *l), i), depth + 1);
+}
+
+typedef struct {
+    json_t *map;      /* normalized key -> canonical key */
+    mf_warnings *w;
+    mf_buf path;      /* JSON pointer of the value being visited */
+    int rc;
+} alias_ctx;
+
+static const char *canonical(const alias_ctx *A, const char *key)
+{
+    char *n = mf_key_normalize(key);
+    const char *c = n ? json_string_value(json_object_get(A->map, n)) : NULL;
+    free(n);
+    return c;
+}
+
+static const char *at(const alias_ctx *A)
+{
+    return A->path.len ? mf_buf_cstr(&A->path) : "/";
+}
+
+static void push_token(alias_ctx *A, const char *tok)
+{
+    mf_buf_putc(&A->path, '/');
+    for (const char *c = tok; *c; c++) {
+        if (*c == '~')
+            mf_buf_puts(&A->path, "~0");
+        else if (*c == '/')
+            mf_buf_puts(&A->path, "~1");
+        else
+            mf_buf_putc(&A->path, *c);
+    }
+}
+
+static void alias_visit(alias_ctx *A, json_t *v)
+{
+    if (json_is_array(v)) {
+        size_t mark = A->path.len;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            char idx[32];
+            snprintf(idx, sizeof idx, "%zu", i);
+            push_token(A, idx);
+            alias_visit(A, json_array_get(v, i));
+            A->path.len = mark;
+            if (A->path.s)
+                A->path.s[mark] = '\0';
+        }
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    const char *k;
+    json_t *x;
+    bool need = false;
+    json_object_foreach(v, k, x) {
+        const char *c = canonical(A, k);
+        need = need || (c && strcmp(c, k) != 0);
+    }
+    if (need) {
+        json_t *old = json_copy(v);
+        json_object_clear(v);
+        json_object_foreach(old, k, x) {
+            const char *c = canonical(A, k);
+            if (!c || strcmp(c, k) == 0) {
+                json_object_set(v, k, x);
+                continue;
+            }
+            json_t *other = json_object_get(old, c);
+            if (!other)
+                other = json_object_get(v, c);
+            if (other && json_equal(other, x)) {
+                if (mf_warnings_add(A->w, MF_R_KEY_ALIAS, 0,
+                                    "Dropped key \"%s\" at %s: it repeats the value of \"%s\".", k, at(A), c))
+                    A->rc = -1;
+            } else if (other) {
+                json_object_set(v, k, x); /* conflicting values: keep both, validation decides */
+            } else {
+                json_object_set(v, c, x);
+                if (mf_warnings_add(A->w, MF_R_KEY_ALIAS, 0, "Renamed key \"%s\" to \"%s\" at %s.", k, c, at(A)))
+                    A->rc = -1;
+            }
+        }
+        json_decref(old);
+    }
+    size_t mark = A->path.len;
+    json_object_foreach(v, k, x) {
+        push_token(A, k);
+        alias_visit(A, x);
+        A->path.len = mark;
+        if (A->path.s)
+            A->path.s[mark] = '\0';
+    }
+}
+
+int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w)
+{
+    if (!p || (json_object_size(p->aliases) == 0 && !p->schema))
+        return 0;
+    alias_ctx A = {json_object(), w, {0}, 0};
+    const char *k;
+    json_t *v;
+    json_object_foreach(p->aliases, k, v) {
+        if (!json_object_get(A.map, k))
+            json_object_set(A.map, k, v);
+        known_add(A.map, json_string_value(v));
+    }
+    known_from_schema(A.map, p->schema, 0);
+    for (size_t i = 0; i < json_array_size(p->top_level_keys); i++)
+        known_add(A.map, json_string_value(json_array_get(p->top_level_keys, i)));
+    alias_visit(&A, root);
+    mf_buf_free(&A.path);
+    json_decref(A.map);
+    return A.rc;
+}
