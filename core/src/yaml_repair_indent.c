@@ -1,0 +1,178 @@
+/* yaml_repair_indent.c - repairs of list item indentation.
+ *
+ * yaml.sequence-indent-drift (#16): after a block scalar (`- text: >-` and
+ * its body) models often start the next sibling item 1-3 columns off. Each
+ * sequence level (the column of its first dash) is tracked on a stack; a dash
+ * that is 1-3 columns off the innermost level that has held a block scalar,
+ * and that is not a new nested sequence under a bare parent line, is moved
+ * back to the level's column.
+ * yaml.property-indent (#17): inside a list item `- key: v`, a property line
+ * that follows another direct property of the item and sits deeper than the
+ * dash but 1-2 columns off dash_indent + 2 is re-indented to the item's
+ * content column. Lines under a bare parent key are children, not siblings,
+ * and are left alone. */
+#include <stdlib.h>
+#include "yaml_repair.h"
+
+/* ---- yaml.sequence-indent-drift ---- */
+
+typedef struct { size_t col; bool had_block; } sd_level;
+
+static size_t diff(size_t a, size_t b) { return a > b ? a - b : b - a; }
+
+/* Push a level, growing the stack; false on OOM. */
+static bool sd_push(sd_level **lv, size_t *depth, size_t *cap, size_t col)
+{
+    if (*depth == *cap) {
+        sd_level *n = realloc(*lv, *cap * 2 * sizeof **lv);
+        if (!n)
+            return false;
+        *lv = n;
+        *cap *= 2;
+    }
+    (*lv)[(*depth)++] = (sd_level){col, false};
+    return true;
+}
+
+size_t mf_yaml_fix_seq_indent_drift(const char *in, size_t len, mf_buf *out, const mf_profile *p,
+                                    mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    size_t cap = 64;
+    sd_level *lv = malloc(cap * sizeof *lv);
+    if (!lv) {
+        yr_doc_close(&d);
+        return yr_passthrough(in, len, out);
+    }
+    yr_out o = {out, false};
+    yr_skip sk = {{0}, false};
+    size_t depth = 0, changes = 0;
+    bool prev_opener = false, ok = true;
+    for (size_t i = 0; i < d.count && ok; i++) {
+        const yr_line *l = &d.l[i];
+        if (yr_skip_line(&sk, l) || yr_line_inert(l->s, l->n)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        size_t x = e.indent, to = x;
+        if (e.dashes) {
+            while (depth && lv[depth - 1].col > x + 3)
+                depth--;
+            if (depth && lv[depth - 1].col > x && depth >= 2 && lv[depth - 2].col == x)
+                depth--;
+            if (!depth) {
+                ok &= sd_push(&lv, &depth, &cap, x);
+            } else if (lv[depth - 1].col != x) {
+                sd_level *top = &lv[depth - 1];
+                if (top->col < x && prev_opener) {
+                    ok &= sd_push(&lv, &depth, &cap, x);
+                } else if (top->had_block && diff(top->col, x) <= 3) {
+                    to = top->col;
+                } else {
+                    if (top->col > x)
+                        depth--;
+                    ok &= sd_push(&lv, &depth, &cap, x);
+                }
+            }
+            /* `- - a`: each further dash on the line opens a nested level */
+            for (size_t k = x + 1; k < e.content; k++)
+                if (l->s[k] == '-')
+                    ok &= sd_push(&lv, &depth, &cap, k - x + to);
+        } else {
+            while (depth && lv[depth - 1].col >= x)
+                depth--;
+        }
+        size_t at = o.b->len;
+        if (to != x) {
+            yr_spaces(&o, to);
+            yr_put(&o, l->s + x, l->n - x);
+            mf_warnings_add(w, YR_SEQ_INDENT_DRIFT, yr_lineno(i),
+                            "Re-aligned YAML sequence dashes that drifted after a block scalar.");
+            changes++;
+        } else {
+            yr_put(&o, l->s, l->n);
+        }
+        if (!o.oom) {
+            bool was = sk.blk.active;
+            yr_skip_note(&sk, o.b->s + at, o.b->len - at);
+            if (!was && sk.blk.active && depth)
+                lv[depth - 1].had_block = true;
+        }
+        yr_endl(&o, l->eol);
+        prev_opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
+    }
+    free(lv);
+    if (!ok)
+        o.oom = true;
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* ---- yaml.property-indent ---- */
+
+typedef struct { size_t dash, col; } pi_item;
+
+size_t mf_yaml_fix_property_indent(const char *in, size_t len, mf_buf *out, const mf_profile *p,
+                                   mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    pi_item *it = malloc((d.count + 1) * sizeof *it);
+    if (!it) {
+        yr_doc_close(&d);
+        return yr_passthrough(in, len, out);
+    }
+    yr_out o = {out, false};
+    yr_skip sk = {{0}, false};
+    size_t depth = 0, changes = 0, prev_col = (size_t)-1;
+    bool prev_opener = false;
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        if (yr_skip_line(&sk, l) || yr_line_inert(l->s, l->n)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        size_t x = e.indent, to = x;
+        if (e.dashes) {
+            while (depth && it[depth - 1].dash >= x)
+                depth--;
+            it[depth++] = (pi_item){e.dash, e.key ? e.key_s : e.content};
+            prev_col = e.key ? e.key_s : (size_t)-1;
+        } else {
+            while (depth && it[depth - 1].dash >= x)
+                depth--;
+            if (e.key && depth && !prev_opener && prev_col == it[depth - 1].col && x != it[depth - 1].col &&
+                x > it[depth - 1].dash && diff(x, it[depth - 1].col) <= 2)
+                to = it[depth - 1].col;
+            prev_col = e.key ? to : (size_t)-1;
+        }
+        size_t at = o.b->len;
+        if (to != x) {
+            yr_spaces(&o, to);
+            yr_put(&o, l->s + x, l->n - x);
+            mf_warnings_add(w, YR_PROPERTY_INDENT, yr_lineno(i),
+                            "Re-indented YAML list item property lines to the item's indentation.");
+            changes++;
+        } else {
+            yr_put(&o, l->s, l->n);
+        }
+        if (!o.oom)
+            yr_skip_note(&sk, o.b->s + at, o.b->len - at);
+        yr_endl(&o, l->eol);
+        prev_opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
+    }
+    free(it);
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}

@@ -1,0 +1,460 @@
+/* yaml_repair_inline.c - repairs of the line structure of mappings and sequences.
+ *
+ * yaml.inline-sequence-parent (#2) moves `key: - item` onto two lines, the
+ * dash aligned with the item's following properties. yaml.colon-space (#3)
+ * inserts the space a simple `key:value` entry is missing (two or more
+ * identifier characters, so Windows drives and URLs stay as they are).
+ * yaml.inline-keys (#4) splits `a: 1 b: 2` into one entry per line; a split is
+ * only made between a value that is clearly one scalar and a key the profile
+ * or the rest of the document knows, and whitelisted parents (`progress:
+ * current: 4 total: 17`) open a nested block. yaml.dash-space (#9) turns
+ * `-key: v` into `- key: v` (never `-5` or `---`). yaml.nested-children (#1)
+ * indents a bare parent's whitelisted children that were written at the
+ * parent's own indentation. */
+#include <stdlib.h>
+#include <string.h>
+#include "yaml_repair.h"
+
+static const char MSG_INLINE[] = "Repaired inline YAML sequence or mapping syntax before parsing.";
+
+/* Index of the next line after i that is neither blank nor a comment, or d->count. */
+static size_t next_content(const yr_doc *d, size_t i)
+{
+    for (size_t k = i + 1; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        size_t ind = mf_line_indent((mf_line){l->s, l->n});
+        if (!mf_line_blank((mf_line){l->s, l->n}) && l->s[ind] != '#')
+            return k;
+    }
+    return d->count;
+}
+
+static bool is_dash_at(const char *s, size_t n, size_t i)
+{
+    return i < n && s[i] == '-' && (i + 1 == n || s[i + 1] == ' ');
+}
+
+/* ---- yaml.inline-sequence-parent ---- */
+
+size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, const mf_profile *p,
+                                     mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    yr_out o = {out, false};
+    yr_block blk = {0};
+    size_t changes = 0;
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        if (!e.key || e.val + 2 > e.end || !is_dash_at(l->s, e.end, e.val) || l->s[e.val + 1] != ' ') {
+            yr_put_line(&o, l);
+            yr_block_note(&blk, l->s, l->n);
+            continue;
+        }
+        size_t dash = e.key_s, nx = next_content(&d, i);
+        if (nx < d.count) {
+            const yr_line *n = &d.l[nx];
+            size_t x = mf_line_indent((mf_line){n->s, n->n});
+            if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
+                dash = x;
+            else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
+                dash = x - 2;
+        }
+        yr_put(&o, l->s, e.key_e);
+        yr_put(&o, ":", 1);
+        yr_endl(&o, l->eol);
+        yr_spaces(&o, dash);
+        yr_put(&o, l->s + e.val, l->n - e.val);
+        yr_endl(&o, l->eol);
+        mf_warnings_add(w, YR_INLINE_SEQ_PARENT, yr_lineno(i), MSG_INLINE);
+        changes++;
+        yr_block_note(&blk, l->s + e.val, l->n - e.val);
+        if (blk.active)
+            blk.parent += dash;
+    }
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* ---- yaml.colon-space ---- */
+
+/* Offset of the ':' of a `key:value` entry starting at c that lacks its space, or 0. */
+static size_t missing_space_colon(const char *s, size_t n, size_t c)
+{
+    if (c + 1 < n && s[c] == '-' && s[c + 1] != '-')
+        c++; /* `-key:value`: yaml.dash-space adds the other space */
+    size_t k = c;
+    while (k < n && s[k] != ':' && s[k] != ' ' && s[k] != '\t')
+        k++;
+    if (k >= n || s[k] != ':' || k - c < 2 || !yr_is_ident(s + c, k - c))
+        return 0;
+    if (k + 1 >= n || s[k + 1] == ' ' || s[k + 1] == '\t' || s[k + 1] == ':')
+        return 0;
+    if (k + 2 < n && s[k + 1] == '/' && s[k + 2] == '/')
+        return 0; /* a URL such as http://x */
+    return k;
+}
+
+size_t mf_yaml_fix_colon_space(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    yr_out o = {out, false};
+    yr_block blk = {0};
+    size_t changes = 0;
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        size_t k = missing_space_colon(l->s, e.end, e.content);
+        if (!k) {
+            yr_put_line(&o, l);
+            yr_block_note(&blk, l->s, l->n);
+            continue;
+        }
+        size_t at = o.b->len;
+        yr_put(&o, l->s, k + 1);
+        yr_put(&o, " ", 1);
+        yr_put(&o, l->s + k + 1, l->n - k - 1);
+        if (!o.oom)
+            yr_block_note(&blk, o.b->s + at, o.b->len - at);
+        yr_endl(&o, l->eol);
+        mf_warnings_add(w, YR_COLON_SPACE, yr_lineno(i),
+                        "Repaired YAML mapping keys missing a space after colon before parsing.");
+        changes++;
+    }
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* ---- yaml.inline-keys ---- */
+
+typedef struct { size_t ks, ke, vs, ve; } ik_tok;
+
+/* True when [s, s+n) is one scalar whose type or quoting marks the end of a value. */
+static bool structured_scalar(const char *s, size_t n)
+{
+    if (n == 0)
+        return false;
+    if (s[0] == '"' || s[0] == '\'')
+        return true;
+    json_t *v = mf_yaml_plain_value(s, n);
+    bool str = !v || json_is_string(v);
+    json_decref(v);
+    return !str;
+}
+
+static bool one_word(const char *s, size_t n)
+{
+    if (n > 0 && (s[0] == '"' || s[0] == '\''))
+        return yr_quote_end(s, n, 0) == n;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ' ' || s[i] == '\t')
+            return false;
+    return true;
+}
+
+/* Tokenize the line's `key: value key: value ...` run; returns the number of
+ * tokens (0 when the line holds a comment, a flow collection or an open quote). */
+static size_t ik_tokenize(const char *s, const yr_entry *e, ik_tok *t, size_t max)
+{
+    size_t nt = 1, i = e->val, last_word_end = e->val;
+    t[0] = (ik_tok){e->key_s, e->key_e, e->val, e->val};
+    while (i < e->end) {
+        while (i < e->end && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i >= e->end)
+            break;
+        size_t ws = i;
+        if (s[i] == '#' || s[i] == '[' || s[i] == '{')
+            return 0;
+        if (s[i] == '"' || s[i] == '\'') {
+            size_t q = yr_quote_end(s, e->end, i);
+            if (!q)
+                return 0;
+            i = q;
+        }
+        while (i < e->end && s[i] != ' ' && s[i] != '\t')
+            i++;
+        if (s[i - 1] == ':' && i - ws >= 2 && yr_is_ident(s + ws, i - 1 - ws)) {
+            if (nt == max)
+                return 0;
+            t[nt - 1].ve = last_word_end > t[nt - 1].vs ? last_word_end : t[nt - 1].vs;
+            size_t vs = i;
+            while (vs < e->end && (s[vs] == ' ' || s[vs] == '\t'))
+                vs++;
+            t[nt++] = (ik_tok){ws, i - 1, vs, vs};
+            last_word_end = vs;
+        } else {
+            last_word_end = i;
+        }
+    }
+    t[nt - 1].ve = e->end;
+    return nt;
+}
+
+static bool ik_known(const mf_profile *p, const yr_keyset *ks, const char *k, size_t n)
+{
+    return yr_known_key(p, k, n) || yr_keyset_has(ks, k, n);
+}
+
+static bool ik_valid(const char *s, const ik_tok *t, size_t nt, const mf_profile *p, const yr_keyset *ks)
+{
+    for (size_t i = 0; i + 1 < nt; i++) {
+        const char *v = s + t[i].vs;
+        size_t vn = t[i].ve - t[i].vs;
+        if (vn == 0) {
+            const json_t *kids = yr_children_of(p, s + t[i].ks, t[i].ke - t[i].ks);
+            if (!kids || !yr_list_has(kids, s + t[i + 1].ks, t[i + 1].ke - t[i + 1].ks))
+                return false;
+        } else if (!one_word(v, vn) ||
+                   !(structured_scalar(v, vn) || ik_known(p, ks, s + t[i + 1].ks, t[i + 1].ke - t[i + 1].ks))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+#define IK_MAX 64
+
+size_t mf_yaml_fix_inline_keys(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    yr_doc d;
+    yr_keyset ks;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    if (yr_keyset_init(&ks, &d) != 0) {
+        yr_doc_close(&d);
+        return yr_passthrough(in, len, out);
+    }
+    yr_out o = {out, false};
+    yr_block blk = {0};
+    size_t changes = 0;
+    ik_tok t[IK_MAX];
+    size_t stack[IK_MAX];
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        size_t nt = 0;
+        if (e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s) && e.val < e.end)
+            nt = ik_tokenize(l->s, &e, t, IK_MAX);
+        if (nt < 2 || !ik_valid(l->s, t, nt, p, &ks)) {
+            yr_put_line(&o, l);
+            yr_block_note(&blk, l->s, l->n);
+            continue;
+        }
+        size_t depth = 0, col = e.key_s;
+        for (size_t k = 0; k < nt; k++) {
+            const char *key = l->s + t[k].ks;
+            size_t kn = t[k].ke - t[k].ks;
+            if (k == 0) {
+                yr_put(&o, l->s, t[0].ke);
+            } else {
+                while (depth && !yr_list_has(yr_children_of(p, l->s + t[stack[depth - 1]].ks,
+                                                            t[stack[depth - 1]].ke - t[stack[depth - 1]].ks),
+                                             key, kn))
+                    depth--;
+                col = e.key_s + 2 * depth;
+                yr_spaces(&o, col);
+                yr_put(&o, key, kn);
+            }
+            yr_put(&o, ":", 1);
+            if (t[k].ve > t[k].vs) {
+                yr_put(&o, " ", 1);
+                yr_put(&o, l->s + t[k].vs, t[k].ve - t[k].vs);
+            } else if (yr_children_of(p, key, kn)) {
+                stack[depth++] = k;
+            }
+            yr_endl(&o, l->eol);
+        }
+        if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
+            blk = (yr_block){true, col, 0};
+        mf_warnings_add(w, YR_INLINE_KEYS, yr_lineno(i), MSG_INLINE);
+        changes++;
+    }
+    yr_keyset_free(&ks);
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* ---- yaml.dash-space ---- */
+
+/* Offset of the ':' when the content at c is `-key:` (then a space or the end), else 0. */
+static size_t dash_key(const char *s, size_t end, size_t c)
+{
+    size_t k = c + 1;
+    while (k < end && s[k] != ':' && s[k] != ' ')
+        k++;
+    if (c + 1 < end && s[c] == '-' && k < end && s[k] == ':' && (k + 1 == end || s[k + 1] == ' ') &&
+        yr_is_ident(s + c + 1, k - c - 1))
+        return k;
+    return 0;
+}
+
+/* A `-key:` line is a mapping key named "-key" when its sibling lines (same
+ * indentation, same block) are plain mapping entries; it is a list item
+ * missing its space otherwise. sib[] remembers, per open indentation, whether
+ * the last line there was a plain mapping entry. */
+typedef struct { size_t indent; bool map_entry; } ds_sib;
+
+static bool plain_entry(const yr_entry *e, const char *s)
+{
+    return e->key && !e->dashes && !dash_key(s, e->end, e->content);
+}
+
+size_t mf_yaml_fix_dash_space(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    ds_sib *sib = malloc((d.count + 1) * sizeof *sib);
+    if (!sib) {
+        yr_doc_close(&d);
+        return yr_passthrough(in, len, out);
+    }
+    yr_out o = {out, false};
+    yr_block blk = {0};
+    size_t changes = 0, depth = 0;
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        while (depth && sib[depth - 1].indent > e.indent)
+            depth--;
+        bool prev_map = depth && sib[depth - 1].indent == e.indent && sib[depth - 1].map_entry;
+        size_t c = e.content;
+        bool fire = dash_key(l->s, e.end, c) && !prev_map;
+        if (fire && !e.dashes) {
+            size_t nx = next_content(&d, i);
+            if (nx < d.count) {
+                yr_entry ne;
+                yr_entry_parse(d.l[nx].s, d.l[nx].n, &ne);
+                fire = !(ne.indent == e.indent && plain_entry(&ne, d.l[nx].s));
+            }
+        }
+        if (depth && sib[depth - 1].indent == e.indent)
+            depth--;
+        sib[depth++] = (ds_sib){e.indent, plain_entry(&e, l->s)};
+        size_t at = o.b->len;
+        if (fire) {
+            yr_put(&o, l->s, c + 1);
+            yr_put(&o, " ", 1);
+            yr_put(&o, l->s + c + 1, l->n - c - 1);
+            mf_warnings_add(w, YR_DASH_SPACE, yr_lineno(i), "Inserted the missing space after a YAML list dash.");
+            changes++;
+        } else {
+            yr_put(&o, l->s, l->n);
+        }
+        if (!o.oom)
+            yr_block_note(&blk, o.b->s + at, o.b->len - at);
+        yr_endl(&o, l->eol);
+    }
+    free(sib);
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* ---- yaml.nested-children ---- */
+
+/* The whitelisted children when line l is a bare parent key (nothing but a comment after ':'). */
+static const json_t *bare_parent(const mf_profile *p, const yr_line *l, yr_entry *e)
+{
+    yr_entry_parse(l->s, l->n, e);
+    if (!e->key || (e->val < e->end && l->s[e->val] != '#'))
+        return NULL;
+    return yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
+}
+
+/* True when line l is `child: ...` at exactly column c with child in kids. */
+static bool child_at(const yr_line *l, size_t c, const json_t *kids, yr_entry *e)
+{
+    yr_entry_parse(l->s, l->n, e);
+    return e->key && !e->dashes && e->indent == c && yr_list_has(kids, l->s + e->key_s, e->key_e - e->key_s);
+}
+
+size_t mf_yaml_fix_nested_children(const char *in, size_t len, mf_buf *out, const mf_profile *p,
+                                   mf_warnings *w)
+{
+    yr_doc d;
+    if (!p || json_object_size(p->nested_children) == 0 || yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    yr_out o = {out, false};
+    yr_block blk = {0};
+    size_t changes = 0;
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        yr_entry e, ce;
+        const json_t *kids;
+        yr_put_line(&o, l);
+        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n))
+            continue;
+        yr_block_note(&blk, l->s, l->n);
+        size_t nx = next_content(&d, i);
+        if (!(kids = bare_parent(p, l, &e)) || nx >= d.count || !child_at(&d.l[nx], e.key_s, kids, &ce))
+            continue;
+        size_t c = e.key_s, k = i + 1;
+        bool empty_child = false;
+        while (k < d.count) {
+            const yr_line *m = &d.l[k];
+            size_t ind = mf_line_indent((mf_line){m->s, m->n});
+            if (mf_line_blank((mf_line){m->s, m->n})) {
+                size_t after = next_content(&d, k);
+                if (after >= d.count)
+                    break;
+                const yr_line *a = &d.l[after];
+                size_t ai = mf_line_indent((mf_line){a->s, a->n});
+                if (!(ai > c || child_at(a, c, kids, &ce) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
+                    break;
+                for (; k < after; k++) {
+                    if (!mf_line_blank((mf_line){d.l[k].s, d.l[k].n}))
+                        yr_spaces(&o, 2);
+                    yr_put_line(&o, &d.l[k]);
+                }
+                continue;
+            }
+            if (child_at(m, c, kids, &ce))
+                empty_child = ce.val == ce.end;
+            else if (!(ind > c || (empty_child && is_dash_at(m->s, m->n, ind) && ind == c)))
+                break;
+            yr_spaces(&o, 2);
+            yr_put_line(&o, m);
+            k++;
+        }
+        mf_warnings_add(w, YR_NESTED_CHILDREN, yr_lineno(i),
+                        "Repaired inconsistent YAML indentation for nested mapping children.");
+        changes++;
+        blk.active = false;
+        i = k - 1;
+    }
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}

@@ -1,0 +1,313 @@
+/* yaml_repair_lines.c - repairs that drop whole lines: wrappers and duplicates.
+ *
+ * yaml.code-fence (#6) removes a ```yaml / ```yml / ```json / ```jsonl fence
+ * around the whole payload (the first and last non-blank lines, with no other
+ * fence line between them). yaml.xml-tag-lines (#7) removes lines that hold
+ * nothing but one bare tag (<tag>, </tag>, <tag/>). yaml.duplicate-key (#10)
+ * drops a mapping entry whose line repeats an earlier entry of the same
+ * mapping character for character; when the entry opens a nested block, the
+ * whole block must repeat too and is dropped with it. Entries of one mapping
+ * are found with a stack of open mappings (by column) and a hash table keyed
+ * by (mapping, line text); blocks are compared line by line in lockstep, so
+ * the rule stays linear. Differing duplicates are left for the loader, which
+ * reports them as a duplicate-key error. */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "yaml_repair.h"
+
+/* ---- yaml.code-fence ---- */
+
+static void trim(const char **s, size_t *n)
+{
+    while (*n > 0 && (**s == ' ' || **s == '\t'))
+        (*s)++, (*n)--;
+    while (*n > 0 && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t'))
+        (*n)--;
+}
+
+static bool is_fence(const yr_line *l, bool opener)
+{
+    const char *s = l->s;
+    size_t n = l->n;
+    trim(&s, &n);
+    if (n < 3 || memcmp(s, "```", 3) != 0)
+        return false;
+    if (!opener)
+        return n == 3;
+    static const char *const langs[] = {"yaml", "yml", "json", "jsonl", NULL};
+    for (int i = 0; langs[i]; i++) {
+        size_t k = strlen(langs[i]);
+        if (n - 3 == k && strncasecmp(s + 3, langs[i], k) == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool any_fence_line(const yr_line *l)
+{
+    const char *s = l->s;
+    size_t n = l->n;
+    trim(&s, &n);
+    return n >= 3 && memcmp(s, "```", 3) == 0;
+}
+
+size_t mf_yaml_fix_code_fence(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    size_t first = 0, last = d.count;
+    while (first < d.count && mf_line_blank((mf_line){d.l[first].s, d.l[first].n}))
+        first++;
+    while (last > first && mf_line_blank((mf_line){d.l[last - 1].s, d.l[last - 1].n}))
+        last--;
+    bool fenced = last >= first + 2 && is_fence(&d.l[first], true) && is_fence(&d.l[last - 1], false);
+    for (size_t i = first + 1; fenced && i + 1 < last; i++)
+        if (any_fence_line(&d.l[i]))
+            fenced = false;
+    if (!fenced) {
+        yr_doc_close(&d);
+        return yr_passthrough(in, len, out);
+    }
+    yr_out o = {out, false};
+    for (size_t i = first + 1; i + 1 < last; i++)
+        yr_put_line(&o, &d.l[i]);
+    mf_warnings_add(w, YR_CODE_FENCE, yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
+    d.final_nl = true;
+    size_t n = yr_finish(&o, &d, 1);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* ---- yaml.xml-tag-lines ---- */
+
+/* The tag text "<...>" when the line is only a bare tag, else NULL. */
+static const char *bare_tag(const yr_line *l, size_t *tn)
+{
+    const char *s = l->s;
+    size_t n = l->n;
+    trim(&s, &n);
+    if (n < 3 || s[0] != '<' || s[n - 1] != '>')
+        return NULL;
+    size_t i = 1;
+    if (s[i] == '/')
+        i++;
+    if (i >= n - 1 || !(isalpha((unsigned char)s[i]) || s[i] == '_'))
+        return NULL;
+    while (i < n - 1 && (isalnum((unsigned char)s[i]) || strchr("_.:-", s[i])))
+        i++;
+    if (s[1] != '/') {
+        while (i < n - 1 && s[i] == ' ')
+            i++;
+        if (i < n - 1 && s[i] == '/')
+            i++;
+    }
+    if (i != n - 1)
+        return NULL;
+    *tn = n;
+    return s;
+}
+
+size_t mf_yaml_fix_xml_tag_lines(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    yr_out o = {out, false};
+    yr_block blk = {0};
+    size_t changes = 0;
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        size_t tn;
+        const char *tag;
+        if (!yr_block_body(&blk, l) && (tag = bare_tag(l, &tn)) != NULL) {
+            mf_warnings_add(w, YR_XML_TAG_LINES, yr_lineno(i),
+                            "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
+            changes++;
+            continue;
+        }
+        yr_put_line(&o, l);
+        if (!blk.active)
+            yr_block_note(&blk, l->s, l->n);
+    }
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* ---- yaml.duplicate-key ---- */
+
+typedef struct { uint64_t h; size_t scope, line; bool used; } dk_slot;
+typedef struct { dk_slot *t; size_t mask; } dk_table;
+typedef struct { size_t col, id; } dk_scope;
+
+static uint64_t dk_hash(size_t scope, const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)scope * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+static size_t rtrim_len(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    return n;
+}
+
+static bool is_doc_marker(const yr_line *l)
+{
+    size_t i = mf_line_indent((mf_line){l->s, l->n});
+    return i < l->n && (l->s[i] == '-' || l->s[i] == '.') && yr_line_inert(l->s, l->n);
+}
+
+/* For every key line k, end[k] = its block's last non-blank line (k when it
+ * has none). A block is every following line deeper than the key's column, plus
+ * same-column `- ` items when the key has no inline value. One pass, one stack. */
+static void block_ends(const yr_doc *d, size_t *end, size_t *st_line)
+{
+    size_t depth = 0, prev_nb = 0;
+    yr_block blk = {0};
+    for (size_t k = 0; k < d->count; k++)
+        end[k] = k;
+    size_t *col = st_line + d->count;
+    bool *empty = (bool *)(col + d->count);
+    for (size_t k = 0; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        if (yr_block_body(&blk, l)) {
+            if (!mf_line_blank((mf_line){l->s, l->n}))
+                prev_nb = k;
+            continue;
+        }
+        if (yr_line_inert(l->s, l->n)) {
+            if (is_doc_marker(l))
+                while (depth)
+                    depth--, end[st_line[depth]] = prev_nb;
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        while (depth && (col[depth - 1] > e.indent ||
+                         (col[depth - 1] == e.indent && !(empty[depth - 1] && e.dashes)))) {
+            depth--;
+            end[st_line[depth]] = prev_nb;
+        }
+        if (e.key) {
+            st_line[depth] = k;
+            col[depth] = e.key_s;
+            empty[depth] = e.val == e.end;
+            depth++;
+        }
+        prev_nb = k;
+        yr_block_note(&blk, l->s, l->n);
+    }
+    while (depth)
+        depth--, end[st_line[depth]] = prev_nb;
+}
+
+/* True when the blocks of key lines j and i (headers already equal) repeat line for line. */
+static bool same_block(const yr_doc *d, const size_t *end, size_t j, size_t i)
+{
+    if (end[j] - j != end[i] - i)
+        return false;
+    for (size_t t = 1; t <= end[i] - i; t++) {
+        const yr_line *a = &d->l[j + t], *b = &d->l[i + t];
+        size_t na = rtrim_len(a->s, a->n), nb = rtrim_len(b->s, b->n);
+        if (na != nb || memcmp(a->s, b->s, na) != 0)
+            return false;
+    }
+    return true;
+}
+
+size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    size_t cap = 16;
+    while (cap < 2 * d.count + 2)
+        cap *= 2;
+    dk_table tab = {calloc(cap, sizeof(dk_slot)), cap - 1};
+    dk_scope *st = malloc((d.count + 1) * sizeof *st);
+    size_t *end = malloc((d.count + 1) * sizeof *end);
+    size_t *work = malloc((d.count + 1) * (2 * sizeof(size_t) + sizeof(bool)));
+    if (!tab.t || !st || !end || !work) {
+        free(tab.t), free(st), free(end), free(work), yr_doc_close(&d);
+        return yr_passthrough(in, len, out);
+    }
+    block_ends(&d, end, work);
+    free(work);
+    size_t depth = 0, next_id = 1, changes = 0;
+    yr_out o = {out, false};
+    yr_block blk = {0};
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        if (yr_block_body(&blk, l)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        if (yr_line_inert(l->s, l->n)) {
+            if (is_doc_marker(l))
+                depth = 0;
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        if (e.dashes) {
+            while (depth && st[depth - 1].col > e.dash)
+                depth--;
+            if (e.key)
+                st[depth++] = (dk_scope){e.key_s, next_id++};
+        } else {
+            while (depth && st[depth - 1].col > e.indent)
+                depth--;
+            if (e.key && (!depth || st[depth - 1].col != e.indent))
+                st[depth++] = (dk_scope){e.indent, next_id++};
+        }
+        if (e.key && depth) {
+            size_t scope = st[depth - 1].id;
+            size_t tl = e.end - e.key_s;
+            uint64_t h = dk_hash(scope, l->s + e.key_s, tl);
+            size_t k = (size_t)h & tab.mask;
+            size_t found = (size_t)-1;
+            while (tab.t[k].used) {
+                if (tab.t[k].h == h && tab.t[k].scope == scope) {
+                    yr_entry f;
+                    const yr_line *fl = &d.l[tab.t[k].line];
+                    yr_entry_parse(fl->s, fl->n, &f);
+                    if (f.end - f.key_s == tl && memcmp(fl->s + f.key_s, l->s + e.key_s, tl) == 0) {
+                        found = tab.t[k].line;
+                        break;
+                    }
+                }
+                k = (k + 1) & tab.mask;
+            }
+            if (found == (size_t)-1) {
+                tab.t[k] = (dk_slot){h, scope, i, true};
+            } else if (!e.dashes && same_block(&d, end, found, i)) {
+                mf_warnings_add(w, YR_DUPLICATE_KEY, yr_lineno(i),
+                                "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
+                                (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
+                changes++;
+                i = end[i];
+                continue;
+            }
+        }
+        yr_put_line(&o, l);
+        yr_block_note(&blk, l->s, l->n);
+    }
+    free(tab.t);
+    free(st);
+    free(end);
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}

@@ -1,0 +1,595 @@
+/* yaml_repair_quotes.c - repairs of scalar values: quoting and escapes.
+ *
+ * Each rule here looks at one value position (after `key: ` or after a
+ * sequence dash) and rewrites that value only:
+ *   yaml.invalid-escape (#11)        "a\+b"          -> "a\\+b"
+ *   yaml.unclosed-quote (#12)        key: "abc       -> key: "abc"   (next line starts a new element)
+ *   yaml.quoted-fragment (#13a)      "pink" is ok    -> "\"pink\" is ok"
+ *   yaml.quoted-block-indicator (#13b) key: "|-"     -> key: |-       (an indented body follows)
+ *   yaml.type-union (#14)            "a" | "b"       -> "\"a\" | \"b\""
+ *   yaml.reserved-indicator (#15)    `x` or @x       -> "`x`" / "@x"
+ *   yaml.free-text (#8)              free-text keys: plain values that YAML would misread are
+ *                                    quoted; multi-line single-quoted values become |- blocks
+ *   yaml.plain-colon (#5)            a: b: c         -> a: "b: c"
+ * A quoted replacement is a double-quoted scalar whose value is the visible
+ * text (a plain scalar's continuation lines folded the way YAML folds them).
+ * Block scalar bodies and the continuation lines of an open double-quoted
+ * value are skipped. */
+#include <string.h>
+#include "yaml_repair.h"
+
+static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value.";
+
+/* A per-line repair: line i (entry e, which has a value position) is either
+ * left alone (return 0) or fully written with its end of line, possibly with
+ * following lines it absorbed (return the index after the last line used). */
+typedef size_t (*line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
+                           const mf_profile *p, mf_warnings *w);
+
+static size_t run_rule(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w,
+                       line_fix fn)
+{
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    yr_out o = {out, false};
+    yr_skip sk = {{0}, false};
+    size_t changes = 0;
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        if (yr_skip_line(&sk, l) || yr_line_inert(l->s, l->n)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        size_t at = o.b->len;
+        size_t next = yr_entry_valued(&e) && e.val < e.end ? fn(&o, &d, i, &e, p, w) : 0;
+        if (!next) {
+            yr_put_line(&o, l);
+            yr_skip_note(&sk, l->s, l->n);
+            continue;
+        }
+        changes++;
+        if (!o.oom && next == i + 1) {
+            const char *s = o.b->s + at, *nl = memchr(s, '\n', o.b->len - at);
+            size_t n = nl ? (size_t)(nl - s) : o.b->len - at;
+            yr_skip_note(&sk, s, n > 0 && s[n - 1] == '\r' ? n - 1 : n);
+        } else {
+            sk = (yr_skip){{0}, false};
+        }
+        i = next - 1;
+    }
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* Column a value's continuation or body lines must be deeper than. */
+static size_t parent_col(const yr_entry *e) { return e->key ? e->key_s : e->dash; }
+
+/* Index of the next non-blank line after i, or d->count. */
+static size_t next_nonblank(const yr_doc *d, size_t i)
+{
+    for (size_t k = i + 1; k < d->count; k++)
+        if (!mf_line_blank((mf_line){d->l[k].s, d->l[k].n}))
+            return k;
+    return d->count;
+}
+
+/* The last line of a plain value starting on line i: its continuation lines
+ * are the following non-blank lines deeper than col (blank lines between them included). */
+static size_t plain_last(const yr_doc *d, size_t i, size_t col)
+{
+    size_t last = i;
+    for (size_t k = next_nonblank(d, i); k < d->count; k = next_nonblank(d, k)) {
+        const yr_line *l = &d->l[k];
+        size_t ind = mf_line_indent((mf_line){l->s, l->n});
+        if (ind <= col || l->s[ind] == '#')
+            break;
+        last = k;
+    }
+    return last;
+}
+
+/* Write line i with its value [e->val, end) replaced by a double-quoted scalar;
+ * continuation lines up to `last` are folded in (one space per line break,
+ * "\n" per blank line). Returns last + 1. */
+static size_t put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t last)
+{
+    const yr_line *l = &d->l[i];
+    yr_put(o, l->s, e->val);
+    if (last == i) {
+        yr_put_dq(o, l->s + e->val, e->end - e->val);
+    } else {
+        mf_buf text = {0};
+        mf_buf_put(&text, l->s + e->val, e->end - e->val);
+        size_t blanks = 0;
+        for (size_t k = i + 1; k <= last; k++) {
+            const char *s = d->l[k].s;
+            size_t n = d->l[k].n;
+            while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+                n--;
+            while (n > 0 && (*s == ' ' || *s == '\t'))
+                s++, n--;
+            if (n == 0) {
+                blanks++;
+                continue;
+            }
+            if (blanks)
+                while (blanks)
+                    mf_buf_putc(&text, '\n'), blanks--;
+            else
+                mf_buf_putc(&text, ' ');
+            mf_buf_put(&text, s, n);
+        }
+        yr_put_dq(o, mf_buf_cstr(&text), text.len);
+        if (text.len == 0 && e->end > e->val)
+            o->oom = true;
+        mf_buf_free(&text);
+    }
+    if (e->end < l->n)
+        yr_put(o, l->s + e->end, l->n - e->end);
+    yr_endl(o, l->eol);
+    return last + 1;
+}
+
+/* ---- yaml.invalid-escape ---- */
+
+static bool hex_run(const char *s, size_t n, size_t i, size_t k)
+{
+    if (i + k > n)
+        return false;
+    for (size_t j = i; j < i + k; j++)
+        if (!strchr("0123456789abcdefABCDEF", s[j]) || s[j] == '\0')
+            return false;
+    return true;
+}
+
+/* True when the escape whose letter is s[i] is valid YAML. */
+static bool escape_ok(const char *s, size_t n, size_t i)
+{
+    char c = s[i];
+    if (c == 'x')
+        return hex_run(s, n, i + 1, 2);
+    if (c == 'u')
+        return hex_run(s, n, i + 1, 4);
+    if (c == 'U')
+        return hex_run(s, n, i + 1, 8);
+    return c != '\0' && strchr("0abt\tnvfre \"/\\N_LP", c) != NULL;
+}
+
+/* True when the line after i (skipping blank lines) clearly starts a new
+ * element relative to column col: end of input, a list item, a key at or
+ * left of col, a code fence or a document marker. */
+static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
+{
+    size_t k = next_nonblank(d, i);
+    if (k >= d->count)
+        return true;
+    const yr_line *l = &d->l[k];
+    size_t ind = mf_line_indent((mf_line){l->s, l->n});
+    const char *s = l->s + ind;
+    size_t n = l->n - ind;
+    if (n >= 3 && memcmp(s, "```", 3) == 0)
+        return true;
+    if (yr_line_inert(l->s, l->n))
+        return s[0] != '#';
+    if (s[0] == '-' && (n == 1 || s[1] == ' '))
+        return true;
+    yr_entry e;
+    yr_entry_parse(l->s, l->n, &e);
+    return e.key && ind <= col;
+}
+
+/* Copy s[from, n) escaping invalid backslashes inside a double-quoted scalar
+ * that is open at `from`; stops after the closing quote. Sets *closed. */
+static size_t fix_dq_run(yr_out *o, const char *s, size_t n, size_t from, bool *closed, size_t *fixed)
+{
+    size_t i = from, run = from;
+    *closed = false;
+    while (i < n) {
+        if (s[i] == '\\') {
+            if (i + 1 < n && !escape_ok(s, n, i + 1)) {
+                yr_put(o, s + run, i + 1 - run);
+                yr_put(o, "\\", 1);
+                run = i + 1;
+                (*fixed)++;
+            }
+            i += 2;
+            continue;
+        }
+        if (s[i] == '"') {
+            *closed = true;
+            i++;
+            break;
+        }
+        i++;
+    }
+    if (i > n)
+        i = n;
+    yr_put(o, s + run, i - run);
+    return i;
+}
+
+/* Copy a flow collection value, fixing escapes in its double-quoted items. */
+static void fix_flow(yr_out *o, const char *s, size_t n, size_t from, size_t *fixed)
+{
+    size_t i = from, run = from;
+    char prev = '[';
+    while (i < n) {
+        char c = s[i];
+        if ((c == '"' || c == '\'') && strchr("[{,:", prev)) {
+            if (c == '\'') {
+                size_t q = yr_quote_end(s, n, i);
+                if (!q)
+                    break;
+                i = q;
+                prev = '\'';
+                continue;
+            }
+            yr_put(o, s + run, i + 1 - run);
+            bool closed;
+            i = fix_dq_run(o, s, n, i + 1, &closed, fixed);
+            run = i;
+            if (!closed)
+                return;
+            prev = '"';
+            continue;
+        }
+        if (c != ' ' && c != '\t')
+            prev = c;
+        i++;
+    }
+    yr_put(o, s + run, n - run);
+}
+
+size_t mf_yaml_fix_invalid_escape(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    yr_doc d;
+    if (yr_doc_open(&d, in, len) != 0)
+        return yr_passthrough(in, len, out);
+    yr_out o = {out, false};
+    yr_block blk = {0};
+    bool in_dq = false;
+    size_t changes = 0, open_col = 0;
+    for (size_t i = 0; i < d.count; i++) {
+        const yr_line *l = &d.l[i];
+        size_t fixed = 0;
+        if (in_dq) {
+            bool closed;
+            size_t k = fix_dq_run(&o, l->s, l->n, 0, &closed, &fixed);
+            yr_put(&o, l->s + k, l->n - k);
+            in_dq = !closed && !next_is_structural(&d, i, open_col);
+        } else if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+            yr_put(&o, l->s, l->n);
+        } else {
+            yr_entry e;
+            yr_entry_parse(l->s, l->n, &e);
+            yr_block_note(&blk, l->s, l->n);
+            const char *s = l->s;
+            if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"') {
+                yr_put(&o, s, e.val + 1);
+                bool closed;
+                size_t k = fix_dq_run(&o, s, l->n, e.val + 1, &closed, &fixed);
+                yr_put(&o, s + k, l->n - k);
+                open_col = parent_col(&e);
+                in_dq = !closed && !next_is_structural(&d, i, open_col);
+            } else if (yr_entry_valued(&e) && e.val < e.end && (s[e.val] == '[' || s[e.val] == '{')) {
+                yr_put(&o, s, e.val + 1);
+                fix_flow(&o, s, e.end, e.val + 1, &fixed);
+                yr_put(&o, s + e.end, l->n - e.end);
+            } else {
+                yr_put(&o, s, l->n);
+            }
+        }
+        yr_endl(&o, l->eol);
+        if (fixed) {
+            mf_warnings_add(w, YR_INVALID_ESCAPE, yr_lineno(i),
+                            "Escaped invalid YAML double-quoted scalar backslash sequences before reparsing.");
+            changes++;
+        }
+    }
+    size_t n = yr_finish(&o, &d, changes);
+    yr_doc_close(&d);
+    return n;
+}
+
+/* ---- yaml.unclosed-quote ---- */
+
+static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                           mf_warnings *w)
+{
+    (void)p;
+    const yr_line *l = &d->l[i];
+    if (l->s[e->val] != '"' || yr_quote_end(l->s, e->end, e->val) || !next_is_structural(d, i, parent_col(e)))
+        return 0;
+    size_t bs = 0;
+    while (bs < e->end - e->val - 1 && l->s[e->end - 1 - bs] == '\\')
+        bs++;
+    yr_put(o, l->s, e->end);
+    yr_puts(o, bs % 2 ? "\\\"" : "\"");
+    yr_endl(o, l->eol);
+    mf_warnings_add(w, YR_UNCLOSED_QUOTE, yr_lineno(i), "Closed an unterminated YAML double-quoted value before reparsing.");
+    return i + 1;
+}
+
+size_t mf_yaml_fix_unclosed_quote(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return run_rule(in, len, out, p, w, fix_unclosed);
+}
+
+/* ---- yaml.quoted-fragment and yaml.type-union ---- */
+
+/* After a leading quoted token in the value: the first non-blank offset, or 0 when
+ * the value is not a closed quoted token followed by more text. */
+static size_t after_quoted(const yr_line *l, const yr_entry *e)
+{
+    char c = l->s[e->val];
+    if (c != '"' && c != '\'')
+        return 0;
+    size_t q = yr_quote_end(l->s, e->end, e->val);
+    if (!q || q >= e->end)
+        return 0;
+    size_t r = q;
+    while (r < e->end && (l->s[r] == ' ' || l->s[r] == '\t'))
+        r++;
+    if (r >= e->end || (l->s[r] == '#' && r > q) || (l->s[q] == ':' && (q + 1 == e->end || l->s[q + 1] == ' ')))
+        return 0;
+    return r;
+}
+
+static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                           mf_warnings *w)
+{
+    (void)p;
+    size_t r = after_quoted(&d->l[i], e);
+    if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
+        return 0;
+    mf_warnings_add(w, YR_QUOTED_FRAGMENT, yr_lineno(i), MSG_QUOTED);
+    return put_quoted(o, d, i, e, i);
+}
+
+size_t mf_yaml_fix_quoted_fragment(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return run_rule(in, len, out, p, w, fix_fragment);
+}
+
+static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                        mf_warnings *w)
+{
+    (void)p;
+    size_t r = after_quoted(&d->l[i], e);
+    if (!r || d->l[i].s[r] != '|' || r + 1 >= e->end)
+        return 0;
+    mf_warnings_add(w, YR_TYPE_UNION, yr_lineno(i), "Quoted YAML type-union scalar values before reparsing.");
+    return put_quoted(o, d, i, e, i);
+}
+
+size_t mf_yaml_fix_type_union(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return run_rule(in, len, out, p, w, fix_union);
+}
+
+/* ---- yaml.quoted-block-indicator ---- */
+
+static size_t fix_block_ind(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                            mf_warnings *w)
+{
+    (void)p;
+    const yr_line *l = &d->l[i];
+    char c = l->s[e->val];
+    if (c != '"' && c != '\'')
+        return 0;
+    size_t q = yr_quote_end(l->s, e->end, e->val);
+    if (!q || q - e->val < 3 || !yr_is_block_header(l->s + e->val + 1, q - e->val - 2))
+        return 0;
+    size_t r = q;
+    while (r < e->end && (l->s[r] == ' ' || l->s[r] == '\t'))
+        r++;
+    if (r < e->end && !(l->s[r] == '#' && r > q))
+        return 0;
+    size_t k = next_nonblank(d, i);
+    if (k >= d->count || mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) <= parent_col(e))
+        return 0;
+    yr_put(o, l->s, e->val);
+    yr_put(o, l->s + e->val + 1, q - e->val - 2);
+    yr_put(o, l->s + q, l->n - q);
+    yr_endl(o, l->eol);
+    mf_warnings_add(w, YR_QUOTED_BLOCK_IND, yr_lineno(i), MSG_QUOTED);
+    return i + 1;
+}
+
+size_t mf_yaml_fix_quoted_block_ind(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return run_rule(in, len, out, p, w, fix_block_ind);
+}
+
+/* ---- yaml.reserved-indicator ---- */
+
+static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                           mf_warnings *w)
+{
+    (void)p;
+    char c = d->l[i].s[e->val];
+    if (c != '`' && c != '@')
+        return 0;
+    mf_warnings_add(w, YR_RESERVED_INDICATOR, yr_lineno(i),
+                    "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
+    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+}
+
+size_t mf_yaml_fix_reserved_indicator(const char *in, size_t len, mf_buf *out, const mf_profile *p,
+                                      mf_warnings *w)
+{
+    return run_rule(in, len, out, p, w, fix_reserved);
+}
+
+/* ---- yaml.plain-colon ---- */
+
+/* True when a plain value starts at v (not quoted, no indicator, not a block header or flow collection). */
+static bool plain_start(const char *s, size_t n)
+{
+    if (n == 0 || strchr("\"'|>[{&*!%@`#,", s[0]))
+        return false;
+    if ((s[0] == '-' || s[0] == '?' || s[0] == ':') && (n == 1 || s[1] == ' '))
+        return false;
+    return true;
+}
+
+/* True when the plain value [s, s+n) holds ": " (or ends with ':') before any comment. */
+static bool has_colon_space(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '#' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+            return false;
+        if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t'))
+            return true;
+    }
+    return false;
+}
+
+static size_t fix_plain_colon(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                              mf_warnings *w)
+{
+    (void)p;
+    const char *v = d->l[i].s + e->val;
+    size_t n = e->end - e->val;
+    if (!e->key || !plain_start(v, n) || !has_colon_space(v, n))
+        return 0;
+    mf_warnings_add(w, YR_PLAIN_COLON, yr_lineno(i), "Quoted YAML plain scalar values containing colon-space before reparsing.");
+    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+}
+
+size_t mf_yaml_fix_plain_colon(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return run_rule(in, len, out, p, w, fix_plain_colon);
+}
+
+/* ---- yaml.free-text ---- */
+
+/* True when YAML would not read the plain value [s, s+n) back as this exact string. */
+static bool plain_misread(const char *s, size_t n)
+{
+    if (!plain_start(s, n) || has_colon_space(s, n))
+        return true;
+    for (size_t i = 1; i < n; i++)
+        if (s[i] == '#' && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+            return true;
+    json_t *v = mf_yaml_plain_value(s, n);
+    bool str = v && json_is_string(v);
+    json_decref(v);
+    return !str;
+}
+
+/* Offset just past the closing quote of a single-quoted run that starts open at `from`, or 0. */
+static size_t sq_close(const char *s, size_t n, size_t from)
+{
+    for (size_t j = from; j < n; j++) {
+        if (s[j] != '\'')
+            continue;
+        if (j + 1 < n && s[j + 1] == '\'') {
+            j++;
+            continue;
+        }
+        return j + 1;
+    }
+    return 0;
+}
+
+/* Append [s, s+n) with '' unescaped to ', blanks trimmed. */
+static void put_sq_text(yr_out *o, const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    while (n > 0 && (*s == ' ' || *s == '\t'))
+        s++, n--;
+    for (size_t i = 0; i < n; i++) {
+        yr_put(o, s + i, 1);
+        if (s[i] == '\'' && i + 1 < n && s[i + 1] == '\'')
+            i++;
+    }
+}
+
+/* A multi-line single-quoted value (open on line i, closing at the end of a later
+ * line deeper than col) rewritten as a |- block. Returns the next line or 0. */
+static size_t sq_to_block(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e)
+{
+    const yr_line *l = &d->l[i];
+    size_t col = e->key_s, last = 0;
+    for (size_t k = i + 1; k < d->count; k++) {
+        const yr_line *m = &d->l[k];
+        if (mf_line_blank((mf_line){m->s, m->n}))
+            continue;
+        size_t c = sq_close(m->s, m->n, 0);
+        if (c) {
+            size_t r = c;
+            while (r < m->n && (m->s[r] == ' ' || m->s[r] == '\t'))
+                r++;
+            if (r != m->n)
+                return 0;
+            last = k;
+            break;
+        }
+        if (mf_line_indent((mf_line){m->s, m->n}) <= col)
+            return 0;
+    }
+    if (!last)
+        return 0;
+    yr_put(o, l->s, e->val);
+    yr_puts(o, "|-");
+    yr_endl(o, l->eol);
+    size_t first_n = e->end - e->val - 1;
+    bool first = true;
+    for (size_t k = i; k <= last; k++) {
+        const yr_line *m = &d->l[k];
+        const char *s = k == i ? m->s + e->val + 1 : m->s;
+        size_t n = k == i ? first_n : m->n;
+        if (k == last)
+            n = sq_close(m->s, m->n, 0) - 1;
+        if (k == i && mf_line_blank((mf_line){s, n}))
+            continue;
+        if (!mf_line_blank((mf_line){s, n}) || !first) {
+            if (!mf_line_blank((mf_line){s, n}))
+                yr_spaces(o, col + 2);
+            put_sq_text(o, s, n);
+            yr_endl(o, m->eol);
+            first = false;
+        }
+    }
+    return last + 1;
+}
+
+static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                            mf_warnings *w)
+{
+    const yr_line *l = &d->l[i];
+    if (!e->key || !p || e->key_e - e->key_s > 255)
+        return 0;
+    char key[256];
+    memcpy(key, l->s + e->key_s, e->key_e - e->key_s);
+    key[e->key_e - e->key_s] = '\0';
+    if (!json_object_get(p->free_text_fields, key))
+        return 0;
+    const char *v = l->s + e->val;
+    size_t n = e->end - e->val;
+    if (v[0] == '\'' && !sq_close(v, n, 1)) {
+        size_t next = sq_to_block(o, d, i, e);
+        if (next)
+            mf_warnings_add(w, YR_FREE_TEXT, yr_lineno(i),
+                            "Converted a multi-line single-quoted free-text value to a YAML block literal.");
+        return next;
+    }
+    if (!plain_misread(v, n) || strchr("\"'|>[{&*!", v[0]))
+        return 0;
+    mf_warnings_add(w, YR_FREE_TEXT, yr_lineno(i), "Quoted a free-text YAML value before reparsing.");
+    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+}
+
+size_t mf_yaml_fix_free_text(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    if (!p || json_object_size(p->free_text_fields) == 0)
+        return yr_passthrough(in, len, out);
+    return run_rule(in, len, out, p, w, fix_free_text);
+}

@@ -1,0 +1,391 @@
+/* yaml_repair_scan.c - the line scanner every YAML structural repair is built on.
+ *
+ * The repairs of seed 000 are line-scoped: each walks the candidate text line
+ * by line, recognises a malformed shape on one line (or a parent line and its
+ * followers) and rewrites just those lines. This file gives them the shared
+ * vocabulary: the text as a list of line views (a trailing '\r' is kept aside
+ * and written back), an output buffer that remembers allocation failure, a
+ * tracker for block scalar bodies (`key: |` then the more-indented lines,
+ * which every rule leaves alone), a one-line entry parser (indentation, `- `
+ * dashes, a plain or quoted key, where the value starts) and a writer for
+ * double-quoted scalars that keep the exact visible text. Everything here is
+ * linear in the length of the line or text it is given. */
+#include <stdlib.h>
+#include <string.h>
+#include "yaml_repair.h"
+
+int yr_doc_open(yr_doc *d, const char *in, size_t len)
+{
+    mf_lines ls;
+    d->l = NULL;
+    d->count = 0;
+    d->final_nl = len > 0 && in[len - 1] == '\n';
+    if (mf_lines_split(in, len, &ls) != 0)
+        return -1;
+    d->l = malloc((ls.count ? ls.count : 1) * sizeof *d->l);
+    if (!d->l) {
+        mf_lines_free(&ls);
+        return -1;
+    }
+    for (size_t i = 0; i < ls.count; i++) {
+        size_t n = ls.items[i].len;
+        bool cr = n > 0 && ls.items[i].s[n - 1] == '\r';
+        d->l[i].s = ls.items[i].s;
+        d->l[i].n = cr ? n - 1 : n;
+        d->l[i].eol = cr ? "\r" : "";
+    }
+    d->count = ls.count;
+    mf_lines_free(&ls);
+    return 0;
+}
+
+void yr_doc_close(yr_doc *d)
+{
+    free(d->l);
+    d->l = NULL;
+    d->count = 0;
+}
+
+void yr_put(yr_out *o, const char *s, size_t n)
+{
+    if (!o->oom && mf_buf_put(o->b, s, n) != 0)
+        o->oom = true;
+}
+
+void yr_puts(yr_out *o, const char *s) { yr_put(o, s, strlen(s)); }
+
+void yr_spaces(yr_out *o, size_t n)
+{
+    static const char sp[] = "                                ";
+    while (n > 0) {
+        size_t k = n < sizeof sp - 1 ? n : sizeof sp - 1;
+        yr_put(o, sp, k);
+        n -= k;
+    }
+}
+
+void yr_put_dq(yr_out *o, const char *s, size_t n)
+{
+    yr_put(o, "\"", 1);
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\' || (c < 0x20 && c != '\t') || c == 0x7f) {
+            yr_put(o, s + run, i - run);
+            if (c == '"' || c == '\\' || c == '\n') {
+                char esc[2] = {'\\', c == '\n' ? 'n' : (char)c};
+                yr_put(o, esc, 2);
+            } else {
+                char esc[5];
+                static const char hex[] = "0123456789abcdef";
+                esc[0] = '\\', esc[1] = 'x', esc[2] = hex[c >> 4], esc[3] = hex[c & 15];
+                yr_put(o, esc, 4);
+            }
+            run = i + 1;
+        }
+    }
+    yr_put(o, s + run, n - run);
+    yr_put(o, "\"", 1);
+}
+
+void yr_endl(yr_out *o, const char *eol)
+{
+    yr_puts(o, eol);
+    yr_put(o, "\n", 1);
+}
+
+void yr_put_line(yr_out *o, const yr_line *l)
+{
+    yr_put(o, l->s, l->n);
+    yr_endl(o, l->eol);
+}
+
+size_t yr_finish(yr_out *o, const yr_doc *d, size_t changes)
+{
+    if (!d->final_nl && o->b->len > 0 && o->b->s[o->b->len - 1] == '\n')
+        o->b->s[--o->b->len] = '\0';
+    return o->oom ? 0 : changes;
+}
+
+size_t yr_passthrough(const char *in, size_t len, mf_buf *out)
+{
+    mf_buf_reset(out);
+    mf_buf_put(out, in, len);
+    return 0;
+}
+
+static size_t indent_of(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    return i;
+}
+
+static bool blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t')
+            return false;
+    return true;
+}
+
+bool yr_block_body(yr_block *b, const yr_line *l)
+{
+    if (!b->active)
+        return false;
+    if (blank(l->s, l->n))
+        return true;
+    size_t ind = indent_of(l->s, l->n);
+    if (b->body == 0 && ind > b->parent) {
+        b->body = ind;
+        return true;
+    }
+    if (b->body != 0 && ind >= b->body)
+        return true;
+    b->active = false;
+    return false;
+}
+
+bool yr_is_block_header(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (i >= n || (s[i] != '|' && s[i] != '>'))
+        return false;
+    i++;
+    while (i < n && (s[i] == '+' || s[i] == '-' || (s[i] >= '1' && s[i] <= '9')))
+        i++;
+    if (i == n)
+        return true;
+    if (s[i] != ' ' && s[i] != '\t')
+        return false;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i == n || s[i] == '#';
+}
+
+void yr_block_note(yr_block *b, const char *s, size_t n)
+{
+    yr_entry e;
+    yr_entry_parse(s, n, &e);
+    if (!yr_entry_valued(&e) || !yr_is_block_header(s + e.val, e.end - e.val))
+        return;
+    b->active = true;
+    b->parent = e.key ? e.key_s : e.dash;
+    b->body = 0;
+}
+
+bool yr_skip_line(yr_skip *k, const yr_line *l)
+{
+    if (k->dq) {
+        for (size_t i = 0; i < l->n; i++) {
+            if (l->s[i] == '\\')
+                i++;
+            else if (l->s[i] == '"') {
+                k->dq = false;
+                break;
+            }
+        }
+        return true;
+    }
+    return yr_block_body(&k->blk, l);
+}
+
+void yr_skip_note(yr_skip *k, const char *s, size_t n)
+{
+    yr_block_note(&k->blk, s, n);
+    yr_entry e;
+    yr_entry_parse(s, n, &e);
+    if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"' && !yr_quote_end(s, e.end, e.val))
+        k->dq = true;
+}
+
+size_t yr_quote_end(const char *s, size_t n, size_t i)
+{
+    char q = s[i];
+    for (size_t j = i + 1; j < n; j++) {
+        if (q == '"' && s[j] == '\\') {
+            j++;
+            continue;
+        }
+        if (s[j] == q) {
+            if (q == '\'' && j + 1 < n && s[j + 1] == '\'') {
+                j++;
+                continue;
+            }
+            return j + 1;
+        }
+    }
+    return 0;
+}
+
+void yr_entry_parse(const char *s, size_t n, yr_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    size_t end = n;
+    while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+        end--;
+    e->end = end;
+    size_t i = indent_of(s, end);
+    e->indent = i;
+    while (i < end && s[i] == '-' && (i + 1 == end || s[i + 1] == ' ')) {
+        e->dashes++;
+        e->dash = i;
+        i++;
+        while (i < end && s[i] == ' ')
+            i++;
+    }
+    e->content = i;
+    e->val = i;
+    if (i >= end)
+        return;
+    size_t k = 0; /* index of the key's ':' */
+    if (s[i] == '"' || s[i] == '\'') {
+        size_t q = yr_quote_end(s, end, i);
+        if (q && q < end && s[q] == ':' && (q + 1 == end || s[q + 1] == ' ' || s[q + 1] == '\t'))
+            k = q;
+    } else if (!strchr("#[]{},&*!|>%@`?\"'", s[i]) && !(s[i] == '-' && i + 1 < end && s[i + 1] == '-')) {
+        for (size_t j = i; j < end; j++) {
+            if (s[j] == '#' && j > i && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+                break;
+            if (s[j] == ':' && (j + 1 == end || s[j + 1] == ' ' || s[j + 1] == '\t')) {
+                k = j;
+                break;
+            }
+        }
+    }
+    if (!k)
+        return;
+    size_t ke = k;
+    while (ke > i && (s[ke - 1] == ' ' || s[ke - 1] == '\t'))
+        ke--;
+    if (ke == i)
+        return;
+    e->key = true;
+    e->key_s = i;
+    e->key_e = ke;
+    size_t v = k + 1;
+    while (v < end && (s[v] == ' ' || s[v] == '\t'))
+        v++;
+    e->val = v;
+}
+
+bool yr_entry_valued(const yr_entry *e) { return e->key || e->dashes > 0; }
+
+bool yr_line_inert(const char *s, size_t n)
+{
+    size_t i = indent_of(s, n);
+    if (blank(s + i, n - i) || s[i] == '#')
+        return true;
+    if (n - i >= 3 && (memcmp(s + i, "---", 3) == 0 || memcmp(s + i, "...", 3) == 0) &&
+        (n - i == 3 || s[i + 3] == ' ' || s[i + 3] == '\t'))
+        return true;
+    return false;
+}
+
+bool yr_is_ident(const char *s, size_t n)
+{
+    if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return false;
+    for (size_t i = 1; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+bool yr_list_has(const json_t *list, const char *k, size_t n)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(list, i, v) {
+        const char *s = json_string_value(v);
+        if (s && strlen(s) == n && memcmp(s, k, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+const json_t *yr_children_of(const mf_profile *p, const char *k, size_t n)
+{
+    if (!p || !p->nested_children || n == 0 || n > 255)
+        return NULL;
+    char key[256];
+    memcpy(key, k, n);
+    key[n] = '\0';
+    const json_t *v = json_object_get(p->nested_children, key);
+    return json_is_array(v) ? v : NULL;
+}
+
+bool yr_known_key(const mf_profile *p, const char *k, size_t n)
+{
+    if (!p)
+        return false;
+    if (yr_children_of(p, k, n) || yr_list_has(p->top_level_keys, k, n))
+        return true;
+    const char *parent;
+    const json_t *kids;
+    json_object_foreach(p->nested_children, parent, kids) {
+        if (yr_list_has(kids, k, n))
+            return true;
+    }
+    return false;
+}
+
+static size_t key_hash(const char *s, size_t n)
+{
+    size_t h = 5381;
+    for (size_t i = 0; i < n; i++)
+        h = h * 33 + (unsigned char)s[i];
+    return h;
+}
+
+int yr_keyset_init(yr_keyset *k, const yr_doc *d)
+{
+    size_t cap = 16;
+    while (cap < 2 * d->count + 2)
+        cap *= 2;
+    k->s = calloc(cap, sizeof *k->s);
+    k->n = calloc(cap, sizeof *k->n);
+    k->mask = cap - 1;
+    if (!k->s || !k->n) {
+        yr_keyset_free(k);
+        return -1;
+    }
+    yr_block blk = {0};
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n))
+            continue;
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        yr_block_note(&blk, l->s, l->n);
+        size_t kn = e.key_e - e.key_s;
+        if (!e.key || !yr_is_ident(l->s + e.key_s, kn) || yr_keyset_has(k, l->s + e.key_s, kn))
+            continue;
+        size_t h = key_hash(l->s + e.key_s, kn) & k->mask;
+        while (k->s[h])
+            h = (h + 1) & k->mask;
+        k->s[h] = l->s + e.key_s;
+        k->n[h] = kn;
+    }
+    return 0;
+}
+
+bool yr_keyset_has(const yr_keyset *k, const char *s, size_t n)
+{
+    for (size_t h = key_hash(s, n) & k->mask; k->s[h]; h = (h + 1) & k->mask)
+        if (k->n[h] == n && memcmp(k->s[h], s, n) == 0)
+            return true;
+    return false;
+}
+
+void yr_keyset_free(yr_keyset *k)
+{
+    free(k->s);
+    free(k->n);
+    k->s = NULL;
+    k->n = NULL;
+}
