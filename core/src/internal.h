@@ -65,7 +65,7 @@ typedef struct {
  * Returns 0, or -1 with err = YAML_SYNTAX_ERROR (tier 1, line, column). */
 int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
                  json_t **out, mf_error *err);
-/* Core-schema type of a plain scalar's text (new reference; a string when nothing else fits). */
+/* Core-schema type of a plain scalar's text (new reference; a string when nothing else fits); s must be valid UTF-8. */
 json_t *mf_yaml_plain_value(const char *s, size_t n);
 
 /* ---- YAML structural repairs (yaml_repair*.c) ---- */
@@ -88,6 +88,9 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
 /* ---- value normalization (normalize*.c) ---- */
 /* Strip recognised wrapper keys (generic + profile) around the artifact. */
 int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w);
+/* The profile's normalized-key -> canonical-key map (new reference); profiles.c
+ * builds it once per profile, mf_norm_aliases uses it. */
+json_t *mf_norm_key_map(const mf_profile *p);
 /* Rename keys matching a profile alias (by normalized key) to the canonical key, recursively. */
 int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w);
 /* A named artifact normalizer from a profile's `normalizers:` list. Returns 0,

@@ -303,10 +303,28 @@ typedef struct {
 
 static const char *canonical(const alias_ctx *A, const char *key)
 {
-    char *n = mf_key_normalize(key);
-    const char *c = n ? json_string_value(json_object_get(A->map, n)) : NULL;
-    free(n);
-    return c;
+    /* fast path: a key that is already canonical is in the map as itself */
+    const char *exact = json_string_value(json_object_get(A->map, key));
+    if (exact)
+        return exact;
+    char small[128];
+    size_t len = strlen(key);
+    if (len >= sizeof small) {
+        char *n = mf_key_normalize(key);
+        const char *c = n ? json_string_value(json_object_get(A->map, n)) : NULL;
+        free(n);
+        return c;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)key[i];
+        if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z'))
+            small[o++] = (char)ch;
+        else if (ch >= 'A' && ch <= 'Z')
+            small[o++] = (char)(ch - 'A' + 'a');
+    }
+    small[o] = '\0';
+    return json_string_value(json_object_getn(A->map, small, o));
 }
 
 static const char *at(const alias_ctx *A)
@@ -317,6 +335,10 @@ static const char *at(const alias_ctx *A)
 static void push_token(alias_ctx *A, const char *tok)
 {
     mf_buf_putc(&A->path, '/');
+    if (!strpbrk(tok, "~/")) {
+        mf_buf_puts(&A->path, tok);
+        return;
+    }
     for (const char *c = tok; *c; c++) {
         if (*c == '~')
             mf_buf_puts(&A->path, "~0");
@@ -387,21 +409,42 @@ static void alias_visit(alias_ctx *A, json_t *v)
     }
 }
 
+json_t *mf_norm_key_map(const mf_profile *p)
+{
+    json_t *map = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach(p->aliases, k, v) {
+        if (!json_object_get(map, k))
+            json_object_set(map, k, v);
+        known_add(map, json_string_value(v));
+    }
+    known_from_schema(map, p->schema, 0);
+    for (size_t i = 0; i < json_array_size(p->top_level_keys); i++)
+        known_add(map, json_string_value(json_array_get(p->top_level_keys, i)));
+    /* identity entries for canonical keys (raw spelling -> itself): a raw key
+     * with non-alphanumerics or capitals never collides with a normalized one */
+    json_t *ids = json_array();
+    json_object_foreach(map, k, v) {
+        char *n = mf_key_normalize(json_string_value(v));
+        if (n && json_equal(json_object_get(map, n), v))
+            json_array_append(ids, v);
+        free(n);
+    }
+    for (size_t i = 0; i < json_array_size(ids); i++) {
+        const char *c = json_string_value(json_array_get(ids, i));
+        if (!json_object_get(map, c))
+            json_object_set(map, c, json_array_get(ids, i));
+    }
+    json_decref(ids);
+    return map;
+}
+
 int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w)
 {
     if (!p || (json_object_size(p->aliases) == 0 && !p->schema))
         return 0;
-    alias_ctx A = {json_object(), w, {0}, 0};
-    const char *k;
-    json_t *v;
-    json_object_foreach(p->aliases, k, v) {
-        if (!json_object_get(A.map, k))
-            json_object_set(A.map, k, v);
-        known_add(A.map, json_string_value(v));
-    }
-    known_from_schema(A.map, p->schema, 0);
-    for (size_t i = 0; i < json_array_size(p->top_level_keys); i++)
-        known_add(A.map, json_string_value(json_array_get(p->top_level_keys, i)));
+    alias_ctx A = {p->key_map ? json_incref(p->key_map) : mf_norm_key_map(p), w, {0}, 0};
     alias_visit(&A, root);
     mf_buf_free(&A.path);
     json_decref(A.map);

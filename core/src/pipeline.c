@@ -151,8 +151,8 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     mf_error err = {0};
     json_t *v = NULL;
     mf_buf text = {0};
-    mf_buf_put(&text, c->text, c->len);
     int ok = parse_and_finish(R, c->text, c->len, repair, &v, &w, &err) == 0;
+    mf_buf_put(&text, c->text, c->len);
     if (!ok) {
         /* in pass A a JSON candidate that needed repair is not a rejection yet */
         if (!(R->p->format == MF_FORMAT_JSON && !repair))

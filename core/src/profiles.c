@@ -179,6 +179,7 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
             free(nk);
         }
     }
+    p->key_map = mf_norm_key_map(p);
     return p;
 
 invalid:
@@ -224,6 +225,7 @@ void mf_profile_free(mf_profile *p)
     json_decref(p->defaults);
     json_decref(p->normalizers);
     json_decref(p->schema);
+    json_decref(p->key_map);
     json_decref(p->doc);
     free(p);
 }

@@ -167,6 +167,10 @@ int mf_regex_search_from(const pcre2_code *re, const char *s, size_t len, size_t
 void mf_pointer_push(mf_buf *path, const char *token)
 {
     mf_buf_putc(path, '/');
+    if (!strpbrk(token, "~/")) {
+        mf_buf_puts(path, token);
+        return;
+    }
     for (const char *c = token; *c; c++) {
         if (*c == '~')
             mf_buf_puts(path, "~0");
@@ -179,7 +183,14 @@ void mf_pointer_push(mf_buf *path, const char *token)
 
 void mf_pointer_push_index(mf_buf *path, size_t index)
 {
-    mf_buf_printf(path, "/%zu", index);
+    char digits[24];
+    size_t n = sizeof digits;
+    do {
+        digits[--n] = (char)('0' + index % 10);
+        index /= 10;
+    } while (index);
+    digits[--n] = '/';
+    mf_buf_put(path, digits + n, sizeof digits - n);
 }
 
 const char *mf_value_type_name(const json_t *v)
@@ -225,10 +236,41 @@ static size_t utf8_length(const char *s, size_t n)
 
 /* ------------------------------------------------------------- validation */
 
+/* The JSON pointer of the value being checked, kept as segments and rendered
+ * only when an error needs it (clean input renders nothing). */
 typedef struct {
-    mf_buf path;
+    struct seg { const char *key; size_t idx; } *v;
+    size_t n, cap;
+} segstack;
+
+typedef struct {
+    segstack *path;
     mf_error *err;
 } vctx;
+
+static void seg_push(vctx *c, const char *key, size_t idx)
+{
+    segstack *st = c->path;
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 16;
+        struct seg *v = realloc(st->v, cap * sizeof *v);
+        if (!v)
+            abort(); /* a few bytes for a path segment: nothing sane is left */
+        st->v = v;
+        st->cap = cap;
+    }
+    st->v[st->n++] = (struct seg){key, idx};
+}
+
+static void render_path(const vctx *c, mf_buf *out)
+{
+    for (size_t i = 0; i < c->path->n; i++) {
+        if (c->path->v[i].key)
+            mf_pointer_push(out, c->path->v[i].key);
+        else
+            mf_pointer_push_index(out, c->path->v[i].idx);
+    }
+}
 
 static int fail(vctx *c, const char *type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(vctx *c, const char *type, const char *fmt, ...)
@@ -238,7 +280,10 @@ static int fail(vctx *c, const char *type, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    mf_error_set(c->err, 2, type, mf_buf_cstr(&c->path), 0, 0, "%s", msg);
+    mf_buf path = {0};
+    render_path(c, &path);
+    mf_error_set(c->err, 2, type, mf_buf_cstr(&path), 0, 0, "%s", msg);
+    mf_buf_free(&path);
     return -1;
 }
 
@@ -306,7 +351,6 @@ static int check_object(vctx *c, const json_t *s, const json_t *v, int depth)
     json_t *x;
     json_object_foreach((json_t *)v, k, x) {
         const json_t *sub = json_object_get(props, k);
-        size_t mark = c->path.len;
         if (!sub && json_is_false(addl)) {
             char *allowed = key_list(props);
             int rc = fail(c, "SCHEMA_VIOLATION", "unexpected property \"%s\" (allowed: %s)", k,
@@ -318,11 +362,9 @@ static int check_object(vctx *c, const json_t *s, const json_t *v, int depth)
             sub = addl;
         if (!sub)
             continue;
-        mf_pointer_push(&c->path, k);
+        seg_push(c, k, 0);
         int rc = check(c, sub, x, depth + 1);
-        c->path.len = mark;
-        if (c->path.s)
-            c->path.s[mark] = '\0';
+        c->path->n--;
         if (rc)
             return rc;
     }
@@ -343,11 +385,9 @@ static int check_array(vctx *c, const json_t *s, const json_t *v, int depth)
     if (!json_is_object(items))
         return 0;
     for (size_t i = 0; i < n; i++) {
-        size_t mark = c->path.len;
-        mf_pointer_push_index(&c->path, i);
+        seg_push(c, NULL, i);
         int rc = check(c, items, json_array_get(v, i), depth + 1);
-        c->path.len = mark;
-        c->path.s[mark] = '\0';
+        c->path->n--;
         if (rc)
             return rc;
     }
@@ -450,10 +490,8 @@ static int check_branches(vctx *c, const json_t *branches, bool one, const json_
     bool deeper = false;
     for (size_t i = 0; i < n; i++) {
         mf_error e = {0};
-        vctx sub = {{0}, &e};
-        mf_buf_put(&sub.path, mf_buf_cstr(&c->path), c->path.len);
+        vctx sub = {c->path, &e};
         int rc = check(&sub, json_array_get(branches, i), v, depth + 1);
-        mf_buf_free(&sub.path);
         if (rc == 0) {
             ok++;
             continue;
@@ -466,8 +504,11 @@ static int check_branches(vctx *c, const json_t *branches, bool one, const json_
             return -1;
         }
         size_t depth_e = strlen(e.path), depth_b = best.path ? strlen(best.path) : 0;
-        if (depth_e > c->path.len)
+        mf_buf here = {0};
+        render_path(c, &here);
+        if (depth_e > here.len)
             deeper = true;
+        mf_buf_free(&here);
         mf_buf_printf(&msgs, "%s%s", msgs.len ? "; " : "", e.message ? e.message : "?");
         if (!best.type || depth_e > depth_b) {
             mf_error_clear(&best);
@@ -536,8 +577,9 @@ int mf_schema_validate(const json_t *schema, const json_t *v, mf_error *err)
 {
     if (!schema)
         return 0;
-    vctx c = {{0}, err};
+    segstack st = {0};
+    vctx c = {&st, err};
     int rc = check(&c, schema, v, 0);
-    mf_buf_free(&c.path);
+    free(st.v);
     return rc;
 }

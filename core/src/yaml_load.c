@@ -86,7 +86,7 @@ json_t *mf_yaml_plain_value(const char *s, size_t n)
     if (text_eq(s, n, "false") || text_eq(s, n, "False") || text_eq(s, n, "FALSE"))
         return json_false();
     if (n > 64)
-        return json_stringn(s, n);
+        return json_stringn_nocheck(s, n);
     char tmp[72];
     memcpy(tmp, s, n);
     tmp[n] = '\0';
@@ -105,14 +105,14 @@ json_t *mf_yaml_plain_value(const char *s, size_t n)
         if (errno == 0)
             return json_integer(v);
         double r = strtod(tmp, NULL);
-        return base == 10 && isfinite(r) ? json_real(r) : json_stringn(s, n);
+        return base == 10 && isfinite(r) ? json_real(r) : json_stringn_nocheck(s, n);
     }
     if (is_core_float(tmp, n)) {
         double r = strtod(tmp, NULL);
-        return isfinite(r) ? json_real(r) : json_stringn(s, n);
+        return isfinite(r) ? json_real(r) : json_stringn_nocheck(s, n);
     }
     /* .inf / .nan have no JSON form: they stay text, quoted on output. */
-    return json_stringn(s, n);
+    return json_stringn_nocheck(s, n);
 }
 
 static int fail(loader *L, const char *fmt, const char *arg)
@@ -166,7 +166,7 @@ static int emit(loader *L, json_t *v, const char *anchor, const char *key_text)
         json_decref(v);
         return rc;
     }
-    json_object_set_new(f->node, f->key, v);
+    json_object_set_new_nocheck(f->node, f->key, v); /* libyaml checked UTF-8 */
     free(f->key);
     f->key = NULL;
     return 0;
@@ -226,14 +226,16 @@ static json_t *scalar_value(loader *L, const yaml_event_t *e)
     const char *tag = (const char *)e->data.scalar.tag;
     if (tag) {
         if (strcmp(tag, "tag:yaml.org,2002:str") == 0 || strcmp(tag, "!") == 0)
-            return json_stringn(s, n);
+            return json_stringn_nocheck(s, n);
         if (strncmp(tag, "tag:yaml.org,2002:", 18) == 0)
             return mf_yaml_plain_value(s, n);
     }
-    if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return json_stringn(s, n);
-    if (L->depth > 0 && frame_strings(L, &L->st[L->depth - 1]))
-        return json_stringn(s, n);
+    /* libyaml has checked the input's UTF-8; escapes like "\ud800" are checked here */
+    if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+        (L->depth > 0 && frame_strings(L, &L->st[L->depth - 1]))) {
+        bool escaped = e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+        return escaped ? json_stringn(s, n) : json_stringn_nocheck(s, n);
+    }
     return mf_yaml_plain_value(s, n);
 }
 

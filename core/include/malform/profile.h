@@ -32,6 +32,7 @@ typedef struct mf_profile {
     json_t *normalizers;      /* array of named C normalizers to run (e.g. "interview") */
     json_t *schema;           /* JSON-Schema subset, or NULL for no schema */
     bool changes;             /* a refinement `changes:` list may ride along */
+    json_t *key_map;          /* normalized key -> canonical key (aliases, schema properties, top-level keys) */
     bool text_fallback;       /* when nothing parses, the raw text goes to the normalizers as one string */
 } mf_profile;
 
