@@ -1,0 +1,219 @@
+"""plots.py - the report's figures, each a base64 PNG or the reason it is absent.
+
+Every plot function takes the summary (and campaigns for time series) and
+returns (png_base64, None) or (None, "why there is nothing to draw"). The
+report shows the reason in place of the image, so an empty or partial work
+dir still gives a report that says what is missing. matplotlib runs headless
+(Agg); figures are closed after rendering so a long report does not leak.
+"""
+import base64
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PLOTS = [
+    ("coverage", "Coverage over time"),
+    ("corpus", "Corpus size over time"),
+    ("execs_per_sec", "Executions per second"),
+    ("rules", "Repair rules fired"),
+    ("ops", "Malformation ops: applied vs ended in failure or rejection"),
+    ("failures", "Signatures by oracle and by profile"),
+    ("trend", "Trend across nightly runs"),
+]
+
+COLORS = {"fail": "#c0392b", "reject": "#e67e22", "ok": "#2e86c1", "none": "#bdc3c7",
+          "new": "#c0392b", "open": "#e67e22", "fixed": "#27ae60", "untriaged": "#8e44ad"}
+
+
+def _png(fig):
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=96, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _label(c):
+    return f"{c['engine']}/{c['target']}"
+
+
+def _series(campaigns, field, ylabel):
+    runs = [c for c in campaigns if any(p.get(field) is not None for p in c["timeline"])]
+    if not runs:
+        why = "no campaign has a timeline" if campaigns else "no stats.json found"
+        return None, f"No {ylabel.lower()} data: {why}."
+    fig, ax = plt.subplots(figsize=(10, 3.6))
+    for c in runs:
+        pts = [(p["t"], p[field]) for p in c["timeline"] if p.get(field) is not None]
+        ax.plot([t for t, _ in pts], [v for _, v in pts], marker="." if len(pts) < 40 else None,
+                label=_label(c) + (" (interrupted)" if c.get("interrupted") else ""))
+    ax.set_xlabel("seconds")
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    return _png(fig), None
+
+
+def plot_coverage(s, campaigns):
+    kinds = sorted({c["coverage"]["kind"] for c in campaigns if c["coverage"]["kind"]})
+    return _series(campaigns, "coverage", "Coverage (" + "/".join(kinds or ["edges"]) + ")")
+
+
+def plot_corpus(s, campaigns):
+    return _series(campaigns, "corpus", "Corpus entries")
+
+
+def plot_execs(s, campaigns):
+    if not campaigns:
+        return None, "No executions-per-second data: no stats.json found."
+    fig, ax = plt.subplots(figsize=(10, 0.5 + 0.45 * len(campaigns)))
+    labels = [_label(c) for c in campaigns]
+    vals = [c["execs_per_sec"] for c in campaigns]
+    bars = ax.barh(labels, vals, color=COLORS["ok"])
+    for b, v, c in zip(bars, vals, campaigns):
+        ax.text(b.get_width(), b.get_y() + b.get_height() / 2, f" {v:,.0f}/s  ({c['execs']:,} in {c['seconds']:.0f}s)",
+                va="center", fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("executions per second")
+    ax.set_xlim(0, max(vals + [1]) * 1.45)
+    return _png(fig), None
+
+
+def plot_rules(s, campaigns):
+    fired = s["rules"]["fired"]
+    never = s["rules"]["never_fired"]
+    if not fired and not never:
+        return None, "No rule data: no campaign reported rules_fired and no rule registry was available."
+    mods = sorted({k.split(".")[0] for k in list(fired) + never})
+    items = sorted(fired.items(), key=lambda kv: (-kv[1], kv[0]))
+    rows = max(len(items), len(mods), 3)
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 1.2 + 0.2 * rows), gridspec_kw={"width_ratios": [1, 1.7]})
+    f_n = [sum(1 for k in fired if k.split(".")[0] == m) for m in mods]
+    n_n = [sum(1 for k in never if k.split(".")[0] == m) for m in mods]
+    a1.barh(mods, f_n, color=COLORS["ok"], label="fired")
+    a1.barh(mods, n_n, left=f_n, color=COLORS["fail"], label="never fired")
+    for i, (f, n) in enumerate(zip(f_n, n_n)):
+        a1.text(f + n, i, f" {f}/{f + n}", va="center", fontsize=8)
+    a1.set_xlim(0, max(a + b for a, b in zip(f_n, n_n)) * 1.3 + 1)
+    a1.invert_yaxis()
+    a1.set_title(f"rules per module: {len(fired)} fired, {len(never)} never fired", fontsize=9)
+    a1.legend(fontsize=8, loc="lower right")
+    a1.set_xlabel("rules")
+    if items:
+        a2.barh([k for k, _ in items], [v for _, v in items], color=COLORS["ok"])
+        a2.set_xscale("symlog", linthresh=1)
+        a2.set_xlim(0, max(v for _, v in items) * 4)
+        a2.invert_yaxis()
+        a2.tick_params(axis="y", labelsize=7)
+        a2.set_xlabel("times fired (log scale)")
+    else:
+        a2.text(0.5, 0.5, "no rule fired", ha="center", va="center", transform=a2.transAxes, color=COLORS["fail"])
+        a2.set_axis_off()
+    a2.set_title("fired rules", fontsize=9)
+    fig.tight_layout()
+    return _png(fig), None
+
+
+def plot_ops(s, campaigns):
+    o = s["ops"]
+    names = sorted(set(o["applied"]) | set(o["failed"]) | set(o["rejected"]) | set(o["never_applied"]),
+                   key=lambda k: (-o["applied"].get(k, 0), k))
+    if not names:
+        return None, "No op data: no campaign reported ops_applied and no op registry was available."
+    fig, ax = plt.subplots(figsize=(10, 0.9 + 0.3 * len(names)))
+    y = list(range(len(names)))
+    h = 0.28
+    ax.barh([i - h for i in y], [o["applied"].get(n, 0) for n in names], h, label="applied", color=COLORS["ok"])
+    ax.barh(y, [o["failed"].get(n, 0) for n in names], h, label="oracle failure", color=COLORS["fail"])
+    ax.barh([i + h for i in y], [o["rejected"].get(n, 0) for n in names], h, label="rejected", color=COLORS["reject"])
+    ax.set_yticks(y)
+    ax.set_yticklabels(names, fontsize=7)
+    ax.margins(y=0.01)
+    for lbl, n in zip(ax.get_yticklabels(), names):
+        if not o["applied"].get(n):
+            lbl.set_color(COLORS["fail"])
+    ax.set_xscale("symlog", linthresh=1)
+    ax.invert_yaxis()
+    ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3, frameon=False)
+    ax.set_xlabel("cases (log scale); red labels: never applied")
+    return _png(fig), None
+
+
+def _bars(ax, counts, title):
+    if not counts:
+        ax.text(0.5, 0.5, "none", ha="center", va="center", transform=ax.transAxes, color="#777")
+        ax.set_axis_off()
+        ax.set_title(title, fontsize=9)
+        return
+    keys = sorted(counts, key=lambda k: (-sum(counts[k].values()), k))
+    left = [0] * len(keys)
+    for st in ("new", "open", "untriaged", "fixed"):
+        vals = [counts[k].get(st, 0) for k in keys]
+        if any(vals):
+            ax.barh(keys, vals, left=left, height=0.6, color=COLORS[st], label=st)
+            left = [a + b for a, b in zip(left, vals)]
+    ax.invert_yaxis()
+    ax.tick_params(axis="y", labelsize=8)
+    ax.set_title(title, fontsize=9)
+    ax.set_xlim(0, max(left) + 1)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.set_xlabel("signatures", fontsize=8)
+
+
+def plot_failures(s, campaigns):
+    by_o, by_p = s["failures_by_oracle"], s["failures_by_profile"]
+    if not by_o and not by_p:
+        return None, "No failures: no signature was found in this run or the regression corpus."
+    n = max(len(by_o), len(by_p), 1)
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 1.6 + 0.4 * n))
+    _bars(a1, by_o, "by oracle")
+    _bars(a2, by_p, "by profile")
+    handles = {}
+    for ax in (a1, a2):
+        for h, lbl in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lbl, h)
+    fig.legend(handles.values(), handles.keys(), loc="upper center", ncol=len(handles), fontsize=8,
+               bbox_to_anchor=(0.5, 1.02), frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
+    return _png(fig), None
+
+
+def plot_trend(s, campaigns):
+    t = s["trend"]
+    if len(t) < 2:
+        return None, ("No trend: pass --history DIR with past summary.json files (only this run is known)."
+                      if t else "No trend: no run data.")
+    fig, ax = plt.subplots(figsize=(10, 3.4))
+    xs = list(range(len(t)))
+    bottom = [0] * len(t)
+    for key, label in (("still_open", "still open"), ("new", "new"), ("fixed", "fixed")):
+        vals = [r[key] for r in t]
+        color = COLORS["open" if key == "still_open" else key]
+        ax.bar(xs, vals, bottom=bottom, label=label, color=color)
+        bottom = [a + b for a, b in zip(bottom, vals)]
+    ax.set_xticks(xs)
+    ax.set_xticklabels([r["label"][:16] for r in t], rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel("signatures")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    return _png(fig), None
+
+
+FUNCS = {"coverage": plot_coverage, "corpus": plot_corpus, "execs_per_sec": plot_execs, "rules": plot_rules,
+         "ops": plot_ops, "failures": plot_failures, "trend": plot_trend}
+
+
+def render_all(summary, campaigns):
+    """[{id, title, png, missing}] for every plot id, in report order."""
+    out = []
+    for pid, title in PLOTS:
+        try:
+            png, why = FUNCS[pid](summary, campaigns)
+        except Exception as e:  # a plotting bug must not cost the whole report
+            plt.close("all")
+            png, why = None, f"Plot failed: {type(e).__name__}: {e}"
+        out.append({"id": pid, "title": title, "png": png, "missing": why})
+    return out

@@ -1,0 +1,311 @@
+"""report.py - turn a work dir into report.html, summary.md and summary.json.
+
+The stage runs in three steps: load (load.py: every stats.json, nightly.json,
+the regression entries, the rule and op registries, past summaries), build
+one summary dict (the contents of summary.json, schema in reports/README.md),
+then render it three ways. Everything a reader needs to trust the report is
+in the summary's `missing` list: each input that was absent or unusable, and
+what that leaves out. The HTML is self-contained (plots are base64 PNGs, no
+external CSS or scripts) so CI can upload it as a single artifact.
+"""
+import datetime
+import json
+import os
+import shlex
+
+import jinja2
+
+from . import cli, load, plots
+
+SCHEMA = "malform-report/1"
+INPUT_CAP = 4096
+MD_ROWS = 50  # signature rows in summary.md (CI job summaries have a size limit)
+TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
+
+
+def _add(d, k, n=1):
+    d[k] = d.get(k, 0) + n
+
+
+def _read_input(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(INPUT_CAP + 1).decode("utf-8", errors="replace")
+    except (OSError, TypeError):
+        return None
+
+
+def _cap(text):
+    if text is None:
+        return None, False
+    return (text[:INPUT_CAP], True) if len(text) > INPUT_CAP else (text, False)
+
+
+def _registry(path, malform, what, problems):
+    if path:
+        return load.load_registry(path, problems, f"{what} registry")
+    if malform:
+        return cli.registry(malform, what, problems)
+    problems.append(f"{what} registry: no --{what} file and no malform binary; "
+                    f"never-{'fired rules' if what == 'rules' else 'applied ops'} cannot be listed")
+    return None
+
+
+def _names(v):
+    """Names from a list of strings or the keys of an object; [] otherwise."""
+    if isinstance(v, dict):
+        v = list(v)
+    return [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
+
+
+def _signatures(campaigns, regression, nightly, history):
+    """Merged signature table: regression entries first, then untriaged findings."""
+    sigs = {}
+    for e in regression:
+        text, cut = _cap(e.get("input"))
+        repro = e.get("reproduce") or f"malform replay {shlex.quote(e['path'])}"
+        sigs[e["signature"]] = {
+            "signature": e["signature"], "oracle": e.get("oracle"), "kind": e.get("kind"),
+            "profile": e.get("profile"), "first_seen": e.get("first_seen"), "engine": e.get("engine"),
+            "status": e["status"], "reproduce": repro, "file": e["path"], "input": text,
+            "input_truncated": cut, "ops": e.get("ops", []), "count": 0, "source": "regression"}
+    for c in campaigns:
+        for f in c["failures"]:
+            key = f.get("signature") or f.get("file") or "unknown"
+            s = sigs.get(key)
+            if s is None:
+                text, cut = _cap(_read_input(f.get("file_path")))
+                prof = f.get("profile")
+                repro = (f"malform check {'--profile ' + shlex.quote(prof) + ' ' if prof else ''}"
+                         f"{shlex.quote(f['file_path'])}" if f.get("file_path") else None)
+                s = sigs[key] = {
+                    "signature": key, "oracle": f.get("oracle"), "kind": f.get("kind"), "profile": prof,
+                    "first_seen": None, "engine": f.get("engine"), "status": "untriaged", "reproduce": repro,
+                    "file": f.get("file_path"), "input": text, "input_truncated": cut, "ops": f.get("ops", []),
+                    "count": 0, "source": "campaign"}
+            s["count"] += 1
+            for k in ("oracle", "kind", "profile"):
+                s[k] = s.get(k) or f.get(k)
+    new_list = nightly.get("new_signatures") if isinstance(nightly, dict) else None
+    new_set = {x if isinstance(x, str) else x.get("signature") for x in new_list if isinstance(x, (str, dict))} \
+        if isinstance(new_list, list) else None
+    seen_before = set()
+    for h in history:
+        for s in h["summary"].get("signatures") or []:
+            if isinstance(s, dict) and s.get("signature"):
+                seen_before.add(s["signature"])
+    for s in sigs.values():
+        if new_set is not None:
+            s["new"] = s["signature"] in new_set
+        else:
+            s["new"] = s["status"] != "fixed" and bool(history) and s["signature"] not in seen_before
+    order = {"untriaged": 0, "open": 1, "fixed": 2}
+    return sorted(sigs.values(), key=lambda s: (not s["new"], order.get(s["status"], 3), s["signature"]))
+
+
+def _trend(history, signatures, label):
+    """Per run, oldest first: new (never seen open before), still open, and
+    fixed (open in an earlier run, now marked fixed)."""
+    runs = [(h["label"], h["summary"].get("signatures") or []) for h in history]
+    runs.append((label, signatures))
+    seen, ever_open, out = set(), set(), []
+    for lbl, sigs in runs:
+        sigs = [s for s in sigs if isinstance(s, dict) and s.get("signature")]
+        opened = {s["signature"] for s in sigs if s.get("status") != "fixed"}
+        fixed = {s["signature"] for s in sigs if s.get("status") == "fixed"}
+        fixed_now = fixed & ever_open  # a signature merely absent may just not have been looked for
+        out.append({"label": str(lbl), "new": len(opened - seen), "still_open": len(opened & seen),
+                    "fixed": len(fixed_now)})
+        seen |= opened | fixed
+        ever_open |= opened
+        ever_open -= fixed_now
+    return out
+
+
+def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, malform=None,
+                  regression_dir=None, mine=True, profile=None):
+    """(summary dict, campaigns) for a work dir; never raises on bad input."""
+    problems = []
+    if not os.path.isdir(workdir):
+        problems.append(f"work dir {workdir}: does not exist or is not a directory")
+    campaigns = load.find_campaigns(workdir, problems) if os.path.isdir(workdir) else []
+    nightly = load.load_nightly(workdir, problems) if os.path.isdir(workdir) else None
+    if not campaigns:
+        problems.append("campaigns: no stats.json under the work dir (no campaign ran, or none finished writing)")
+    rdirs = load.regression_dirs(workdir, nightly, regression_dir)
+    if not rdirs:
+        problems.append("regression corpus: not found (pass --regression DIR); the signature table holds "
+                        "only this run's untriaged findings")
+    regression = load.load_regression(rdirs, problems)
+    history = load.load_history(history_dir, problems)
+    rules_reg = _registry(rules_file, malform, "rules", problems)
+    ops_reg = _registry(ops_file, malform, "ops", problems)
+
+    interrupted = bool(isinstance(nightly, dict) and nightly.get("interrupted")) or any(c["interrupted"] for c in campaigns)
+    if isinstance(nightly, dict) and nightly.get("start") and not nightly.get("end"):
+        interrupted = True
+    if interrupted:
+        problems.insert(0, "run was interrupted: numbers below cover only what finished")
+    engines, targets = (_names(nightly.get(k)) if isinstance(nightly, dict) else [] for k in ("engines", "targets"))
+    have = {c["engine"] for c in campaigns}
+    for e in engines or []:
+        if isinstance(e, str) and e not in have:
+            problems.append(f"engine {e}: requested but no usable stats.json (not installed, not built, or interrupted)")
+    have_t = {(c["engine"], c["target"]) for c in campaigns}
+    for e in engines or []:
+        for t in targets or []:
+            if isinstance(e, str) and isinstance(t, str) and e in have and (e, t) not in have_t:
+                problems.append(f"campaign {e}/{t}: requested but no usable stats.json")
+
+    fired, applied, failed, rejected, verdicts = {}, {}, {}, {}, {}
+    for c in campaigns:
+        for k, n in c["rules_fired"].items():
+            _add(fired, k, n)
+        for k, n in c["ops_applied"].items():
+            _add(applied, k, n)
+        for k, n in c["ops_failed"].items():
+            _add(failed, k, n)
+        for k, n in c["ops_rejected"].items():
+            _add(rejected, k, n)
+        for o, v in c["verdicts"].items():
+            d = verdicts.setdefault(o, {"pass": 0, "fail": 0})
+            d["pass"] += v["pass"]
+            d["fail"] += v["fail"]
+    if not failed:  # derive from the failures' op ids when the harness gave no ops_failed map
+        for c in campaigns:
+            for f in c["failures"]:
+                for op in set(f["ops"]):
+                    _add(failed, op, 1)
+    # a rule or op listed with count 0 is known to exist but never fired
+    rule_ids = sorted(set(r["id"] for r in rules_reg or []) | set(fired))
+    ops_ids = sorted(set(r["id"] for r in ops_reg or []) | set(applied))
+    fired = {k: n for k, n in fired.items() if n > 0}
+    applied = {k: n for k, n in applied.items() if n > 0}
+
+    signatures = _signatures(campaigns, regression, nightly, history)
+    by_oracle, by_profile = {}, {}
+    for s in signatures:
+        st = "new" if s["new"] else s["status"]
+        _add(by_oracle.setdefault(s.get("oracle") or s.get("kind") or "unknown", {}), st)
+        _add(by_profile.setdefault(s.get("profile") or "unknown", {}), st)
+    label = str((nightly or {}).get("start") or "this run")
+    trend = _trend(history, signatures, label)
+
+    run = dict(nightly) if isinstance(nightly, dict) else {}
+    run["interrupted"] = interrupted
+    summary = {
+        "schema": SCHEMA,
+        "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "workdir": os.path.abspath(workdir),
+        "run": run,
+        "missing": problems,
+        "campaigns": [{k: c[k] for k in ("engine", "target", "seconds", "execs", "execs_per_sec", "coverage",
+                                          "corpus", "interrupted", "path")} | {"failures": len(c["failures"])}
+                      for c in campaigns],
+        "totals": {
+            "campaigns": len(campaigns),
+            "execs": sum(c["execs"] for c in campaigns),
+            "seconds": sum(c["seconds"] for c in campaigns),
+            "failures": sum(len(c["failures"]) for c in campaigns),
+            "signatures": len(signatures),
+            "new": sum(1 for s in signatures if s["new"]),
+            "open": sum(1 for s in signatures if s["status"] == "open"),
+            "untriaged": sum(1 for s in signatures if s["status"] == "untriaged"),
+            "fixed": sum(1 for s in signatures if s["status"] == "fixed"),
+        },
+        "rules": {"fired": fired, "registry": len(rules_reg) if rules_reg is not None else None,
+                  "never_fired": sorted(r for r in rule_ids if not fired.get(r))},
+        "ops": {"applied": applied, "failed": failed, "rejected": rejected,
+                "registry": len(ops_reg) if ops_reg is not None else None,
+                "never_applied": sorted(o for o in ops_ids if not applied.get(o))},
+        "verdicts": verdicts,
+        "failures_by_oracle": by_oracle,
+        "failures_by_profile": by_profile,
+        "signatures": signatures,
+        "trend": trend,
+        "plots": [p for p, _ in plots.PLOTS],
+        "mining": None,
+    }
+    if mine:
+        from . import mine as mining
+        summary["mining"] = mining.report_section(workdir, rdirs, malform, profile, problems)
+    return summary, campaigns
+
+
+def _fmt_num(v):
+    if isinstance(v, float):
+        return f"{v:,.1f}"
+    if isinstance(v, int):
+        return f"{v:,}"
+    return "-" if v is None else str(v)
+
+
+def _show(v):
+    return v if isinstance(v, str) else json.dumps(v, default=str)
+
+
+def render_html(summary, figures):
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["num"] = _fmt_num
+    env.filters["show"] = _show
+    return env.get_template("report.html.j2").render(s=summary, figures=figures)
+
+
+def render_md(summary):
+    t = summary["totals"]
+    out = ["# malform nightly report", ""]
+    if summary["run"].get("interrupted"):
+        out += ["> **Interrupted run**: the numbers cover only what finished.", ""]
+    out += [f"- campaigns: {t['campaigns']}, executions: {t['execs']:,} in {t['seconds']:.0f} s",
+            f"- signatures: {t['signatures']} ({t['new']} new, {t['open']} open, {t['untriaged']} untriaged, "
+            f"{t['fixed']} fixed)",
+            f"- rules fired: {len(summary['rules']['fired'])}"
+            + (f" of {summary['rules']['registry']} ({len(summary['rules']['never_fired'])} never fired)"
+               if summary['rules']['registry'] is not None else ""), ""]
+    if summary["campaigns"]:
+        out += ["| engine | target | seconds | execs | execs/s | coverage | corpus | failures |",
+                "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for c in summary["campaigns"]:
+            cov = c["coverage"]
+            out.append(f"| {c['engine']} | {c['target']} | {c['seconds']:.0f} | {c['execs']:,} | "
+                       f"{c['execs_per_sec']:,.0f} | {_fmt_num(cov['value'])} {cov['kind'] or ''} | "
+                       f"{_fmt_num(c['corpus'])} | {c['failures']} |")
+        out.append("")
+    if summary["signatures"]:
+        out += ["| signature | oracle | profile | status | reproduce |", "|---|---|---|---|---|"]
+        for s in summary["signatures"][:MD_ROWS]:
+            cell = lambda v: str(v or "-").replace("|", "\\|").replace("\n", " ")  # noqa: E731
+            st = ("**new** " if s["new"] else "") + s["status"]
+            out.append(f"| `{cell(s['signature'])}` | {cell(s['oracle'])} | {cell(s['profile'])} | {st} | "
+                       f"`{cell(s['reproduce'])}` |")
+        if len(summary["signatures"]) > MD_ROWS:
+            out.append(f"\n{len(summary['signatures']) - MD_ROWS} more signature(s) in report.html and summary.json.")
+        out.append("")
+    else:
+        out += ["No failure signatures.", ""]
+    m = summary.get("mining") or {}
+    if m.get("families"):
+        out += ["## Top malformation families", ""]
+        for f in m["families"][:5]:
+            out.append(f"- {f['count']} cases ({f['field_cases']} field): `{f['key']}`")
+        out.append("")
+    if summary["missing"]:
+        out += ["## Missing or partial inputs", ""] + [f"- {p}" for p in summary["missing"]] + [""]
+    return "\n".join(out)
+
+
+def write_report(workdir, outdir, **kw):
+    """Build and write OUTDIR/report.html, summary.md, summary.json; returns the summary."""
+    summary, campaigns = build_summary(workdir, **kw)
+    figures = plots.render_all(summary, campaigns)
+    os.makedirs(outdir, exist_ok=True)
+    page = render_html(summary, figures)
+    for name, text in (("report.html", page), ("summary.md", render_md(summary)),
+                       ("summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")):
+        tmp = os.path.join(outdir, f".{name}.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, os.path.join(outdir, name))
+    return summary
+

@@ -1,0 +1,211 @@
+"""The report: fixture work dirs (full, empty, interrupted, garbage) render
+without a traceback, every plot is present, summary.json keeps its schema."""
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+
+from conftest import REPO
+
+from malform_reports import load, plots, report
+
+PLOT_IDS = [p for p, _ in plots.PLOTS]
+
+
+def _write(fix, work, out, **kw):
+    return report.write_report(os.path.join(fix, work), str(out), history_dir=os.path.join(fix, "history"),
+                               rules_file=os.path.join(fix, "work_full", "rules.json"),
+                               ops_file=os.path.join(fix, "work_full", "ops.json"), mine=False, **kw)
+
+
+def _figures(page):
+    """{plot id: figure html} of every <figure data-plot=...> in the page."""
+    return {m.group(1): m.group(2) for m in
+            re.finditer(r'<figure id="plot-([\w]+)" data-plot="\1">(.*?)</figure>', page, re.S)}
+
+
+def check_summary_schema(s):
+    """summary.json as documented in reports/README.md."""
+    assert s["schema"] == "malform-report/1"
+    for k, t in {"generated": str, "workdir": str, "run": dict, "missing": list, "campaigns": list,
+                 "totals": dict, "rules": dict, "ops": dict, "verdicts": dict, "failures_by_oracle": dict,
+                 "failures_by_profile": dict, "signatures": list, "trend": list, "plots": list}.items():
+        assert isinstance(s[k], t), k
+    assert isinstance(s["run"]["interrupted"], bool)
+    assert all(isinstance(m, str) for m in s["missing"])
+    for k in ("campaigns", "execs", "seconds", "failures", "signatures", "new", "open", "untriaged", "fixed"):
+        assert isinstance(s["totals"][k], (int, float)), k
+    for c in s["campaigns"]:
+        assert set(c) >= {"engine", "target", "seconds", "execs", "execs_per_sec", "coverage", "corpus",
+                          "failures", "interrupted", "path"}
+        assert set(c["coverage"]) == {"kind", "value", "edges", "features"}
+    assert set(s["rules"]) == {"fired", "registry", "never_fired"}
+    assert set(s["ops"]) == {"applied", "failed", "rejected", "registry", "never_applied"}
+    for g in s["signatures"]:
+        assert set(g) >= {"signature", "oracle", "kind", "profile", "first_seen", "engine", "status", "new",
+                          "reproduce", "input", "file"}
+        assert g["status"] in ("open", "fixed", "untriaged")
+    for r in s["trend"]:
+        assert set(r) == {"label", "new", "still_open", "fixed"}
+    assert s["plots"] == PLOT_IDS
+
+
+def test_full_report(fix, tmp_path):
+    s = _write(fix, "work_full", tmp_path)
+    page = (tmp_path / "report.html").read_text()
+    figs = _figures(page)
+    assert sorted(figs) == sorted(PLOT_IDS)
+    for pid, body in figs.items():  # every plot is an embedded PNG
+        imgs = re.findall(r'<img [^>]*src="data:image/png;base64,([A-Za-z0-9+/=]+)"', body)
+        assert len(imgs) == 1, pid
+        assert base64.b64decode(imgs[0])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "http://" not in page and "https://" not in page  # self-contained
+    on_disk = json.loads((tmp_path / "summary.json").read_text())
+    check_summary_schema(on_disk)
+    assert on_disk["totals"]["campaigns"] == 3 and s["totals"]["execs"] == 49200 + 301200 + 88008
+    assert s["rules"]["registry"] == 10
+    assert s["rules"]["never_fired"] == ["cand.tag-envelope", "yaml.duplicate-key", "yaml.tab-indent"]
+    assert s["rules"]["fired"]["json.trailing-comma"] == 44  # 0 in one campaign, 44 in another
+    assert s["ops"]["never_applied"] == ["json.python-literal", "yaml.dash-space"]
+    assert s["ops"]["failed"]["yaml.unclosed-quote"] == 12 and s["ops"]["rejected"]["prefix.transcript"] == 36
+    sigs = {g["signature"]: g for g in s["signatures"]}
+    assert len(sigs) == 4
+    new = [g for g in s["signatures"] if g["new"]]
+    assert [g["signature"] for g in new] == ["oracle:accounting/beads/norm.wrapper/ops=wrap.key"]
+    assert new[0]["status"] == "untriaged" and new[0]["input"].startswith("output:")
+    crash = sigs["crash:heap-buffer-overflow/mf_yaml_scan/old"]  # the lifecycle's header, magic line first
+    assert (crash["status"], crash["first_seen"], crash["input"]) == ("fixed", "2024-05-01", "a: [\n")
+    assert s["failures_by_oracle"]["no-data-loss"] == {"open": 1}
+    assert s["failures_by_profile"]["interview"] == {"open": 1}
+    assert [(r["new"], r["still_open"], r["fixed"]) for r in s["trend"]] == [(2, 0, 0), (1, 1, 1), (1, 2, 0)]
+    # the minimized input is shown inline, escaped, with its reproduce command
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+    assert "malform check --profile interview corpus/regression/oracle-no-data-loss" in page
+    assert s["missing"] == ["campaign afl/raw: requested but no usable stats.json"]
+    md = (tmp_path / "summary.md").read_text()
+    assert "| libfuzzer | structured | 120 | 88,008 |" in md
+    assert "**new** untriaged" in md
+
+
+def test_empty_workdir(fix, tmp_path):
+    s = _write(fix, "work_empty", tmp_path)
+    page = (tmp_path / "report.html").read_text()
+    figs = _figures(page)
+    assert sorted(figs) == sorted(PLOT_IDS)
+    # rules and ops still plot from the registries (everything never fired), the trend from the
+    # history (this run adds a zero); the rest say why they are empty
+    for pid in ("coverage", "corpus", "execs_per_sec", "failures"):
+        assert '<p class="absent">' in figs[pid] and "<img" not in figs[pid], pid
+    for pid in ("rules", "ops", "trend"):
+        assert "data:image/png;base64," in figs[pid], pid
+    assert s["trend"][-1] == {"label": "this run", "new": 0, "still_open": 0, "fixed": 0}
+    assert len(s["rules"]["never_fired"]) == 10
+    check_summary_schema(json.loads((tmp_path / "summary.json").read_text()))
+    assert s["totals"]["campaigns"] == 0 and s["signatures"] == []
+    assert any("no stats.json" in m for m in s["missing"])
+    assert any("nightly.json: not found" in m for m in s["missing"])
+    assert "No campaign results" in page and "Traceback" not in page
+
+
+def test_interrupted_workdir(fix, tmp_path):
+    s = _write(fix, "work_interrupted", tmp_path)
+    check_summary_schema(json.loads((tmp_path / "summary.json").read_text()))
+    assert s["run"]["interrupted"] is True
+    assert s["missing"][0].startswith("run was interrupted")
+    assert any("libfuzzer/raw/stats.json: invalid JSON" in m for m in s["missing"])
+    assert any(m.startswith("engine afl: requested but no usable stats.json") for m in s["missing"])
+    assert [c["engine"] + "/" + c["target"] for c in s["campaigns"]] == ["libfuzzer/structured"]
+    page = (tmp_path / "report.html").read_text()
+    assert "<b>Interrupted run.</b>" in page and "status st-open\">interrupted</span>" in page
+    assert "Interrupted run" in (tmp_path / "summary.md").read_text()
+    assert "data:image/png;base64," in _figures(page)["coverage"]
+
+
+def test_missing_workdir_and_no_registry(tmp_path):
+    s = report.write_report(str(tmp_path / "nope"), str(tmp_path / "out"), mine=False)
+    assert (tmp_path / "out" / "report.html").exists()
+    assert any("does not exist" in m for m in s["missing"])
+    assert s["rules"]["registry"] is None
+    assert sorted(_figures((tmp_path / "out" / "report.html").read_text())) == sorted(PLOT_IDS)
+
+
+def test_garbage_inputs(tmp_path):
+    w = tmp_path / "w"
+    (w / "odd" / "one").mkdir(parents=True)
+    (w / "odd" / "one" / "stats.json").write_text(json.dumps(
+        {"engine": 5, "execs": "abc", "seconds": None, "coverage": [1], "timeline": "x", "failures": {"a": 1},
+         "rules_fired": ["yaml.colon-space", "yaml.colon-space"], "verdicts": {"schema": 3}}))
+    (w / "empty").mkdir()
+    (w / "empty" / "stats.json").write_text("")
+    (w / "nightly.json").write_text("[1, 2]")
+    (w / "regression").mkdir()
+    (w / "regression" / "noheader.raw").write_bytes(b"\xff\xfe not utf8 {{{")
+    (w / "regression" / "headeronly.case").write_text("signature: x\nstatus: weird\n---\n")
+    s = report.write_report(str(w), str(tmp_path / "out"), mine=False, history_dir=str(tmp_path / "nohist"))
+    check_summary_schema(json.loads((tmp_path / "out" / "summary.json").read_text()))
+    assert s["campaigns"][0]["engine"] == "5" and s["campaigns"][0]["execs"] == 0
+    assert s["rules"]["fired"] == {"yaml.colon-space": 2}
+    assert {g["signature"] for g in s["signatures"]} == {"noheader", "x"}
+    assert all(g["status"] == "open" for g in s["signatures"])
+    text = "\n".join(s["missing"])
+    for needle in ("empty file", "nightly.json: not a JSON object", "no `---` header", "history"):
+        assert needle in text, needle
+
+
+def test_every_field_with_every_wrong_type(tmp_path):
+    """No value of the wrong type in stats.json or nightly.json costs the report."""
+    base = json.loads(open(os.path.join(os.path.dirname(__file__), "fixtures", "work_full", "libfuzzer",
+                                        "structured", "stats.json")).read())
+    wrong = [None, "x", "12", 5, -1.5, True, [], {}, [1, "a", None, {"t": "z"}], {"a": "b", "c": [1]}]
+    (tmp_path / "c").mkdir()
+    for key in list(base) + ["interrupted", "ops_failed", "ops_rejected"]:
+        for v in wrong:
+            d = dict(base, **{key: v})
+            (tmp_path / "c" / "stats.json").write_text(json.dumps(d))
+            (tmp_path / "nightly.json").write_text(json.dumps({"engines": v, "targets": v, "start": v,
+                                                                "new_signatures": v, "regression": v}))
+            s, camps = report.build_summary(str(tmp_path), mine=False)
+            json.dumps(s)
+            if isinstance(v, list) and v:  # plotting is slow: once per key, with the mixed junk
+                figs = plots.render_all(s, camps)
+                assert not [f for f in figs if (f["missing"] or "").startswith("Plot failed")], key
+                report.render_html(s, figs)
+    for f in ([{"signature": 1, "file": 2, "ops": "x"}], [[1]], [None, "sig"]):
+        (tmp_path / "c" / "stats.json").write_text(json.dumps(dict(base, failures=f)))
+        s, _ = report.build_summary(str(tmp_path), mine=False)
+        report.render_html(s, [])
+
+
+def test_regression_header_parsing():
+    h, body, ok = load.parse_regression_text("Signature: s1\nFirst Seen: 2024-01-01\nReproduce command: malform x\n"
+                                             "---\nkey: value\n---\nmore\n")
+    assert ok and h == {"signature": "s1", "first_seen": "2024-01-01", "reproduce": "malform x"}
+    assert body == "key: value\n---\nmore\n"
+    assert load.parse_regression_text("just: yaml\nno: separator\n")[2] is False
+    assert load.ops_from_signature("oracle:x/p/r/ops=a.b,c-d") == ["a.b", "c-d"]
+    h, body, ok = load.parse_regression_text("malform-regression 1\nsignature: oracle idempotence profile=prd "
+                                             "ops=yaml.colon-space\nfirst-seen: 2026-11-21\n---\nmalform-case 1\n")
+    assert ok and h["first_seen"] == "2026-11-21" and body == "malform-case 1\n"
+    assert load.field_from_signature(h["signature"], "profile") == "prd"
+    assert load.ops_from_signature(h["signature"]) == ["yaml.colon-space"]
+
+
+def test_cli_entry_point(fix, tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "reports"))
+    p = subprocess.run([sys.executable, "-m", "malform_reports", "report", os.path.join(fix, "work_interrupted"),
+                        "--no-mine", "--rules", os.path.join(fix, "work_full", "rules.json"), "-o", str(tmp_path)],
+                       env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "report.html" in p.stdout and (tmp_path / "summary.md").exists()
+
+
+def test_report_through_malform(fix, tmp_path, malform):
+    p = subprocess.run([malform, "report", os.path.join(fix, "work_full"), "--history", os.path.join(fix, "history"),
+                        "-o", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    s = json.loads((tmp_path / "summary.json").read_text())
+    check_summary_schema(s)
+    assert s["rules"]["registry"] and s["rules"]["registry"] > 10  # the real registry, from the binary
+    assert s["mining"] is not None
