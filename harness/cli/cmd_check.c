@@ -1,0 +1,112 @@
+/* cmd_check.c - `malform check [--profile P] [--opts FILE] CASE|RAWFILE`:
+ * reproduce one input and explain the verdict: the ops applied, the
+ * candidate chosen, each repair with its line, the value diff against the
+ * ground truth, and every oracle's verdict. Exit 0 pass, 1 an oracle
+ * failed, 2 usage or unreadable input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli_util.h"
+#include "harness.h"
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: malform check [--profile NAME] [--opts FILE.json] CASE|RAWFILE\n");
+    return 2;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    const char *pname = NULL, *path = NULL, *opts_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--profile") && i + 1 < argc)
+            pname = argv[++i];
+        else if (!strcmp(argv[i], "--opts") && i + 1 < argc)
+            opts_path = argv[++i];
+        else if (!path && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
+            path = argv[i];
+        else
+            return usage();
+    }
+    if (!path)
+        return usage();
+    mf_profile *owned = NULL;
+    const mf_profile *p = NULL;
+    if (pname && !(p = cli_profile(pname, &owned)))
+        return 2;
+    size_t len;
+    char *text = cli_read_file(path, &len);
+    if (!text) {
+        mf_profile_free(owned);
+        return 2;
+    }
+    json_t *opts = NULL;
+    if (opts_path) {
+        size_t ol;
+        char *ot = cli_read_file(opts_path, &ol);
+        opts = ot ? json_loadb(ot, ol, 0, NULL) : NULL;
+        free(ot);
+        if (!json_is_object(opts)) {
+            fprintf(stderr, "malform: %s: options must be a JSON object\n", opts_path);
+            json_decref(opts);
+            free(text);
+            mf_profile_free(owned);
+            return 2;
+        }
+    }
+    mf_check k;
+    int rc = mf_check_run_opts(&k, text, len, p, opts, true, true);
+    if (rc < 0) {
+        fprintf(stderr, "malform: %s: %s\n", path, k.error);
+        mf_check_free(&k);
+        json_decref(opts);
+        free(text);
+        mf_profile_free(owned);
+        return 2;
+    }
+    printf("input: %s, %s, profile %s\n", path, k.structured ? "structured case" : "raw output",
+           k.profile ? k.profile->name : "(auto)");
+    if (k.structured) {
+        printf("ops (contract %s):\n", mf_contract_name(k.render.contract));
+        for (size_t i = 0; i < k.kase->nops; i++)
+            printf("  %-30s seed=%-20llu %s%s%s\n", k.kase->ops[i].op->id, (unsigned long long)k.kase->ops[i].seed,
+                   k.render.applied[i] ? "applied" : "no site (not applied)",
+                   *k.kase->ops[i].op->rules ? "  expects " : "", k.kase->ops[i].op->rules);
+        printf("ground truth: %s\n", k.clean_status == 0 ? "clean artifact accepted with zero warnings"
+                                                         : k.clean.detail);
+    }
+    const mf_result *r = k.result;
+    if (r->status == MF_ACCEPTED)
+        printf("result: accepted, candidate %s, repair_applied %s\n", r->candidate ? r->candidate : "?",
+               r->repair_applied ? "yes" : "no");
+    else
+        printf("result: rejected (tier %d %s at %s line %d col %d): %s\n", r->error.tier,
+               r->error.type ? r->error.type : "?", r->error.path && *r->error.path ? r->error.path : "/",
+               r->error.line, r->error.column, r->error.message ? r->error.message : "");
+    printf("repairs (%zu):\n", r->warnings.count);
+    for (size_t i = 0; i < r->warnings.count; i++)
+        printf("  line %-4d %-30s %s\n", r->warnings.items[i].line, r->warnings.items[i].rule,
+               r->warnings.items[i].message);
+    if (k.truth && r->value) {
+        char *d = mf_value_diff(r->value, k.truth, 20);
+        printf("value diff vs ground truth: %s\n%s", d && *d ? "" : "none", d ? d : "");
+        free(d);
+    }
+    printf("oracles:\n");
+    for (int i = 0; i < MF_ORACLE_COUNT; i++)
+        printf("  %-13s %s%s%s\n", mf_oracle_name((mf_oracle_id)i),
+               !k.v[i].ran ? "n/a" : k.v[i].failed ? "FAIL" : "pass", k.v[i].failed ? "  " : "", k.v[i].detail);
+    for (int i = 0; i < MF_ORACLE_COUNT; i++)
+        if (k.v[i].failed) {
+            char line[1024];
+            mf_check_line(&k, i, line, sizeof line);
+            printf("%s\n", line);
+        }
+    printf("verdict: %s\n", k.failed ? "FAIL" : "pass");
+    rc = k.failed ? 1 : 0;
+    mf_check_free(&k);
+    json_decref(opts);
+    free(text);
+    mf_profile_free(owned);
+    return rc;
+}

@@ -1,0 +1,188 @@
+/* check.c - one check of one input, the unit of work of every fuzz target,
+ * of `malform check` and of the op fixture tests.
+ *
+ * structured: decode -> render -> ground truth from the clean artifact ->
+ * mf_repair(raw) -> every oracle under the case's contract. raw: mf_repair
+ * -> the oracles that need no ground truth. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness.h"
+
+static char *fired_rules(const mf_result *r)
+{
+    size_t cap = 64, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (size_t i = 0; r && i < r->warnings.count; i++) {
+        const char *id = r->warnings.items[i].rule ? r->warnings.items[i].rule : "?";
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = r->warnings.items[j].rule && strcmp(r->warnings.items[j].rule, id) == 0;
+        if (seen)
+            continue;
+        size_t n = strlen(id);
+        if (len + n + 2 > cap) {
+            while (len + n + 2 > cap)
+                cap *= 2;
+            char *t = realloc(s, cap);
+            if (!t)
+                break;
+            s = t;
+        }
+        if (len)
+            s[len++] = ',';
+        memcpy(s + len, id, n + 1);
+        len += n;
+    }
+    if (!len) {
+        free(s);
+        return strdup("-");
+    }
+    return s;
+}
+
+/* Ground truth is a pure function of (profile, options, clean text), and the
+ * structured mutator mostly edits ops, not the artifact: the fuzz targets
+ * keep the last few clean checks (MF_CLEAN_CACHE entries, FNV-1a keyed). */
+#define MF_CLEAN_CACHE 64
+static struct {
+    uint64_t key;
+    const mf_profile *p;
+    int status;
+    json_t *truth;
+    mf_verdict v;
+} clean_cache[MF_CLEAN_CACHE];
+static bool cache_on;
+
+void mf_check_cache(bool on)
+{
+    cache_on = on;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *s = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
+static int clean_check(mf_check *k)
+{
+    if (!cache_on || (k->kase && k->kase->opts))
+        return mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+    uint64_t key = fnv(fnv(1469598103934665603ull, k->profile->name, strlen(k->profile->name)), k->render.clean,
+                       k->render.clean_len);
+    size_t slot = key % MF_CLEAN_CACHE;
+    if (clean_cache[slot].p == k->profile && clean_cache[slot].key == key) {
+        k->truth = json_incref(clean_cache[slot].truth);
+        k->clean = clean_cache[slot].v;
+        return clean_cache[slot].status;
+    }
+    int st = mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+    json_decref(clean_cache[slot].truth);
+    clean_cache[slot].key = key;
+    clean_cache[slot].p = k->profile;
+    clean_cache[slot].status = st;
+    clean_cache[slot].truth = json_incref(k->truth);
+    clean_cache[slot].v = k->clean;
+    return st;
+}
+
+int mf_check_run(mf_check *k, const char *data, size_t len, const mf_profile *profile, bool strict,
+                 bool determinism)
+{
+    return mf_check_run_opts(k, data, len, profile, NULL, strict, determinism);
+}
+
+int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profile *profile, const json_t *opts,
+                      bool strict, bool determinism)
+{
+    memset(k, 0, sizeof *k);
+    k->structured = mf_case_is_structured(data, len);
+    if (k->structured) {
+        k->kase = mf_case_decode(data, len, k->error, sizeof k->error);
+        if (!k->kase)
+            return -1;
+        if (mf_case_render(k->kase, &k->render) < 0) {
+            snprintf(k->error, sizeof k->error, "%s", k->render.error);
+            return -1;
+        }
+        k->profile = k->render.profile;
+        mf_case_options(k->kase, &k->opt);
+        k->raw = k->render.raw;
+        k->raw_len = k->render.raw_len;
+        k->ops = mf_render_op_ids(k->kase, &k->render);
+    } else {
+        k->profile = profile;
+        if (opts) {
+            mf_case tmp = {0};
+            tmp.opts = (json_t *)opts;
+            mf_case_options(&tmp, &k->opt);
+        }
+        k->raw = data;
+        k->raw_len = len;
+        k->ops = strdup("-");
+    }
+    k->opt.max_input = MF_FUZZ_MAX_INPUT * 4;
+    k->opt.max_depth = MF_FUZZ_MAX_DEPTH;
+    mf_expect expect = MF_EXPECT_RAW;
+    if (k->structured) {
+        k->clean_status = clean_check(k);
+        if (k->clean_status == 0)
+            expect = (mf_expect)k->render.contract;
+        else if (k->render.contract == MF_CONTRACT_REJECT)
+            expect = MF_EXPECT_REJECT;
+    }
+    k->result = mf_repair(k->profile, k->raw, k->raw_len, &k->opt);
+    if (!k->result) {
+        snprintf(k->error, sizeof k->error, "mf_repair returned NULL (out of memory)");
+        return -1;
+    }
+    if (!k->profile)
+        k->profile = mf_profiles_get(k->result->profile);
+    k->rules = fired_rules(k->result);
+    mf_oracle_input in = {k->profile, &k->opt, k->raw, k->raw_len, k->result, k->truth, expect};
+    mf_oracle_idempotence(&in, &k->v[MF_ORACLE_IDEMPOTENCE]);
+    mf_oracle_no_data_loss(&in, &k->v[MF_ORACLE_NO_DATA_LOSS]);
+    mf_oracle_schema(&in, &k->v[MF_ORACLE_SCHEMA]);
+    mf_oracle_accounting(&in, &k->v[MF_ORACLE_ACCOUNTING]);
+    if (determinism)
+        mf_oracle_determinism(&in, &k->v[MF_ORACLE_DETERMINISM]);
+    if (strict && k->structured && k->clean_status == 1 && !k->v[MF_ORACLE_ACCOUNTING].failed) {
+        k->v[MF_ORACLE_ACCOUNTING].ran = true;
+        k->v[MF_ORACLE_ACCOUNTING].failed = true;
+        snprintf(k->v[MF_ORACLE_ACCOUNTING].detail, sizeof k->v[MF_ORACLE_ACCOUNTING].detail, "false repair: %.400s",
+                 k->clean.detail);
+    }
+    for (int i = 0; i < MF_ORACLE_COUNT; i++)
+        k->failed += k->v[i].failed;
+    return 0;
+}
+
+void mf_check_free(mf_check *k)
+{
+    if (k->structured)
+        mf_render_free(&k->render);
+    mf_case_free(k->kase);
+    json_decref(k->truth);
+    mf_result_free(k->result);
+    free(k->ops);
+    free(k->rules);
+    memset(k, 0, sizeof *k);
+}
+
+void mf_check_line(const mf_check *k, int oracle, char *out, size_t n)
+{
+    char detail[sizeof k->v[0].detail];
+    snprintf(detail, sizeof detail, "%s", k->v[oracle].detail);
+    for (char *p = detail; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    snprintf(out, n, "malform-oracle: %s profile=%s ops=%s rules=%s: %s", mf_oracle_name((mf_oracle_id)oracle),
+             k->profile ? k->profile->name : "?", k->ops ? k->ops : "-", k->rules ? k->rules : "-", detail);
+}

@@ -1,0 +1,64 @@
+/* harness.h - what the fuzz targets, the CLI and the tests share: one
+ * "check" (decode or take raw bytes, render, ground truth, repair, every
+ * oracle) and the campaign counters the targets dump at exit. */
+#ifndef MALFORM_HARNESS_H
+#define MALFORM_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "malform/malform.h"
+#include "malform/mutators.h"
+#include "malform/oracles.h"
+
+#define MF_FUZZ_MAX_INPUT (64u * 1024u)
+#define MF_FUZZ_MAX_DEPTH 64
+
+typedef struct {
+    bool structured;
+    mf_case *kase;              /* structured only */
+    mf_render render;           /* structured only */
+    const mf_profile *profile;
+    mf_options opt;
+    json_t *truth;              /* ground truth, NULL when none */
+    int clean_status;           /* mf_oracle_clean: 0 clean, 1 warnings, 2 rejected */
+    mf_verdict clean;           /* verdict of the clean check */
+    const char *raw;            /* the text fed to mf_repair (borrowed) */
+    size_t raw_len;
+    mf_result *result;
+    mf_verdict v[MF_ORACLE_COUNT];
+    int failed;                 /* failed oracles (incl. a dirty clean artifact when strict) */
+    char *ops;                  /* applied op ids, comma-separated, or "-" */
+    char *rules;                /* fired rule ids, comma-separated, or "-" */
+    char error[256];            /* decode/render error: the input is not checkable */
+} mf_check;
+
+/* Check one input. Structured cases are detected by their magic line; raw
+ * input uses profile (NULL: auto-detect). strict: a clean artifact that gives
+ * warnings fails the accounting oracle (else the case is judged in raw mode).
+ * Returns 0 checked (see failed), -1 not checkable (error set). */
+int mf_check_run(mf_check *k, const char *data, size_t len, const mf_profile *profile, bool strict,
+                 bool determinism);
+/* mf_check_run with runtime options for raw input (a JSON object as in a
+ * case's opts: line; NULL for none). */
+int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profile *profile, const json_t *opts,
+                      bool strict, bool determinism);
+void mf_check_free(mf_check *k);
+/* Let mf_check_run reuse the ground truth of recently seen clean artifacts
+ * (fuzz targets; the CLI and tests recompute it every time). */
+void mf_check_cache(bool on);
+/* The oracle line "malform-oracle: <oracle> profile=<p> ops=<ids> rules=<ids>: <detail>" of failure i. */
+void mf_check_line(const mf_check *k, int oracle, char *out, size_t n);
+
+/* ---- campaign counters ---- */
+void mf_stats_init(const char *target);
+void mf_stats_record(const mf_check *k);
+/* Write $MALFORM_STATS_DIR/stats-<target>-<pid>.json (no-op when unset). */
+void mf_stats_dump(void);
+/* Dump at most once per second. */
+void mf_stats_maybe_dump(void);
+/* Print the oracle line of the first failure to stderr, dump, abort() so
+ * the engine saves the input. With MALFORM_ORACLE_ABORT=0 in the
+ * environment it returns instead (benchmarks that must keep running). */
+void mf_fuzz_fail(const mf_check *k);
+
+#endif

@@ -1,0 +1,77 @@
+/* mut_internal.h - private helpers of mutators/: text buffer, op context,
+ * a line view of YAML text and a token view of JSON text. */
+#ifndef MALFORM_MUT_INTERNAL_H
+#define MALFORM_MUT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "malform/mutators.h"
+
+/* Growable text (always NUL-terminated once anything was put). */
+typedef struct { char *s; size_t len, cap; } mt_buf;
+int mt_put(mt_buf *b, const char *s, size_t n);
+int mt_puts(mt_buf *b, const char *s);
+int mt_putc(mt_buf *b, char c);
+void mt_free(mt_buf *b);
+
+/* What an op works on. Text ops rewrite text; value ops rewrite value. */
+typedef struct mf_op_ctx {
+    const mf_profile *profile;
+    uint64_t rng;
+    const char *params;
+    char *text;               /* owned; replace with mt_ctx_set */
+    size_t len;
+    json_t *value;            /* value ops only */
+} mf_op_ctx;
+
+/* Replace ctx->text with the contents of b (b is consumed). */
+void mt_ctx_set(mf_op_ctx *ctx, mt_buf *b);
+/* Uniform integer in [0, n) (n > 0). */
+size_t mt_rand(mf_op_ctx *ctx, size_t n);
+/* Integer parameter `name` or dflt. */
+long mt_param_int(const mf_op_ctx *ctx, const char *name, long dflt);
+/* String parameter `name` copied into out (size n); false when absent. */
+bool mt_param_str(const mf_op_ctx *ctx, const char *name, char *out, size_t n);
+/* Is the profile YAML (true) or JSON. */
+bool mt_is_yaml(const mf_op_ctx *ctx);
+
+/* ---- YAML line view ---- */
+typedef struct {
+    const char *s;    /* start of line */
+    size_t len;       /* without '\n' */
+    size_t off;       /* offset in text */
+    size_t indent;    /* leading spaces */
+    bool blank, comment, block_body;  /* block_body: inside a | or > scalar */
+    bool dash;        /* "- " (or "-" at end) after the indent */
+    size_t body;      /* offset in line after indent and any "- " */
+    size_t key_len;   /* length of a simple key at body ("" -> 0) */
+    size_t val;       /* offset in line of the value after "key:" + spaces (len when none) */
+} mt_line;
+typedef struct { mt_line *v; size_t n; } mt_lines;
+int mt_lines_scan(const char *text, size_t len, mt_lines *out);
+void mt_lines_free(mt_lines *l);
+/* Value text of a key line (pointer + length, trailing spaces/'\r' trimmed). */
+size_t mt_line_value(const mt_line *l, const char **v);
+/* Does the value of a key line open a block scalar (| or >)? */
+bool mt_line_block_indicator(const mt_line *l);
+/* Rebuild text with line i replaced by repl (n bytes, no '\n'). */
+int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *repl, size_t n);
+
+/* ---- JSON token view ---- */
+typedef enum { JT_STR, JT_KEY, JT_NUM, JT_LIT, JT_OPEN, JT_CLOSE, JT_COMMA, JT_COLON } mt_jkind;
+typedef struct { mt_jkind kind; size_t off, len; } mt_jtok;
+typedef struct { mt_jtok *v; size_t n; } mt_jtoks;
+/* Tokenize JSON-ish text (best effort): "..", '..' and `..` strings, comments
+ * and stray bytes skipped, an unclosed string ends the scan. */
+int mt_json_scan(const char *text, size_t len, mt_jtoks *out);
+void mt_jtoks_free(mt_jtoks *t);
+
+/* The op tables of each module, terminated by {NULL}. */
+extern const mf_op mt_ops_cand[];
+extern const mf_op mt_ops_yaml[];
+extern const mf_op mt_ops_json[];
+extern const mf_op mt_ops_norm[];
+extern const mf_op mt_ops_value[];
+
+#endif

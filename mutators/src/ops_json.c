@@ -1,0 +1,468 @@
+/* ops_json.c - the JSON breakpoints of seeds 002 and 003: template literals
+ * and backtick strings, \' escapes, literal newlines and unescaped quotes in
+ * strings, trailing commas, single quotes, Python literals, comments,
+ * truncation, and the schema-level variations (array for a prose field, 5.0
+ * for an integer, an omitted required field that has a default).
+ *
+ * Each op tokenizes the text (mt_json_scan), picks a site with the op's RNG
+ * and splices the text; nothing is parsed into values here. */
+#include <stdlib.h>
+#include <string.h>
+#include "mut_internal.h"
+
+typedef bool (*tok_fn)(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i);
+
+static bool contains(const char *s, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(s + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
+static long pick_tok(mf_op_ctx *ctx, const mt_jtoks *t, tok_fn ok)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++)
+        n += ok(ctx, t, i);
+    if (!n)
+        return -1;
+    size_t k = mt_rand(ctx, n);
+    for (size_t i = 0; i < t->n; i++)
+        if (ok(ctx, t, i) && k-- == 0)
+            return (long)i;
+    return -1;
+}
+
+/* Replace bytes [a, b) of the text with repl. */
+static int splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n)
+{
+    mt_buf o = {0};
+    if (mt_put(&o, ctx->text, a) < 0 || mt_put(&o, repl, n) < 0 ||
+        mt_put(&o, ctx->text + b, ctx->len - b) < 0) {
+        mt_free(&o);
+        return -1;
+    }
+    mt_ctx_set(ctx, &o);
+    return 1;
+}
+
+/* Scan, pick a token, call edit. */
+static int tok_op(mf_op_ctx *ctx, tok_fn ok, int (*edit)(mf_op_ctx *, const mt_jtoks *, size_t))
+{
+    mt_jtoks t;
+    if (mt_json_scan(ctx->text, ctx->len, &t) < 0)
+        return -1;
+    long i = pick_tok(ctx, &t, ok);
+    int rc = i < 0 ? 0 : edit(ctx, &t, (size_t)i);
+    mt_jtoks_free(&t);
+    return rc;
+}
+
+static const char *tok_s(const mf_op_ctx *ctx, const mt_jtok *k) { return ctx->text + k->off; }
+
+/* Key name (without quotes) in the profile set? */
+static bool key_in(const mf_op_ctx *ctx, const mt_jtok *k, const json_t *set)
+{
+    char name[128];
+    if (k->kind != JT_KEY || k->len - 2 >= sizeof name || !json_is_object(set))
+        return false;
+    memcpy(name, tok_s(ctx, k) + 1, k->len - 2);
+    name[k->len - 2] = '\0';
+    return json_object_get(set, name) != NULL;
+}
+
+/* ---- strings ---- */
+
+static bool s_backtick(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    return k->kind == JT_STR && k->len > 2 && !contains(tok_s(ctx, k), k->len, "\\") &&
+           !contains(tok_s(ctx, k), k->len, "`");
+}
+
+static bool s_template(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return s_backtick(ctx, t, i) && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "${");
+}
+
+static int e_backtick(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    ctx->text[k->off] = '`';
+    ctx->text[k->off + k->len - 1] = '`';
+    return 1;
+}
+
+static int op_template(mf_op_ctx *ctx) { return tok_op(ctx, s_template, e_backtick); }
+static int op_backtick(mf_op_ctx *ctx) { return tok_op(ctx, s_backtick, e_backtick); }
+
+/* Rewrite string token k, replacing every `from` (one char, or an escape
+ * pair starting with a backslash) by `to`; other escape pairs are kept. */
+static int replace_in_tok(mf_op_ctx *ctx, const mt_jtok *k, const char *from, const char *to)
+{
+    mt_buf b = {0};
+    size_t fl = strlen(from);
+    const char *s = tok_s(ctx, k);
+    int rc = mt_putc(&b, s[0]);
+    for (size_t i = 1; i + 1 < k->len && rc == 0;) {
+        size_t step = s[i] == '\\' && i + 2 < k->len ? 2 : 1;
+        if (step == fl && memcmp(s + i, from, fl) == 0)
+            rc |= mt_puts(&b, to);
+        else
+            rc |= mt_put(&b, s + i, step);
+        i += step;
+    }
+    rc |= mt_putc(&b, s[k->len - 1]);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    rc = splice(ctx, k->off, k->off + k->len, b.s, b.len);
+    mt_free(&b);
+    return rc;
+}
+
+static bool s_has_apos(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return (t->v[i].kind == JT_STR || t->v[i].kind == JT_KEY) && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "'");
+}
+static int e_apos(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "'", "\\'"); }
+static int op_apos(mf_op_ctx *ctx) { return tok_op(ctx, s_has_apos, e_apos); }
+
+static bool s_has_nl(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\n");
+}
+static int e_nl(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\n", "\n"); }
+static int op_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
+
+static bool s_has_quote(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\\"");
+}
+static int e_quote(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\\"", "\""); }
+static int op_inner_quote(mf_op_ctx *ctx) { return tok_op(ctx, s_has_quote, e_quote); }
+
+static int op_single_quotes(mf_op_ctx *ctx)
+{
+    mt_jtoks t;
+    if (mt_json_scan(ctx->text, ctx->len, &t) < 0)
+        return -1;
+    bool all = mt_param_int(ctx, "all", (long)mt_rand(ctx, 2));
+    int applied = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        const mt_jtok *k = &t.v[i];
+        if ((k->kind != JT_STR && k->kind != JT_KEY) || contains(tok_s(ctx, k), k->len, "'") ||
+            contains(tok_s(ctx, k), k->len, "\\"))
+            continue;
+        if (!all && applied && mt_rand(ctx, 2))
+            continue;
+        ctx->text[k->off] = '\'';
+        ctx->text[k->off + k->len - 1] = '\'';
+        applied = 1;
+    }
+    mt_jtoks_free(&t);
+    return applied;
+}
+
+/* ---- punctuation and literals ---- */
+
+static bool s_close(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_CLOSE && i > 0 && t->v[i - 1].kind != JT_OPEN && t->v[i - 1].kind != JT_COMMA;
+}
+static int e_trailing(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t at = t->v[i - 1].off + t->v[i - 1].len;
+    return splice(ctx, at, at, ",", 1);
+}
+static int op_trailing_comma(mf_op_ctx *ctx) { return tok_op(ctx, s_close, e_trailing); }
+
+static int op_python(mf_op_ctx *ctx)
+{
+    mt_jtoks t;
+    if (mt_json_scan(ctx->text, ctx->len, &t) < 0)
+        return -1;
+    mt_buf b = {0};
+    size_t at = 0;
+    int rc = 0, applied = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        const mt_jtok *k = &t.v[i];
+        const char *py = NULL;
+        if (k->kind != JT_LIT)
+            continue;
+        if (k->len == 4 && memcmp(tok_s(ctx, k), "true", 4) == 0)
+            py = "True";
+        else if (k->len == 5 && memcmp(tok_s(ctx, k), "false", 5) == 0)
+            py = "False";
+        else if (k->len == 4 && memcmp(tok_s(ctx, k), "null", 4) == 0)
+            py = "None";
+        if (!py)
+            continue;
+        rc |= mt_put(&b, ctx->text + at, k->off - at) | mt_puts(&b, py);
+        at = k->off + k->len;
+        applied = 1;
+    }
+    rc |= mt_put(&b, ctx->text + at, ctx->len - at);
+    mt_jtoks_free(&t);
+    if (rc < 0 || !applied) {
+        mt_free(&b);
+        return rc < 0 ? -1 : 0;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+static bool s_member_start(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_KEY && i > 0 && (t->v[i - 1].kind == JT_COMMA || t->v[i - 1].kind == JT_OPEN);
+}
+static int e_comment(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    static const char *const c[] = {"// generated field follows\n", "/* note: see ticket */ ",
+                                    "# python-style comment\n", "// TODO: verify\n"};
+    const char *s = c[mt_rand(ctx, 3)];
+    return splice(ctx, t->v[i].off, t->v[i].off, s, strlen(s));
+}
+static int op_comment(mf_op_ctx *ctx) { return tok_op(ctx, s_member_start, e_comment); }
+
+/* ---- truncation (contract subset) ---- */
+
+static bool s_comma(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_COMMA;
+}
+static int e_truncate(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t cut = t->v[i].off;
+    if (mt_param_int(ctx, "partial", (long)mt_rand(ctx, 2)) && i + 1 < t->n)
+        cut = t->v[i + 1].off + t->v[i + 1].len / 2;
+    ctx->len = cut;
+    ctx->text[cut] = '\0';
+    return 1;
+}
+static int op_truncate(mf_op_ctx *ctx) { return tok_op(ctx, s_comma, e_truncate); }
+
+/* ---- schema-level (seed 003) ---- */
+
+static bool s_prose(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return ctx->profile && i + 2 < t->n && key_in(ctx, &t->v[i], ctx->profile->prose_fields) &&
+           t->v[i + 2].kind == JT_STR;
+}
+static int e_prose(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *v = &t->v[i + 2];
+    mt_buf b = {0};
+    const char *s = tok_s(ctx, v);
+    int rc = mt_puts(&b, "[");
+    for (size_t k = 0; k < v->len && rc == 0; k++) {
+        if (k + 2 < v->len && s[k] == '\\' && s[k + 1] == 'n') {
+            rc |= mt_puts(&b, "\", \"");
+            k++;
+        } else if (k + 2 < v->len && s[k] == '\\') {
+            rc |= mt_put(&b, s + k, 2);
+            k++;
+        } else {
+            rc |= mt_putc(&b, s[k]);
+        }
+    }
+    rc |= mt_puts(&b, "]");
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    rc = splice(ctx, v->off, v->off + v->len, b.s, b.len);
+    mt_free(&b);
+    return rc;
+}
+static int op_prose_array(mf_op_ctx *ctx) { return tok_op(ctx, s_prose, e_prose); }
+
+static bool s_int(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    if (!ctx->profile || i + 2 >= t->n || !key_in(ctx, &t->v[i], ctx->profile->integer_fields))
+        return false;
+    const mt_jtok *v = &t->v[i + 2];
+    if (v->kind != JT_NUM)
+        return false;
+    for (size_t k = 0; k < v->len; k++)
+        if (strchr(".eE", tok_s(ctx, v)[k]))
+            return false;
+    return true;
+}
+static int e_int(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t at = t->v[i + 2].off + t->v[i + 2].len;
+    return splice(ctx, at, at, ".0", 2);
+}
+static int op_float_int(mf_op_ctx *ctx) { return tok_op(ctx, s_int, e_int); }
+
+static bool s_default(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return ctx->profile && i + 2 < t->n && t->v[i + 1].kind == JT_COLON &&
+           key_in(ctx, &t->v[i], ctx->profile->defaults);
+}
+static int e_omit(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t e = i + 2;
+    if (t->v[e].kind == JT_OPEN) {
+        int depth = 0;
+        for (; e < t->n; e++) {
+            depth += t->v[e].kind == JT_OPEN ? 1 : t->v[e].kind == JT_CLOSE ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        if (e >= t->n)
+            return 0;
+    }
+    size_t a = t->v[i].off, b = t->v[e].off + t->v[e].len;
+    if (t->v[i - 1].kind == JT_COMMA)
+        a = t->v[i - 1].off;
+    else if (e + 1 < t->n && t->v[e + 1].kind == JT_COMMA)
+        b = e + 2 < t->n ? t->v[e + 2].off : t->v[e + 1].off + 1;
+    return splice(ctx, a, b, "", 0);
+}
+static int op_omit(mf_op_ctx *ctx) { return tok_op(ctx, s_default, e_omit); }
+
+/* ---- more aggressive-repair breakpoints ---- */
+
+static bool s_comma_member(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_COMMA && i + 1 < t->n && i > 0 && t->v[i - 1].kind != JT_OPEN;
+}
+static int e_missing_comma(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return splice(ctx, t->v[i].off, t->v[i].off + 1, " ", 1);
+}
+static int op_missing_comma(mf_op_ctx *ctx) { return tok_op(ctx, s_comma_member, e_missing_comma); }
+
+static bool s_simple_key(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    if (k->kind != JT_KEY || k->len < 3 || tok_s(ctx, k)[0] != '"')
+        return false;
+    for (size_t j = 1; j + 1 < k->len; j++) {
+        char c = tok_s(ctx, k)[j];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (j > 1 && c >= '0' && c <= '9')))
+            return false;
+    }
+    return true;
+}
+static int e_unquote_key(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    return splice(ctx, k->off, k->off + k->len, tok_s(ctx, k) + 1, k->len - 2);
+}
+static int op_unquoted_key(mf_op_ctx *ctx) { return tok_op(ctx, s_simple_key, e_unquote_key); }
+
+static bool s_plain_str(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    return (k->kind == JT_STR || k->kind == JT_KEY) && tok_s(ctx, k)[0] == '"' && k->len >= 2 &&
+           !contains(tok_s(ctx, k), k->len, "\\");
+}
+static int e_smart(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    mt_buf b = {0};
+    int rc = mt_puts(&b, "\xe2\x80\x9c") | mt_put(&b, tok_s(ctx, k) + 1, k->len - 2) | mt_puts(&b, "\xe2\x80\x9d");
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    rc = splice(ctx, k->off, k->off + k->len, b.s, b.len);
+    mt_free(&b);
+    return rc;
+}
+static int op_smart_quotes(mf_op_ctx *ctx) { return tok_op(ctx, s_plain_str, e_smart); }
+
+static bool s_number(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    const char *s = tok_s(ctx, k);
+    return k->kind == JT_NUM && s[0] != '-' && (s[0] != '0' || (k->len > 2 && s[1] == '.'));
+}
+static int e_number(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    if (tok_s(ctx, k)[0] == '0')               /* 0.5 -> .5 */
+        return splice(ctx, k->off, k->off + 1, "", 0);
+    return splice(ctx, k->off, k->off, "+", 1); /* 12 -> +12 */
+}
+static int op_number_format(mf_op_ctx *ctx) { return tok_op(ctx, s_number, e_number); }
+
+static bool s_between(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_COMMA || t->v[i].kind == JT_COLON;
+}
+static int e_uspace(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    static const char *const sp[] = {"\xc2\xa0", "\xe2\x80\x8b", "\xe2\x80\x83", "\xef\xbb\xbf"};
+    const char *s = sp[mt_rand(ctx, 4)];
+    size_t at = t->v[i].off + 1;
+    return splice(ctx, at, at, s, strlen(s));
+}
+static int op_unicode_space(mf_op_ctx *ctx) { return tok_op(ctx, s_between, e_uspace); }
+
+/* A small stray object next to the artifact: object profiles keep the largest. */
+static int op_concatenated(mf_op_ctx *ctx)
+{
+    if (!ctx->profile || !ctx->profile->schema || ctx->len == 0 || ctx->text[0] != '{')
+        return 0;
+    static const char *const stray[] = {"{\"status\": \"ok\"}\n", "{}\n", "{\"note\": \"draft 1\"}\n"};
+    const char *x = stray[mt_rand(ctx, 3)];
+    if (mt_rand(ctx, 2))
+        return splice(ctx, 0, 0, x, strlen(x));
+    return splice(ctx, ctx->len, ctx->len, x, strlen(x));
+}
+
+#define J(id, sec, desc, rules, contract, fn) {id, sec, desc, rules, contract, MF_OP_JSON, MF_OP_TEXT, fn}
+const mf_op mt_ops_json[] = {
+    J("json.template-literal", "002 A1 (template literal ${...})",
+      "a string value holding ${...} written as a backtick template literal", "json.template-literal",
+      MF_CONTRACT_EXACT, op_template),
+    J("json.backtick-string", "002 Key mismatches #1 (backticks)", "a string delimited by backticks",
+      "json.template-literal", MF_CONTRACT_EXACT, op_backtick),
+    J("json.escaped-single-quote", "002 A1 (\\' -> ')", "single quotes inside a string escaped as \\'",
+      "json.single-quote-escape", MF_CONTRACT_EXACT, op_apos),
+    J("json.literal-newline", "002 Key mismatches #1/#3 (literal newlines)",
+      "\\n escapes inside a string written as raw newlines", "json.control-char", MF_CONTRACT_EXACT, op_newline),
+    J("json.unescaped-quote", "002 Key mismatches #1 (unescaped inner quotes)",
+      "escaped inner double quotes written bare", "json.inner-quote", MF_CONTRACT_EXACT, op_inner_quote),
+    J("json.trailing-comma", "002 A1 (aggressive repair)", "a comma before a closing } or ]",
+      "json.trailing-comma", MF_CONTRACT_EXACT, op_trailing_comma),
+    J("json.single-quotes", "002 A1 (aggressive repair)", "keys and strings in single quotes",
+      "json.single-quotes", MF_CONTRACT_EXACT, op_single_quotes),
+    J("json.python-literals", "002 A1 (aggressive repair)", "True / False / None for true / false / null",
+      "json.python-literal", MF_CONTRACT_EXACT, op_python),
+    J("json.comments", "002 A1 (aggressive repair)", "// , /* */ or # comments between members",
+      "json.comment", MF_CONTRACT_EXACT, op_comment),
+    J("json.truncate", "002 A1/A4 (truncated output, incomplete object)",
+      "output cut after a complete element, maybe inside the next", "json.truncated",
+      MF_CONTRACT_SUBSET, op_truncate),
+    J("json.prose-array", "003 Array-to-String Conversion", "a prose field given as an array of lines",
+      "norm.prose-field", MF_CONTRACT_EXACT, op_prose_array),
+    J("json.float-int", "003 Numeric Type Coercion", "an integer field written as 5.0", "norm.integer-field",
+      MF_CONTRACT_EXACT, op_float_int),
+    J("json.omit-required", "003 Missing Required Field Defaults", "a required field with a default left out",
+      "norm.default", MF_CONTRACT_SUBSET, op_omit),
+    J("json.missing-comma", "002 A1 (aggressive repair)", "the comma between two members or elements left out",
+      "json.missing-comma", MF_CONTRACT_EXACT, op_missing_comma),
+    J("json.unquoted-key", "002 A1 (aggressive repair)", "an object key written as a bare word",
+      "json.unquoted-key", MF_CONTRACT_EXACT, op_unquoted_key),
+    J("json.smart-quotes", "002 A1 (aggressive repair)", "a string delimited by typographic quotes",
+      "json.smart-quotes", MF_CONTRACT_EXACT, op_smart_quotes),
+    J("json.number-format", "002 A1 (aggressive repair)", "a number written +12 or .5",
+      "json.number-format", MF_CONTRACT_EXACT, op_number_format),
+    J("json.unicode-space", "002 A1 (aggressive repair)", "NBSP, zero-width or em space between tokens",
+      "json.unicode-space", MF_CONTRACT_EXACT, op_unicode_space),
+    J("json.concatenated", "002 A1 (largest candidate)", "a stray small object before or after the artifact",
+      "json.concatenated cand.json-balanced", MF_CONTRACT_EXACT, op_concatenated),
+    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

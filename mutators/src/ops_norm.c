@@ -1,0 +1,458 @@
+/* ops_norm.c - malformations that parse fine but differ from the canonical
+ * artifact (seed 000 "Wrapper Unwrapping", "Key Aliasing", per-artifact
+ * normalizations): wrapper keys and chains, key alias spellings, question
+ * ID variants (1, q1, Q1), status and check-value variants, enum case.
+ *
+ * They are driven by the profile's data (wrappers, aliases, enums maps), so a
+ * new alias in a profile is mutated without code. A site is a key with a
+ * scalar value: a YAML key line, or a JSON key token followed by a scalar. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mut_internal.h"
+
+typedef struct {
+    size_t key_off, key_len;    /* key name without quotes */
+    size_t val_off, val_len;    /* whole value token (with quotes) */
+    char val[128];              /* unquoted value; "" when too long or complex */
+} kv_site;
+
+typedef struct { kv_site *v; size_t n, cap; } kv_sites;
+
+static int kv_push(kv_sites *s, const kv_site *x)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        kv_site *nv = realloc(s->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        s->v = nv;
+        s->cap = cap;
+    }
+    s->v[s->n++] = *x;
+    return 0;
+}
+
+static void unquote_into(kv_site *x, const char *v, size_t n)
+{
+    x->val[0] = '\0';
+    if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+        v++;
+        n -= 2;
+    }
+    if (n >= sizeof x->val || memchr(v, '\\', n))
+        return;
+    memcpy(x->val, v, n);
+    x->val[n] = '\0';
+}
+
+/* Collect every key with a scalar value (and, with keys_only, every key). */
+static int kv_scan(const mf_op_ctx *ctx, kv_sites *out, bool keys_only)
+{
+    memset(out, 0, sizeof *out);
+    if (mt_is_yaml(ctx)) {
+        mt_lines ls;
+        if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+            return -1;
+        for (size_t i = 0; i < ls.n; i++) {
+            const mt_line *l = &ls.v[i];
+            if (l->block_body || !l->key_len)
+                continue;
+            const char *v;
+            size_t n = mt_line_value(l, &v);
+            if (n == 0 && !keys_only)
+                continue;
+            kv_site x = {l->off + l->body, l->key_len, l->off + l->val, n, ""};
+            unquote_into(&x, v, n);
+            if (kv_push(out, &x) < 0) {
+                mt_lines_free(&ls);
+                return -1;
+            }
+        }
+        mt_lines_free(&ls);
+        return 0;
+    }
+    mt_jtoks t;
+    if (mt_json_scan(ctx->text, ctx->len, &t) < 0)
+        return -1;
+    for (size_t i = 0; i + 2 < t.n; i++) {
+        const mt_jtok *k = &t.v[i], *v = &t.v[i + 2];
+        if (k->kind != JT_KEY || t.v[i + 1].kind != JT_COLON)
+            continue;
+        bool scalar = v->kind == JT_STR || v->kind == JT_NUM || v->kind == JT_LIT;
+        if (!scalar && !keys_only)
+            continue;
+        kv_site x = {k->off + 1, k->len - 2, v->off, scalar ? v->len : 0, ""};
+        if (scalar)
+            unquote_into(&x, ctx->text + v->off, v->len);
+        if (kv_push(out, &x) < 0) {
+            mt_jtoks_free(&t);
+            return -1;
+        }
+    }
+    mt_jtoks_free(&t);
+    return 0;
+}
+
+static int splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl)
+{
+    mt_buf o = {0};
+    if (mt_put(&o, ctx->text, a) < 0 || mt_puts(&o, repl) < 0 || mt_put(&o, ctx->text + b, ctx->len - b) < 0) {
+        mt_free(&o);
+        return -1;
+    }
+    mt_ctx_set(ctx, &o);
+    return 1;
+}
+
+static bool key_is(const mf_op_ctx *ctx, const kv_site *s, const char *name)
+{
+    return strlen(name) == s->key_len && memcmp(ctx->text + s->key_off, name, s->key_len) == 0;
+}
+
+/* Value text for a scalar: JSON strings quoted unless the raw spelling is a
+ * literal or number; YAML plain. */
+static void emit_scalar(const mf_op_ctx *ctx, const char *raw, char *out, size_t n)
+{
+    bool bare = !strcmp(raw, "true") || !strcmp(raw, "false") || !strcmp(raw, "null") ||
+                (raw[0] && strspn(raw, "0123456789") == strlen(raw));
+    if (mt_is_yaml(ctx) || bare)
+        snprintf(out, n, "%s", raw);
+    else
+        snprintf(out, n, "\"%s\"", raw);
+}
+
+/* Pick a site where choose() offers a replacement value; rewrite it. */
+typedef bool (*choose_fn)(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n);
+
+static int value_op(mf_op_ctx *ctx, choose_fn choose)
+{
+    kv_sites s;
+    if (kv_scan(ctx, &s, false) < 0)
+        return -1;
+    size_t ok = 0;
+    char repl[160];
+    ctx->rng = mf_rng_next(&ctx->rng);   /* choose() reads style bits from the state: mix it */
+    uint64_t save = ctx->rng;
+    for (size_t i = 0; i < s.n; i++)
+        ok += choose(ctx, &s.v[i], repl, sizeof repl);
+    int rc = 0;
+    if (ok) {
+        size_t k = mt_rand(ctx, ok);
+        uint64_t after = ctx->rng;
+        ctx->rng = save;
+        for (size_t i = 0; i < s.n; i++)
+            if (choose(ctx, &s.v[i], repl, sizeof repl) && k-- == 0) {
+                rc = splice(ctx, s.v[i].val_off, s.v[i].val_off + s.v[i].val_len, repl);
+                break;
+            }
+        ctx->rng = after;
+    }
+    free(s.v);
+    return rc;
+}
+
+/* ---- enum variants (status, checks, case) from the profile's enums ---- */
+
+/* The k-th raw spelling that maps to canonical value v in enum e (deterministic). */
+static const char *enum_variant(const json_t *e, const char *v, size_t pick)
+{
+    const json_t *map = json_object_get(e, "map");
+    const char *raw, *found = NULL;
+    json_t *canon;
+    size_t n = 0;
+    json_object_foreach((json_t *)map, raw, canon) if (json_is_string(canon) && !strcmp(json_string_value(canon), v) &&
+                                                      strcmp(raw, v) != 0) n++;
+    if (!n)
+        return NULL;
+    pick %= n;
+    json_object_foreach((json_t *)map, raw, canon) if (json_is_string(canon) && !strcmp(json_string_value(canon), v) &&
+                                                      strcmp(raw, v) != 0 && pick-- == 0) found = raw;
+    return found;
+}
+
+static const json_t *site_enum(const mf_op_ctx *ctx, const kv_site *s)
+{
+    char key[128];
+    if (!ctx->profile || s->key_len >= sizeof key || !s->val[0])
+        return NULL;
+    memcpy(key, ctx->text + s->key_off, s->key_len);
+    key[s->key_len] = '\0';
+    return json_object_get(ctx->profile->enums, key);
+}
+
+static bool choose_variant(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
+{
+    const json_t *e = site_enum(ctx, s);
+    if (!e)
+        return false;
+    const char *raw = enum_variant(e, s->val, (size_t)(ctx->rng >> 7));
+    if (!raw)
+        return false;
+    emit_scalar(ctx, raw, repl, n);
+    return true;
+}
+
+static bool has_normalizer(const mf_op_ctx *ctx, const char *name)
+{
+    for (size_t i = 0; ctx->profile && i < json_array_size(ctx->profile->normalizers); i++) {
+        const char *x = json_string_value(json_array_get(ctx->profile->normalizers, i));
+        if (x && strcmp(x, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Seed 000's BEAD_STATUS tables: canonical value -> raw spellings. */
+static bool from_table(mf_op_ctx *ctx, const kv_site *s, const char *const *canon, const char *const *const *raws,
+                       char *repl, size_t n)
+{
+    for (size_t c = 0; canon[c]; c++) {
+        if (strcmp(s->val, canon[c]) != 0)
+            continue;
+        size_t k = 0;
+        while (raws[c][k])
+            k++;
+        emit_scalar(ctx, raws[c][(ctx->rng >> 9) % k], repl, n);
+        return true;
+    }
+    return false;
+}
+
+static bool c_status(mf_op_ctx *ctx, const kv_site *s, char *r, size_t n)
+{
+    static const char *const canon[] = {"done", "error", NULL};
+    static const char *const done[] = {"completed", "complete", "success", "succeeded", "Completed", NULL};
+    static const char *const err[] = {"failed", "fail", "FAILED", NULL};
+    static const char *const *const raws[] = {done, err};
+    if (!key_is(ctx, s, "status") || !has_normalizer(ctx, "bead_status"))
+        return false;
+    return from_table(ctx, s, canon, raws, r, n);
+}
+
+static bool c_check(mf_op_ctx *ctx, const kv_site *s, char *r, size_t n)
+{
+    static const char *const canon[] = {"pass", "fail", NULL};
+    static const char *const pass[] = {"passed", "ok", "success", "complete", "completed", "true", "1", "PASS", NULL};
+    static const char *const fail[] = {"failed", "error", "timeout", "timedout", "notrun", "skipped", "pending",
+                                       "false", "0", NULL};
+    static const char *const *const raws[] = {pass, fail};
+    if (!has_normalizer(ctx, "bead_status") ||
+        !(key_is(ctx, s, "tests") || key_is(ctx, s, "lint") || key_is(ctx, s, "typecheck") ||
+          key_is(ctx, s, "qualitative")))
+        return false;
+    return from_table(ctx, s, canon, raws, r, n);
+}
+
+static bool c_synonym(mf_op_ctx *ctx, const kv_site *s, char *r, size_t n) { return choose_variant(ctx, s, r, n); }
+static int op_status(mf_op_ctx *ctx) { return value_op(ctx, c_status); }
+static int op_check(mf_op_ctx *ctx) { return value_op(ctx, c_check); }
+static int op_synonym(mf_op_ctx *ctx) { return value_op(ctx, c_synonym); }
+
+static bool c_case(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
+{
+    const json_t *e = site_enum(ctx, s);
+    if (!e || json_is_false(json_object_get(e, "fold_case")))
+        return false;
+    char v[128];
+    snprintf(v, sizeof v, "%s", s->val);
+    bool upper = (ctx->rng >> 11) & 1, changed = false;
+    for (size_t i = 0; v[i]; i++) {
+        char c = (char)(upper || i == 0 ? toupper((unsigned char)v[i]) : v[i]);
+        changed |= c != v[i];
+        v[i] = c;
+    }
+    if (!changed)
+        return false;
+    emit_scalar(ctx, v, repl, n);
+    return true;
+}
+static int op_enum_case(mf_op_ctx *ctx) { return value_op(ctx, c_case); }
+
+/* ---- keyword case (interview phase, refinement change type) ---- */
+
+static bool c_keyword(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
+{
+    bool phase = key_is(ctx, s, "phase") && (has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers"));
+    bool type = key_is(ctx, s, "type") && (ctx->profile && ctx->profile->changes);
+    if ((!phase && !type) || !s->val[0] || !islower((unsigned char)s->val[0]))
+        return false;
+    char v[128];
+    snprintf(v, sizeof v, "%s", s->val);
+    bool upper = (ctx->rng >> 13) & 1;
+    for (size_t i = 0; v[i]; i++)
+        if (upper || i == 0)
+            v[i] = (char)toupper((unsigned char)v[i]);
+    emit_scalar(ctx, v, repl, n);
+    return true;
+}
+static int op_keyword_case(mf_op_ctx *ctx) { return value_op(ctx, c_keyword); }
+
+/* ---- task id spelling (task_breakdown): T-US-4-01 -> T-US-4-1, t-us-4-01 ---- */
+
+static bool c_task_id(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
+{
+    size_t l = strlen(s->val);
+    if (!key_is(ctx, s, "task_id") || !has_normalizer(ctx, "task_breakdown") || l < 6 || s->val[0] != 'T' ||
+        s->val[1] != '-' || s->val[l - 3] != '-' || !isdigit((unsigned char)s->val[l - 2]) ||
+        !isdigit((unsigned char)s->val[l - 1]))
+        return false;
+    char v[128];
+    snprintf(v, sizeof v, "%s", s->val);
+    if ((ctx->rng >> 17) & 1 && v[l - 2] == '0') {
+        v[l - 2] = v[l - 1];
+        v[l - 1] = '\0';
+    } else {
+        for (size_t i = 0; v[i]; i++)
+            v[i] = (char)tolower((unsigned char)v[i]);
+    }
+    snprintf(repl, n, mt_is_yaml(ctx) ? "%s" : "\"%s\"", v);
+    return true;
+}
+static int op_task_id(mf_op_ctx *ctx) { return value_op(ctx, c_task_id); }
+
+/* ---- ID variants: Q01 -> 1, q1, Q1 ---- */
+
+static bool c_id(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
+{
+    if (!key_is(ctx, s, "id") || (s->val[0] != 'Q') || strlen(s->val) < 3 ||
+        strspn(s->val + 1, "0123456789") != strlen(s->val + 1))
+        return false;
+    int num = atoi(s->val + 1);
+    switch ((ctx->rng >> 5) % 3) {
+    case 0: snprintf(repl, n, "%d", num); break;
+    case 1: snprintf(repl, n, mt_is_yaml(ctx) ? "q%d" : "\"q%d\"", num); break;
+    default: snprintf(repl, n, mt_is_yaml(ctx) ? "Q%d" : "\"Q%d\"", num); break;
+    }
+    return strcmp(repl, s->val) != 0;
+}
+static int op_id(mf_op_ctx *ctx) { return value_op(ctx, c_id); }
+
+/* ---- key aliases ---- */
+
+static int op_alias(mf_op_ctx *ctx)
+{
+    if (!ctx->profile || json_object_size(ctx->profile->aliases) == 0)
+        return 0;
+    kv_sites s;
+    if (kv_scan(ctx, &s, true) < 0)
+        return -1;
+    /* sites whose key is a canonical key with at least one alias */
+    size_t ok = 0;
+    const char *alias, *pick = NULL;
+    json_t *canon;
+    for (int pass = 0; pass < 2 && !pick; pass++) {
+        size_t k = pass ? mt_rand(ctx, ok) : 0;
+        for (size_t i = 0; i < s.n && !pick; i++) {
+            size_t na = 0;
+            json_object_foreach(ctx->profile->aliases, alias, canon) if (key_is(ctx, &s.v[i], json_string_value(canon)) &&
+                                                                         !key_is(ctx, &s.v[i], alias)) na++;
+            if (!na)
+                continue;
+            if (!pass) {
+                ok++;
+                continue;
+            }
+            if (k-- != 0)
+                continue;
+            size_t a = mt_rand(ctx, na);
+            json_object_foreach(ctx->profile->aliases, alias, canon) if (key_is(ctx, &s.v[i], json_string_value(canon)) &&
+                                                                         !key_is(ctx, &s.v[i], alias) && a-- == 0) pick = alias;
+            char spelled[128];
+            snprintf(spelled, sizeof spelled, "%s", pick);
+            int style = (int)mt_rand(ctx, 3);
+            for (size_t c = 0; spelled[c]; c++)
+                if (style == 1 || (style == 2 && c == 0))
+                    spelled[c] = (char)toupper((unsigned char)spelled[c]);
+            int rc = splice(ctx, s.v[i].key_off, s.v[i].key_off + s.v[i].key_len, spelled);
+            free(s.v);
+            return rc;
+        }
+        if (!ok)
+            break;
+    }
+    free(s.v);
+    return 0;
+}
+
+/* ---- wrappers ---- */
+
+static const char *const generic_wrappers[] = {"output", "result", "data", "document", "artifact"};
+
+static const char *pick_wrapper(mf_op_ctx *ctx)
+{
+    size_t np = json_array_size(ctx->profile->wrappers), n = 5 + np, k = mt_rand(ctx, n);
+    return k < 5 ? generic_wrappers[k] : json_string_value(json_array_get(ctx->profile->wrappers, k - 5));
+}
+
+static int wrap_once(mf_op_ctx *ctx, const char *key)
+{
+    mt_buf b = {0};
+    int rc = 0;
+    if (mt_is_yaml(ctx)) {
+        rc |= mt_puts(&b, key) | mt_puts(&b, ":\n");
+        bool bol = true;
+        for (size_t i = 0; i < ctx->len; i++) {
+            if (bol && ctx->text[i] != '\n')
+                rc |= mt_puts(&b, "  ");
+            rc |= mt_putc(&b, ctx->text[i]);
+            bol = ctx->text[i] == '\n';
+        }
+    } else {
+        rc |= mt_puts(&b, "{\"") | mt_puts(&b, key) | mt_puts(&b, "\": ") | mt_put(&b, ctx->text, ctx->len) |
+              mt_puts(&b, "}\n");
+    }
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+static bool wrappable(const mf_op_ctx *ctx)
+{
+    return ctx->profile && (ctx->profile->schema || json_array_size(ctx->profile->wrappers) > 0);
+}
+
+static int op_wrapper(mf_op_ctx *ctx)
+{
+    return wrappable(ctx) ? wrap_once(ctx, pick_wrapper(ctx)) : 0;
+}
+
+static int op_wrapper_chain(mf_op_ctx *ctx)
+{
+    if (!wrappable(ctx))
+        return 0;
+    const char *inner = pick_wrapper(ctx), *outer = pick_wrapper(ctx);
+    if (wrap_once(ctx, inner) < 0)
+        return -1;
+    return wrap_once(ctx, outer);
+}
+
+#define N(id, sec, desc, rules, fn) {id, sec, desc, rules, MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, fn}
+const mf_op mt_ops_norm[] = {
+    N("norm.wrapper", "000 Wrapper Unwrapping", "the artifact under one wrapper key (output:, result:, profile wrappers)",
+      "norm.wrapper", op_wrapper),
+    N("norm.wrapper-chain", "000 Wrapper Unwrapping (chain)", "the artifact under two wrapper keys (result -> prd)",
+      "norm.wrapper", op_wrapper_chain),
+    N("norm.key-alias", "000 Key Aliasing", "a key spelled as one of its profile aliases (any case)",
+      "norm.key-alias", op_alias),
+    N("norm.id-variant", "000 Interview / Question ID normalization", "question id Q01 written as 1, q1 or Q1",
+      "norm.question-id", op_id),
+    N("norm.status-variant", "000 Bead Completion Marker / Status normalization",
+      "status written as a mapped variant (completed, success, failed...)", "norm.bead-status", op_status),
+    N("norm.check-variant", "000 Bead Completion Marker / Check value normalization",
+      "a check value written as a mapped variant (passed, ok, true, 1, failed...)", "norm.check-value", op_check),
+    N("norm.keyword-case", "000 Interview / Phase normalization; Refinement Changes type",
+      "an interview phase or a refinement change type in other case (Foundation, MODIFIED)",
+      "norm.phase-case norm.change-type", op_keyword_case),
+    N("norm.task-id-variant", "002 A3 task id format", "a task id without zero padding or in lower case",
+      "schema.task-id", op_task_id),
+    N("norm.enum-synonym", "003 Enum case mismatches (listed synonyms)",
+      "an enum value written as a synonym from the profile's enum map (invested for invest)", "norm.enum-case",
+      op_synonym),
+    N("norm.enum-case", "003 Enum case mismatches", "an enum value in other case (High for high)", "norm.enum-case",
+      op_enum_case),
+    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

@@ -1,0 +1,131 @@
+/* ops_value.c - value mutations: the artifact stays valid but one string
+ * becomes tricky for a YAML/JSON emitter and for the repairs (strings that
+ * look like booleans, numbers, nulls or dates; ": ", "#", backticks, "@",
+ * "${}", quotes, unicode, very long lines, multi-line code).
+ *
+ * These ops change the ground truth: the renderer applies them to the parsed
+ * clean value and re-emits it with core's canonical emitter. */
+#include <stdlib.h>
+#include <string.h>
+#include "mut_internal.h"
+
+typedef struct { json_t *parent; const char *key; size_t index; } leaf;
+typedef struct { leaf *v; size_t n, cap; } leaves;
+
+static void collect(json_t *node, leaves *out, int depth)
+{
+    if (depth > 64)
+        return;
+    const char *k;
+    json_t *c;
+    if (json_is_object(node)) {
+        json_object_foreach(node, k, c) {
+            if (json_is_string(c)) {
+                if (out->n == out->cap) {
+                    size_t cap = out->cap ? out->cap * 2 : 16;
+                    leaf *nv = realloc(out->v, cap * sizeof *nv);
+                    if (!nv)
+                        return;
+                    out->v = nv;
+                    out->cap = cap;
+                }
+                out->v[out->n++] = (leaf){node, k, 0};
+            } else {
+                collect(c, out, depth + 1);
+            }
+        }
+    } else if (json_is_array(node)) {
+        for (size_t i = 0; i < json_array_size(node); i++) {
+            c = json_array_get(node, i);
+            if (json_is_string(c)) {
+                if (out->n == out->cap) {
+                    size_t cap = out->cap ? out->cap * 2 : 16;
+                    leaf *nv = realloc(out->v, cap * sizeof *nv);
+                    if (!nv)
+                        return;
+                    out->v = nv;
+                    out->cap = cap;
+                }
+                out->v[out->n++] = (leaf){node, NULL, i};
+            } else {
+                collect(c, out, depth + 1);
+            }
+        }
+    }
+}
+
+/* Replace one random string leaf with s. */
+static int set_leaf(mf_op_ctx *ctx, const char *s)
+{
+    leaves l = {0};
+    collect(ctx->value, &l, 0);
+    if (l.n == 0) {
+        free(l.v);
+        return 0;
+    }
+    leaf *x = &l.v[mt_rand(ctx, l.n)];
+    json_t *v = json_string(s);
+    int rc = !v ? -1 : x->key ? json_object_set_new(x->parent, x->key, v) : json_array_set_new(x->parent, x->index, v);
+    free(l.v);
+    return rc == 0 ? 1 : -1;
+}
+
+static int from_list(mf_op_ctx *ctx, const char *const *list, size_t n)
+{
+    return set_leaf(ctx, list[(size_t)mt_param_int(ctx, "v", (long)mt_rand(ctx, n)) % n]);
+}
+
+#define LIST_OP(fn, ...)                                                        \
+    static int fn(mf_op_ctx *ctx)                                              \
+    {                                                                          \
+        static const char *const l[] = {__VA_ARGS__};                          \
+        return from_list(ctx, l, sizeof l / sizeof *l);                        \
+    }
+
+LIST_OP(op_bool, "yes", "no", "true", "False", "on", "OFF", "y", "n", "null", "~", "Null", "NO")
+LIST_OP(op_number, "0123", "1e3", "0x1F", ".5", "1_000", "+12", "-0", "1.0", "NaN", ".inf", "0o17", "12:30:45")
+LIST_OP(op_date, "2026-01-01", "2026-01-01T00:00:00Z", "2026-13-45", "12:30", "2026-01-01 10:00:00 +02:00")
+LIST_OP(op_syntax, "key: value", "a # not a comment", "- item", "[1, 2]", "{a: 1}", "&anchor", "*alias",
+        "!tag value", "%directive", "? complex", ">- folded", "|", "rules: apply: here", "ends with colon:",
+        "---", "...", ",leading comma", "trailing space ")
+LIST_OP(op_backtick_at, "`repo_git_mutex` behavior?", "@trace/span-id", "`cmd` and @user", "@", "`")
+LIST_OP(op_template, "echo ${HOME}", "`${a}-${b}`", "$(whoami)", "${", "}\">", "{{ template }}")
+LIST_OP(op_quotes, "He said \"hi\"", "it's", "'single' and \"double\"", "\"pink\" is accepted",
+        "'pink' remains supported", "\"epic\" | \"user_story\"", "back\\slash \\d+ \\+", "\\'", "\"")
+LIST_OP(op_unicode, "na\xc3\xafve caf\xc3\xa9 \xe2\x80\x94 \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xf0\x9f\x8e\x89",
+        "\xc2\xa0nbsp lead", "zero\xe2\x80\x8bwidth", "RTL \xe2\x80\xae override", "line\xe2\x80\xa8sep",
+        "\xef\xbb\xbf" "bom inside", "tab\there")
+LIST_OP(op_multiline, "def f(x):\n    return x * 2\n", "line1\n\n  indented\ttab\n", "trailing spaces   \nend",
+        "first\nsecond", "\n leading newline", "ends with newlines\n\n", "- a\n- b\n", "key: v\nother: w\n",
+        "```yaml\nx: 1\n```")
+
+static int op_long(mf_op_ctx *ctx)
+{
+    size_t n = 2000 + mt_rand(ctx, 6000);
+    char *s = malloc(n + 1);
+    if (!s)
+        return -1;
+    static const char words[] = "lorem ipsum dolor: sit amet # consectetur `adipiscing` elit ";
+    for (size_t i = 0; i < n; i++)
+        s[i] = words[i % (sizeof words - 1)];
+    s[n] = '\0';
+    while (n > 0 && s[n - 1] == ' ')
+        s[--n] = '\0';
+    int rc = set_leaf(ctx, s);
+    free(s);
+    return rc;
+}
+
+#define V(id, desc, fn) {id, "issue 4 value mutations", desc, "", MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_VALUE, fn}
+const mf_op mt_ops_value[] = {
+    V("val.bool-like", "a string that looks like a boolean or null (yes, off, ~)", op_bool),
+    V("val.number-like", "a string that looks like a number (0123, 1e3, .inf)", op_number),
+    V("val.date-like", "a string that looks like a date or time", op_date),
+    V("val.yaml-syntax", "a string full of YAML syntax (': ', ' #', '- ', '[', '&', '|')", op_syntax),
+    V("val.backtick-at", "a string starting with ` or @", op_backtick_at),
+    V("val.template", "a string with ${}, $() or }\">", op_template),
+    V("val.quotes", "a string with inner quotes and backslashes", op_quotes),
+    V("val.unicode", "a string with non-ASCII, zero-width, NBSP, line separator", op_unicode),
+    V("val.long-line", "a 2-8 KB one-line string", op_long),
+    V("val.multiline", "a multi-line string (code, blank lines, trailing newlines)", op_multiline),
+    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

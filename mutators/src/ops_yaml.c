@@ -1,0 +1,791 @@
+/* ops_yaml.c - the 17 YAML structural malformations of seed 000 ("YAML
+ * Structural Repairs" #1-#17), each the inverse of one repair.
+ *
+ * Every op scans the line view (mt_lines_scan), collects the lines where the
+ * malformation can be made without changing what a repair can recover (never
+ * inside block-scalar bodies, only simple keys, values of a recoverable
+ * shape), picks one with the op's RNG and rewrites that site. No site: the op
+ * is not applied (returns 0). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "mut_internal.h"
+
+typedef bool (*site_fn)(const mt_lines *ls, size_t i, const mf_op_ctx *ctx);
+
+/* Pick a random line index satisfying ok(); -1 when none. */
+static long pick_site(mf_op_ctx *ctx, const mt_lines *ls, site_fn ok)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ls->n; i++)
+        if (!ls->v[i].block_body && ok(ls, i, ctx))
+            n++;
+    if (n == 0)
+        return -1;
+    size_t k = mt_rand(ctx, n);
+    for (size_t i = 0; i < ls->n; i++)
+        if (!ls->v[i].block_body && ok(ls, i, ctx) && k-- == 0)
+            return (long)i;
+    return -1;
+}
+
+/* Scalar region of a line: the value of a key line or the item of a bare dash line. */
+static size_t scalar(const mt_line *l, const char **v)
+{
+    if (l->key_len)
+        return mt_line_value(l, v);
+    if (l->dash) {
+        mt_line t = *l;
+        t.val = l->body;
+        return mt_line_value(&t, v);
+    }
+    *v = l->s + l->len;
+    return 0;
+}
+
+/* Next non-blank, non-comment line after i, or ls->n. */
+static size_t next_line(const mt_lines *ls, size_t i)
+{
+    for (size_t j = i + 1; j < ls->n; j++)
+        if (!ls->v[j].blank && !ls->v[j].comment)
+            return j;
+    return ls->n;
+}
+
+static bool has(const char *s, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(s + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
+static bool in_set(const json_t *set, const char *s, size_t n)
+{
+    char key[128];
+    if (!set || n >= sizeof key)
+        return false;
+    memcpy(key, s, n);
+    key[n] = '\0';
+    if (json_is_object(set))
+        return json_object_get(set, key) != NULL;
+    for (size_t i = 0; i < json_array_size(set); i++) {
+        const char *e = json_string_value(json_array_get(set, i));
+        if (e && strcmp(e, key) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Rewrite the scalar of line i as pre + content + post. */
+static int rewrite_scalar(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *pre,
+                          const char *content, size_t cn, const char *post)
+{
+    const mt_line *l = &ls->v[i];
+    const char *v;
+    size_t n = scalar(l, &v);
+    mt_buf b = {0};
+    int rc = mt_put(&b, l->s, (size_t)(v - l->s)) | mt_puts(&b, pre) | mt_put(&b, content, cn) |
+             mt_puts(&b, post) | mt_put(&b, v + n, l->len - (size_t)(v - l->s) - n);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    rc = mt_replace_line(ctx, ls, i, b.s, b.len);
+    mt_free(&b);
+    return rc;
+}
+
+/* Run one line-site op: scan, pick, edit. */
+static int line_op(mf_op_ctx *ctx, site_fn ok, int (*edit)(mf_op_ctx *, const mt_lines *, size_t))
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    long i = pick_site(ctx, &ls, ok);
+    int rc = i < 0 ? 0 : edit(ctx, &ls, (size_t)i);
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* Double-quoted content without escapes or inner quotes; returns content length. */
+static size_t dq_plain(const char *v, size_t n, const char **c)
+{
+    if (n < 2 || v[0] != '"' || v[n - 1] != '"')
+        return 0;
+    for (size_t i = 1; i + 1 < n; i++)
+        if (v[i] == '"' || v[i] == '\\')
+            return 0;
+    *c = v + 1;
+    return n - 2;
+}
+
+static size_t sq_plain(const char *v, size_t n, const char **c)
+{
+    if (n < 2 || v[0] != '\'' || v[n - 1] != '\'')
+        return 0;
+    for (size_t i = 1; i + 1 < n; i++)
+        if (v[i] == '\'')
+            return 0;
+    *c = v + 1;
+    return n - 2;
+}
+
+/* Content is safe as a plain scalar apart from the malformation studied. */
+static bool plainish(const char *c, size_t n)
+{
+    return n > 0 && c[0] != ' ' && c[n - 1] != ' ' && c[n - 1] != ':' && !has(c, n, " #") &&
+           !has(c, n, "\t");
+}
+
+/* ---- #1 nested children flattened ---- */
+
+static bool s_nested(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    const mt_line *l = &ls->v[i];
+    const char *v;
+    if (!ctx->profile || !l->key_len || l->dash || scalar(l, &v) != 0)
+        return false;
+    char key[128];
+    if (l->key_len >= sizeof key)
+        return false;
+    memcpy(key, l->s + l->body, l->key_len);
+    key[l->key_len] = '\0';
+    const json_t *kids = json_object_get(ctx->profile->nested_children, key);
+    size_t j = i + 1, nk = 0;
+    for (; j < ls->n && !ls->v[j].blank && ls->v[j].indent > l->indent; j++, nk++) {
+        const mt_line *c = &ls->v[j];
+        if (c->indent != l->indent + 2 || c->dash || !c->key_len || mt_line_block_indicator(c) ||
+            !in_set(kids, c->s + c->body, c->key_len) || scalar(c, &v) == 0)
+            return false;
+    }
+    return nk > 0;
+}
+
+static int e_nested(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    mt_buf b = {0};
+    size_t indent = ls->v[i].indent;
+    int rc = mt_put(&b, ctx->text, ls->v[i].off + ls->v[i].len);
+    size_t j = i + 1;
+    for (; j < ls->n && ls->v[j].indent > indent && !ls->v[j].blank; j++)
+        rc |= mt_putc(&b, '\n') | mt_put(&b, ls->v[j].s + 2, ls->v[j].len - 2);
+    size_t rest = ls->v[j - 1].off + ls->v[j - 1].len;
+    rc |= mt_put(&b, ctx->text + rest, ctx->len - rest);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+static int op_nested(mf_op_ctx *ctx) { return line_op(ctx, s_nested, e_nested); }
+
+/* ---- #2 inline sequence parent ---- */
+
+static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const mt_line *l = &ls->v[i];
+    const char *v;
+    if (!l->key_len || scalar(l, &v) != 0 || l->dash)
+        return false;
+    size_t j = i + 1;
+    return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
+           !mt_line_block_indicator(&ls->v[j]);
+}
+
+static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i], *d = &ls->v[i + 1];
+    mt_buf b = {0};
+    size_t kend = l->body + l->key_len + 1;
+    int rc = mt_put(&b, ctx->text, l->off + kend) | mt_putc(&b, ' ') |
+             mt_put(&b, d->s + d->indent, ctx->len - d->off - d->indent);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+static int op_inline_seq(mf_op_ctx *ctx) { return line_op(ctx, s_inline_seq, e_inline_seq); }
+
+/* ---- #3 missing colon space ---- */
+
+static bool s_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const mt_line *l = &ls->v[i];
+    const char *v;
+    size_t n = scalar(l, &v);
+    return l->key_len >= 2 && n > 0 && (isalnum((unsigned char)v[0]) || v[0] == '"') && !has(v, n, ": ") &&
+           !has(v, n, " #");
+}
+
+static int e_colon(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    mt_buf b = {0};
+    size_t colon = l->body + l->key_len + 1;
+    int rc = mt_put(&b, l->s, colon) | mt_put(&b, l->s + l->val, l->len - l->val);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    rc = mt_replace_line(ctx, ls, i, b.s, b.len);
+    mt_free(&b);
+    return rc;
+}
+
+static int op_colon(mf_op_ctx *ctx) { return line_op(ctx, s_colon, e_colon); }
+
+/* ---- #4 inline keys ---- */
+
+static bool simple_token(const char *v, size_t n)
+{
+    if (n == 0 || strchr("\"'|>[{&*!%@`#", v[0]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == ' ' || v[i] == ':' || v[i] == '#')
+            return false;
+    return true;
+}
+
+static bool s_inline_keys(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    if (i + 1 >= ls->n)
+        return false;
+    const mt_line *a = &ls->v[i], *b = &ls->v[i + 1];
+    const char *v;
+    size_t n = scalar(a, &v);
+    const char *w;
+    size_t m = scalar(b, &w);
+    return a->key_len && b->key_len && !b->dash && !b->block_body && b->indent == a->body &&
+           simple_token(v, n) && simple_token(w, m);
+}
+
+static int e_inline_keys(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const mt_line *a = &ls->v[i], *b = &ls->v[i + 1];
+    mt_buf t = {0};
+    int rc = mt_put(&t, a->s, a->len) | mt_putc(&t, ' ') | mt_put(&t, b->s + b->indent, b->len - b->indent);
+    if (rc < 0) {
+        mt_free(&t);
+        return -1;
+    }
+    mt_buf o = {0};
+    rc = mt_put(&o, ctx->text, a->off) | mt_put(&o, t.s, t.len) |
+         mt_put(&o, ctx->text + b->off + b->len, ctx->len - b->off - b->len);
+    mt_free(&t);
+    if (rc < 0) {
+        mt_free(&o);
+        return -1;
+    }
+    mt_ctx_set(ctx, &o);
+    return 1;
+}
+
+static int op_inline_keys(mf_op_ctx *ctx) { return line_op(ctx, s_inline_keys, e_inline_keys); }
+
+/* ---- #5 plain scalar with ": " and #8 free text unquoted ---- */
+
+static bool s_plain_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const mt_line *l = &ls->v[i];
+    const char *v, *c;
+    size_t n = scalar(l, &v), cn;
+    if (!l->key_len)
+        return false;
+    if (!(cn = dq_plain(v, n, &c)) && !(cn = sq_plain(v, n, &c)))
+        return false;
+    return plainish(c, cn) && has(c, cn, ": ") && !strchr("\"'`@|>[{&*!%-?#,", c[0]);
+}
+
+static int e_unquote(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const char *v;
+    size_t n = scalar(&ls->v[i], &v);
+    return rewrite_scalar(ctx, ls, i, "", v + 1, n - 2, "");
+}
+
+static int op_plain_colon(mf_op_ctx *ctx) { return line_op(ctx, s_plain_colon, e_unquote); }
+
+static bool s_free_text(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    const mt_line *l = &ls->v[i];
+    const char *v, *c;
+    size_t n = scalar(l, &v), cn;
+    if (!ctx->profile || !l->key_len || !in_set(ctx->profile->free_text_fields, l->s + l->body, l->key_len))
+        return false;
+    if (!(cn = dq_plain(v, n, &c)) && !(cn = sq_plain(v, n, &c)))
+        return false;
+    if (!plainish(c, cn) || c[0] == '"' || c[0] == '\'')
+        return false;
+    /* only where a plain scalar would be misread: the repair has work to do */
+    static const char *const literal[] = {"true", "false", "yes", "no", "null", "~", "on", "off", NULL};
+    for (size_t k = 0; literal[k]; k++)
+        if (strlen(literal[k]) == cn && strncasecmp(c, literal[k], cn) == 0)
+            return true;
+    return c[0] == '`' || c[0] == '@' || has(c, cn, ": ") || isdigit((unsigned char)c[0]);
+}
+
+static int op_free_text(mf_op_ctx *ctx) { return line_op(ctx, s_free_text, e_unquote); }
+
+/* ---- #6 whole-artifact fence ---- */
+
+static int op_code_fence(mf_op_ctx *ctx)
+{
+    static const char *const tags[] = {"yaml", "yml", "json", "jsonl"};
+    char tag[16];
+    if (!mt_param_str(ctx, "tag", tag, sizeof tag))
+        strcpy(tag, tags[mt_rand(ctx, 4)]);
+    mt_buf b = {0};
+    bool nl = ctx->len && ctx->text[ctx->len - 1] == '\n';
+    int rc = mt_puts(&b, "```") | mt_puts(&b, tag) | mt_putc(&b, '\n') | mt_put(&b, ctx->text, ctx->len) |
+             mt_puts(&b, nl ? "```\n" : "\n```\n");
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+/* ---- #7 spurious XML tag lines ---- */
+
+static bool s_top(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    return i > 0 && ls->v[i].key_len && ls->v[i].indent == 0 && !ls->v[i].dash;
+}
+
+static int e_xml(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    static const char *const tags[] = {"<br/>", "<output>", "</output>", "<yaml>", "</artifact>"};
+    mt_buf b = {0};
+    int rc = mt_put(&b, ctx->text, ls->v[i].off) | mt_puts(&b, tags[mt_rand(ctx, 5)]) | mt_putc(&b, '\n') |
+             mt_put(&b, ctx->text + ls->v[i].off, ctx->len - ls->v[i].off);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+static int op_xml_tags(mf_op_ctx *ctx)
+{
+    if (mt_param_int(ctx, "around", (long)mt_rand(ctx, 2))) {
+        static const char *const t[] = {"artifact", "response", "yaml"};
+        const char *tag = t[mt_rand(ctx, 3)];
+        mt_buf b = {0};
+        bool nl = ctx->len && ctx->text[ctx->len - 1] == '\n';
+        int rc = mt_putc(&b, '<') | mt_puts(&b, tag) | mt_puts(&b, ">\n") | mt_put(&b, ctx->text, ctx->len) |
+                 mt_puts(&b, nl ? "</" : "\n</") | mt_puts(&b, tag) | mt_puts(&b, ">\n");
+        if (rc < 0) {
+            mt_free(&b);
+            return -1;
+        }
+        mt_ctx_set(ctx, &b);
+        return 1;
+    }
+    return line_op(ctx, s_top, e_xml);
+}
+
+/* ---- #9 missing dash space ---- */
+
+static bool s_dash(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    return ls->v[i].dash && ls->v[i].key_len && ls->v[i].body == ls->v[i].indent + 2;
+}
+
+static int e_dash(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    mt_buf b = {0};
+    int rc = mt_put(&b, l->s, l->indent + 1) | mt_put(&b, l->s + l->body, l->len - l->body);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    rc = mt_replace_line(ctx, ls, i, b.s, b.len);
+    mt_free(&b);
+    return rc;
+}
+
+static int op_dash(mf_op_ctx *ctx) { return line_op(ctx, s_dash, e_dash); }
+
+/* ---- #10 exact duplicate key ---- */
+
+static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const mt_line *l = &ls->v[i];
+    const char *v;
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0;
+}
+
+static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    mt_buf b = {0};
+    size_t end = l->off + l->len;
+    int rc = mt_put(&b, ctx->text, end) | mt_putc(&b, '\n') | mt_put(&b, l->s, l->len) |
+             mt_put(&b, ctx->text + end, ctx->len - end);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+static int op_dup(mf_op_ctx *ctx) { return line_op(ctx, s_dup, e_dup); }
+
+/* ---- #11 invalid double-quoted escapes ---- */
+
+static bool bad_escape_char(char c)
+{
+    return !strchr("0abtnvfre \"/\\N_LPxuU\t", c);
+}
+
+static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const mt_line *l = &ls->v[i];
+    const char *v, *c;
+    size_t n = scalar(l, &v), cn;
+    if (!l->key_len || n == 0)
+        return false;
+    if ((cn = sq_plain(v, n, &c)) == 0) {
+        if (strchr("\"'|>[{&*!%@`", v[0]))
+            return false;
+        c = v;
+        cn = n;
+    }
+    bool bad = false;
+    for (size_t k = 0; k < cn; k++) {
+        if (c[k] == '"')
+            return false;
+        if (c[k] == '\\') {
+            if (k + 1 >= cn || !bad_escape_char(c[k + 1]))
+                return false;
+            bad = true;
+            k++;
+        }
+    }
+    return bad;
+}
+
+static int e_escape(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const char *v, *c;
+    size_t n = scalar(&ls->v[i], &v), cn = sq_plain(v, n, &c);
+    if (!cn) {
+        c = v;
+        cn = n;
+    }
+    return rewrite_scalar(ctx, ls, i, "\"", c, cn, "\"");
+}
+
+static int op_escape(mf_op_ctx *ctx) { return line_op(ctx, s_escape, e_escape); }
+
+/* ---- #12 unclosed double quote ---- */
+
+static bool s_unclosed(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const mt_line *l = &ls->v[i];
+    const char *v, *c;
+    size_t n = scalar(l, &v);
+    if (!l->key_len || !dq_plain(v, n, &c) || n < 3)
+        return false;
+    size_t j = next_line(ls, i);
+    return j == ls->n || ls->v[j].dash || ls->v[j].key_len;
+}
+
+static int e_unclosed(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const char *v;
+    size_t n = scalar(&ls->v[i], &v);
+    return rewrite_scalar(ctx, ls, i, "\"", v + 1, n - 2, "");
+}
+
+static int op_unclosed(mf_op_ctx *ctx) { return line_op(ctx, s_unclosed, e_unclosed); }
+
+/* ---- #13a quoted fragment + plain text, #14 type union, #15 reserved indicator ---- */
+
+static bool quoted_content(const mt_line *l, const char **c, size_t *cn)
+{
+    const char *v;
+    size_t n = scalar(l, &v);
+    if (!l->key_len && !l->dash)
+        return false;
+    if ((*cn = sq_plain(v, n, c)) == 0 && (*cn = dq_plain(v, n, c)) == 0)
+        return false;
+    return plainish(*c, *cn) && !has(*c, *cn, ": ");
+}
+
+static bool s_fragment(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const char *c;
+    size_t cn;
+    if (!quoted_content(&ls->v[i], &c, &cn) || (c[0] != '"' && c[0] != '\''))
+        return false;
+    const char *close = memchr(c + 1, c[0], cn - 1);
+    return close && close + 2 < c + cn && close[1] == ' ' && close[2] != '|' && !has(c, cn, " | ") &&
+           c[-1] != c[0];
+}
+
+static bool s_union(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const char *c;
+    size_t cn;
+    return quoted_content(&ls->v[i], &c, &cn) && c[0] == '"' && c[-1] == '\'' && has(c, cn, "\" | \"");
+}
+
+static bool s_reserved(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    const char *c;
+    size_t cn;
+    return quoted_content(&ls->v[i], &c, &cn) && (c[0] == '`' || c[0] == '@') && !has(c, cn, "\\");
+}
+
+static int op_fragment(mf_op_ctx *ctx) { return line_op(ctx, s_fragment, e_unquote); }
+static int op_union(mf_op_ctx *ctx) { return line_op(ctx, s_union, e_unquote); }
+static int op_reserved(mf_op_ctx *ctx) { return line_op(ctx, s_reserved, e_unquote); }
+
+/* ---- #13b quoted block indicator ---- */
+
+static bool s_block_ind(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    return mt_line_block_indicator(&ls->v[i]) && i + 1 < ls->n && ls->v[i + 1].block_body &&
+           !ls->v[i + 1].blank;
+}
+
+static int e_block_ind(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    const char *v;
+    size_t n = scalar(&ls->v[i], &v);
+    const char *q = mt_rand(ctx, 2) ? "\"" : "'";
+    return rewrite_scalar(ctx, ls, i, q, v, n, q);
+}
+
+static int op_block_ind(mf_op_ctx *ctx) { return line_op(ctx, s_block_ind, e_block_ind); }
+
+/* ---- #16 sequence entry indent drift ---- */
+
+/* Index of the next sibling item of dash line i (same indent), or 0. */
+static size_t sibling(const mt_lines *ls, size_t i)
+{
+    size_t d = ls->v[i].indent;
+    for (size_t j = i + 1; j < ls->n; j++) {
+        const mt_line *x = &ls->v[j];
+        if (x->blank || x->block_body || x->comment)
+            continue;
+        if (x->indent > d)
+            continue;
+        return x->indent == d && x->dash ? j : 0;
+    }
+    return 0;
+}
+
+/* Item i holds a block scalar and has a later sibling (the seed's trigger). */
+static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    if (!ls->v[i].dash || !ls->v[i].key_len)
+        return false;
+    size_t j = sibling(ls, i);
+    bool block = false;
+    for (size_t k = i; j && k < j; k++)
+        block |= !ls->v[k].block_body && mt_line_block_indicator(&ls->v[k]);
+    return j && block;
+}
+
+/* Shift the dash line of the next sibling by 1-3 spaces; its properties stay. */
+static int e_drift(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    size_t j = sibling(ls, i);
+    size_t delta = 1 + (size_t)mt_param_int(ctx, "by", (long)mt_rand(ctx, 3)) % 3;
+    mt_buf b = {0};
+    int rc = 0;
+    for (size_t s = 0; s < delta; s++)
+        rc |= mt_putc(&b, ' ');
+    rc |= mt_put(&b, ls->v[j].s, ls->v[j].len);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    rc = mt_replace_line(ctx, ls, j, b.s, b.len);
+    mt_free(&b);
+    return rc;
+}
+
+static int op_drift(mf_op_ctx *ctx) { return line_op(ctx, s_drift, e_drift); }
+
+/* ---- #17 property indent off by 1-2 ---- */
+
+static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    (void)ctx;
+    if (i == 0)
+        return false;
+    const mt_line *l = &ls->v[i], *p = &ls->v[i - 1];
+    const char *v;
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && p->dash &&
+           p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
+}
+
+static int e_prop(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    static const int deltas[] = {-1, 1, 2};
+    int delta = deltas[mt_rand(ctx, 3)];
+    const mt_line *l = &ls->v[i];
+    mt_buf b = {0};
+    size_t indent = (size_t)((int)l->indent + delta);
+    int rc = 0;
+    for (size_t s = 0; s < indent; s++)
+        rc |= mt_putc(&b, ' ');
+    rc |= mt_put(&b, l->s + l->indent, l->len - l->indent);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    rc = mt_replace_line(ctx, ls, i, b.s, b.len);
+    mt_free(&b);
+    return rc;
+}
+
+static int op_prop(mf_op_ctx *ctx) { return line_op(ctx, s_prop, e_prop); }
+
+/* ---- beads context_guidance written as one string (seed 000 Beads) ---- */
+
+/* Content of a bare list item, unquoted; 0 when it is not a simple scalar. */
+static size_t item_text(const mt_line *l, const char **c)
+{
+    const char *v;
+    size_t n = scalar(l, &v), cn;
+    if (!l->dash || l->key_len || n == 0)
+        return 0;
+    if ((cn = dq_plain(v, n, c)) || (cn = sq_plain(v, n, c)))
+        return cn;
+    if (strchr("\"'|>[{&*!%@`#", v[0]))
+        return 0;
+    *c = v;
+    return n;
+}
+
+/* End (exclusive) of the guidance block at line i, or 0 when its shape is not
+ * patterns/anti_patterns lists of simple items. */
+static size_t guidance_end(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    const char *v;
+    if (!l->key_len || l->key_len != 16 || memcmp(l->s + l->body, "context_guidance", 16) || scalar(l, &v))
+        return 0;
+    size_t kc = l->body, j = i + 1;
+    int section = 0, items[2] = {0, 0};
+    for (; j < ls->n && (ls->v[j].blank || ls->v[j].indent > kc); j++) {
+        const mt_line *x = &ls->v[j];
+        if (x->blank)
+            return 0;
+        if (!x->dash && x->key_len && x->indent == kc + 2 && scalar(x, &v) == 0) {
+            if (x->key_len == 8 && !memcmp(x->s + x->body, "patterns", 8))
+                section = 1;
+            else if (x->key_len == 13 && !memcmp(x->s + x->body, "anti_patterns", 13))
+                section = 2;
+            else
+                return 0;
+            continue;
+        }
+        const char *c;
+        if (!section || !item_text(x, &c))
+            return 0;
+        items[section - 1]++;
+    }
+    return items[0] && items[1] ? j : 0;
+}
+
+static bool s_guidance(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
+{
+    return ctx->profile && json_array_size(ctx->profile->normalizers) && guidance_end(ls, i) != 0;
+}
+
+static int e_guidance(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    size_t end = guidance_end(ls, i), kc = ls->v[i].body;
+    mt_buf b = {0};
+    int rc = mt_put(&b, ctx->text, ls->v[i].off + kc + 17) | mt_puts(&b, " |-");
+    for (size_t j = i + 1; j < end; j++) {
+        const mt_line *x = &ls->v[j];
+        rc |= mt_putc(&b, '\n');
+        for (size_t s = 0; s < kc + 2; s++)
+            rc |= mt_putc(&b, ' ');
+        const char *c;
+        size_t cn = item_text(x, &c);
+        if (cn)
+            rc |= mt_puts(&b, "- ") | mt_put(&b, c, cn);
+        else
+            rc |= mt_puts(&b, x->key_len == 8 ? "Patterns:" : "Anti-patterns:");
+    }
+    size_t rest = ls->v[end - 1].off + ls->v[end - 1].len;
+    rc |= mt_put(&b, ctx->text + rest, ctx->len - rest);
+    if (rc < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+static int op_guidance(mf_op_ctx *ctx) { return line_op(ctx, s_guidance, e_guidance); }
+
+#define Y(id, sec, desc, rules, fn) {id, "000 YAML Structural Repairs " sec, desc, rules, MF_CONTRACT_EXACT, MF_OP_YAML, MF_OP_TEXT, fn}
+const mf_op mt_ops_yaml[] = {
+    Y("yaml.nested-children", "#1", "children of a whitelisted parent dedented to the parent's level",
+      "yaml.nested-children", op_nested),
+    Y("yaml.inline-sequence-parent", "#2", "first sequence item on the parent key's line (key: - item)",
+      "yaml.inline-sequence-parent", op_inline_seq),
+    Y("yaml.colon-space", "#3", "no space after a mapping key's colon (key:value)", "yaml.colon-space", op_colon),
+    Y("yaml.inline-keys", "#4", "two sibling keys on one line (a: 1 b: 2)", "yaml.inline-keys", op_inline_keys),
+    Y("yaml.plain-colon", "#5", "a value containing ': ' left unquoted", "yaml.plain-colon", op_plain_colon),
+    Y("yaml.code-fence", "#6", "the whole artifact inside a ```yaml/yml/json/jsonl fence, no prose",
+      "yaml.code-fence cand.recovered", op_code_fence),
+    Y("yaml.xml-tag-lines", "#7", "bare XML-style tag lines (<tag>, </tag>, <tag/>) in or around the payload",
+      "yaml.xml-tag-lines", op_xml_tags),
+    Y("yaml.free-text", "#8", "a free_text field's value left as an unquoted plain scalar", "yaml.free-text",
+      op_free_text),
+    Y("yaml.dash-space", "#9", "no space after a list dash (-key: value)", "yaml.dash-space", op_dash),
+    Y("yaml.duplicate-key", "#10", "a key line repeated verbatim", "yaml.duplicate-key", op_dup),
+    Y("yaml.invalid-escape", "#11", "a value with regex-like backslashes put in double quotes (\\d, \\+)",
+      "yaml.invalid-escape", op_escape),
+    Y("yaml.unclosed-quote", "#12", "a double-quoted value missing its closing quote", "yaml.unclosed-quote",
+      op_unclosed),
+    Y("yaml.quoted-fragment", "#13a", "a quoted token followed by plain text (\"pink\" is accepted)",
+      "yaml.quoted-fragment", op_fragment),
+    Y("yaml.quoted-block-indicator", "#13b", "a block-scalar indicator in quotes (\"|-\")",
+      "yaml.quoted-block-indicator", op_block_ind),
+    Y("yaml.type-union", "#14", "a schema-like union left unquoted (\"epic\" | \"user_story\")", "yaml.type-union",
+      op_union),
+    Y("yaml.reserved-indicator", "#15", "a plain scalar starting with ` or @", "yaml.reserved-indicator",
+      op_reserved),
+    Y("yaml.sequence-indent-drift", "#16", "the dash of the list item after a block scalar drifted 1-3 spaces", "yaml.sequence-indent-drift",
+      op_drift),
+    Y("yaml.property-indent", "#17", "a list item's property indented off by 1-2", "yaml.property-indent", op_prop),
+    {"norm.context-guidance", "000 Beads / Context guidance string to object conversion",
+     "context_guidance patterns/anti_patterns lists written as one multi-line string", "norm.context-guidance",
+     MF_CONTRACT_EXACT, MF_OP_YAML, MF_OP_TEXT, op_guidance},
+    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

@@ -1,0 +1,151 @@
+/* render.c - clean artifact -> raw model output.
+ *
+ * 1. Value ops (kind MF_OP_VALUE), in case order, on the clean value as core
+ *    accepts it; after each one the value is re-emitted with core's canonical
+ *    emitter. A value op whose result the profile's schema or semantics
+ *    reject (tier 2/3) is undone and counts as not applied: it would not be a
+ *    valid artifact. A tier-1 rejection of emitted text is kept: that is an
+ *    emitter bug for the accounting oracle to report.
+ * 2. Text ops (kind MF_OP_TEXT), in case order, on the text.
+ * Each op runs with its own RNG seeded from the case (seed, index), so the
+ * output is a pure function of the case. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mut_internal.h"
+
+static char *emit(const mf_profile *p, const json_t *v)
+{
+    return p->format == MF_FORMAT_JSON ? mf_value_to_json(v) : mf_value_to_yaml(v);
+}
+
+/* Apply the value ops; on success r->clean holds the emitted text. */
+static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
+{
+    bool any = false;
+    for (size_t i = 0; i < c->nops; i++)
+        any |= c->ops[i].op->kind == MF_OP_VALUE;
+    if (!any)
+        return 0;
+    mf_result *base = mf_repair(r->profile, c->artifact, c->artifact_len, opt);
+    if (!base)
+        return -1;
+    if (base->status != MF_ACCEPTED || !base->value) {
+        mf_result_free(base);
+        return 0;
+    }
+    json_t *value = json_deep_copy(base->value);
+    mf_result_free(base);
+    if (!value)
+        return -1;
+    bool changed = false;
+    for (size_t i = 0; i < c->nops; i++) {
+        if (c->ops[i].op->kind != MF_OP_VALUE)
+            continue;
+        json_t *before = json_deep_copy(value);
+        mf_op_ctx ctx = {r->profile, c->ops[i].seed ^ (0x9E37u * (i + 1)), c->ops[i].params, NULL, 0, value};
+        int rc = c->ops[i].op->apply(&ctx);
+        if (rc < 0 || !before) {
+            json_decref(before);
+            json_decref(value);
+            return -1;
+        }
+        if (rc == 1) {
+            char *t = emit(r->profile, value);
+            mf_result *chk = t ? mf_repair(r->profile, t, strlen(t), opt) : NULL;
+            bool invalid = chk && chk->status == MF_REJECTED && chk->error.tier >= 2;
+            mf_result_free(chk);
+            free(t);
+            if (invalid) {
+                json_decref(value);
+                value = before;
+                before = NULL;
+                rc = 0;
+            }
+        }
+        json_decref(before);
+        r->applied[i] = rc == 1;
+        changed |= rc == 1;
+    }
+    if (changed) {
+        char *t = emit(r->profile, value);
+        if (!t) {
+            json_decref(value);
+            return -1;
+        }
+        free(r->clean);
+        r->clean = t;
+        r->clean_len = strlen(t);
+    }
+    json_decref(value);
+    return 0;
+}
+
+int mf_case_render(const mf_case *c, mf_render *r)
+{
+    memset(r, 0, sizeof *r);
+    r->profile = mf_profiles_get(c->profile);
+    if (!r->profile) {
+        snprintf(r->error, sizeof r->error, "unknown profile '%s' (see malform profiles)", c->profile);
+        return -1;
+    }
+    r->applied = calloc(c->nops ? c->nops : 1, sizeof *r->applied);
+    r->clean = malloc(c->artifact_len + 1);
+    if (!r->applied || !r->clean)
+        goto oom;
+    memcpy(r->clean, c->artifact, c->artifact_len + 1);
+    r->clean_len = c->artifact_len;
+    mf_options opt;
+    mf_case_options(c, &opt);
+    if (render_values(c, r, &opt) < 0)
+        goto oom;
+    mf_op_ctx ctx = {r->profile, 0, "", malloc(r->clean_len + 1), r->clean_len, NULL};
+    if (!ctx.text)
+        goto oom;
+    memcpy(ctx.text, r->clean, r->clean_len + 1);
+    for (size_t i = 0; i < c->nops; i++) {
+        const mf_op *op = c->ops[i].op;
+        if (op->kind != MF_OP_TEXT)
+            continue;
+        unsigned fmt = r->profile->format == MF_FORMAT_JSON ? MF_OP_JSON : MF_OP_YAML;
+        if (!(op->formats & fmt))
+            continue;
+        ctx.rng = c->ops[i].seed ^ (0x9E37u * (i + 1));
+        ctx.params = c->ops[i].params;
+        int rc = op->apply(&ctx);
+        if (rc < 0) {
+            free(ctx.text);
+            goto oom;
+        }
+        r->applied[i] = rc == 1;
+    }
+    r->raw = ctx.text;
+    r->raw_len = ctx.len;
+    r->contract = MF_CONTRACT_EXACT;
+    for (size_t i = 0; i < c->nops; i++)
+        if (r->applied[i] && c->ops[i].op->contract > r->contract)
+            r->contract = c->ops[i].op->contract;
+    return 0;
+oom:
+    snprintf(r->error, sizeof r->error, "out of memory");
+    return -1;
+}
+
+void mf_render_free(mf_render *r)
+{
+    free(r->clean);
+    free(r->raw);
+    free(r->applied);
+    memset(r, 0, sizeof *r);
+}
+
+char *mf_render_op_ids(const mf_case *c, const mf_render *r)
+{
+    mt_buf b = {0};
+    for (size_t i = 0; i < c->nops; i++)
+        if (r->applied && r->applied[i] && (b.len ? mt_putc(&b, ',') : 0) == 0)
+            mt_puts(&b, c->ops[i].op->id);
+    if (!b.len)
+        mt_puts(&b, "-");
+    return b.s;
+}

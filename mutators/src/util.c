@@ -1,0 +1,312 @@
+/* util.c - the small machinery every op shares: a text buffer, the RNG,
+ * op parameters, a line view of YAML text (indent, dash, simple key, value,
+ * block-scalar bodies) and a token view of JSON text (strings, keys,
+ * numbers, literals, punctuation). Both views are one linear pass. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mut_internal.h"
+
+int mt_put(mt_buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p)
+            return -1;
+        b->s = p;
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+    return 0;
+}
+
+int mt_puts(mt_buf *b, const char *s) { return mt_put(b, s, strlen(s)); }
+int mt_putc(mt_buf *b, char c) { return mt_put(b, &c, 1); }
+
+void mt_free(mt_buf *b)
+{
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+void mt_ctx_set(mf_op_ctx *ctx, mt_buf *b)
+{
+    if (!b->s && mt_put(b, "", 0) < 0)
+        return;
+    free(ctx->text);
+    ctx->text = b->s;
+    ctx->len = b->len;
+    memset(b, 0, sizeof *b);
+}
+
+uint64_t mf_rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+size_t mt_rand(mf_op_ctx *ctx, size_t n)
+{
+    return n ? (size_t)(mf_rng_next(&ctx->rng) % n) : 0;
+}
+
+/* Find "name=" as a whole word in params; returns the value start or NULL. */
+static const char *param_find(const char *params, const char *name)
+{
+    size_t nl = strlen(name);
+    for (const char *p = params; p && *p;) {
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, name, nl) == 0 && p[nl] == '=')
+            return p + nl + 1;
+        while (*p && *p != ' ')
+            p++;
+    }
+    return NULL;
+}
+
+long mt_param_int(const mf_op_ctx *ctx, const char *name, long dflt)
+{
+    const char *v = param_find(ctx->params, name);
+    if (!v || !(isdigit((unsigned char)*v) || *v == '-'))
+        return dflt;
+    return strtol(v, NULL, 10);
+}
+
+bool mt_param_str(const mf_op_ctx *ctx, const char *name, char *out, size_t n)
+{
+    const char *v = param_find(ctx->params, name);
+    if (!v || n == 0)
+        return false;
+    size_t i = 0;
+    while (v[i] && v[i] != ' ' && i + 1 < n) {
+        out[i] = v[i];
+        i++;
+    }
+    out[i] = '\0';
+    return true;
+}
+
+bool mt_is_yaml(const mf_op_ctx *ctx)
+{
+    return !ctx->profile || ctx->profile->format == MF_FORMAT_YAML;
+}
+
+/* ---- YAML lines ---- */
+
+static size_t simple_key(const char *s, size_t n)
+{
+    if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+        return 0;
+    size_t i = 1;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.'))
+        i++;
+    if (i < n && s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\r'))
+        return i;
+    return 0;
+}
+
+int mt_lines_scan(const char *text, size_t len, mt_lines *out)
+{
+    size_t cap = 16, n = 0;
+    mt_line *v = malloc(cap * sizeof *v);
+    if (!v)
+        return -1;
+    size_t block_col = 0;
+    bool in_block = false;
+    for (size_t off = 0; off < len || (off == len && n == 0 && len == 0);) {
+        const char *s = text + off;
+        const char *nl = memchr(s, '\n', len - off);
+        size_t l = nl ? (size_t)(nl - s) : len - off;
+        if (n == cap) {
+            mt_line *nv = realloc(v, (cap *= 2) * sizeof *v);
+            if (!nv) {
+                free(v);
+                return -1;
+            }
+            v = nv;
+        }
+        mt_line *x = &v[n++];
+        memset(x, 0, sizeof *x);
+        x->s = s;
+        x->len = l;
+        x->off = off;
+        while (x->indent < l && s[x->indent] == ' ')
+            x->indent++;
+        size_t i = x->indent;
+        while (i < l && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        x->blank = i == l;
+        x->comment = !x->blank && s[x->indent] == '#';
+        if (in_block && (x->blank || x->indent > block_col)) {
+            x->block_body = true;
+        } else {
+            in_block = false;
+            size_t b = x->indent;
+            if (b < l && s[b] == '-' && (b + 1 == l || s[b + 1] == ' ')) {
+                x->dash = true;
+                b++;
+                while (b < l && s[b] == ' ')
+                    b++;
+            }
+            x->body = b;
+            x->key_len = x->comment ? 0 : simple_key(s + b, l - b);
+            x->val = l;
+            if (x->key_len) {
+                size_t j = b + x->key_len + 1;
+                while (j < l && s[j] == ' ')
+                    j++;
+                x->val = j;
+            }
+            if (mt_line_block_indicator(x)) {
+                in_block = true;
+                block_col = x->body;
+            } else if (x->dash && x->key_len == 0 && x->body < l &&
+                       (s[x->body] == '|' || s[x->body] == '>')) {
+                in_block = true;
+                block_col = x->indent;
+            }
+        }
+        off += l + 1;
+        if (!nl)
+            break;
+    }
+    out->v = v;
+    out->n = n;
+    return 0;
+}
+
+void mt_lines_free(mt_lines *l)
+{
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+size_t mt_line_value(const mt_line *l, const char **v)
+{
+    size_t e = l->len;
+    while (e > l->val && (l->s[e - 1] == ' ' || l->s[e - 1] == '\r'))
+        e--;
+    *v = l->s + l->val;
+    return e > l->val ? e - l->val : 0;
+}
+
+bool mt_line_block_indicator(const mt_line *l)
+{
+    if (!l->key_len)
+        return false;
+    const char *v;
+    size_t n = mt_line_value(l, &v);
+    if (n == 0 || (v[0] != '|' && v[0] != '>'))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!(v[i] == '-' || v[i] == '+' || isdigit((unsigned char)v[i])))
+            return false;
+    return true;
+}
+
+int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *repl, size_t n)
+{
+    mt_buf b = {0};
+    const mt_line *x = &ls->v[i];
+    if (mt_put(&b, ctx->text, x->off) < 0 || mt_put(&b, repl, n) < 0 ||
+        mt_put(&b, ctx->text + x->off + x->len, ctx->len - x->off - x->len) < 0) {
+        mt_free(&b);
+        return -1;
+    }
+    mt_ctx_set(ctx, &b);
+    return 1;
+}
+
+/* ---- JSON tokens ---- */
+
+int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
+{
+    size_t cap = 32, n = 0;
+    mt_jtok *v = malloc(cap * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)t[i];
+        if (isspace(c)) {
+            i++;
+            continue;
+        }
+        mt_jtok tk = {JT_LIT, i, 1};
+        if (c == '/' && i + 1 < len && (t[i + 1] == '/' || t[i + 1] == '*')) {
+            const char *end = t[i + 1] == '/' ? memchr(t + i, '\n', len - i) : NULL;
+            if (t[i + 1] == '*')
+                for (size_t j = i + 2; j + 1 < len && !end; j++)
+                    if (t[j] == '*' && t[j + 1] == '/')
+                        end = t + j + 1;
+            i = end ? (size_t)(end - t) + 1 : len;
+            continue;
+        }
+        if (c == '"' || c == '\'' || c == '`') {
+            size_t j = i + 1;
+            while (j < len && t[j] != (char)c)
+                j += t[j] == '\\' ? 2 : 1;
+            if (j >= len)
+                break;
+            tk.kind = JT_STR;
+            tk.len = j + 1 - i;
+            size_t k = j + 1;
+            while (k < len && isspace((unsigned char)t[k]))
+                k++;
+            if (k < len && t[k] == ':')
+                tk.kind = JT_KEY;
+        } else if (c == '{' || c == '[') {
+            tk.kind = JT_OPEN;
+        } else if (c == '}' || c == ']') {
+            tk.kind = JT_CLOSE;
+        } else if (c == ',') {
+            tk.kind = JT_COMMA;
+        } else if (c == ':') {
+            tk.kind = JT_COLON;
+        } else if (c == '-' || isdigit(c)) {
+            size_t j = i + 1;
+            while (j < len && (isdigit((unsigned char)t[j]) || strchr(".eE+-", t[j])))
+                j++;
+            tk.kind = JT_NUM;
+            tk.len = j - i;
+        } else if (isalpha(c)) {
+            size_t j = i + 1;
+            while (j < len && isalpha((unsigned char)t[j]))
+                j++;
+            tk.kind = JT_LIT;
+            tk.len = j - i;
+        } else {
+            i++;          /* stray byte (prose, '#', noise): skip it */
+            continue;
+        }
+        if (n == cap) {
+            mt_jtok *nv = realloc(v, (cap *= 2) * sizeof *v);
+            if (!nv) {
+                free(v);
+                return -1;
+            }
+            v = nv;
+        }
+        v[n++] = tk;
+        i += tk.len;
+    }
+    out->v = v;
+    out->n = n;
+    return 0;
+}
+
+void mt_jtoks_free(mt_jtoks *t)
+{
+    free(t->v);
+    t->v = NULL;
+    t->n = 0;
+}

@@ -1,0 +1,81 @@
+/* oracles.h - the verdicts on what the pipeline made of an input
+ * (DESIGN.md "Oracles"). Each oracle is a function of the input, the result
+ * of mf_repair on it and, for structured cases, the ground truth; it returns
+ * 0 (pass) or 1 (fail) and fills a verdict with a one-line detail.
+ * Oracles use core's public API only. */
+#ifndef MALFORM_ORACLES_H
+#define MALFORM_ORACLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "malform/malform.h"
+
+typedef enum {
+    MF_ORACLE_IDEMPOTENCE = 0,
+    MF_ORACLE_NO_DATA_LOSS,
+    MF_ORACLE_SCHEMA,
+    MF_ORACLE_ACCOUNTING,
+    MF_ORACLE_DETERMINISM,
+    MF_ORACLE_COUNT
+} mf_oracle_id;
+
+/* What no-data-loss demands (same values as mutators' mf_contract). RAW:
+ * no ground truth, so no scalar may be invented. */
+typedef enum {
+    MF_EXPECT_EXACT = 0,
+    MF_EXPECT_SUBSET = 1,
+    MF_EXPECT_REJECT = 2,
+    MF_EXPECT_RAW = 3
+} mf_expect;
+
+typedef struct {
+    const mf_profile *profile;
+    const mf_options *opt;     /* may be NULL */
+    const char *raw;           /* the input fed to mf_repair */
+    size_t raw_len;
+    const mf_result *result;   /* mf_repair(profile, raw, raw_len, opt) */
+    const json_t *truth;       /* ground truth (structured cases), else NULL */
+    mf_expect expect;
+} mf_oracle_input;
+
+typedef struct {
+    bool ran;                  /* false when the oracle did not apply */
+    bool failed;
+    char detail[480];
+} mf_verdict;
+
+/* "idempotence", "no-data-loss", "schema", "accounting", "determinism". */
+const char *mf_oracle_name(mf_oracle_id id);
+
+/* Repairing the canonical output again gives the same value and no warnings. */
+int mf_oracle_idempotence(const mf_oracle_input *in, mf_verdict *v);
+/* exact: value == truth (or rejected); subset: nothing changed or invented
+ * (documented defaults excepted); reject: rejected; raw: no invented scalars. */
+int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v);
+/* Accepted: validates against the profile schema; rejected: a structured error. */
+int mf_oracle_schema(const mf_oracle_input *in, mf_verdict *v);
+/* repair_applied matches warnings/candidate, every warning names a registered
+ * rule, and zero warnings means the value is the plain parse of the input. */
+int mf_oracle_accounting(const mf_oracle_input *in, mf_verdict *v);
+/* Repairing the same input again gives the identical result. */
+int mf_oracle_determinism(const mf_oracle_input *in, mf_verdict *v);
+
+/* Run every oracle; v has MF_ORACLE_COUNT entries. Returns the number failed. */
+int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v);
+
+/* Ground truth of a clean artifact: its repair must be accepted with zero
+ * warnings and no repair applied. Returns 0 with *truth (new reference), 1
+ * when clean gives warnings (detail in v), 2 when it is rejected. */
+int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len,
+                    json_t **truth, mf_verdict *v);
+
+/* Validate value against a JSON-Schema subset (type, properties, required,
+ * additionalProperties, items, enum, const, min/maxItems, min/maxLength,
+ * minimum/maximum, pattern, anyOf/oneOf/allOf). 0 valid; -1 with a message. */
+int mf_oracle_schema_validate(const json_t *schema, const json_t *value, char *msg, size_t msglen);
+
+/* Line diff of got against want, at most max_lines lines of the form
+ * "  /path: want X, got Y". "" when equal. Caller frees. */
+char *mf_value_diff(const json_t *got, const json_t *want, size_t max_lines);
+
+#endif

@@ -1,0 +1,604 @@
+/* oracles.c - idempotence, no-data-loss, accounting, determinism, the
+ * clean-artifact check that yields ground truth, and value diffs.
+ *
+ * Everything here goes through mf_repair and the result record: the
+ * reference for "the plain parse of the input" is the generic profile of the
+ * same format (no wrappers, aliases or normalizers), and "no invented
+ * scalars" compares the words of every output string with the words of the
+ * input (one hash set, linear in input size). */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "malform/oracles.h"
+
+static const char *const names[MF_ORACLE_COUNT] = {"idempotence", "no-data-loss", "schema", "accounting",
+                                                   "determinism"};
+
+const char *mf_oracle_name(mf_oracle_id id)
+{
+    return id < MF_ORACLE_COUNT ? names[id] : "?";
+}
+
+static void start(mf_verdict *v)
+{
+    v->ran = true;
+    v->failed = false;
+    v->detail[0] = '\0';
+}
+
+static int finish(mf_verdict *v)
+{
+    v->failed = v->detail[0] != '\0';
+    return v->failed;
+}
+
+static const mf_profile *profile_of(const mf_oracle_input *in)
+{
+    if (in->profile)
+        return in->profile;
+    return mf_profiles_get(in->result->profile ? in->result->profile : "generic_yaml");
+}
+
+static char *emit(const mf_profile *p, const json_t *v)
+{
+    return p && p->format == MF_FORMAT_JSON ? mf_value_to_json(v) : mf_value_to_yaml(v);
+}
+
+/* ---- value diff ---- */
+
+static void brief(const json_t *v, char *out, size_t n)
+{
+    if (!v) {
+        snprintf(out, n, "(absent)");
+        return;
+    }
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    snprintf(out, n, "%.60s%s", s ? s : "?", s && strlen(s) > 60 ? "..." : "");
+    free(s);
+}
+
+static void diff_rec(const json_t *got, const json_t *want, char *path, size_t plen, FILE *f, size_t *left, int d)
+{
+    if (!*left || json_equal((json_t *)got, (json_t *)want))
+        return;
+    size_t pl = strlen(path);
+    if (d < 64 && json_is_object(got) && json_is_object(want)) {
+        const char *k;
+        json_t *c;
+        json_object_foreach((json_t *)want, k, c) {
+            snprintf(path + pl, plen - pl, "/%s", k);
+            diff_rec(json_object_get(got, k), c, path, plen, f, left, d + 1);
+        }
+        json_object_foreach((json_t *)got, k, c) if (!json_object_get(want, k))
+        {
+            snprintf(path + pl, plen - pl, "/%s", k);
+            diff_rec(c, NULL, path, plen, f, left, d + 1);
+        }
+        path[pl] = '\0';
+        return;
+    }
+    if (d < 64 && json_is_array(got) && json_is_array(want)) {
+        size_t n = json_array_size(got) > json_array_size(want) ? json_array_size(got) : json_array_size(want);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(path + pl, plen - pl, "/%zu", i);
+            diff_rec(json_array_get(got, i), json_array_get(want, i), path, plen, f, left, d + 1);
+        }
+        path[pl] = '\0';
+        return;
+    }
+    char a[80], b[80];
+    brief(want, a, sizeof a);
+    brief(got, b, sizeof b);
+    fprintf(f, "  %s: want %s, got %s\n", *path ? path : "/", a, b);
+    (*left)--;
+}
+
+char *mf_value_diff(const json_t *got, const json_t *want, size_t max_lines)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f)
+        return NULL;
+    char path[512] = "";
+    size_t left = max_lines ? max_lines : 1;
+    diff_rec(got, want, path, sizeof path, f, &left, 0);
+    fclose(f);
+    return buf;
+}
+
+/* First differing path, for one-line details. */
+static void first_diff(const json_t *got, const json_t *want, char *out, size_t n)
+{
+    char *d = mf_value_diff(got, want, 1);
+    size_t l = d ? strlen(d) : 0;
+    while (l && (d[l - 1] == '\n'))
+        d[--l] = '\0';
+    snprintf(out, n, "%s", d && *d ? d + 2 : "values differ");
+    free(d);
+}
+
+/* ---- idempotence ---- */
+
+int mf_oracle_idempotence(const mf_oracle_input *in, mf_verdict *v)
+{
+    start(v);
+    const mf_result *r = in->result;
+    if (r->status != MF_ACCEPTED || !r->value) {
+        v->ran = false;
+        return 0;
+    }
+    const mf_profile *p = profile_of(in);
+    char *canon = emit(p, r->value);
+    if (!canon) {
+        snprintf(v->detail, sizeof v->detail, "canonical output could not be emitted");
+        return finish(v);
+    }
+    mf_result *again = mf_repair(in->profile, canon, strlen(canon), in->opt);
+    if (!again || again->status != MF_ACCEPTED)
+        snprintf(v->detail, sizeof v->detail, "canonical output is rejected on repair: %s %s",
+                 again && again->error.type ? again->error.type : "?",
+                 again && again->error.message ? again->error.message : "");
+    else if (!json_equal(again->value, r->value)) {
+        char d[300];
+        first_diff(again->value, r->value, d, sizeof d);
+        snprintf(v->detail, sizeof v->detail, "repairing the canonical output changes the value: %s", d);
+    } else if (again->warnings.count)
+        snprintf(v->detail, sizeof v->detail, "repairing the canonical output warns: %s: %s",
+                 again->warnings.items[0].rule, again->warnings.items[0].message);
+    mf_result_free(again);
+    free(canon);
+    return finish(v);
+}
+
+/* ---- no-data-loss ---- */
+
+typedef struct { const json_t *defaults; const mf_result *r; } subset_ctx;
+
+static bool warned_about(const mf_result *r, const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (size_t i = 0; i < r->warnings.count && i < 256; i++)
+        if (r->warnings.items[i].message && strstr(r->warnings.items[i].message, s))
+            return true;
+    return false;
+}
+
+/* got is a subset of want: nothing changed or invented (documented defaults excepted). */
+static bool subset(const json_t *got, const json_t *want, const char *key, const subset_ctx *c, char *path,
+                   size_t plen, int d)
+{
+    if (json_equal((json_t *)got, (json_t *)want))
+        return true;
+    const json_t *def = key && json_is_object(c->defaults) ? json_object_get(c->defaults, key) : NULL;
+    if (def && json_equal((json_t *)def, (json_t *)got) && c->r->warnings.count)
+        return true;
+    if (d > 64 || !want)
+        return false;
+    size_t pl = strlen(path);
+    if (json_is_object(got) && json_is_object(want)) {
+        const char *k;
+        json_t *g;
+        json_object_foreach((json_t *)got, k, g) {
+            snprintf(path + pl, plen - pl, "/%s", k);
+            const json_t *w = json_object_get(want, k);
+            if (!w) {
+                const json_t *dk = json_is_object(c->defaults) ? json_object_get(c->defaults, k) : NULL;
+                if (dk && json_equal((json_t *)dk, g) && c->r->warnings.count)
+                    continue;
+                return false;
+            }
+            if (!subset(g, w, k, c, path, plen, d + 1))
+                return false;
+        }
+        path[pl] = '\0';
+        return true;
+    }
+    if (json_is_array(got) && json_is_array(want) && json_array_size(got) <= json_array_size(want)) {
+        for (size_t i = 0; i < json_array_size(got); i++) {
+            snprintf(path + pl, plen - pl, "/%zu", i);
+            if (!subset(json_array_get(got, i), json_array_get(want, i), key, c, path, plen, d + 1))
+                return false;
+        }
+        path[pl] = '\0';
+        return true;
+    }
+    return false;
+}
+
+/* A set of the lowercase words of the input (alnum runs, UTF-8 bytes count as letters). */
+typedef struct { uint64_t *h; size_t cap; } wordset;
+
+static uint64_t word_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 1099511628211ull;
+    return h | 1;
+}
+
+static bool word_char(unsigned char c) { return isalnum(c) || c >= 0x80; }
+
+static void ws_add(wordset *w, uint64_t h)
+{
+    size_t i = h & (w->cap - 1);
+    while (w->h[i] && w->h[i] != h)
+        i = (i + 1) & (w->cap - 1);
+    w->h[i] = h;
+}
+
+static bool ws_has(const wordset *w, uint64_t h)
+{
+    size_t i = h & (w->cap - 1);
+    while (w->h[i]) {
+        if (w->h[i] == h)
+            return true;
+        i = (i + 1) & (w->cap - 1);
+    }
+    return false;
+}
+
+static void ws_scan(wordset *w, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        if (!word_char((unsigned char)s[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && word_char((unsigned char)s[j]))
+            j++;
+        ws_add(w, word_hash(s + i, j - i));
+        i = j;
+    }
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The input with JSON/YAML backslash escapes decoded (\n, \", \uXXXX incl.
+ * surrogate pairs), so "\nimport" and "Cr\u00e8me" give the words of the value. */
+static char *unescape(const char *s, size_t n, size_t *out_len)
+{
+    char *o = malloc(n + 1);
+    size_t k = 0;
+    if (!o)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\' || i + 1 >= n) {
+            o[k++] = s[i];
+            continue;
+        }
+        char c = s[++i];
+        unsigned long cp = 0;
+        int d0 = -1;
+        if (c == 'u' && i + 4 < n && (d0 = hexval(s[i + 1])) >= 0 && hexval(s[i + 2]) >= 0 && hexval(s[i + 3]) >= 0 &&
+            hexval(s[i + 4]) >= 0) {
+            cp = (unsigned long)(d0 << 12 | hexval(s[i + 2]) << 8 | hexval(s[i + 3]) << 4 | hexval(s[i + 4]));
+            i += 4;
+            if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < n && s[i + 1] == '\\' && s[i + 2] == 'u') {
+                unsigned long lo = 0;
+                bool ok = true;
+                for (int q = 3; q < 7; q++)
+                    ok &= hexval(s[i + q]) >= 0, lo = lo << 4 | (unsigned long)(hexval(s[i + q]) & 15);
+                if (ok && lo >= 0xDC00 && lo < 0xE000) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    i += 6;
+                }
+            }
+            if (cp < 0x80) {
+                o[k++] = (char)cp;
+            } else if (cp < 0x800) {
+                o[k++] = (char)(0xC0 | cp >> 6);
+                o[k++] = (char)(0x80 | (cp & 0x3F));
+            } else if (cp < 0x10000) {
+                o[k++] = (char)(0xE0 | cp >> 12);
+                o[k++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                o[k++] = (char)(0x80 | (cp & 0x3F));
+            } else {
+                o[k++] = (char)(0xF0 | cp >> 18);
+                o[k++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+                o[k++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                o[k++] = (char)(0x80 | (cp & 0x3F));
+            }
+            continue;
+        }
+        o[k++] = strchr("ntrbfe0avN_LP", c) ? ' ' : c;
+    }
+    o[k] = '\0';
+    *out_len = k;
+    return o;
+}
+
+static int ws_build(wordset *w, const char *s, size_t n)
+{
+    size_t words = 1;
+    for (size_t i = 0; i < n; i++)
+        words += word_char((unsigned char)s[i]) && (i == 0 || !word_char((unsigned char)s[i - 1]));
+    w->cap = 64;
+    while (w->cap < words * 2)
+        w->cap *= 2;
+    w->cap *= 2;    /* room for the words of the unescaped text too */
+    w->h = calloc(w->cap, sizeof *w->h);
+    if (!w->h)
+        return -1;
+    ws_scan(w, s, n);
+    size_t ul;
+    char *u = unescape(s, n, &ul);
+    if (u)
+        ws_scan(w, u, ul);
+    free(u);
+    return 0;
+}
+
+static bool enum_value(const mf_profile *p, const char *s)
+{
+    const char *k;
+    json_t *e;
+    if (!p)
+        return false;
+    json_object_foreach(p->enums, k, e) {
+        const json_t *vals = json_object_get(e, "values"), *map = json_object_get(e, "map");
+        for (size_t i = 0; json_is_array(vals) && i < json_array_size(vals); i++)
+            if (json_is_string(json_array_get(vals, i)) && !strcmp(json_string_value(json_array_get(vals, i)), s))
+                return true;
+        const char *mk;
+        json_t *mv;
+        json_object_foreach((json_t *)map, mk, mv) if (json_is_string(mv) && !strcmp(json_string_value(mv), s)) return true;
+    }
+    const char *dk;
+    json_t *dv;
+    json_object_foreach(p->defaults, dk, dv) if (json_is_string(dv) && !strcmp(json_string_value(dv), s)) return true;
+    return false;
+}
+
+static bool from_options(const mf_options *o, const char *s)
+{
+    return o && ((o->ticket_id && !strcmp(o->ticket_id, s)) || (o->interview_sha256 && !strcmp(o->interview_sha256, s)) ||
+                 (o->story_id && !strcmp(o->story_id, s)));
+}
+
+typedef struct {
+    const wordset *ws;
+    const mf_oracle_input *in;
+    size_t budget;
+    char bad[200];
+} invent_ctx;
+
+/* Every word of s is a word of the input. */
+static bool words_known(const wordset *w, const char *s, size_t n, char *missing, size_t mlen)
+{
+    for (size_t i = 0; i < n;) {
+        if (!word_char((unsigned char)s[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && word_char((unsigned char)s[j]))
+            j++;
+        if (!ws_has(w, word_hash(s + i, j - i))) {
+            snprintf(missing, mlen, "%.*s", (int)(j - i > 40 ? 40 : j - i), s + i);
+            return false;
+        }
+        i = j;
+    }
+    return true;
+}
+
+static bool invented(const json_t *v, invent_ctx *c, char *path, size_t plen, int d)
+{
+    if (!c->budget || d > 64)
+        return false;
+    c->budget--;
+    size_t pl = strlen(path);
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            snprintf(path + pl, plen - pl, "/%s", k);
+            if (invented(x, c, path, plen, d + 1))
+                return true;
+        }
+        path[pl] = '\0';
+        return false;
+    }
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            snprintf(path + pl, plen - pl, "/%zu", i);
+            if (invented(json_array_get(v, i), c, path, plen, d + 1))
+                return true;
+        }
+        path[pl] = '\0';
+        return false;
+    }
+    char text[64], missing[48];
+    const char *s;
+    size_t n;
+    if (json_is_string(v)) {
+        s = json_string_value(v);
+        n = json_string_length(v);
+    } else if (json_is_integer(v)) {
+        snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
+        s = text[0] == '-' ? text + 1 : text;
+        n = strlen(s);
+    } else {
+        return false;
+    }
+    if (words_known(c->ws, s, n, missing, sizeof missing))
+        return false;
+    const mf_profile *p = profile_of(c->in);
+    if (json_is_string(v) && (enum_value(p, s) || from_options(c->in->opt, s)))
+        return false;
+    if (warned_about(c->in->result, s) || warned_about(c->in->result, missing))
+        return false;
+    snprintf(c->bad, sizeof c->bad, "%s: word '%s' is not in the input and no warning names it", *path ? path : "/",
+             missing);
+    return true;
+}
+
+int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v)
+{
+    start(v);
+    const mf_result *r = in->result;
+    bool acc = r->status == MF_ACCEPTED && r->value;
+    char path[512] = "";
+    switch (in->expect) {
+    case MF_EXPECT_REJECT:
+        if (acc)
+            snprintf(v->detail, sizeof v->detail, "accepted an output that must be rejected (candidate %s)",
+                     r->candidate ? r->candidate : "?");
+        break;
+    case MF_EXPECT_EXACT:
+        if (acc && in->truth && !json_equal(r->value, (json_t *)in->truth)) {
+            char d[300];
+            first_diff(r->value, in->truth, d, sizeof d);
+            snprintf(v->detail, sizeof v->detail, "exact contract broken: %s", d);
+        }
+        break;
+    case MF_EXPECT_SUBSET: {
+        subset_ctx c = {profile_of(in) ? profile_of(in)->defaults : NULL, r};
+        if (acc && in->truth && !subset(r->value, in->truth, NULL, &c, path, sizeof path, 0))
+            snprintf(v->detail, sizeof v->detail, "subset contract broken at %.300s: value changed or invented",
+                     *path ? path : "/");
+        break;
+    }
+    case MF_EXPECT_RAW: {
+        if (!acc) {
+            v->ran = false;
+            break;
+        }
+        wordset ws;
+        if (ws_build(&ws, in->raw, in->raw_len) < 0) {
+            v->ran = false;
+            break;
+        }
+        invent_ctx c = {&ws, in, 100000, ""};
+        if (invented(r->value, &c, path, sizeof path, 0))
+            snprintf(v->detail, sizeof v->detail, "invented scalar at %s", c.bad);
+        free(ws.h);
+        break;
+    }
+    }
+    return finish(v);
+}
+
+/* ---- accounting ---- */
+
+int mf_oracle_accounting(const mf_oracle_input *in, mf_verdict *v)
+{
+    start(v);
+    const mf_result *r = in->result;
+    bool raw_cand = r->candidate && strcmp(r->candidate, "raw") == 0;
+    bool should = r->warnings.count > 0 || (r->status == MF_ACCEPTED && !raw_cand);
+    if (r->status == MF_ACCEPTED && r->repair_applied != should) {
+        snprintf(v->detail, sizeof v->detail, "repair_applied=%d but %zu warnings, candidate %s", r->repair_applied,
+                 r->warnings.count, r->candidate ? r->candidate : "(none)");
+        return finish(v);
+    }
+    for (size_t i = 0; i < r->warnings.count; i++) {
+        const mf_warning *w = &r->warnings.items[i];
+        if (!w->rule || !mf_rules_find(w->rule)) {
+            snprintf(v->detail, sizeof v->detail, "warning %zu names unregistered rule '%s'", i, w->rule ? w->rule : "(null)");
+            return finish(v);
+        }
+        if (!w->message || !*w->message || w->line < 0) {
+            snprintf(v->detail, sizeof v->detail, "warning %zu (%s) has no message or a negative line", i, w->rule);
+            return finish(v);
+        }
+    }
+    if (r->status != MF_ACCEPTED || r->warnings.count || !r->value || !in->profile)
+        return finish(v);
+    /* zero warnings: the value must be the plain parse of the input */
+    const mf_profile *g = mf_profiles_get(in->profile->format == MF_FORMAT_JSON ? "generic_json" : "generic_yaml");
+    if (!g)
+        return finish(v);
+    mf_result *plain = mf_repair(g, in->raw, in->raw_len, in->opt);
+    if (plain && plain->status == MF_ACCEPTED && plain->warnings.count == 0 && !plain->repair_applied &&
+        !json_equal(plain->value, r->value)) {
+        char d[300];
+        first_diff(r->value, plain->value, d, sizeof d);
+        snprintf(v->detail, sizeof v->detail, "silent change: no warning but the value differs from the input's parse: %s", d);
+    }
+    mf_result_free(plain);
+    return finish(v);
+}
+
+/* ---- determinism ---- */
+
+static bool same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+int mf_oracle_determinism(const mf_oracle_input *in, mf_verdict *v)
+{
+    start(v);
+    const mf_result *a = in->result;
+    mf_result *b = mf_repair(in->profile, in->raw, in->raw_len, in->opt);
+    if (!b) {
+        snprintf(v->detail, sizeof v->detail, "second repair returned NULL");
+        return finish(v);
+    }
+    if (a->status != b->status)
+        snprintf(v->detail, sizeof v->detail, "status differs between two runs");
+    else if (!json_equal(a->value, b->value) && (a->value || b->value))
+        snprintf(v->detail, sizeof v->detail, "value differs between two runs");
+    else if (!same_str(a->candidate, b->candidate))
+        snprintf(v->detail, sizeof v->detail, "candidate differs: %s vs %s", a->candidate, b->candidate);
+    else if (a->warnings.count != b->warnings.count)
+        snprintf(v->detail, sizeof v->detail, "%zu warnings then %zu", a->warnings.count, b->warnings.count);
+    else if (a->error.tier != b->error.tier || !same_str(a->error.type, b->error.type) ||
+             !same_str(a->error.message, b->error.message) || a->error.line != b->error.line)
+        snprintf(v->detail, sizeof v->detail, "rejection differs between two runs");
+    for (size_t i = 0; !v->detail[0] && i < a->warnings.count; i++) {
+        const mf_warning *x = &a->warnings.items[i], *y = &b->warnings.items[i];
+        if (!same_str(x->rule, y->rule) || !same_str(x->message, y->message) || x->line != y->line)
+            snprintf(v->detail, sizeof v->detail, "warning %zu differs: %s vs %s", i, x->rule, y->rule);
+    }
+    mf_result_free(b);
+    return finish(v);
+}
+
+int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v)
+{
+    int (*const fns[MF_ORACLE_COUNT])(const mf_oracle_input *, mf_verdict *) = {
+        mf_oracle_idempotence, mf_oracle_no_data_loss, mf_oracle_schema, mf_oracle_accounting, mf_oracle_determinism};
+    int failed = 0;
+    for (int i = 0; i < MF_ORACLE_COUNT; i++)
+        failed += fns[i](in, &v[i]);
+    return failed;
+}
+
+int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len, json_t **truth,
+                    mf_verdict *v)
+{
+    start(v);
+    *truth = NULL;
+    mf_result *r = mf_repair(p, clean, len, opt);
+    if (!r) {
+        snprintf(v->detail, sizeof v->detail, "repair returned NULL");
+        v->failed = true;
+        return 1;
+    }
+    int rc = 0;
+    if (r->status != MF_ACCEPTED) {
+        snprintf(v->detail, sizeof v->detail, "clean artifact rejected: %s: %s", r->error.type ? r->error.type : "?",
+                 r->error.message ? r->error.message : "");
+        rc = 2;
+    } else if (r->warnings.count || r->repair_applied) {
+        snprintf(v->detail, sizeof v->detail, "clean artifact gives %zu warnings (first %s: %s), candidate %s",
+                 r->warnings.count, r->warnings.count ? r->warnings.items[0].rule : "-",
+                 r->warnings.count ? r->warnings.items[0].message : "-", r->candidate ? r->candidate : "?");
+        rc = 1;
+    } else {
+        *truth = json_incref(r->value);
+    }
+    mf_result_free(r);
+    v->failed = rc == 1;
+    return rc;
+}

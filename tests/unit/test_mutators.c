@@ -1,0 +1,302 @@
+/* test_mutators.c - the op registry, the case format, rendering, the
+ * structure-aware mutator, and every op fixture in tests/fixtures/ops:
+ * render, repair, every oracle passes under the op's contract, one of the
+ * op's expected rules fired (or the output was rejected for a reject op).
+ * Fixtures listed in tests/fixtures/ops/known-open.txt must still fail
+ * (fixing one flips it: remove the line). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "malform/mutators.h"
+#include "malform/oracles.h"
+
+#define OPS_DIR MALFORM_SOURCE_DIR "/tests/fixtures/ops"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    fclose(f);
+    if (s) {
+        s[n] = '\0';
+        *len = (size_t)n;
+    }
+    return s;
+}
+
+static void test_registry(void **state)
+{
+    (void)state;
+    size_t n = mf_ops_count();
+    assert_true(n >= 40);
+    for (size_t i = 0; i < n; i++) {
+        const mf_op *o = mf_ops_at(i);
+        assert_non_null(o->id);
+        assert_ptr_equal(mf_ops_find(o->id), o);
+        assert_true(o->section && *o->section && o->description && *o->description);
+        assert_true(!strncmp(o->id, "cand.", 5) || !strncmp(o->id, "yaml.", 5) || !strncmp(o->id, "json.", 5) ||
+                    !strncmp(o->id, "norm.", 5) || !strncmp(o->id, "val.", 4));
+        assert_true(o->kind == MF_OP_VALUE || *o->rules || o->contract == MF_CONTRACT_REJECT);
+        /* every expected rule is registered by core */
+        char rules[256];
+        snprintf(rules, sizeof rules, "%s", o->rules);
+        for (char *save, *t = strtok_r(rules, " ", &save); t; t = strtok_r(NULL, " ", &save))
+            if (!mf_rules_find(t))
+                fail_msg("op %s expects unregistered rule %s", o->id, t);
+        /* and has a fixture */
+        char dir[512];
+        snprintf(dir, sizeof dir, "%s/%s", OPS_DIR, o->id);
+        DIR *d = opendir(dir);
+        if (!d)
+            fail_msg("op %s has no fixture directory %s", o->id, dir);
+        size_t cases = 0;
+        for (struct dirent *e; (e = readdir(d));)
+            cases += strstr(e->d_name, ".case") != NULL;
+        closedir(d);
+        if (!cases)
+            fail_msg("op %s has no .case fixture", o->id);
+    }
+    assert_null(mf_ops_find("no.such-op"));
+}
+
+static void test_case_roundtrip(void **state)
+{
+    (void)state;
+    const char *text = "malform-case 1\nprofile: generic_yaml\nopts: {\"ticket_id\":\"T-1\"}\n"
+                       "op: yaml.colon-space seed=12 n=2\nop: cand.fence seed=0x10\n---\na: 1\nb: two\n";
+    char err[200];
+    mf_case *c = mf_case_decode(text, strlen(text), err, sizeof err);
+    assert_non_null(c);
+    assert_string_equal(c->profile, "generic_yaml");
+    assert_int_equal(c->nops, 2);
+    assert_int_equal(c->ops[1].seed, 16);
+    assert_string_equal(c->ops[0].params, "n=2");
+    assert_string_equal(c->artifact, "a: 1\nb: two\n");
+    mf_options o;
+    mf_case_options(c, &o);
+    assert_string_equal(o.ticket_id, "T-1");
+    size_t len;
+    char *enc = mf_case_encode(c, &len);
+    mf_case *d = mf_case_decode(enc, len, err, sizeof err);
+    assert_non_null(d);
+    size_t len2;
+    char *enc2 = mf_case_encode(d, &len2);
+    assert_int_equal(len, len2);
+    assert_memory_equal(enc, enc2, len);
+    free(enc);
+    free(enc2);
+    mf_case_free(c);
+    mf_case_free(d);
+}
+
+static void expect_decode_error(const char *text, const char *needle)
+{
+    char err[200] = "";
+    mf_case *c = mf_case_decode(text, strlen(text), err, sizeof err);
+    if (c || !strstr(err, needle))
+        fail_msg("decode of %s: want error with '%s', got '%s'", text, needle, err);
+}
+
+static void test_case_errors(void **state)
+{
+    (void)state;
+    expect_decode_error("a: 1\n", "not a structured case");
+    expect_decode_error("malform-case 1\nprofile: p\nop: nope seed=1\n---\n", "unknown op 'nope'");
+    expect_decode_error("malform-case 1\nprofile: p\n", "missing '---'");
+    expect_decode_error("malform-case 1\nop: cand.fence seed=1\n---\nx", "no 'profile:'");
+    expect_decode_error("malform-case 1\nprofile: p\nop: cand.fence seed=x1\n---\n", "bad seed");
+    expect_decode_error("malform-case 1\nprofile: p\nop: cand.fence seed=1 junk\n---\n", "not key=value");
+    expect_decode_error("malform-case 1\nprofile: p\nwhat: 1\n---\n", "line 3: unknown header key");
+    expect_decode_error("malform-case 1\nprofile: p\nopts: [1]\n---\n", "opts must be a JSON object");
+    mf_case *c = mf_case_new("generic_yaml", "x", 1);
+    mf_render r;
+    free(c->profile);
+    c->profile = strdup("no_such_profile");
+    assert_int_equal(mf_case_render(c, &r), -1);
+    assert_non_null(strstr(r.error, "unknown profile"));
+    mf_render_free(&r);
+    mf_case_free(c);
+}
+
+static void test_render_deterministic(void **state)
+{
+    (void)state;
+    uint64_t rng = 7;
+    for (int i = 0; i < 40; i++) {
+        mf_case *c = mf_case_default(&rng);
+        for (int k = 0; k < 4; k++)
+            mf_case_mutate(c, &rng, NULL, 0);
+        mf_render a, b;
+        assert_int_equal(mf_case_render(c, &a), 0);
+        assert_int_equal(mf_case_render(c, &b), 0);
+        assert_int_equal(a.raw_len, b.raw_len);
+        assert_memory_equal(a.raw, b.raw, a.raw_len);
+        mf_render_free(&a);
+        mf_render_free(&b);
+        mf_case_free(c);
+    }
+}
+
+/* Every mutation and crossover yields a case that encodes and decodes to itself. */
+static void test_mutate_roundtrip(void **state)
+{
+    (void)state;
+    uint64_t rng = 42;
+    mf_case *prev = mf_case_default(&rng);
+    for (int i = 0; i < 2000; i++) {
+        mf_case *c = (i % 5 == 0) ? mf_case_crossover(prev, prev, &rng) : NULL;
+        if (!c) {
+            size_t len;
+            char *t = mf_case_encode(prev, &len);
+            char err[64];
+            c = mf_case_decode(t, len, err, sizeof err);
+            free(t);
+        }
+        assert_non_null(c);
+        mf_case_mutate(c, &rng, NULL, 0);
+        assert_true(c->nops <= MF_CASE_MAX_OPS);
+        size_t len;
+        char *t = mf_case_encode(c, &len);
+        char err[200];
+        mf_case *d = mf_case_decode(t, len, err, sizeof err);
+        if (!d)
+            fail_msg("mutated case does not decode: %s\n%s", err, t);
+        assert_int_equal(d->nops, c->nops);
+        free(t);
+        mf_case_free(d);
+        mf_case_free(prev);
+        prev = c;
+    }
+    mf_case_free(prev);
+}
+
+static bool known_open(const char *rel)
+{
+    size_t len;
+    char *k = slurp(OPS_DIR "/known-open.txt", &len);
+    bool hit = false;
+    for (char *save, *line = k ? strtok_r(k, "\n", &save) : NULL; line && !hit; line = strtok_r(NULL, "\n", &save))
+        hit = line[0] != '#' && strncmp(line, rel, strlen(rel)) == 0 && (line[strlen(rel)] == ' ' || !line[strlen(rel)]);
+    free(k);
+    return hit;
+}
+
+/* Run one fixture; returns NULL on pass, else a malloc'd reason. */
+static char *run_fixture(const char *path, const mf_op *op)
+{
+    size_t len;
+    char *text = slurp(path, &len), err[256], *why = NULL;
+    mf_case *c = text ? mf_case_decode(text, len, err, sizeof err) : NULL;
+    free(text);
+    if (!c)
+        return strdup("does not decode");
+    mf_render r;
+    json_t *truth = NULL;
+    mf_result *res = NULL;
+    mf_verdict clean, v[MF_ORACLE_COUNT];
+    if (mf_case_render(c, &r) < 0) {
+        why = strdup(r.error);
+        goto out;
+    }
+    for (size_t i = 0; i < c->nops; i++)
+        if (!r.applied[i] && asprintf(&why, "op %s found no site", c->ops[i].op->id) >= 0)
+            goto out;
+    mf_options opt;
+    mf_case_options(c, &opt);
+    if (mf_oracle_clean(r.profile, &opt, r.clean, r.clean_len, &truth, &clean) != 0) {
+        why = strdup(clean.detail);
+        goto out;
+    }
+    res = mf_repair(r.profile, r.raw, r.raw_len, &opt);
+    mf_oracle_input in = {r.profile, &opt, r.raw, r.raw_len, res, truth, (mf_expect)r.contract};
+    if (mf_oracles_run(&in, v)) {
+        for (int i = 0; i < MF_ORACLE_COUNT && !why; i++)
+            if (v[i].failed && asprintf(&why, "%s: %s", mf_oracle_name((mf_oracle_id)i), v[i].detail) < 0)
+                why = NULL;
+        goto out;
+    }
+    if (op->contract == MF_CONTRACT_REJECT || op->kind == MF_OP_VALUE)
+        goto out;
+    if (res->status != MF_ACCEPTED) {
+        if (asprintf(&why, "rejected: %s %s", res->error.type, res->error.message) < 0)
+            why = NULL;
+        goto out;
+    }
+    bool fired = false;
+    char rules[256];
+    snprintf(rules, sizeof rules, "%s", op->rules);
+    for (char *save, *t = strtok_r(rules, " ", &save); t && !fired; t = strtok_r(NULL, " ", &save))
+        fired = mf_warnings_has(&res->warnings, t);
+    if (!fired && asprintf(&why, "none of the expected rules (%s) fired", op->rules) < 0)
+        why = NULL;
+out:
+    mf_result_free(res);
+    json_decref(truth);
+    mf_render_free(&r);
+    mf_case_free(c);
+    return why;
+}
+
+static void test_op_fixtures(void **state)
+{
+    (void)state;
+    size_t total = 0, failed = 0;
+    for (size_t i = 0; i < mf_ops_count(); i++) {
+        const mf_op *op = mf_ops_at(i);
+        char dir[512];
+        snprintf(dir, sizeof dir, "%s/%s", OPS_DIR, op->id);
+        DIR *d = opendir(dir);
+        if (!d)
+            continue;
+        for (struct dirent *e; (e = readdir(d));) {
+            if (!strstr(e->d_name, ".case"))
+                continue;
+            char path[1024], rel[512];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            snprintf(rel, sizeof rel, "%s/%s", op->id, e->d_name);
+            char *why = run_fixture(path, op);
+            bool open = known_open(rel);
+            total++;
+            if (why && !open) {
+                print_error("FAIL %s: %s\n", rel, why);
+                failed++;
+            } else if (!why && open) {
+                print_error("FIXED %s passes now: remove it from known-open.txt\n", rel);
+                failed++;
+            }
+            free(why);
+        }
+        closedir(d);
+    }
+    print_message("%zu op fixtures, %zu unexpected\n", total, failed);
+    assert_true(total >= mf_ops_count());
+    assert_int_equal(failed, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),        cmocka_unit_test(test_case_roundtrip),
+        cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
+        cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    mf_profiles_shutdown();
+    return rc;
+}

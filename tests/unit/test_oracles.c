@@ -1,0 +1,234 @@
+/* test_oracles.c - each oracle on hand-made results that must pass and
+ * must fail, the schema-subset validator, value diffs and the clean check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "malform/malform.h"
+#include "malform/oracles.h"
+
+static json_t *J(const char *s)
+{
+    json_t *v = json_loads(s, JSON_DECODE_ANY, NULL);
+    assert_non_null(v);
+    return v;
+}
+
+/* A hand-made accepted result owning value. */
+static mf_result *fake(json_t *value, const char *candidate, bool applied)
+{
+    mf_result *r = calloc(1, sizeof *r);
+    r->status = value ? MF_ACCEPTED : MF_REJECTED;
+    r->value = value;
+    r->candidate = strdup(candidate);
+    r->repair_applied = applied;
+    return r;
+}
+
+static void test_schema_validator(void **state)
+{
+    (void)state;
+    json_t *s = J("{\"type\":\"object\",\"required\":[\"id\",\"tags\"],\"additionalProperties\":false,"
+                  "\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^Q[0-9]{2,}$\"},"
+                  "\"n\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10},"
+                  "\"tags\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"enum\":[\"a\",\"b\"]}},"
+                  "\"x\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}}}");
+    char msg[256];
+    struct { const char *v; int ok; const char *needle; } cases[] = {
+        {"{\"id\":\"Q01\",\"tags\":[\"a\"]}", 0, NULL},
+        {"{\"id\":\"Q01\",\"tags\":[\"a\"],\"n\":5.0,\"x\":null}", 0, NULL},
+        {"{\"id\":\"q1\",\"tags\":[\"a\"]}", -1, "/id: does not match pattern"},
+        {"{\"id\":\"Q01\"}", -1, "missing required 'tags'"},
+        {"{\"id\":\"Q01\",\"tags\":[]}", -1, "/tags: fewer than minItems"},
+        {"{\"id\":\"Q01\",\"tags\":[\"c\"]}", -1, "/tags/0: not one of enum"},
+        {"{\"id\":\"Q01\",\"tags\":[\"a\"],\"n\":11}", -1, "/n: above maximum"},
+        {"{\"id\":\"Q01\",\"tags\":[\"a\"],\"zz\":1}", -1, "/zz: additional property"},
+        {"{\"id\":\"Q01\",\"tags\":[\"a\"],\"x\":3}", -1, "/x: matches none of anyOf"},
+        {"[1]", -1, "wrong type"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *v = J(cases[i].v);
+        int rc = mf_oracle_schema_validate(s, v, msg, sizeof msg);
+        if (rc != cases[i].ok || (cases[i].needle && !strstr(msg, cases[i].needle)))
+            fail_msg("%s: rc %d msg '%s'", cases[i].v, rc, msg);
+        json_decref(v);
+    }
+    json_decref(s);
+}
+
+static void test_no_data_loss(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_json");
+    assert_non_null(p);
+    json_t *truth = J("{\"a\":[1,2,3],\"b\":\"text\"}");
+    mf_verdict v;
+    struct { const char *got; mf_expect e; int fail; } cases[] = {
+        {"{\"a\":[1,2,3],\"b\":\"text\"}", MF_EXPECT_EXACT, 0},
+        {"{\"a\":[1,2],\"b\":\"text\"}", MF_EXPECT_EXACT, 1},
+        {NULL, MF_EXPECT_EXACT, 0},
+        {"{\"a\":[1,2]}", MF_EXPECT_SUBSET, 0},
+        {"{\"a\":[1,9]}", MF_EXPECT_SUBSET, 1},
+        {"{\"a\":[1,2],\"c\":true}", MF_EXPECT_SUBSET, 1},
+        {"{\"b\":\"tex\"}", MF_EXPECT_SUBSET, 1},
+        {"{\"a\":[1,2,3],\"b\":\"text\"}", MF_EXPECT_REJECT, 1},
+        {NULL, MF_EXPECT_REJECT, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        mf_result *r = fake(cases[i].got ? J(cases[i].got) : NULL, "raw", false);
+        mf_oracle_input in = {p, NULL, "", 0, r, truth, cases[i].e};
+        if (mf_oracle_no_data_loss(&in, &v) != cases[i].fail)
+            fail_msg("case %zu (%s): %s", i, cases[i].got ? cases[i].got : "rejected", v.detail);
+        mf_result_free(r);
+    }
+    json_decref(truth);
+
+    /* subset: a documented default with a warning is not an invented value */
+    const mf_profile *inv = mf_profiles_get("investor_decision");
+    if (inv && json_object_get(inv->defaults, "funding_ask")) {
+        json_t *t = J("{\"funding_ask\":\"2M\"}");
+        mf_result *r = fake(J("{\"funding_ask\":\"Not specified\"}"), "raw", true);
+        mf_oracle_input in = {inv, NULL, "", 0, r, t, MF_EXPECT_SUBSET};
+        json_t *def = json_object_get(inv->defaults, "funding_ask");
+        json_object_set(r->value, "funding_ask", def);
+        assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1); /* no warning yet */
+        mf_warnings_add(&r->warnings, "norm.default", 0, "Filled missing funding_ask");
+        assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
+        mf_result_free(r);
+        json_decref(t);
+    }
+
+    /* raw mode: every word of every scalar comes from the input */
+    const char *raw = "Here: {\"name\": \"alpha beta\", \"n\": 12}";
+    mf_result *r = fake(J("{\"name\":\"alpha beta\",\"n\":12}"), "raw", false);
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
+    json_object_set_new(r->value, "name", json_string("alpha gamma"));
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
+    assert_non_null(strstr(v.detail, "gamma"));
+    mf_warnings_add(&r->warnings, "norm.default", 0, "Filled name with alpha gamma");
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
+    json_object_set_new(r->value, "n", json_integer(13));
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
+    mf_result_free(r);
+}
+
+static void test_accounting(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_json");
+    const char *raw = "{\"a\": 1}";
+    mf_verdict v;
+    mf_result *r = fake(J("{\"a\":1}"), "raw", false);
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    assert_int_equal(mf_oracle_accounting(&in, &v), 0);
+    /* silent change: same input, different value, no warning */
+    json_object_set_new(r->value, "a", json_integer(2));
+    assert_int_equal(mf_oracle_accounting(&in, &v), 1);
+    assert_non_null(strstr(v.detail, "silent change"));
+    /* a warning accounts for it, but repair_applied must then be set */
+    mf_warnings_add(&r->warnings, "json.trailing-comma", 1, "Dropped a trailing comma");
+    assert_int_equal(mf_oracle_accounting(&in, &v), 1);
+    assert_non_null(strstr(v.detail, "repair_applied"));
+    r->repair_applied = true;
+    assert_int_equal(mf_oracle_accounting(&in, &v), 0);
+    /* a warning must name a registered rule */
+    mf_warnings_add(&r->warnings, "made.up-rule", 1, "x");
+    assert_int_equal(mf_oracle_accounting(&in, &v), 1);
+    assert_non_null(strstr(v.detail, "unregistered rule 'made.up-rule'"));
+    mf_result_free(r);
+    /* a recovered candidate without repair_applied */
+    r = fake(J("{\"a\":1}"), "fence", false);
+    in.result = r;
+    assert_int_equal(mf_oracle_accounting(&in, &v), 1);
+    mf_result_free(r);
+}
+
+static void test_schema_oracle(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    mf_result *r = fake(NULL, "raw", false);
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, "", 0, r, NULL, MF_EXPECT_RAW};
+    assert_int_equal(mf_oracle_schema(&in, &v), 1); /* rejected without a structured error */
+    mf_error_set(&r->error, 1, "YAML_SYNTAX_ERROR", "", 3, 1, "bad");
+    assert_int_equal(mf_oracle_schema(&in, &v), 0);
+    mf_result_free(r);
+    const mf_profile *bs = mf_profiles_get("bead_status");
+    if (bs && bs->schema) {
+        r = fake(J("{\"status\":\"done\"}"), "raw", false); /* checks missing */
+        in.profile = bs;
+        in.result = r;
+        assert_int_equal(mf_oracle_schema(&in, &v), 1);
+        assert_non_null(strstr(v.detail, "checks"));
+        mf_result_free(r);
+    }
+}
+
+static void test_real_pipeline(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_json");
+    const char *raw = "Sure:\n```json\n{\"a\": [1, 2,], \"b\": 'x'}\n```\n";
+    mf_result *r = mf_repair(p, raw, strlen(raw), NULL);
+    assert_non_null(r);
+    mf_verdict v[MF_ORACLE_COUNT];
+    json_t *truth = J("{\"a\":[1,2],\"b\":\"x\"}");
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, truth, MF_EXPECT_EXACT};
+    int failed = mf_oracles_run(&in, v);
+    for (int i = 0; i < MF_ORACLE_COUNT; i++)
+        if (v[i].failed)
+            print_error("%s: %s\n", mf_oracle_name((mf_oracle_id)i), v[i].detail);
+    assert_int_equal(failed, 0);
+    assert_true(v[MF_ORACLE_IDEMPOTENCE].ran && v[MF_ORACLE_DETERMINISM].ran);
+    /* a tampered copy of the result is not what a second run gives */
+    mf_result *t = fake(json_deep_copy(r->value), r->candidate, r->repair_applied);
+    in.result = t;
+    assert_int_equal(mf_oracle_determinism(&in, v), 1);
+    mf_result_free(t);
+    mf_result_free(r);
+    json_decref(truth);
+}
+
+static void test_clean_and_diff(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_json");
+    json_t *truth;
+    mf_verdict v;
+    assert_int_equal(mf_oracle_clean(p, NULL, "{\"a\": 1}", 8, &truth, &v), 0);
+    assert_non_null(truth);
+    json_decref(truth);
+    const char *fenced = "```json\n{\"a\": 1}\n```\n";
+    assert_int_equal(mf_oracle_clean(p, NULL, fenced, strlen(fenced), &truth, &v), 1);
+    assert_null(truth);
+    const mf_profile *bs = mf_profiles_get("bead_status");
+    if (bs)
+        assert_int_equal(mf_oracle_clean(bs, NULL, "- 1\n- 2\n", 8, &truth, &v), 2);
+    json_t *a = J("{\"x\":[1,2],\"y\":\"s\"}"), *b = J("{\"x\":[1,3],\"z\":true}");
+    char *d = mf_value_diff(a, b, 10);
+    assert_non_null(strstr(d, "/x/1: want 3, got 2"));
+    assert_non_null(strstr(d, "/z: want true, got (absent)"));
+    assert_non_null(strstr(d, "/y: want (absent), got \"s\""));
+    free(d);
+    d = mf_value_diff(a, a, 10);
+    assert_string_equal(d, "");
+    free(d);
+    json_decref(a);
+    json_decref(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_schema_validator), cmocka_unit_test(test_no_data_loss),
+        cmocka_unit_test(test_accounting),       cmocka_unit_test(test_schema_oracle),
+        cmocka_unit_test(test_real_pipeline),    cmocka_unit_test(test_clean_and_diff),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    mf_profiles_shutdown();
+    return rc;
+}
