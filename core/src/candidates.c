@@ -21,7 +21,7 @@
  * Kinds 3-6 are taken from the raw text and again from the prefix-stripped
  * text (named "<kind>+prefix-stripped"), in that order per kind. Every
  * candidate is then tidied (cand_tidy.c: trailing terminal noise, orphan
- * closing fence). A candidate carries the warnings it owes if it wins: the
+ * closing fence; cand_prose.c: sentence-like lines after a YAML artifact). A candidate carries the warnings it owes if it wins: the
  * prefix stripping, its extraction (line = where it was found in the raw
  * output) and its tidying (line = in the candidate text). Blank candidates
  * other than "raw" are skipped; identical texts are listed once (the first).
@@ -61,13 +61,17 @@ const mf_rule mf_rules_cand[] = {
      "Take the largest balanced {...} or [...] value found in surrounding text."},
     {"cand.json-span", "002 A1 JSON extraction (first '{' to last '}')",
      "Take the text from the first '{' to the last '}' (or '[' to ']') as a last resort."},
+    {"cand.leading-prose", "000 Universal Repairs / Candidate collection from surrounding prose",
+     "Drop a leading prose line (\"Okay, here it is:\") that YAML would read as an invented key."},
+    {"cand.trailing-prose", "000 Universal Repairs / Candidate collection from surrounding prose",
+     "Drop sentence-like lines at column 0 after a YAML artifact (\"Let me know if ...\")."},
     {"echo.prompt", "000 Prompt Echo Detection",
      "Reject output that echoes the prompt (hard + soft markers) or a prompt schema (rejection rule)."},
     {NULL, NULL, NULL}};
 
 /* Indices into mf_rules_cand: warnings name the registry's own id strings. */
 enum { R_RECOVERED, R_PREFIX, R_NOISE, R_ORPHAN, R_FENCE, R_TAG, R_TAG_TRUNC, R_ANCHOR, R_JSON_BALANCED,
-       R_JSON_SPAN };
+       R_JSON_SPAN, R_LEADING_PROSE, R_TRAILING_PROSE };
 #define RULE(r) (mf_rules_cand[r].id)
 
 typedef struct {
@@ -125,6 +129,15 @@ static int tidy(ctx *c, mf_warnings *w)
         b->s[b->len] = '\0';
         if (mf_warnings_add(w, RULE(R_ORPHAN), line,
                             "Trimmed orphan trailing closing code fence after the structured artifact."))
+            return -1;
+    }
+    int line;
+    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
+    if (cut < b->len) {
+        b->len = cut;
+        b->s[b->len] = '\0';
+        if (mf_warnings_add(w, RULE(R_TRAILING_PROSE), line,
+                            "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
     return 0;
@@ -353,6 +366,25 @@ static int scan_tags(ctx *c, const char *s, size_t len)
                 tag, tag);
 }
 
+/* ---- leading prose (cand_prose.c) ------------------------------------------ */
+
+static int scan_leading_prose(ctx *c, const char *s, size_t len)
+{
+    int line = 0;
+    size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
+    if (!cut)
+        return 0;
+    size_t n = 0;
+    while (n < cut && (s[n] == ' ' || s[n] == '\t' || s[n] == '\r' || s[n] == '\n'))
+        n++;
+    size_t e = n;
+    while (e < cut && s[e] != '\n' && s[e] != '\r')
+        e++;
+    return emit(c, "prose-trimmed", s + cut, len - cut, RULE(R_LEADING_PROSE), line,
+                "Dropped the leading prose line \"%.*s%s\" (line %d): it reads as a sentence, not as a key.",
+                (int)(e - n > 60 ? 60 : e - n), s + n, e - n > 60 ? "..." : "", line);
+}
+
 /* ---- anchor ---------------------------------------------------------------- */
 
 /* True when line [s, s+n) starts with a top-level key of p (*key names it). */
@@ -511,7 +543,7 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
             goto oom;
     }
 
-    scan_fn kinds[] = {scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
+    scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
                        is_json(p) ? scan_json_span : NULL};
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
         if (!kinds[k])

@@ -54,6 +54,16 @@ typedef struct { mf_candidate *items; size_t count, cap; } mf_candidates;
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out);
 void mf_candidates_free(mf_candidates *c);
 
+/* Offset where the text resumes after a leading prose line that YAML would
+ * read as a key ("Okay, here it is:" before a mapping; cand_prose.c), or 0
+ * when there is none. *line (may be NULL): 1-based line of the prose. */
+size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int *line);
+
+/* Length of the text without the sentence-like lines at its end that follow
+ * a block structure (cand_prose.c), or len when there are none. *line: line
+ * of the first cut line; *keyed: one of them parses as an invented key. */
+size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed);
+
 /* ---- YAML loading (yaml_load.c) ---- */
 typedef struct {
     const mf_profile *profile;  /* string_fields keep plain text; may be NULL */

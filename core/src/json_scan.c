@@ -10,7 +10,9 @@
  * quote only when what follows it looks like JSON structure: end of input,
  * `}` or `]`, `:` for a key, `,` followed by a key, a value or a closer, or
  * whitespace followed by a quote, bracket or comment (a missing comma).
- * Otherwise it is an unescaped inner quote and stays text. The same test
+ * Unicode spaces (NBSP, ...) count as whitespace in these lookaheads, as they
+ * do between tokens: a NBSP after the comma that ends a member must not make
+ * its closing quote an inner one. Otherwise it is an unescaped inner quote and stays text. The same test
  * closes single-quoted and smart-quoted strings. `${...}` on one line is kept
  * whole (quotes inside it are text). Literal control characters stay in the
  * value (the canonical output escapes them); invalid escapes keep their
@@ -221,11 +223,25 @@ static bool word_is_literal(const char *s, size_t n)
     return false;
 }
 
+/* Offset of the first byte at or after k that is neither JSON whitespace nor
+ * a Unicode space (skip_ws drops those between tokens, json.unicode-space). */
+static size_t past_spaces(const jp *p, size_t k)
+{
+    for (size_t us; k < p->n;) {
+        if (is_ws(at(p, k)))
+            k++;
+        else if ((us = unicode_space(p, k)))
+            k += us;
+        else
+            break;
+    }
+    return k;
+}
+
 /* After a comma at k-1: does structure (a key, a value, a closer) follow? */
 static bool structure_after_comma(const jp *p, size_t k)
 {
-    while (k < p->n && is_ws(at(p, k)))
-        k++;
+    k = past_spaces(p, k);
     int c = at(p, k);
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || smart_quote(p, k) >= 0)
         return true;
@@ -246,9 +262,7 @@ static bool structure_after_comma(const jp *p, size_t k)
 /* Is the quote that ends just before k a closing quote? */
 static bool closes_here(const jp *p, size_t k, bool is_key)
 {
-    size_t j = k;
-    while (j < p->n && is_ws(at(p, j)))
-        j++;
+    size_t j = past_spaces(p, k);
     if (j >= p->n)
         return true;
     int c = at(p, j);

@@ -2,7 +2,8 @@
  *
  * Repairs first: the breakdown's story_id is set to the runtime story id
  * (A2: "orchestrator corrects it"), and task ids that carry the right number
- * in the wrong spelling (3, "3", "T3", "task-3", "T-US-004-3") become the
+ * in the wrong spelling (3, "3", "T3", "task-3", "T-US-004-3", "t-us-004-02":
+ * the story part is compared without regard to case) become the
  * strict `T-{story}-NN` form (A3). taskId/id -> task_id and title ->
  * description are profile aliases, applied before this runs.
  *
@@ -41,7 +42,7 @@ static long task_number(const json_t *id, const char *story)
         return -1;
     size_t sl = strlen(story);
     const char *num = NULL;
-    if (strncmp(s, "T-", 2) == 0 && strncmp(s + 2, story, sl) == 0 && s[2 + sl] == '-')
+    if (strncasecmp(s, "T-", 2) == 0 && strncasecmp(s + 2, story, sl) == 0 && s[2 + sl] == '-')
         num = s + 3 + sl;
     else if (strncasecmp(s, "task", 4) == 0)
         num = s + 4 + (s[4] == '-' || s[4] == '_' || s[4] == ' ');

@@ -8,7 +8,17 @@
  * after each YAML repair group. Balanced-JSON extractions ("json-balanced",
  * "json-span") are pass-B only: they can cut one value out of several
  * (JSONL, glued objects), so the raw text's JSON repair, which keeps them all,
- * goes first. A candidate is valid when it parses and
+ * goes first. Within each pass the preferred candidates go first: the
+ * profile's <TAG> envelope ("tag", "tag-truncated", also on the
+ * prefix-stripped text) and "prose-trimmed". The envelope is the model's own
+ * statement of where the artifact is; if the raw or prefix-stripped text went
+ * first, pass B's yaml.xml-tag-lines would drop the tag lines and accept the
+ * prose before them ("Work finished. Final marker:") as an invented key.
+ * A leading prose line that YAML reads as a key ("Okay, here it is:" before
+ * a mapping; cand_prose.c) also skips the raw-first fast path: the raw text
+ * parses, but with an invented key. So does trailing prose that parses as a
+ * key the profile does not know ("That's all: let me know ..."); the tidied
+ * candidates (even "raw") have it cut with a cand.trailing-prose warning. A candidate is valid when it parses and
  * survives unwrapping, aliasing, the profile's normalizers, schema
  * normalization and validation. First valid wins. For the generic profiles a
  * scalar root is a weak win: a later candidate with a mapping or sequence root
@@ -208,6 +218,15 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     return 1;
 }
 
+/* Candidates tried first in each pass: the profile's own tag envelope and the
+ * text without a leading prose line. Trying them after the raw or
+ * prefix-stripped text would let that text's structural repairs (dropping the
+ * tag lines, yaml.xml-tag-lines) accept the prose around them as a key. */
+static int preferred(const char *name)
+{
+    return strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0;
+}
+
 static const mf_profile *detect_profile(const char *s, size_t n)
 {
     size_t i = 0;
@@ -276,19 +295,22 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_
 
     run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL};
     mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
-    int won = try_candidate(&R, &rawc, false);
+    bool keyed;
+    mf_cand_trailing_prose(p, raw, len, NULL, &keyed);
+    int won = mf_cand_leading_prose(p, raw, len, NULL) || keyed ? 0 : try_candidate(&R, &rawc, false);
     if (!won) {
         mf_candidates cs;
         if (mf_candidates_build(p, raw, len, &cs) == 0) {
             for (int pass = 0; pass < 2 && !won; pass++)
-                for (size_t i = 0; i < cs.count && !won; i++) {
-                    bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
-                                       cs.items[i].len == len && cs.items[i].warnings.count == 0;
-                    bool extraction = strncmp(cs.items[i].name, "json-", 5) == 0;
-                    if (pass == 0 && (same_as_raw || extraction))
-                        continue;
-                    won = try_candidate(&R, &cs.items[i], pass == 1);
-                }
+                for (int first = 1; first >= 0 && !won; first--)
+                    for (size_t i = 0; i < cs.count && !won; i++) {
+                        bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
+                                           cs.items[i].len == len && cs.items[i].warnings.count == 0;
+                        bool extraction = strncmp(cs.items[i].name, "json-", 5) == 0;
+                        if (preferred(cs.items[i].name) != first || (pass == 0 && (same_as_raw || extraction)))
+                            continue;
+                        won = try_candidate(&R, &cs.items[i], pass == 1);
+                    }
             mf_candidates_free(&cs);
         }
     }

@@ -1,7 +1,9 @@
 /* yaml_repair_inline.c - repairs of the line structure of mappings and sequences.
  *
  * yaml.inline-sequence-parent (#2) moves `key: - item` onto two lines, the
- * dash aligned with the item's following properties. yaml.colon-space (#3)
+ * dash aligned with the item's following properties; an item that is itself
+ * `key: - item` (`a: - b: - c`) is split again under its own key, so the rule
+ * is idempotent. yaml.colon-space (#3)
  * inserts the space a simple `key:value` entry is missing (two or more
  * identifier characters, so Windows drives and URLs stay as they are).
  * yaml.inline-keys (#4) splits `a: 1 b: 2` into one entry per line; a split is
@@ -71,12 +73,28 @@ size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, co
         yr_put(&o, l->s, e.key_e);
         yr_put(&o, ":", 1);
         yr_endl(&o, l->eol);
+        /* the moved item may itself be `- key: - item`: split it too, its
+         * sequence under its key, or the next application would */
+        const char *rest = l->s + e.val;
+        size_t rn = l->n - e.val;
+        for (yr_entry r;;) {
+            yr_entry_parse(rest, rn, &r);
+            if (!r.key || r.val + 2 > r.end || !is_dash_at(rest, r.end, r.val) || rest[r.val + 1] != ' ')
+                break;
+            yr_spaces(&o, dash);
+            yr_put(&o, rest, r.key_e);
+            yr_put(&o, ":", 1);
+            yr_endl(&o, l->eol);
+            dash += r.key_s;
+            rest += r.val;
+            rn -= r.val;
+        }
         yr_spaces(&o, dash);
-        yr_put(&o, l->s + e.val, l->n - e.val);
+        yr_put(&o, rest, rn);
         yr_endl(&o, l->eol);
         mf_warnings_add(w, YR_INLINE_SEQ_PARENT, yr_lineno(i), MSG_INLINE);
         changes++;
-        yr_block_note(&blk, l->s + e.val, l->n - e.val);
+        yr_block_note(&blk, rest, rn);
         if (blk.active)
             blk.parent += dash;
     }

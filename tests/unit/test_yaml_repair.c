@@ -285,6 +285,9 @@ static void test_exact_rewrites(void **state)
     expect_rewrite("yaml.sequence-indent-drift", g, "- a\n - b\n", "- a\n - b\n", 0);
     expect_rewrite("yaml.property-indent", g, "- a: 1\n   b: 2\n", "- a: 1\n  b: 2\n", 1);
     expect_rewrite("yaml.property-indent", g, "- a:\n   b: 2\n", "- a:\n   b: 2\n", 0);
+    /* an item that is itself `key: - item` is split in the same application (idempotence) */
+    expect_rewrite("yaml.inline-sequence-parent", g, "que3tions: - id: se: foundatio\nestions: - idcns: - idcture\n",
+                   "que3tions:\n- id: se: foundatio\nestions:\n- idcns:\n  - idcture\n", 2);
     /* empty input and input without a final newline stay byte-identical */
     for (const mf_text_rule *r = mf_yaml_repairs; r->rule_id; r++) {
         expect_rewrite(r->rule_id, nested_p, "", "", 0);
@@ -339,7 +342,8 @@ static void test_pathological(void **state)
     static const char *const shapes[] = {
         "key:value\n", "- -k: v\n", "a: b: c\n", "free_text: `x` y\n", "t: \"p\\q\n", "q: \"a\" b\n",
         "u: \"x\" | \"y\"\n", "- @z\n", "<tag>\n", "n: |\n", "  body: x\n", "   - drift\n", "progress:\n",
-        "current: 4\n", "dup: 1\n", "dup: 1\n", "o: '\n", "\n", "x: y z: 1 w: 2\n", "l: - a\n"};
+        "current: 4\n", "dup: 1\n", "dup: 1\n", "o: '\n", "\n", "x: y z: 1 w: 2\n", "l: - a\n",
+        "m: - k: - v\n"};
     size_t ns = sizeof shapes / sizeof *shapes;
     for (size_t i = 0; i < 200000; i++)
         mf_buf_puts(&b, shapes[i % ns]);

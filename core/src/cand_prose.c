@@ -1,0 +1,212 @@
+/* cand_prose.c - leading prose that YAML would read as a key (rule
+ * cand.leading-prose; seed 000, Candidate collection from surrounding prose).
+ *
+ * "Okay, here it is:" or "Status update: all sections complete" on the line
+ * before a YAML mapping parses: the prose becomes one more top-level key (null
+ * or a string), so the raw text is a valid but invented artifact and the
+ * anchor/fence candidates are never tried. This file decides whether the first
+ * non-blank line of a text is such prose; candidates.c then emits the text
+ * without it ("prose-trimmed"), and the pipeline skips its raw-first fast path
+ * and tries that candidate first.
+ *
+ * The line is prose only when all of these hold (a real key rarely meets them):
+ *   - it starts with an ASCII letter or digit (no quote, indicator or '#'),
+ *     and holds a space;
+ *   - it reads like a sentence: it contains one of , . ! ? ' or has 4+ words;
+ *   - either (A) it ends with ':' with nothing after it, and the next
+ *     non-blank line has the same indentation and is a mapping entry or a
+ *     sequence item ("- "), i.e. the "key" would get no value of its own;
+ *   - or (B) the profile has top-level keys, the line is "words: text" at
+ *     column 0 whose key part has a space and is none of the profile's keys or
+ *     aliases, and the next non-blank line starts with a top-level key of the
+ *     profile at column 0.
+ * Only the first two lines (plus blank lines) are read: O(line length).
+ *
+ * Trailing prose ("Let me know if you would like any changes.", rule
+ * cand.trailing-prose) is the same problem at the other end: the lines at the
+ * end of the text, at column 0, that read like sentences (same test) and
+ * follow a block structure (the nearest line above them is indented or is a
+ * mapping entry or sequence item). A line without ": " makes the YAML
+ * invalid, so cutting it costs nothing; a "words: text" line (B above: a
+ * spaced key none of the profile's keys) parses as an invented key, so for
+ * such a line the pipeline also skips its raw-first fast path. Lines are read
+ * backwards from the end, each once: O(length of the trailing prose). */
+#include <ctype.h>
+#include <string.h>
+#include "cand_internal.h"
+
+typedef struct { size_t a, e; size_t ind; } line_t; /* content [a, e), indentation ind */
+
+/* The next non-blank line at or after *pos; false at the end. *pos moves past it. */
+static bool next_line(const char *s, size_t len, size_t *pos, line_t *l, int *lineno)
+{
+    while (*pos < len) {
+        size_t a = *pos;
+        const char *nl = memchr(s + a, '\n', len - a);
+        size_t b = nl ? (size_t)(nl - s) : len;
+        *pos = nl ? b + 1 : len;
+        (*lineno)++;
+        size_t i = a;
+        while (i < b && s[i] == ' ')
+            i++;
+        size_t e = b;
+        while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+            e--;
+        if (e > i) {
+            l->a = i;
+            l->e = e;
+            l->ind = i - a;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Sentence-like: punctuation , . ! ? ' or at least four words. */
+static bool sentence(const char *s, size_t n)
+{
+    size_t words = 0;
+    bool in = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == ',' || c == '.' || c == '!' || c == '?' || c == '\'')
+            return true;
+        bool sp = c == ' ' || c == '\t';
+        if (!sp && !in)
+            words++;
+        in = !sp;
+    }
+    return words >= 4;
+}
+
+/* A YAML block mapping entry ("key: v", "key:") or sequence item ("- x", "-"). */
+static bool entry_or_item(const char *s, size_t n)
+{
+    if (s[0] == '-')
+        return n == 1 || s[1] == ' ' || s[1] == '\t';
+    if (s[0] == '#')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t'))
+            return i > 0;
+    return false;
+}
+
+/* Key [s, s+n) is one of p's top-level keys, schema properties or aliases
+ * (compared in mf_key_normalize's form: ASCII alphanumerics, lower case). */
+static bool profile_key(const mf_profile *p, const char *s, size_t n)
+{
+    char norm[128];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < sizeof norm; i++)
+        if (isalnum((unsigned char)s[i]))
+            norm[k++] = (char)tolower((unsigned char)s[i]);
+    norm[k] = '\0';
+    return json_object_get(p->aliases, norm) || json_object_get(p->key_map, norm);
+}
+
+/* Line [s, s+n) at column 0 starts with "<top-level key of p>:". */
+static bool anchor_key(const mf_profile *p, const char *s, size_t n)
+{
+    for (size_t k = 0; k < json_array_size(p->top_level_keys); k++) {
+        const char *name = json_string_value(json_array_get(p->top_level_keys, k));
+        size_t kl = name ? strlen(name) : 0;
+        if (kl && kl < n && memcmp(s, name, kl) == 0 && s[kl] == ':' &&
+            (kl + 1 == n || s[kl + 1] == ' ' || s[kl + 1] == '\t'))
+            return true;
+    }
+    return false;
+}
+
+size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int *line)
+{
+    if (!s || (p && p->format == MF_FORMAT_JSON))
+        return 0;
+    size_t pos = 0;
+    int n1 = 0, n2;
+    line_t l, m;
+    if (!next_line(s, len, &pos, &l, &n1))
+        return 0;
+    const char *t = s + l.a;
+    size_t tn = l.e - l.a;
+    if (!isalnum((unsigned char)t[0]) || !memchr(t, ' ', tn) || !sentence(t, tn))
+        return 0;
+    n2 = n1;
+    if (!next_line(s, len, &pos, &m, &n2))
+        return 0;
+    const char *u = s + m.a;
+    size_t un = m.e - m.a;
+    bool prose = false;
+    if (t[tn - 1] == ':' && (tn < 2 || t[tn - 2] != ':'))
+        prose = m.ind == l.ind && entry_or_item(u, un);
+    else if (p && json_array_size(p->top_level_keys) && l.ind == 0 && m.ind == 0) {
+        const char *colon = NULL;
+        for (size_t i = 0; i + 1 < tn && !colon; i++)
+            if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
+                colon = t + i;
+        size_t kn = colon ? (size_t)(colon - t) : 0;
+        prose = kn && memchr(t, ' ', kn) && !profile_key(p, t, kn) && anchor_key(p, u, un);
+    }
+    if (!prose)
+        return 0;
+    if (line)
+        *line = n1;
+    return m.a - m.ind;
+}
+
+/* The line [a, e) (no '\n') read backwards from the end of s[0, len). */
+static bool prev_line(const char *s, size_t *end, size_t *a, size_t *e)
+{
+    while (*end > 0 && (s[*end - 1] == '\n' || s[*end - 1] == '\r' || s[*end - 1] == ' ' ||
+                        s[*end - 1] == '\t'))
+        (*end)--;
+    if (*end == 0)
+        return false;
+    *e = *end;
+    size_t i = *end;
+    while (i > 0 && s[i - 1] != '\n')
+        i--;
+    *a = i;
+    *end = i;
+    return true;
+}
+
+size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed)
+{
+    if (keyed)
+        *keyed = false;
+    if (!s || (p && p->format == MF_FORMAT_JSON))
+        return len;
+    size_t end = len, a, e, cut = len;
+    bool key = false;
+    while (prev_line(s, &end, &a, &e)) {
+        const char *t = s + a;
+        size_t tn = e - a;
+        if (isalnum((unsigned char)t[0]) && sentence(t, tn) && t[tn - 1] != ':') {
+            const char *colon = NULL;
+            for (size_t i = 0; i + 1 < tn && !colon; i++)
+                if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
+                    colon = t + i;
+            size_t kn = colon ? (size_t)(colon - t) : 0;
+            if (!colon || (p && json_array_size(p->top_level_keys) && memchr(t, ' ', kn) &&
+                           !profile_key(p, t, kn))) {
+                key |= colon != NULL;
+                cut = a;
+                continue;
+            }
+        }
+        /* the first line above the prose must be part of a block structure */
+        if (cut == len || !(t[0] == ' ' || entry_or_item(t, tn)))
+            return len;
+        if (line) {
+            int n = 1;
+            for (size_t i = 0; i < cut; i++)
+                n += s[i] == '\n';
+            *line = n;
+        }
+        if (keyed)
+            *keyed = key;
+        return cut;
+    }
+    return len;
+}
