@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev libyaml-dev libjansson-dev
       libpcre2-dev libcmocka-dev afl++ python3 python3-venv python3-matplotlib python3-jinja2
-      python3-pytest nodejs npm)
+      python3-pytest python3-yaml)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
