@@ -1,0 +1,190 @@
+/* cmd_ingest.c - `malform ingest`: take in a model output that broke
+ * something in production.
+ *
+ * The bytes are stored content-addressed as corpus/field/<sha256[:16]>.raw
+ * with <sha256[:16]>.json beside them (sha256, profile, note, date, size,
+ * source name, first verdict); both are created with link() so ingesting the
+ * same bytes twice changes nothing. The verdict of `malform check` is
+ * printed (the full repair trace and oracle verdicts), and when an oracle
+ * fails (or core crashes) the input is triaged like a fuzzer finding:
+ * reproduced, minimized and written to corpus/regression as an open entry,
+ * unless its signature is already there. fuzz_raw seeds from corpus/field. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "lifecycle.h"
+#include "lc_eval.h"
+#include "cli_util.h"
+
+static int usage(FILE *f)
+{
+    fprintf(f,
+            "usage: malform ingest --profile P [--note TEXT] [--field DIR] [--regression DIR]\n"
+            "                      [--workdir DIR] [--runner 'CMD ARGS'] FILE...\n"
+            "Stores each FILE as corpus/field/<sha256-prefix>.raw (+ .json metadata), prints the\n"
+            "verdict of `malform check`, and triages an oracle failure or crash into\n"
+            "corpus/regression. Idempotent. Exit: 0 every file passes, 1 some file fails (new or\n"
+            "already tracked), 2 usage or I/O error.\n");
+    return f == stdout ? 0 : 2;
+}
+
+/* Print `malform check --profile P FILE` (a child of this very binary). */
+static void print_check(const char *profile, const char *path)
+{
+    char *argv[] = {"/proc/self/exe", "check", "--profile", (char *)profile, NULL};
+    mf_lc_runner r = {.argv = argv, .timeout_sec = 60, .max_log = 1 << 20};
+    mf_lc_outcome o;
+    char *log = NULL;
+    mf_lc_run_path(&r, path, &o, &log);
+    if (log && *log) {
+        for (char *line = log, *nl; *line; line = nl ? nl + 1 : line + strlen(line)) {
+            nl = strchr(line, '\n');
+            printf("  | %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+            if (!nl)
+                break;
+        }
+    }
+    if (o.kind != MF_LC_PASS && o.kind != MF_LC_ERROR && o.kind != MF_LC_ORACLE)
+        printf("  malform check itself failed: %s\n", o.sig);
+    free(log);
+}
+
+static int ingest_one(const char *file, const char *profile, const char *note, const char *field_dir,
+                      mf_lc_triage_opts *topt, const char *workdir)
+{
+    size_t len;
+    char *data = cli_read_file(file, &len);   /* "-" reads stdin */
+    if (!data)
+        return 2;
+    char sha[65], raw_path[PATH_MAX], meta_path[PATH_MAX];
+    mf_lc_sha256_hex(data, len, sha);
+    mf_lc_pathf(raw_path, sizeof raw_path, "%s/%.16s.raw", field_dir, sha);
+    mf_lc_pathf(meta_path, sizeof meta_path, "%s/%.16s.json", field_dir, sha);
+    if (mf_lc_mkdirs(field_dir) < 0) {
+        fprintf(stderr, "malform ingest: cannot create %s: %s\n", field_dir, strerror(errno));
+        free(data);
+        return 2;
+    }
+    /* A different file behind the same 64-bit prefix: keep the full hash. */
+    size_t ol;
+    char *old = mf_lc_read(raw_path, &ol);
+    if (old && (ol != len || memcmp(old, data, len))) {
+        mf_lc_pathf(raw_path, sizeof raw_path, "%s/%s.raw", field_dir, sha);
+        mf_lc_pathf(meta_path, sizeof meta_path, "%s/%s.json", field_dir, sha);
+    }
+    free(old);
+    int wrote = mf_lc_write_new(raw_path, data, len);
+    if (wrote < 0) {
+        fprintf(stderr, "malform ingest: cannot write %s: %s\n", raw_path, strerror(errno));
+        free(data);
+        return 2;
+    }
+    printf("%s: %s %s (sha256 %.16s..., %zu bytes, profile %s)\n", file,
+           wrote ? "stored as" : "already ingested as", raw_path, sha, len, profile);
+    print_check(profile, raw_path);
+
+    /* Triage (reproduce, dedupe, minimize, write) a failure. */
+    mf_lc_triage_report rep;
+    mf_lc_triage_input(raw_path, workdir, topt, &rep);
+    json_t *item = json_array_get(rep.items, 0);
+    const char *status = json_string_value(json_object_get(item, "status"));
+    const char *sig = json_string_value(json_object_get(item, "signature"));
+    const char *entry = json_string_value(json_object_get(item, "entry"));
+    int rc = 0;
+    if (!status) {
+        status = "error";
+    }
+    if (!strcmp(status, "not-reproduced")) {
+        printf("  verdict: pass (nothing to triage)\n");
+    } else if (!strcmp(status, "new")) {
+        printf("  verdict: FAIL %s\n  new regression entry: %s\n", sig, entry);
+        rc = 1;
+    } else if (!strcmp(status, "duplicate")) {
+        printf("  verdict: FAIL %s\n  already tracked by: %s\n", sig, entry);
+        rc = 1;
+    } else if (!strcmp(status, "flaky")) {
+        printf("  verdict: FLAKY %s (not written to the regression corpus)\n", sig ? sig : "");
+        rc = 1;
+    } else {
+        const char *d = json_string_value(json_object_get(item, "detail"));
+        printf("  triage error: %s\n", d ? d : "unknown");
+        rc = 2;
+    }
+    if (wrote) {
+        char ts[32];
+        mf_lc_now(ts, sizeof ts);
+        const char *base = !strcmp(file, "-") ? "(stdin)" : strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        json_t *meta = json_pack("{s:s, s:s, s:s?, s:s, s:I, s:s, s:s, s:s?}", "sha256", sha, "profile", profile,
+                                 "note", note, "date", ts, "size", (json_int_t)len, "source", base,
+                                 "first_verdict", strcmp(status, "not-reproduced") ? status : "pass",
+                                 "signature", sig);
+        char *txt = json_dumps(meta, JSON_INDENT(2));
+        if (!txt || mf_lc_write_new(meta_path, txt, strlen(txt)) < 0) {
+            fprintf(stderr, "malform ingest: cannot write %s: %s\n", meta_path, strerror(errno));
+            rc = 2;
+        }
+        free(txt);
+        json_decref(meta);
+    }
+    mf_lc_triage_report_free(&rep);
+    free(data);
+    return rc;
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+    const char *profile = NULL, *note = NULL, *field = NULL, *workdir = NULL, *runner = NULL;
+    mf_lc_triage_opts topt = {0};
+    const char *files[512];
+    int nf = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--profile") && next) profile = argv[++i];
+        else if (!strcmp(a, "--note") && next) note = argv[++i];
+        else if (!strcmp(a, "--field") && next) field = argv[++i];
+        else if (!strcmp(a, "--regression") && next) topt.regression_dir = argv[++i];
+        else if (!strcmp(a, "--workdir") && next) workdir = argv[++i];
+        else if (!strcmp(a, "--runner") && next) runner = argv[++i];
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
+        else if ((a[0] == '-' && a[1]) || nf == 512) return usage(stderr);
+        else files[nf++] = a;
+    }
+    if (!profile || !nf)
+        return usage(stderr);
+    if (!mf_profiles_get(profile)) {
+        fprintf(stderr, "malform ingest: unknown profile '%s' (malform profiles lists them)\n", profile);
+        return 2;
+    }
+    char fieldbuf[PATH_MAX], workbuf[PATH_MAX];
+    if (!field) {
+        snprintf(fieldbuf, sizeof fieldbuf, "%s/corpus/field", mf_lc_root());
+        field = fieldbuf;
+    }
+    if (!workdir) {
+        const char *t = getenv("TMPDIR");
+        snprintf(workbuf, sizeof workbuf, "%s/malform-ingest", t && *t ? t : "/tmp");
+        workdir = workbuf;
+    }
+    if (runner && !(topt.runner_argv = mf_lc_argv_split(runner)))
+        return 2;
+    topt.target = "field";
+    topt.profile = profile;
+    topt.engine = "field";
+    topt.quiet = true;
+    if (!mf_lc_eval_available() && !runner) {
+        fprintf(stderr, "malform ingest: this build has no oracles (harness library)\n");
+        return 2;
+    }
+    int rc = 0;
+    for (int i = 0; i < nf; i++) {
+        int r = ingest_one(files[i], profile, note, field, &topt, workdir);
+        if (r > rc)
+            rc = r;
+    }
+    mf_lc_paths_free(topt.runner_argv);
+    return rc;
+}

@@ -1,0 +1,322 @@
+/* cmd_replay.c - `malform replay`: every regression entry through core and
+ * every oracle, so a fixed bug can never come back silently.
+ *
+ * An entry marked `fixed` must pass. An `open` entry must still fail the
+ * recorded way (same signature); one that passes now is reported as "fixed
+ * now: flip its status", one that fails differently is reported with both
+ * signatures. Both count as failures: CI stays honest and the corpus stays
+ * true. Oracle entries are judged in-process (the fuzz targets' own check,
+ * in a forked child; fuzz_raw entries keep their profile selector byte);
+ * crash entries run through their target's built binary when there is one. A
+ * sanitizer-only crash replayed in a build without sanitizers is reported
+ * as skipped, not as fixed. Field cases (corpus/field/<sha>.raw + .json)
+ * found in a directory are replayed too: they must not crash, and an oracle
+ * failure must already be tracked by a regression entry. */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <jansson.h>
+#include "lifecycle.h"
+#include "lc_eval.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BUILD_HAS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BUILD_HAS_ASAN 1
+#endif
+#endif
+#ifndef BUILD_HAS_ASAN
+#define BUILD_HAS_ASAN 0
+#endif
+
+typedef struct {
+    int verbose, json;
+    char **runner;
+    int timeout;
+    int ok, failed, skipped;
+    json_t *known;        /* regression signatures (for field cases) */
+    json_t *items;
+} replay_state;
+
+static int usage(FILE *f)
+{
+    fprintf(f,
+            "usage: malform replay [-v] [--json] [--runner 'CMD ARGS'] [--timeout SEC] [DIR|FILE...]\n"
+            "Replays regression entries (default: corpus/regression). fixed entries must pass;\n"
+            "open entries must still fail with their recorded signature. Exit: 0 all as recorded,\n"
+            "1 some entry regressed, got fixed (flip its status) or fails differently, 2 usage error.\n");
+    return f == stdout ? 0 : 2;
+}
+
+/* A crash kind only a sanitizer reports (not a plain signal or an oracle). */
+static bool needs_sanitizer(const mf_lc_entry *e)
+{
+    if (!strcmp(e->kind, "leak"))
+        return true;
+    if (strcmp(e->kind, "crash"))
+        return false;
+    const char *k = e->signature + strlen("crash ");
+    return strncmp(k, "SIG", 3) != 0 && strncmp(k, "deadly-signal", 13) != 0;
+}
+
+static void record(replay_state *s, const char *path, const char *verdict, const char *msg, const char *log)
+{
+    bool bad = !strcmp(verdict, "FAIL");
+    if (!strcmp(verdict, "ok"))
+        s->ok++;
+    else if (bad)
+        s->failed++;
+    else
+        s->skipped++;
+    if (s->json) {
+        json_array_append_new(s->items, json_pack("{s:s, s:s, s:s}", "entry", path, "verdict", verdict, "message", msg));
+        return;
+    }
+    printf("%-4s %s: %s\n", verdict, path, msg);
+    if (log && (s->verbose || bad) && *log) {
+        int lines = 0;
+        for (const char *p = log; *p && (s->verbose || lines < 12); p++) {
+            if (p == log || p[-1] == '\n') {
+                fputs("     | ", stdout);
+                lines++;
+            }
+            putchar(*p);
+        }
+        if (log[strlen(log) - 1] != '\n')
+            putchar('\n');
+    }
+}
+
+/* The runner for an entry: oracle failures of the structured, raw and
+ * field targets in-process (the fuzz targets' own check in a forked child;
+ * raw entries keep their selector byte), crashes through the target's
+ * built binary when there is one (sanitizers), else in-process. Returns
+ * false (with why) when this build cannot replay it. */
+static bool runner_for(replay_state *s, const char *target, const char *kind, const char *profile,
+                       mf_lc_runner *r, mf_lc_eval_ctx *ectx, char ***owned, char *why, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->timeout_sec = s->timeout;
+    *owned = NULL;
+    ectx->profile = profile;
+    ectx->selector = !strcmp(target, "raw");
+    if (s->runner) {
+        r->argv = s->runner;
+        return true;
+    }
+    bool inproc_ok = mf_lc_eval_available() &&
+                     (!strcmp(target, "structured") || !strcmp(target, "field") || !strcmp(target, "raw"));
+    bool lf;
+    if (!(inproc_ok && !strcmp(kind, "oracle")))
+        *owned = mf_lc_find_runner(mf_lc_root(), target, &lf);
+    if (*owned) {
+        r->argv = *owned;
+        return true;
+    }
+    if (inproc_ok) {
+        r->fn = mf_lc_eval;
+        r->ctx = ectx;
+        return true;
+    }
+    snprintf(why, n, "no runner for target '%s' in this build (build the default or fuzz preset)", target);
+    return false;
+}
+
+static void replay_entry(replay_state *s, const char *path)
+{
+    mf_lc_entry e;
+    char err[300], why[300], msg[1600];
+    if (mf_lc_entry_read(path, &e, err, sizeof err) < 0) {
+        record(s, path, "FAIL", err, NULL);
+        return;
+    }
+    mf_lc_runner r;
+    mf_lc_eval_ctx ectx;
+    char **owned;
+    const char *target = e.target ? e.target : e.raw ? "raw" : "structured";
+    if (!runner_for(s, target, e.kind, e.profile, &r, &ectx, &owned, why, sizeof why)) {
+        record(s, path, "skip", why, NULL);
+        mf_lc_entry_free(&e);
+        return;
+    }
+    if (!strcmp(e.kind, "timeout") && r.timeout_sec > 5)
+        r.timeout_sec = 5;
+    mf_lc_outcome o;
+    char *log = NULL;
+    mf_lc_run(&r, e.payload, e.payload_len, &o, &log);
+    bool fixed = !strcmp(e.status, "fixed");
+    if (o.kind == MF_LC_ERROR) {
+        snprintf(msg, sizeof msg, "could not run: %s", o.detail);
+        record(s, path, "FAIL", msg, log);
+    } else if (fixed && o.kind == MF_LC_PASS) {
+        record(s, path, "ok", "fixed, passes", NULL);
+    } else if (fixed) {
+        snprintf(msg, sizeof msg, "REGRESSED: marked fixed but fails again: %s", o.sig);
+        record(s, path, "FAIL", msg, log);
+    } else if (!strcmp(o.sig, e.signature)) {
+        snprintf(msg, sizeof msg, "open, still fails as recorded (%s)", e.kind);
+        record(s, path, "ok", msg, s->verbose ? log : NULL);
+    } else if (o.kind == MF_LC_PASS && needs_sanitizer(&e) && !BUILD_HAS_ASAN && !s->runner) {
+        snprintf(msg, sizeof msg, "open sanitizer finding (%s): this build has no sanitizers, replay it in the "
+                 "sanitize preset", e.signature);
+        record(s, path, "skip", msg, NULL);
+    } else if (o.kind == MF_LC_PASS) {
+        snprintf(msg, sizeof msg, "fixed now: flip its status to 'fixed' (was: %s)", e.signature);
+        record(s, path, "FAIL", msg, NULL);
+    } else {
+        snprintf(msg, sizeof msg, "open, but fails differently: now '%s', recorded '%s'", o.sig, e.signature);
+        record(s, path, "FAIL", msg, log);
+    }
+    free(log);
+    mf_lc_paths_free(owned);
+    mf_lc_entry_free(&e);
+}
+
+/* A field case: <sha>.raw with <sha>.json metadata beside it. */
+static void replay_field(replay_state *s, const char *path, json_t *meta)
+{
+    const char *profile = json_string_value(json_object_get(meta, "profile"));
+    mf_lc_runner r;
+    mf_lc_eval_ctx ectx;
+    char **owned, why[300], msg[1600];
+    if (!runner_for(s, "field", "oracle", profile, &r, &ectx, &owned, why, sizeof why)) {
+        record(s, path, "skip", why, NULL);
+        return;
+    }
+    size_t len;
+    char *data = mf_lc_read(path, &len);
+    mf_lc_outcome o;
+    char *log = NULL;
+    if (!data) {
+        record(s, path, "FAIL", "cannot read", NULL);
+        mf_lc_paths_free(owned);
+        return;
+    }
+    mf_lc_run(&r, data, len, &o, &log);
+    const char *tracked = json_string_value(json_object_get(s->known, o.sig));
+    if (o.kind == MF_LC_PASS) {
+        record(s, path, "ok", "field case passes", NULL);
+    } else if (o.kind == MF_LC_ERROR) {
+        snprintf(msg, sizeof msg, "could not run: %s", o.detail);
+        record(s, path, "FAIL", msg, log);
+    } else if (tracked) {
+        snprintf(msg, sizeof msg, "field case fails as tracked by %s", tracked);
+        record(s, path, "ok", msg, NULL);
+    } else {
+        snprintf(msg, sizeof msg, "field case fails untracked: %s (run malform ingest on it)", o.sig);
+        record(s, path, "FAIL", msg, log);
+    }
+    free(log);
+    free(data);
+    mf_lc_paths_free(owned);
+}
+
+static void replay_path(replay_state *s, const char *path)
+{
+    size_t len = strlen(path);
+    char meta_path[PATH_MAX];
+    if (len > 4 && !strcmp(path + len - 4, ".raw")) {
+        snprintf(meta_path, sizeof meta_path, "%.*s.json", (int)(len - 4), path);
+        size_t n;
+        char *head = mf_lc_read(path, &n);
+        bool entry = head && n >= strlen(MF_LC_ENTRY_MAGIC) && !memcmp(head, MF_LC_ENTRY_MAGIC, strlen(MF_LC_ENTRY_MAGIC));
+        free(head);
+        json_t *meta = entry ? NULL : json_load_file(meta_path, 0, NULL);
+        if (meta) {
+            replay_field(s, path, meta);
+            json_decref(meta);
+            return;
+        }
+    }
+    replay_entry(s, path);
+}
+
+static void load_known(replay_state *s, const char *dir)
+{
+    size_t n;
+    char **paths = mf_lc_entry_list(dir, &n);
+    for (size_t i = 0; paths && i < n; i++) {
+        mf_lc_entry e;
+        char err[200];
+        if (mf_lc_entry_read(paths[i], &e, err, sizeof err) == 0) {
+            json_object_set_new(s->known, e.signature, json_string(paths[i]));
+            mf_lc_entry_free(&e);
+        }
+    }
+    mf_lc_paths_free(paths);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    replay_state s = {.timeout = 20};
+    const char *runner = NULL;
+    const char *targets[256];
+    int nt = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) s.verbose = 1;
+        else if (!strcmp(a, "--json")) s.json = 1;
+        else if (!strcmp(a, "--runner") && next) runner = argv[++i];
+        else if (!strcmp(a, "--timeout") && next) s.timeout = atoi(argv[++i]);
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
+        else if (a[0] == '-' || nt == 256) return usage(stderr);
+        else targets[nt++] = a;
+    }
+    char defdir[PATH_MAX];
+    if (!nt) {
+        snprintf(defdir, sizeof defdir, "%s/corpus/regression", mf_lc_root());
+        targets[nt++] = defdir;
+    }
+    s.runner = runner ? mf_lc_argv_split(runner) : NULL;
+    s.items = json_array();
+    s.known = json_object();
+    char regdir[PATH_MAX];
+    snprintf(regdir, sizeof regdir, "%s/corpus/regression", mf_lc_root());
+    load_known(&s, regdir);
+    for (int i = 0; i < nt; i++) {   /* field cases may be tracked by any directory given */
+        struct stat st;
+        if (stat(targets[i], &st) == 0 && S_ISDIR(st.st_mode))
+            load_known(&s, targets[i]);
+    }
+    int rc = 0;
+    for (int i = 0; i < nt; i++) {
+        struct stat st;
+        if (stat(targets[i], &st) < 0) {
+            fprintf(stderr, "malform replay: no such file or directory: %s\n", targets[i]);
+            rc = 2;
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            replay_path(&s, targets[i]);
+            continue;
+        }
+        size_t n;
+        char **paths = mf_lc_entry_list(targets[i], &n);
+        for (size_t j = 0; paths && j < n; j++)
+            replay_path(&s, paths[j]);
+        mf_lc_paths_free(paths);
+    }
+    int total = s.ok + s.failed + s.skipped;
+    if (s.json) {
+        json_t *j = json_pack("{s:i, s:i, s:i, s:i, s:O}", "replayed", total, "ok", s.ok, "failed", s.failed,
+                              "skipped", s.skipped, "entries", s.items);
+        char *t = json_dumps(j, JSON_INDENT(2));
+        if (t)
+            puts(t);
+        free(t);
+        json_decref(j);
+    } else {
+        printf("replayed %d entr%s: %d as recorded, %d failed, %d skipped\n", total, total == 1 ? "y" : "ies",
+               s.ok, s.failed, s.skipped);
+    }
+    json_decref(s.items);
+    json_decref(s.known);
+    mf_lc_paths_free(s.runner);
+    if (rc)
+        return rc;
+    return s.failed ? 1 : 0;
+}
