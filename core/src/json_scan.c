@@ -694,6 +694,13 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             fail(p, "expected a value after ':'");
             goto error;
         }
+        if (memchr(key, '\0', keylen)) {
+            /* the value tree's keys are C strings: a NUL would cut the key
+             * silently downstream, so it is a rejection, as in jansson */
+            free(key);
+            fail(p, "object key contains U+0000 (NUL), which malform does not carry");
+            goto error;
+        }
         json_t *v;
         if (parse_value(p, &v, b)) {
             free(key);
