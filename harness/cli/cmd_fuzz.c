@@ -6,11 +6,13 @@
  * WORKDIR/corpus) is seeded when empty from corpus/cases and from every
  * clean artifact of corpus/seeds/<profile>/ as a zero-op case (the raw target
  * gets the rendered outputs behind their profile selector byte). The engine's output
- * is read live: libFuzzer status lines give the timeline and coverage, and a
- * "malform-oracle:" or sanitizer line followed by the saved test unit gives a
- * failure; for AFL++ the same comes from fuzzer_stats, plot_data and the
- * crashes/ directories. Rule, op and verdict counts are the targets' own
- * dumps (MALFORM_STATS_DIR=WORKDIR/stats), summed over every process. */
+ * is read live: libFuzzer status lines give the timeline and coverage; for
+ * AFL++ they come from fuzzer_stats and plot_data. Every saved failing input
+ * (libFuzzer's artifacts, AFL++'s crashes/) is run once more the way triage
+ * runs it, and its failure signature is the lifecycle's (mf_lc_classify), so
+ * that campaign failures and regression entries share one signature. Rule,
+ * op and verdict counts are the targets' own dumps
+ * (MALFORM_STATS_DIR=WORKDIR/stats), summed over every process. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -23,6 +25,7 @@
 #include <unistd.h>
 #include "cli_util.h"
 #include "harness.h"
+#include "lifecycle.h"
 
 #ifndef MF_SOURCE_ROOT
 #define MF_SOURCE_ROOT "."
@@ -35,7 +38,6 @@ typedef struct {
     json_t *timeline, *failures;
     unsigned long long execs_log;
     long edges, features, corp;
-    char last_oracle[1024], last_kind[256], frames[512];
     double t0;
 } fz;
 
@@ -178,61 +180,41 @@ static void seed_corpus(fz *z)
     }
 }
 
-static void add_failure(fz *z, const char *file)
+/* A comma-separated id list of an outcome ("-" when none) as a JSON array. */
+static json_t *id_list(const char *ids)
 {
-    char sig[1400], oracle[64] = "", kind[64];
-    if (z->last_oracle[0]) {
-        /* "malform-oracle: <oracle> profile=<p> ops=<ids> rules=<ids>: detail" */
-        char prof[128] = "", ops[512] = "", rules[512] = "";
-        sscanf(z->last_oracle, "malform-oracle: %63s profile=%127s ops=%511s rules=%511[^:]", oracle, prof, ops, rules);
-        snprintf(kind, sizeof kind, "oracle");
-        snprintf(sig, sizeof sig, "oracle/%s/%s/rules=%s/ops=%s", oracle, prof, rules, ops);
-    } else {
-        snprintf(kind, sizeof kind, "%.63s", z->last_kind[0] ? z->last_kind : "crash");
-        snprintf(sig, sizeof sig, "crash/%s/%s", kind, z->frames[0] ? z->frames : "?");
-    }
-    for (size_t i = 0; i < json_array_size(z->failures); i++)
-        if (!strcmp(json_string_value(json_object_get(json_array_get(z->failures, i), "signature")), sig)) {
-            z->last_oracle[0] = z->last_kind[0] = z->frames[0] = '\0';
-            return;
-        }
-    json_array_append_new(z->failures, json_pack("{s:s,s:s,s:s,s:s}", "signature", sig, "oracle", oracle, "kind", kind,
-                                                 "file", file));
-    z->last_oracle[0] = z->last_kind[0] = z->frames[0] = '\0';
+    json_t *a = json_array();
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", ids);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (strcmp(t, "-"))
+            json_array_append_new(a, json_string(t));
+    return a;
 }
 
-/* One line of libFuzzer (or target) output. */
+/* Record the failure o (of the saved input file) unless its signature is
+ * already listed. The signature is the lifecycle's (mf_lc_classify), so the
+ * report matches campaign failures to regression entries. */
+static void add_failure(fz *z, const char *file, const mf_lc_outcome *o, bool reproduced)
+{
+    for (size_t i = 0; i < json_array_size(z->failures); i++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(z->failures, i), "signature")), o->sig))
+            return;
+    json_t *f = json_pack("{s:s,s:s,s:s,s:s,s:b}", "signature", o->sig, "oracle", o->oracle, "kind",
+                          mf_lc_kind_name(o->kind), "file", file, "reproducible", reproduced);
+    if (o->kind == MF_LC_ORACLE) {
+        if (strcmp(o->profile, "-"))
+            json_object_set_new(f, "profile", json_string(o->profile));
+        json_object_set_new(f, "ops", id_list(o->ops));
+        json_object_set_new(f, "rules", id_list(o->rules));
+    }
+    json_array_append_new(z->failures, f);
+}
+
+/* One line of libFuzzer output: its status lines give the timeline and coverage. */
 static void lf_line(fz *z, char *line)
 {
     line[strcspn(line, "\r\n")] = '\0';
-    const char *p;
-    if ((p = strstr(line, "malform-oracle: "))) {
-        snprintf(z->last_oracle, sizeof z->last_oracle, "%s", p);
-        return;
-    }
-    if ((p = strstr(line, "SUMMARY: "))) {
-        char k[128] = "";
-        if (sscanf(p, "SUMMARY: %*s %127s", k) == 1 && !z->last_oracle[0])
-            snprintf(z->last_kind, sizeof z->last_kind, "%s", k);
-        return;
-    }
-    if (strstr(line, "ERROR: libFuzzer: ")) {
-        if (!z->last_kind[0])
-            snprintf(z->last_kind, sizeof z->last_kind, "%s", strstr(line, "libFuzzer: ") + 11);
-        return;
-    }
-    if ((p = strstr(line, " in ")) && line[strspn(line, " ")] == '#' && strlen(z->frames) < 300) {
-        char fn[96] = "";
-        if (sscanf(p, " in %95s", fn) == 1 && strncmp(fn, "__", 2) && strncmp(fn, "abort", 5)) {
-            size_t l = strlen(z->frames);
-            int depth = 0;
-            for (const char *q = z->frames; *q; q++)
-                depth += *q == ',';
-            if (depth < 2)
-                snprintf(z->frames + l, sizeof z->frames - l, "%s%s", l ? "," : "", fn);
-        }
-        return;
-    }
     if (line[0] == '#' && strstr(line, "cov: ")) {
         unsigned long long ex = strtoull(line + 1, NULL, 10);
         const char *c = strstr(line, "cov: "), *f = strstr(line, "ft: "), *k = strstr(line, "corp: ");
@@ -330,20 +312,26 @@ static unsigned long long merge_stats(fz *z, json_t *doc)
     return execs;
 }
 
-/* Run the target once on file (as an argument, or on stdin for AFL++
- * binaries) and parse what it reports. */
-static void replay_one(fz *z, const char *file, bool on_stdin)
+/* Run the target once on a saved input (as an argument, or on stdin for
+ * AFL++ binaries) the way triage does, and classify the run into o. When
+ * the input does not fail again, o is the failure the engine saved it as
+ * (engine_kind: libFuzzer's artifact name "crash-...", "timeout-...",
+ * "oom-...", "leak-...", or "crash") with no frames, and false
+ * is returned. */
+static bool replay_one(fz *z, const char *file, bool on_stdin, const char *engine_kind, mf_lc_outcome *o)
 {
-    if (strchr(file, '\'') || strchr(z->bin, '\''))
-        return;
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd, "MALFORM_STATS_DIR= timeout 20 '%s' %s '%s' 2>&1", z->bin, on_stdin ? "<" : "", file);
-    FILE *pp = popen(cmd, "r");
-    char l[8192];
-    while (pp && fgets(l, sizeof l, pp))
-        lf_line(z, l);
-    if (pp)
-        pclose(pp);
+    char *argv_lf[] = {z->bin, NULL};
+    char *argv_afl[] = {"/bin/sh", "-c", "exec \"$0\" < \"$1\"", z->bin, NULL};
+    mf_lc_runner r = {.argv = on_stdin ? argv_afl : argv_lf, .timeout_sec = 20};
+    if (mf_lc_run_path(&r, file, o, NULL) == 0 && o->kind != MF_LC_PASS)
+        return true;
+    /* The engine's own word for it, classified like a report of that kind. */
+    bool timeout = !strncmp(engine_kind, "timeout", 7) || !strncmp(engine_kind, "slow-unit", 9);
+    const char *line = !strncmp(engine_kind, "oom", 3)    ? "ERROR: libFuzzer: out-of-memory"
+                       : !strncmp(engine_kind, "leak", 4) ? "ERROR: LeakSanitizer"
+                                                          : "ERROR: libFuzzer: deadly signal";
+    mf_lc_classify(timeout ? NULL : line, timeout ? 0 : strlen(line), 0, timeout, o);
+    return false;
 }
 
 static int run_libfuzzer(fz *z)
@@ -360,19 +348,15 @@ static int run_libfuzzer(fz *z)
     char *env[] = {env_stats, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3", NULL};
     int st = run_engine(z, argv, env, log);
     /* -fork keeps the children's reports to itself: name each saved input by running it once */
-    z->last_oracle[0] = z->last_kind[0] = z->frames[0] = '\0';
     DIR *d = opendir(z->art_dir);
     for (struct dirent *e; d && (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
         char file[8192];
         snprintf(file, sizeof file, "%s/%s", z->art_dir, e->d_name);
-        replay_one(z, file, false);
-        if (!z->last_oracle[0] && !z->last_kind[0]) {
-            char *dash = strchr(e->d_name, '-');
-            snprintf(z->last_kind, sizeof z->last_kind, "%.*s", dash ? (int)(dash - e->d_name) : 16, e->d_name);
-        }
-        add_failure(z, file);
+        mf_lc_outcome o;
+        bool rep = replay_one(z, file, false, e->d_name, &o);
+        add_failure(z, file, &o, rep);
     }
     if (d)
         closedir(d);
@@ -386,8 +370,10 @@ static void afl_collect(fz *z, const char *out)
     for (struct dirent *e; d && (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
-        char p[4400];
-        snprintf(p, sizeof p, "%s/%s/fuzzer_stats", out, e->d_name);
+        char p[4400], cdir[4400];
+        if (mf_lc_pathf(p, sizeof p, "%s/%s/fuzzer_stats", out, e->d_name) < 0 ||
+            mf_lc_pathf(cdir, sizeof cdir, "%s/%s/crashes", out, e->d_name) < 0)
+            continue;
         FILE *f = fopen(p, "r");
         char line[512];
         while (f && fgets(line, sizeof line, f)) {
@@ -402,16 +388,15 @@ static void afl_collect(fz *z, const char *out)
         if (f)
             fclose(f);
         /* crashes: run each once through the target to name the failure */
-        char cdir[4400];
-        snprintf(cdir, sizeof cdir, "%s/%s/crashes", out, e->d_name);
         DIR *cd = opendir(cdir);
         for (struct dirent *c; cd && (c = readdir(cd));) {
             if (strncmp(c->d_name, "id:", 3))
                 continue;
             char file[8192];
             snprintf(file, sizeof file, "%s/%s", cdir, c->d_name);
-            replay_one(z, file, true);
-            add_failure(z, file);
+            mf_lc_outcome o;
+            bool rep = replay_one(z, file, true, "crash", &o);
+            add_failure(z, file, &o, rep);
         }
         if (cd)
             closedir(cd);
@@ -544,7 +529,10 @@ int cmd_fuzz(int argc, char **argv)
     if (!z.build)
         snprintf(build, sizeof build, "%s/build/%s", z.root, preset);
     z.build = build;
-    snprintf(z.bin, sizeof z.bin, "%s/%s_%s", z.build, lf ? "fuzz" : "afl", z.target);
+    if (mf_lc_pathf(z.bin, sizeof z.bin, "%s/%s_%s", z.build, lf ? "fuzz" : "afl", z.target) < 0) {
+        fprintf(stderr, "malform fuzz: build directory path too long: %s\n", z.build);
+        return 2;
+    }
     if (access(z.bin, X_OK) != 0) {
         fprintf(stderr, "malform fuzz: %s not found: build the '%s' preset first:\n"
                         "  cmake --preset %s && cmake --build --preset %s\n", z.bin, preset, preset, preset);

@@ -69,7 +69,7 @@ def _failure(f):
     ops = f.get("ops")
     out["ops"] = [str(o) for o in ops] if isinstance(ops, list) else ops_from_signature(out["signature"])
     rules = f.get("rules")
-    out["rules"] = [str(r) for r in rules] if isinstance(rules, list) else []
+    out["rules"] = [str(r) for r in rules] if isinstance(rules, list) else ops_from_signature(out["signature"], "rules?")
     out["reproducible"] = f.get("reproducible")
     out["profile"] = out["profile"] or field_from_signature(out["signature"], "profile")
     return out
@@ -77,13 +77,13 @@ def _failure(f):
 
 def ops_from_signature(sig, key="ops?"):
     """Op ids named in an oracle-failure signature (`ops=a,b` or `ops:a+b`), else [];
-    key="rules?" gives the rule ids the same way."""
+    key="rules?" gives the rule ids the same way. `-` (the lifecycle's "none") is no id."""
     if not isinstance(sig, str):
         return []
     m = re.search(rf"\b{key}\s*[=:]\s*([\w.,+\-]+)", sig)
     if not m:
         return []
-    return [o for o in re.split(r"[,+]", m.group(1)) if o]
+    return [o for o in re.split(r"[,+]", m.group(1)) if o and o != "-"]
 
 
 def _timeline(v):
@@ -217,10 +217,10 @@ def parse_regression_text(text):
 
 
 def field_from_signature(sig, key):
-    """A `key=value` part of a signature (`... profile=prd ops=a,b`), or None."""
+    """A `key=value` part of a signature (`... profile=prd ops=a,b`), or None (also for `-`)."""
     m = re.search(rf"\b{key}=([^\s/]+)", sig) if isinstance(sig, str) else None
     if m:
-        return m.group(1)
+        return m.group(1) if m.group(1) != "-" else None
     if key == "profile" and isinstance(sig, str):  # the harness's `oracle/<oracle>/<profile>/rules=.../ops=...`
         parts = sig.split("/")
         if len(parts) > 3 and parts[0] == "oracle" and re.match(r"^[a-z][a-z0-9_]*$", parts[2]):

@@ -192,6 +192,35 @@ def test_regression_header_parsing():
     assert load.ops_from_signature(h["signature"]) == ["yaml.colon-space"]
 
 
+def test_lifecycle_signatures_in_stats(tmp_path):
+    """`malform fuzz` writes the lifecycle's signature (mf_lc_classify), with or
+    without explicit profile/ops/rules fields; "-" means none. The campaign
+    failure and the regression entry of the same bug merge into one row."""
+    sig = "oracle idempotence profile=task_breakdown rules=json.control-char,json.inner-quote ops=-"
+    f = load._failure({"signature": sig, "oracle": "idempotence", "kind": "oracle", "file": "x"})
+    assert f["profile"] == "task_breakdown" and f["ops"] == []
+    assert f["rules"] == ["json.control-char", "json.inner-quote"]
+    f = load._failure({"signature": "oracle schema profile=prd rules=- ops=wrap.key,yaml.tab", "kind": "oracle"})
+    assert f["profile"] == "prd" and f["ops"] == ["wrap.key", "yaml.tab"] and f["rules"] == []
+    f = load._failure({"signature": "crash heap-buffer-overflow mf_a < mf_b", "kind": "crash", "oracle": ""})
+    assert f["profile"] is None and f["ops"] == [] and f["rules"] == []
+    assert load.field_from_signature("oracle x profile=- rules=- ops=-", "profile") is None
+    work = tmp_path / "w"
+    (work / "libfuzzer").mkdir(parents=True)
+    (work / "regression").mkdir()
+    (work / "regression" / "e.raw").write_text(
+        f"malform-regression 1\nsignature: {sig}\nkind: oracle\noracle: idempotence\nstatus: open\n---\n{{}}\n")
+    (work / "libfuzzer" / "stats.json").write_text(json.dumps({
+        "engine": "libfuzzer", "target": "raw", "seconds": 1, "execs": 10,
+        "failures": [{"signature": sig, "oracle": "idempotence", "kind": "oracle", "file": "crash-1",
+                      "reproducible": True, "profile": "task_breakdown", "ops": [],
+                      "rules": ["json.control-char", "json.inner-quote"]}]}))
+    s, _ = report.build_summary(str(work), mine=False)
+    rows = [g for g in s["signatures"] if g["signature"] == sig]
+    assert len(rows) == 1 and rows[0]["status"] == "open" and rows[0]["profile"] == "task_breakdown"
+    assert rows[0]["count"] == 1 and len(s["signatures"]) == 1
+
+
 def test_cli_entry_point(fix, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "reports"))
     p = subprocess.run([sys.executable, "-m", "malform_reports", "report", os.path.join(fix, "work_interrupted"),
