@@ -141,15 +141,8 @@ static void run_case(const char *rule, const char *dir, const char *base)
         free(in);
         return;
     }
-    mf_options o = {0};
-    json_t *oo = json_object_get(opts, "options");
-    o.ticket_id = json_string_value(json_object_get(oo, "ticket_id"));
-    o.interview_sha256 = json_string_value(json_object_get(oo, "interview_sha256"));
-    o.story_id = json_string_value(json_object_get(oo, "story_id"));
-    o.roster = json_object_get(oo, "roster");
-    o.approved_interview = json_object_get(oo, "approved_interview");
-    o.expected_files = json_object_get(oo, "expected_files");
-    o.sample_paths = json_object_get(oo, "sample_paths");
+    mf_options o;
+    mf_options_from_json(json_object_get(opts, "options"), &o);
     bool expect_no_rule = json_is_true(json_object_get(opts, "expect_no_rule"));
 
     mf_result *r = mf_repair(p, in, len, &o);
@@ -304,15 +297,8 @@ static int run_seeds(const char *root)
             char opath[8300];
             pathf(opath, sizeof opath, "%s.opts.json", path);
             json_t *opts = exists(opath) ? json_load_file(opath, 0, NULL) : json_object();
-            mf_options o = {0};
-            json_t *oo = json_object_get(opts, "options");
-            o.ticket_id = json_string_value(json_object_get(oo, "ticket_id"));
-            o.interview_sha256 = json_string_value(json_object_get(oo, "interview_sha256"));
-            o.story_id = json_string_value(json_object_get(oo, "story_id"));
-            o.roster = json_object_get(oo, "roster");
-            o.approved_interview = json_object_get(oo, "approved_interview");
-            o.expected_files = json_object_get(oo, "expected_files");
-            o.sample_paths = json_object_get(oo, "sample_paths");
+            mf_options o;
+            mf_options_from_json(json_object_get(opts, "options"), &o);
             mf_result *r = mf_repair(p, text, len, &o);
             int before = failed;
             if (r->status != MF_ACCEPTED || r->warnings.count != 0 || strcmp(r->candidate, "raw") != 0) {

@@ -65,16 +65,6 @@ const mf_profile *cli_profile(const char *name, mf_profile **owned)
     return NULL;
 }
 
-void cli_options_from_json(const json_t *obj, mf_options *o)
-{
-    o->ticket_id = json_string_value(json_object_get(obj, "ticket_id"));
-    o->interview_sha256 = json_string_value(json_object_get(obj, "interview_sha256"));
-    o->story_id = json_string_value(json_object_get(obj, "story_id"));
-    o->roster = json_object_get(obj, "roster");
-    o->approved_interview = json_object_get(obj, "approved_interview");
-    o->expected_files = json_object_get(obj, "expected_files");
-    o->sample_paths = json_object_get(obj, "sample_paths");
-}
 
 void cli_print_value(const json_t *v, int json)
 {

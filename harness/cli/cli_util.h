@@ -12,10 +12,6 @@ char *cli_read_file(const char *path, size_t *len);
  * message on stderr. A profile loaded from a file is owned by the caller
  * (*owned set) and freed with mf_profile_free. */
 const mf_profile *cli_profile(const char *name_or_path, mf_profile **owned);
-/* Fill options from a JSON object {"ticket_id", "interview_sha256", "roster",
- * "approved_interview", "story_id", "expected_files", "sample_paths"}. The
- * strings and arrays stay owned by obj. */
-void cli_options_from_json(const json_t *obj, mf_options *o);
 /* Print a value as JSON (json=1) or YAML to stdout. */
 void cli_print_value(const json_t *v, int json);
 

@@ -48,7 +48,7 @@ int cmd_repair(int argc, char **argv)
             mf_profile_free(owned);
             return 2;
         }
-        cli_options_from_json(json_object_get(optjson, "options") ? json_object_get(optjson, "options") : optjson, &o);
+        mf_options_from_json(json_object_get(optjson, "options") ? json_object_get(optjson, "options") : optjson, &o);
     }
     if (ticket) o.ticket_id = ticket;
     if (story) o.story_id = story;

@@ -38,7 +38,7 @@ int cmd_retry_prompt(int argc, char **argv)
             mf_profile_free(owned);
             return 2;
         }
-        cli_options_from_json(json_object_get(opts, "options") ? json_object_get(opts, "options") : opts, &o);
+        mf_options_from_json(json_object_get(opts, "options") ? json_object_get(opts, "options") : opts, &o);
     }
     size_t len;
     char *text = cli_read_file(file, &len);

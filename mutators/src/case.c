@@ -102,16 +102,7 @@ void mf_case_free(mf_case *c)
 
 void mf_case_options(const mf_case *c, mf_options *o)
 {
-    memset(o, 0, sizeof *o);
-    if (!c->opts)
-        return;
-    o->ticket_id = json_string_value(json_object_get(c->opts, "ticket_id"));
-    o->interview_sha256 = json_string_value(json_object_get(c->opts, "interview_sha256"));
-    o->story_id = json_string_value(json_object_get(c->opts, "story_id"));
-    o->roster = json_object_get(c->opts, "roster");
-    o->approved_interview = json_object_get(c->opts, "approved_interview");
-    o->expected_files = json_object_get(c->opts, "expected_files");
-    o->sample_paths = json_object_get(c->opts, "sample_paths");
+    mf_options_from_json(c->opts, o);
 }
 
 /* Parse "op: ID seed=N k=v ..." (s points after "op:"). */

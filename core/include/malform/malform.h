@@ -27,6 +27,11 @@ typedef struct {
     int max_depth;                 /* nesting; 0 = MF_DEFAULT_MAX_DEPTH */
 } mf_options;
 
+/* Fill o from a JSON object {"ticket_id", "interview_sha256", "roster",
+ * "approved_interview", "story_id", "expected_files", "sample_paths"}; other
+ * fields are zeroed. The strings and arrays stay owned by obj (NULL: all zero). */
+void mf_options_from_json(const json_t *obj, mf_options *o);
+
 #define MF_DEFAULT_MAX_INPUT (64u * 1024u * 1024u)
 #define MF_DEFAULT_MAX_DEPTH 256
 
