@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yaml.h>
 #include "malform/oracles.h"
 
 static const char *const names[MF_ORACLE_COUNT] = {"idempotence", "no-data-loss", "schema", "accounting",
@@ -220,7 +221,33 @@ static uint64_t word_hash(const char *s, size_t n)
     return h | 1;
 }
 
-static bool word_char(unsigned char c) { return isalnum(c) || c >= 0x80; }
+/* Bytes of the separator at s[i] (ASCII non-alphanumerics; Unicode spaces,
+ * general punctuation such as smart quotes and dashes, CJK punctuation, BOM),
+ * or 0 when s[i] starts a word character. Models put smart quotes right
+ * against words, so “app must read as the word app. */
+static size_t sep_len(const char *str, size_t n, size_t i)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (s[i] < 0x80)
+        return isalnum(s[i]) ? 0 : 1;
+    if (s[i] == 0xC2 && i + 1 < n && s[i + 1] == 0xA0)
+        return 2;                                           /* U+00A0 */
+    if (s[i] == 0xE2 && i + 2 < n && (s[i + 1] == 0x80 || s[i + 1] == 0x81))
+        return 3;                                           /* U+2000..U+207F */
+    if (s[i] == 0xE3 && i + 2 < n && s[i + 1] == 0x80)
+        return 3;                                           /* U+3000..U+303F */
+    if (s[i] == 0xEF && i + 2 < n && s[i + 1] == 0xBB && s[i + 2] == 0xBF)
+        return 3;                                           /* U+FEFF */
+    return 0;
+}
+
+/* Length of the word starting at s[i] (s[i] is a word character). */
+static size_t word_end(const char *s, size_t n, size_t i)
+{
+    while (i < n && sep_len(s, n, i) == 0)
+        i++;
+    return i;
+}
 
 static void ws_add(wordset *w, uint64_t h)
 {
@@ -244,13 +271,12 @@ static bool ws_has(const wordset *w, uint64_t h)
 static void ws_scan(wordset *w, const char *s, size_t n)
 {
     for (size_t i = 0; i < n;) {
-        if (!word_char((unsigned char)s[i])) {
-            i++;
+        size_t k = sep_len(s, n, i);
+        if (k) {
+            i += k;
             continue;
         }
-        size_t j = i;
-        while (j < n && word_char((unsigned char)s[j]))
-            j++;
+        size_t j = word_end(s, n, i);
         ws_add(w, word_hash(s + i, j - i));
         i = j;
     }
@@ -318,8 +344,15 @@ static char *unescape(const char *s, size_t n, size_t *out_len)
 static int ws_build(wordset *w, const char *s, size_t n)
 {
     size_t words = 1;
-    for (size_t i = 0; i < n; i++)
-        words += word_char((unsigned char)s[i]) && (i == 0 || !word_char((unsigned char)s[i - 1]));
+    for (size_t i = 0; i < n;) {
+        size_t k = sep_len(s, n, i);
+        if (k) {
+            i += k;
+            continue;
+        }
+        words++;
+        i = word_end(s, n, i);
+    }
     w->cap = 64;
     while (w->cap < words * 2)
         w->cap *= 2;
@@ -374,13 +407,12 @@ typedef struct {
 static bool words_known(const wordset *w, const char *s, size_t n, char *missing, size_t mlen)
 {
     for (size_t i = 0; i < n;) {
-        if (!word_char((unsigned char)s[i])) {
-            i++;
+        size_t k = sep_len(s, n, i);
+        if (k) {
+            i += k;
             continue;
         }
-        size_t j = i;
-        while (j < n && word_char((unsigned char)s[j]))
-            j++;
+        size_t j = word_end(s, n, i);
         if (!ws_has(w, word_hash(s + i, j - i))) {
             snprintf(missing, mlen, "%.*s", (int)(j - i > 40 ? 40 : j - i), s + i);
             return false;
@@ -574,6 +606,36 @@ int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v)
     return failed;
 }
 
+/* Does the text parse as it is, with the format's reference parser (jansson,
+ * libyaml)? A fuzzer-mutated "clean" artifact that does not is no ground
+ * truth, and core's warnings on it are no false repair. */
+static bool strictly_parses(const mf_profile *p, const char *s, size_t n)
+{
+    if (p->format == MF_FORMAT_JSON) {
+        json_t *j = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+        json_decref(j);
+        return j != NULL;
+    }
+    yaml_parser_t parser;
+    yaml_event_t e;
+    bool ok = true;
+    if (!yaml_parser_initialize(&parser))
+        return false;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
+    for (;;) {
+        if (!yaml_parser_parse(&parser, &e)) {
+            ok = false;
+            break;
+        }
+        bool end = e.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&e);
+        if (end)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return ok;
+}
+
 int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len, json_t **truth,
                     mf_verdict *v)
 {
@@ -589,6 +651,10 @@ int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clea
     if (r->status != MF_ACCEPTED) {
         snprintf(v->detail, sizeof v->detail, "clean artifact rejected: %s: %s", r->error.type ? r->error.type : "?",
                  r->error.message ? r->error.message : "");
+        rc = 2;
+    } else if ((r->warnings.count || r->repair_applied) && !strictly_parses(p, clean, len)) {
+        snprintf(v->detail, sizeof v->detail, "clean artifact is not strict %s: not a valid case",
+                 p->format == MF_FORMAT_JSON ? "JSON" : "YAML");
         rc = 2;
     } else if (r->warnings.count || r->repair_applied) {
         snprintf(v->detail, sizeof v->detail, "clean artifact gives %zu warnings (first %s: %s), candidate %s",

@@ -253,22 +253,21 @@ static void test_random_bytes(void **state)
     }
 }
 
-static double timed(const char *unit, size_t reps, const char *head, const char *tail)
+static void repeated(const char *unit, size_t reps, const char *head, const char *tail)
 {
     mf_buf b = {0};
     mf_buf_puts(&b, head);
     for (size_t i = 0; i < reps; i++)
         mf_buf_puts(&b, unit);
     mf_buf_puts(&b, tail);
-    clock_t t0 = clock();
     run r = repair_p(b.s, b.len, NULL, 0);
-    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     done(&r);
     mf_buf_free(&b);
-    return secs;
 }
 
-/* 1 MB inputs built to make lookaheads quadratic must stay fast. */
+/* 1 MB inputs built to make lookaheads quadratic: a quadratic parser would
+ * run for hours here, so ctest's timeout catches it (no timing in the test;
+ * speed is the bench's job). */
 static void test_linear(void **state)
 {
     (void)state;
@@ -285,9 +284,7 @@ static void test_linear(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t reps = (1u << 20) / strlen(cases[i].unit);
-        double t = timed(cases[i].unit, reps, cases[i].head, cases[i].tail);
-        if (t > 2.0)
-            fail_msg("case %zu took %.2fs", i, t);
+        repeated(cases[i].unit, reps, cases[i].head, cases[i].tail);
     }
 }
 

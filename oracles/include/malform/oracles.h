@@ -65,7 +65,8 @@ int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v);
 
 /* Ground truth of a clean artifact: its repair must be accepted with zero
  * warnings and no repair applied. Returns 0 with *truth (new reference), 1
- * when clean gives warnings (detail in v), 2 when it is rejected. */
+ * when clean gives warnings (detail in v), 2 when it is rejected or is not
+ * strict JSON/YAML (a fuzzer-mutated artifact: no valid case). */
 int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len,
                     json_t **truth, mf_verdict *v);
 
