@@ -27,6 +27,9 @@ typedef struct mf_op_ctx {
 
 /* Replace ctx->text with the contents of b (b is consumed). */
 void mt_ctx_set(mf_op_ctx *ctx, mt_buf *b);
+/* The end of a text op: on rc < 0 (OOM while building b) free b and return
+ * -1, else mt_ctx_set and return 1 (applied). */
+int mt_ctx_commit(mf_op_ctx *ctx, mt_buf *b, int rc);
 /* Uniform integer in [0, n) (n > 0). */
 size_t mt_rand(mf_op_ctx *ctx, size_t n);
 /* Integer parameter `name` or dflt. */

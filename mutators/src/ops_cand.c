@@ -44,12 +44,7 @@ static int op_transcript(mf_op_ctx *ctx)
         rc |= mt_putc(&b, ctx->text[i]);
         bol = ctx->text[i] == '\n' && i + 1 < ctx->len;
     }
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    mt_ctx_set(ctx, &b);
-    return 1;
+    return mt_ctx_commit(ctx, &b, rc);
 }
 
 static const char *const prose_before[] = {

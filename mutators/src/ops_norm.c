@@ -403,12 +403,7 @@ static int wrap_once(mf_op_ctx *ctx, const char *key)
         rc |= mt_puts(&b, "{\"") | mt_puts(&b, key) | mt_puts(&b, "\": ") | mt_put(&b, ctx->text, ctx->len) |
               mt_puts(&b, "}\n");
     }
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    mt_ctx_set(ctx, &b);
-    return 1;
+    return mt_ctx_commit(ctx, &b, rc);
 }
 
 static bool wrappable(const mf_op_ctx *ctx)

@@ -174,12 +174,7 @@ static int e_nested(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
         rc |= mt_putc(&b, '\n') | mt_put(&b, ls->v[j].s + 2, ls->v[j].len - 2);
     size_t rest = ls->v[j - 1].off + ls->v[j - 1].len;
     rc |= mt_put(&b, ctx->text + rest, ctx->len - rest);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    mt_ctx_set(ctx, &b);
-    return 1;
+    return mt_ctx_commit(ctx, &b, rc);
 }
 
 static int op_nested(mf_op_ctx *ctx) { return line_op(ctx, s_nested, e_nested); }
@@ -205,12 +200,7 @@ static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     size_t kend = l->body + l->key_len + 1;
     int rc = mt_put(&b, ctx->text, l->off + kend) | mt_putc(&b, ' ') |
              mt_put(&b, d->s + d->indent, ctx->len - d->off - d->indent);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    mt_ctx_set(ctx, &b);
-    return 1;
+    return mt_ctx_commit(ctx, &b, rc);
 }
 
 static int op_inline_seq(mf_op_ctx *ctx) { return line_op(ctx, s_inline_seq, e_inline_seq); }
@@ -350,12 +340,7 @@ static int op_code_fence(mf_op_ctx *ctx)
     bool nl = ctx->len && ctx->text[ctx->len - 1] == '\n';
     int rc = mt_puts(&b, "```") | mt_puts(&b, tag) | mt_putc(&b, '\n') | mt_put(&b, ctx->text, ctx->len) |
              mt_puts(&b, nl ? "```\n" : "\n```\n");
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    mt_ctx_set(ctx, &b);
-    return 1;
+    return mt_ctx_commit(ctx, &b, rc);
 }
 
 /* ---- #7 spurious XML tag lines ---- */
@@ -372,12 +357,7 @@ static int e_xml(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     mt_buf b = {0};
     int rc = mt_put(&b, ctx->text, ls->v[i].off) | mt_puts(&b, tags[mt_rand(ctx, 5)]) | mt_putc(&b, '\n') |
              mt_put(&b, ctx->text + ls->v[i].off, ctx->len - ls->v[i].off);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    mt_ctx_set(ctx, &b);
-    return 1;
+    return mt_ctx_commit(ctx, &b, rc);
 }
 
 static int op_xml_tags(mf_op_ctx *ctx)
@@ -389,12 +369,7 @@ static int op_xml_tags(mf_op_ctx *ctx)
         bool nl = ctx->len && ctx->text[ctx->len - 1] == '\n';
         int rc = mt_putc(&b, '<') | mt_puts(&b, tag) | mt_puts(&b, ">\n") | mt_put(&b, ctx->text, ctx->len) |
                  mt_puts(&b, nl ? "</" : "\n</") | mt_puts(&b, tag) | mt_puts(&b, ">\n");
-        if (rc < 0) {
-            mt_free(&b);
-            return -1;
-        }
-        mt_ctx_set(ctx, &b);
-        return 1;
+        return mt_ctx_commit(ctx, &b, rc);
     }
     return line_op(ctx, s_top, e_xml);
 }
@@ -440,12 +415,7 @@ static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     size_t end = l->off + l->len;
     int rc = mt_put(&b, ctx->text, end) | mt_putc(&b, '\n') | mt_put(&b, l->s, l->len) |
              mt_put(&b, ctx->text + end, ctx->len - end);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    mt_ctx_set(ctx, &b);
-    return 1;
+    return mt_ctx_commit(ctx, &b, rc);
 }
 
 static int op_dup(mf_op_ctx *ctx) { return line_op(ctx, s_dup, e_dup); }
@@ -743,12 +713,7 @@ static int e_guidance(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     }
     size_t rest = ls->v[end - 1].off + ls->v[end - 1].len;
     rc |= mt_put(&b, ctx->text + rest, ctx->len - rest);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    mt_ctx_set(ctx, &b);
-    return 1;
+    return mt_ctx_commit(ctx, &b, rc);
 }
 
 static int op_guidance(mf_op_ctx *ctx) { return line_op(ctx, s_guidance, e_guidance); }

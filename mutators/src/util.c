@@ -45,6 +45,16 @@ void mt_ctx_set(mf_op_ctx *ctx, mt_buf *b)
     memset(b, 0, sizeof *b);
 }
 
+int mt_ctx_commit(mf_op_ctx *ctx, mt_buf *b, int rc)
+{
+    if (rc < 0) {
+        mt_free(b);
+        return -1;
+    }
+    mt_ctx_set(ctx, b);
+    return 1;
+}
+
 uint64_t mf_rng_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
