@@ -60,6 +60,8 @@ size_t mt_line_value(const mt_line *l, const char **v);
 bool mt_line_block_indicator(const mt_line *l);
 /* Rebuild text with line i replaced by repl (n bytes, no '\n'). */
 int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *repl, size_t n);
+/* Replace bytes [a, b) of the text with repl (n bytes). 1 applied, -1 OOM. */
+int mt_splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n);
 
 /* ---- JSON token view ---- */
 typedef enum { JT_STR, JT_KEY, JT_NUM, JT_LIT, JT_OPEN, JT_CLOSE, JT_COMMA, JT_COLON } mt_jkind;

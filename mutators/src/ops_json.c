@@ -35,17 +35,13 @@ static long pick_tok(mf_op_ctx *ctx, const mt_jtoks *t, tok_fn ok)
     return -1;
 }
 
-/* Replace bytes [a, b) of the text with repl. */
-static int splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n)
+/* Splice the op's built buffer b over bytes [from, to) and free b (rc < 0: building b ran out of memory). */
+static int splice_buf(mf_op_ctx *ctx, size_t from, size_t to, mt_buf *b, int rc)
 {
-    mt_buf o = {0};
-    if (mt_put(&o, ctx->text, a) < 0 || mt_put(&o, repl, n) < 0 ||
-        mt_put(&o, ctx->text + b, ctx->len - b) < 0) {
-        mt_free(&o);
-        return -1;
-    }
-    mt_ctx_set(ctx, &o);
-    return 1;
+    if (rc >= 0)
+        rc = mt_splice(ctx, from, to, b->s, b->len);
+    mt_free(b);
+    return rc < 0 ? -1 : rc;
 }
 
 /* Scan, pick a token, call edit. */
@@ -115,13 +111,7 @@ static int replace_in_tok(mf_op_ctx *ctx, const mt_jtok *k, const char *from, co
         i += step;
     }
     rc |= mt_putc(&b, s[k->len - 1]);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    rc = splice(ctx, k->off, k->off + k->len, b.s, b.len);
-    mt_free(&b);
-    return rc;
+    return splice_buf(ctx, k->off, k->off + k->len, &b, rc);
 }
 
 static bool s_has_apos(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
@@ -177,7 +167,7 @@ static bool s_close(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 static int e_trailing(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     size_t at = t->v[i - 1].off + t->v[i - 1].len;
-    return splice(ctx, at, at, ",", 1);
+    return mt_splice(ctx, at, at, ",", 1);
 }
 static int op_trailing_comma(mf_op_ctx *ctx) { return tok_op(ctx, s_close, e_trailing); }
 
@@ -226,7 +216,7 @@ static int e_comment(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     static const char *const c[] = {"// generated field follows\n", "/* note: see ticket */ ",
                                     "# python-style comment\n", "// TODO: verify\n"};
     const char *s = c[mt_rand(ctx, 3)];
-    return splice(ctx, t->v[i].off, t->v[i].off, s, strlen(s));
+    return mt_splice(ctx, t->v[i].off, t->v[i].off, s, strlen(s));
 }
 static int op_comment(mf_op_ctx *ctx) { return tok_op(ctx, s_member_start, e_comment); }
 
@@ -273,13 +263,7 @@ static int e_prose(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
         }
     }
     rc |= mt_puts(&b, "]");
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    rc = splice(ctx, v->off, v->off + v->len, b.s, b.len);
-    mt_free(&b);
-    return rc;
+    return splice_buf(ctx, v->off, v->off + v->len, &b, rc);
 }
 static int op_prose_array(mf_op_ctx *ctx) { return tok_op(ctx, s_prose, e_prose); }
 
@@ -298,7 +282,7 @@ static bool s_int(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 static int e_int(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     size_t at = t->v[i + 2].off + t->v[i + 2].len;
-    return splice(ctx, at, at, ".0", 2);
+    return mt_splice(ctx, at, at, ".0", 2);
 }
 static int op_float_int(mf_op_ctx *ctx) { return tok_op(ctx, s_int, e_int); }
 
@@ -325,7 +309,7 @@ static int e_omit(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
         a = t->v[i - 1].off;
     else if (e + 1 < t->n && t->v[e + 1].kind == JT_COMMA)
         b = e + 2 < t->n ? t->v[e + 2].off : t->v[e + 1].off + 1;
-    return splice(ctx, a, b, "", 0);
+    return mt_splice(ctx, a, b, "", 0);
 }
 static int op_omit(mf_op_ctx *ctx) { return tok_op(ctx, s_default, e_omit); }
 
@@ -338,7 +322,7 @@ static bool s_comma_member(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 }
 static int e_missing_comma(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
-    return splice(ctx, t->v[i].off, t->v[i].off + 1, " ", 1);
+    return mt_splice(ctx, t->v[i].off, t->v[i].off + 1, " ", 1);
 }
 static int op_missing_comma(mf_op_ctx *ctx) { return tok_op(ctx, s_comma_member, e_missing_comma); }
 
@@ -357,7 +341,7 @@ static bool s_simple_key(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 static int e_unquote_key(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     const mt_jtok *k = &t->v[i];
-    return splice(ctx, k->off, k->off + k->len, tok_s(ctx, k) + 1, k->len - 2);
+    return mt_splice(ctx, k->off, k->off + k->len, tok_s(ctx, k) + 1, k->len - 2);
 }
 static int op_unquoted_key(mf_op_ctx *ctx) { return tok_op(ctx, s_simple_key, e_unquote_key); }
 
@@ -372,13 +356,7 @@ static int e_smart(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     const mt_jtok *k = &t->v[i];
     mt_buf b = {0};
     int rc = mt_puts(&b, "\xe2\x80\x9c") | mt_put(&b, tok_s(ctx, k) + 1, k->len - 2) | mt_puts(&b, "\xe2\x80\x9d");
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    rc = splice(ctx, k->off, k->off + k->len, b.s, b.len);
-    mt_free(&b);
-    return rc;
+    return splice_buf(ctx, k->off, k->off + k->len, &b, rc);
 }
 static int op_smart_quotes(mf_op_ctx *ctx) { return tok_op(ctx, s_plain_str, e_smart); }
 
@@ -392,8 +370,8 @@ static int e_number(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     const mt_jtok *k = &t->v[i];
     if (tok_s(ctx, k)[0] == '0')               /* 0.5 -> .5 */
-        return splice(ctx, k->off, k->off + 1, "", 0);
-    return splice(ctx, k->off, k->off, "+", 1); /* 12 -> +12 */
+        return mt_splice(ctx, k->off, k->off + 1, "", 0);
+    return mt_splice(ctx, k->off, k->off, "+", 1); /* 12 -> +12 */
 }
 static int op_number_format(mf_op_ctx *ctx) { return tok_op(ctx, s_number, e_number); }
 
@@ -407,7 +385,7 @@ static int e_uspace(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     static const char *const sp[] = {"\xc2\xa0", "\xe2\x80\x8b", "\xe2\x80\x83", "\xef\xbb\xbf"};
     const char *s = sp[mt_rand(ctx, 4)];
     size_t at = t->v[i].off + 1;
-    return splice(ctx, at, at, s, strlen(s));
+    return mt_splice(ctx, at, at, s, strlen(s));
 }
 static int op_unicode_space(mf_op_ctx *ctx) { return tok_op(ctx, s_between, e_uspace); }
 
@@ -419,8 +397,8 @@ static int op_concatenated(mf_op_ctx *ctx)
     static const char *const stray[] = {"{\"status\": \"ok\"}\n", "{}\n", "{\"note\": \"draft 1\"}\n"};
     const char *x = stray[mt_rand(ctx, 3)];
     if (mt_rand(ctx, 2))
-        return splice(ctx, 0, 0, x, strlen(x));
-    return splice(ctx, ctx->len, ctx->len, x, strlen(x));
+        return mt_splice(ctx, 0, 0, x, strlen(x));
+    return mt_splice(ctx, ctx->len, ctx->len, x, strlen(x));
 }
 
 #define J(id, sec, desc, rules, contract, fn) {id, sec, desc, rules, contract, MF_OP_JSON, MF_OP_TEXT, fn}

@@ -97,13 +97,7 @@ static int kv_scan(const mf_op_ctx *ctx, kv_sites *out, bool keys_only)
 
 static int splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl)
 {
-    mt_buf o = {0};
-    if (mt_put(&o, ctx->text, a) < 0 || mt_puts(&o, repl) < 0 || mt_put(&o, ctx->text + b, ctx->len - b) < 0) {
-        mt_free(&o);
-        return -1;
-    }
-    mt_ctx_set(ctx, &o);
-    return 1;
+    return mt_splice(ctx, a, b, repl, strlen(repl));
 }
 
 static bool key_is(const mf_op_ctx *ctx, const kv_site *s, const char *name)

@@ -79,6 +79,15 @@ static bool in_set(const json_t *set, const char *s, size_t n)
     return false;
 }
 
+/* Put the op's built buffer b in place of line i and free b (rc < 0: building b ran out of memory). */
+static int replace_line_buf(mf_op_ctx *ctx, const mt_lines *ls, size_t i, mt_buf *b, int rc)
+{
+    if (rc >= 0)
+        rc = mt_replace_line(ctx, ls, i, b->s, b->len);
+    mt_free(b);
+    return rc < 0 ? -1 : rc;
+}
+
 /* Rewrite the scalar of line i as pre + content + post. */
 static int rewrite_scalar(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *pre,
                           const char *content, size_t cn, const char *post)
@@ -89,13 +98,7 @@ static int rewrite_scalar(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const ch
     mt_buf b = {0};
     int rc = mt_put(&b, l->s, (size_t)(v - l->s)) | mt_puts(&b, pre) | mt_put(&b, content, cn) |
              mt_puts(&b, post) | mt_put(&b, v + n, l->len - (size_t)(v - l->s) - n);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    rc = mt_replace_line(ctx, ls, i, b.s, b.len);
-    mt_free(&b);
-    return rc;
+    return replace_line_buf(ctx, ls, i, &b, rc);
 }
 
 /* Run one line-site op: scan, pick, edit. */
@@ -223,13 +226,7 @@ static int e_colon(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     mt_buf b = {0};
     size_t colon = l->body + l->key_len + 1;
     int rc = mt_put(&b, l->s, colon) | mt_put(&b, l->s + l->val, l->len - l->val);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    rc = mt_replace_line(ctx, ls, i, b.s, b.len);
-    mt_free(&b);
-    return rc;
+    return replace_line_buf(ctx, ls, i, &b, rc);
 }
 
 static int op_colon(mf_op_ctx *ctx) { return line_op(ctx, s_colon, e_colon); }
@@ -387,13 +384,7 @@ static int e_dash(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     const mt_line *l = &ls->v[i];
     mt_buf b = {0};
     int rc = mt_put(&b, l->s, l->indent + 1) | mt_put(&b, l->s + l->body, l->len - l->body);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    rc = mt_replace_line(ctx, ls, i, b.s, b.len);
-    mt_free(&b);
-    return rc;
+    return replace_line_buf(ctx, ls, i, &b, rc);
 }
 
 static int op_dash(mf_op_ctx *ctx) { return line_op(ctx, s_dash, e_dash); }
@@ -595,13 +586,7 @@ static int e_drift(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     for (size_t s = 0; s < delta; s++)
         rc |= mt_putc(&b, ' ');
     rc |= mt_put(&b, ls->v[j].s, ls->v[j].len);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    rc = mt_replace_line(ctx, ls, j, b.s, b.len);
-    mt_free(&b);
-    return rc;
+    return replace_line_buf(ctx, ls, j, &b, rc);
 }
 
 static int op_drift(mf_op_ctx *ctx) { return line_op(ctx, s_drift, e_drift); }
@@ -630,13 +615,7 @@ static int e_prop(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     for (size_t s = 0; s < indent; s++)
         rc |= mt_putc(&b, ' ');
     rc |= mt_put(&b, l->s + l->indent, l->len - l->indent);
-    if (rc < 0) {
-        mt_free(&b);
-        return -1;
-    }
-    rc = mt_replace_line(ctx, ls, i, b.s, b.len);
-    mt_free(&b);
-    return rc;
+    return replace_line_buf(ctx, ls, i, &b, rc);
 }
 
 static int op_prop(mf_op_ctx *ctx) { return line_op(ctx, s_prop, e_prop); }

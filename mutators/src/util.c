@@ -55,6 +55,13 @@ int mt_ctx_commit(mf_op_ctx *ctx, mt_buf *b, int rc)
     return 1;
 }
 
+int mt_splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n)
+{
+    mt_buf o = {0};
+    int rc = mt_put(&o, ctx->text, a) | mt_put(&o, repl, n) | mt_put(&o, ctx->text + b, ctx->len - b);
+    return mt_ctx_commit(ctx, &o, rc);
+}
+
 uint64_t mf_rng_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
