@@ -56,38 +56,79 @@ const mf_rule mf_rules_yaml[] = {
     {YR_PROPERTY_INDENT, S000 "#17", "Re-indent list item properties that are 1-2 spaces off dash_indent + 2."},
     {NULL, NULL, NULL}};
 
-const mf_text_rule mf_yaml_repairs[] = {
-    {YR_CODE_FENCE, mf_yaml_fix_code_fence, 1},
-    {YR_XML_TAG_LINES, mf_yaml_fix_xml_tag_lines, 1},
-    {YR_INLINE_SEQ_PARENT, mf_yaml_fix_inline_seq_parent, 2},
-    {YR_COLON_SPACE, mf_yaml_fix_colon_space, 2},
-    {YR_INLINE_KEYS, mf_yaml_fix_inline_keys, 2},
-    {YR_DASH_SPACE, mf_yaml_fix_dash_space, 2},
-    {YR_NESTED_CHILDREN, mf_yaml_fix_nested_children, 2},
-    {YR_DUPLICATE_KEY, mf_yaml_fix_duplicate_key, 3},
-    {YR_INVALID_ESCAPE, mf_yaml_fix_invalid_escape, 3},
-    {YR_UNCLOSED_QUOTE, mf_yaml_fix_unclosed_quote, 3},
-    {YR_FREE_TEXT, mf_yaml_fix_free_text, 3},
-    {YR_QUOTED_FRAGMENT, mf_yaml_fix_quoted_fragment, 3},
-    {YR_QUOTED_BLOCK_IND, mf_yaml_fix_quoted_block_ind, 3},
-    {YR_TYPE_UNION, mf_yaml_fix_type_union, 3},
-    {YR_RESERVED_INDICATOR, mf_yaml_fix_reserved_indicator, 3},
-    {YR_PLAIN_COLON, mf_yaml_fix_plain_colon, 3},
-    {YR_SEQ_INDENT_DRIFT, mf_yaml_fix_seq_indent_drift, 4},
-    {YR_PROPERTY_INDENT, mf_yaml_fix_property_indent, 4},
-    {NULL, NULL, 0}};
+/* Every rule over the line model, in table order, with its group. */
+#define YR_RULES(X)                                      \
+    X(YR_CODE_FENCE, code_fence, 1)                      \
+    X(YR_XML_TAG_LINES, xml_tag_lines, 1)                \
+    X(YR_INLINE_SEQ_PARENT, inline_seq_parent, 2)        \
+    X(YR_COLON_SPACE, colon_space, 2)                    \
+    X(YR_INLINE_KEYS, inline_keys, 2)                    \
+    X(YR_DASH_SPACE, dash_space, 2)                      \
+    X(YR_NESTED_CHILDREN, nested_children, 2)            \
+    X(YR_DUPLICATE_KEY, duplicate_key, 3)                \
+    X(YR_INVALID_ESCAPE, invalid_escape, 3)              \
+    X(YR_UNCLOSED_QUOTE, unclosed_quote, 3)              \
+    X(YR_FREE_TEXT, free_text, 3)                        \
+    X(YR_QUOTED_FRAGMENT, quoted_fragment, 3)            \
+    X(YR_QUOTED_BLOCK_IND, quoted_block_ind, 3)          \
+    X(YR_TYPE_UNION, type_union, 3)                      \
+    X(YR_RESERVED_INDICATOR, reserved_indicator, 3)      \
+    X(YR_PLAIN_COLON, plain_colon, 3)                    \
+    X(YR_SEQ_INDENT_DRIFT, seq_indent_drift, 4)          \
+    X(YR_PROPERTY_INDENT, property_indent, 4)
+
+/* One rule on a text: build the model, run the rule, and leave out equal to
+ * the input when nothing changed (the mf_text_rule contract). */
+static size_t on_text(yr_rule_fn fn, const char *in, size_t len, mf_buf *out, const mf_profile *p,
+                      mf_warnings *w)
+{
+    yr_doc d;
+    size_t n = 0;
+    mf_buf_reset(out);
+    if (yr_doc_open(&d, in, len) == 0) {
+        n = fn(&d, out, p, w);
+        yr_doc_close(&d);
+    }
+    if (n == 0) {
+        mf_buf_reset(out);
+        mf_buf_put(out, in, len);
+    }
+    return n;
+}
+
+#define YR_TEXT_FN(id, name, group)                                                                  \
+    size_t mf_yaml_fix_##name(const char *in, size_t len, mf_buf *out, const mf_profile *p,         \
+                              mf_warnings *w)                                                        \
+    {                                                                                                \
+        return on_text(yr_fix_##name, in, len, out, p, w);                                          \
+    }
+YR_RULES(YR_TEXT_FN)
+
+#define YR_TEXT_ROW(id, name, group) {id, mf_yaml_fix_##name, group},
+const mf_text_rule mf_yaml_repairs[] = {YR_RULES(YR_TEXT_ROW){NULL, NULL, 0}};
+
+typedef struct { int group; yr_rule_fn fn; } model_rule;
+#define YR_MODEL_ROW(id, name, group) {group, yr_fix_##name},
+static const model_rule model_rules[] = {YR_RULES(YR_MODEL_ROW){0, NULL}};
 
 size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     size_t changes = 0;
     mf_buf out = {0};
-    for (const mf_text_rule *r = mf_yaml_repairs; r->rule_id; r++) {
+    yr_doc d;
+    bool open = false;
+    for (const model_rule *r = model_rules; r->fn; r++) {
         if (r->group != group)
             continue;
+        if (!open && yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
+            break;
+        open = true;
         mf_buf_reset(&out);
         size_t mark = w->count;
-        size_t n = r->fn(mf_buf_cstr(text), text->len, &out, p, w);
+        size_t n = r->fn(&d, &out, p, w);
         if (n) {
+            yr_doc_close(&d);
+            open = false;
             mf_buf tmp = *text;
             *text = out;
             out = tmp;
@@ -96,6 +137,8 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
             mf_warnings_truncate(w, mark);
         }
     }
+    if (open)
+        yr_doc_close(&d);
     mf_buf_free(&out);
     return changes;
 }

@@ -38,32 +38,27 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
 
 /* ---- yaml.inline-sequence-parent ---- */
 
-size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, const mf_profile *p,
-                                     mf_warnings *w)
+size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         if (!e.key || e.val + 2 > e.end || !is_dash_at(l->s, e.end, e.val) || l->s[e.val + 1] != ' ') {
             yr_put_line(&o, l);
-            yr_block_note(&blk, l->s, l->n);
+            yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t dash = e.key_s, nx = next_content(&d, i);
-        if (nx < d.count) {
-            const yr_line *n = &d.l[nx];
+        size_t dash = e.key_s, nx = next_content(d, i);
+        if (nx < d->count) {
+            const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
             if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = x;
@@ -72,7 +67,7 @@ size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, co
         }
         yr_put(&o, l->s, e.key_e);
         yr_put(&o, ":", 1);
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
         /* the moved item may itself be `- key: - item`: split it too, its
          * sequence under its key, or the next application would */
         const char *rest = l->s + e.val;
@@ -84,22 +79,21 @@ size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, co
             yr_spaces(&o, dash);
             yr_put(&o, rest, r.key_e);
             yr_put(&o, ":", 1);
-            yr_endl(&o, l->eol);
+            yr_endl(&o, YR_EOL(l));
             dash += r.key_s;
             rest += r.val;
             rn -= r.val;
         }
         yr_spaces(&o, dash);
         yr_put(&o, rest, rn);
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
         mf_warnings_add(w, YR_INLINE_SEQ_PARENT, yr_lineno(i), MSG_INLINE);
         changes++;
         yr_block_note(&blk, rest, rn);
         if (blk.active)
             blk.parent += dash;
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -122,42 +116,38 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
     return k;
 }
 
-size_t mf_yaml_fix_colon_space(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         size_t k = missing_space_colon(l->s, e.end, e.content);
         if (!k) {
             yr_put_line(&o, l);
-            yr_block_note(&blk, l->s, l->n);
+            yr_block_note_line(&blk, d, i);
             continue;
         }
+        yr_flush(&o);
         size_t at = o.b->len;
         yr_put(&o, l->s, k + 1);
         yr_put(&o, " ", 1);
         yr_put(&o, l->s + k + 1, l->n - k - 1);
         if (!o.oom)
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
         mf_warnings_add(w, YR_COLON_SPACE, yr_lineno(i),
                         "Repaired YAML mapping keys missing a space after colon before parsing.");
         changes++;
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -251,35 +241,29 @@ static bool ik_valid(const char *s, const ik_tok *t, size_t nt, const mf_profile
 
 #define IK_MAX 64
 
-size_t mf_yaml_fix_inline_keys(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    yr_doc d;
     yr_keyset ks;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    if (yr_keyset_init(&ks, &d) != 0) {
-        yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
-    }
-    yr_out o = {out, false};
+    if (yr_keyset_init(&ks, d) != 0)
+        return 0;
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
     ik_tok t[IK_MAX];
     size_t stack[IK_MAX];
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         size_t nt = 0;
         if (e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s) && e.val < e.end)
             nt = ik_tokenize(l->s, &e, t, IK_MAX);
         if (nt < 2 || !ik_valid(l->s, t, nt, p, &ks)) {
             yr_put_line(&o, l);
-            yr_block_note(&blk, l->s, l->n);
+            yr_block_note_line(&blk, d, i);
             continue;
         }
         size_t depth = 0, col = e.key_s;
@@ -304,7 +288,7 @@ size_t mf_yaml_fix_inline_keys(const char *in, size_t len, mf_buf *out, const mf
             } else if (yr_children_of(p, key, kn)) {
                 stack[depth++] = k;
             }
-            yr_endl(&o, l->eol);
+            yr_endl(&o, YR_EOL(l));
         }
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
@@ -312,8 +296,7 @@ size_t mf_yaml_fix_inline_keys(const char *in, size_t len, mf_buf *out, const mf
         changes++;
     }
     yr_keyset_free(&ks);
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -342,124 +325,115 @@ static bool plain_entry(const yr_entry *e, const char *s)
     return e->key && !e->dashes && !dash_key(s, e->end, e->content);
 }
 
-size_t mf_yaml_fix_dash_space(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    ds_sib *sib = malloc((d.count + 1) * sizeof *sib);
+    ds_sib *sib = malloc((d->count + 1) * sizeof *sib);
     if (!sib) {
-        yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
+        return 0;
     }
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0, depth = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         while (depth && sib[depth - 1].indent > e.indent)
             depth--;
         bool prev_map = depth && sib[depth - 1].indent == e.indent && sib[depth - 1].map_entry;
         size_t c = e.content;
         bool fire = dash_key(l->s, e.end, c) && !prev_map;
         if (fire && !e.dashes) {
-            size_t nx = next_content(&d, i);
-            if (nx < d.count) {
-                yr_entry ne;
-                yr_entry_parse(d.l[nx].s, d.l[nx].n, &ne);
-                fire = !(ne.indent == e.indent && plain_entry(&ne, d.l[nx].s));
+            size_t nx = next_content(d, i);
+            if (nx < d->count) {
+                const yr_entry ne = d->e[nx];
+                fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
             }
         }
         if (depth && sib[depth - 1].indent == e.indent)
             depth--;
         sib[depth++] = (ds_sib){e.indent, plain_entry(&e, l->s)};
-        size_t at = o.b->len;
-        if (fire) {
-            yr_put(&o, l->s, c + 1);
-            yr_put(&o, " ", 1);
-            yr_put(&o, l->s + c + 1, l->n - c - 1);
-            mf_warnings_add(w, YR_DASH_SPACE, yr_lineno(i), "Inserted the missing space after a YAML list dash.");
-            changes++;
-        } else {
-            yr_put(&o, l->s, l->n);
+        if (!fire) {
+            yr_put_line(&o, l);
+            yr_block_note_line(&blk, d, i);
+            continue;
         }
+        yr_flush(&o);
+        size_t at = o.b->len;
+        yr_put(&o, l->s, c + 1);
+        yr_put(&o, " ", 1);
+        yr_put(&o, l->s + c + 1, l->n - c - 1);
+        mf_warnings_add(w, YR_DASH_SPACE, yr_lineno(i), "Inserted the missing space after a YAML list dash.");
+        changes++;
         if (!o.oom)
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
     }
     free(sib);
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
 /* ---- yaml.nested-children ---- */
 
 /* The whitelisted children when line l is a bare parent key (nothing but a comment after ':'). */
-static const json_t *bare_parent(const mf_profile *p, const yr_line *l, yr_entry *e)
+static const json_t *bare_parent(const mf_profile *p, const yr_line *l, const yr_entry *e)
 {
-    yr_entry_parse(l->s, l->n, e);
     if (!e->key || (e->val < e->end && l->s[e->val] != '#'))
         return NULL;
     return yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
 }
 
 /* True when line l is `child: ...` at exactly column c with child in kids. */
-static bool child_at(const yr_line *l, size_t c, const json_t *kids, yr_entry *e)
+static bool child_at(const yr_line *l, size_t c, const json_t *kids, const yr_entry *e)
 {
-    yr_entry_parse(l->s, l->n, e);
     return e->key && !e->dashes && e->indent == c && yr_list_has(kids, l->s + e->key_s, e->key_e - e->key_s);
 }
 
-size_t mf_yaml_fix_nested_children(const char *in, size_t len, mf_buf *out, const mf_profile *p,
-                                   mf_warnings *w)
+size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    yr_doc d;
-    if (!p || json_object_size(p->nested_children) == 0 || yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    if (!p || json_object_size(p->nested_children) == 0)
+        return 0;
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        yr_entry e, ce;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        const yr_entry *e = &d->e[i];
         const json_t *kids;
         yr_put_line(&o, l);
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n))
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT))
             continue;
-        yr_block_note(&blk, l->s, l->n);
-        size_t nx = next_content(&d, i);
-        if (!(kids = bare_parent(p, l, &e)) || nx >= d.count || !child_at(&d.l[nx], e.key_s, kids, &ce))
+        yr_block_note_line(&blk, d, i);
+        size_t nx = next_content(d, i);
+        if (!(kids = bare_parent(p, l, e)) || nx >= d->count || !child_at(&d->l[nx], e->key_s, kids, &d->e[nx]))
             continue;
-        size_t c = e.key_s, k = i + 1;
+        size_t c = e->key_s, k = i + 1;
         bool empty_child = false;
-        while (k < d.count) {
-            const yr_line *m = &d.l[k];
+        while (k < d->count) {
+            const yr_line *m = &d->l[k];
             size_t ind = mf_line_indent((mf_line){m->s, m->n});
             if (mf_line_blank((mf_line){m->s, m->n})) {
-                size_t after = next_content(&d, k);
-                if (after >= d.count)
+                size_t after = next_content(d, k);
+                if (after >= d->count)
                     break;
-                const yr_line *a = &d.l[after];
+                const yr_line *a = &d->l[after];
                 size_t ai = mf_line_indent((mf_line){a->s, a->n});
-                if (!(ai > c || child_at(a, c, kids, &ce) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
+                if (!(ai > c || child_at(a, c, kids, &d->e[after]) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
                     break;
                 for (; k < after; k++) {
-                    if (!mf_line_blank((mf_line){d.l[k].s, d.l[k].n}))
+                    if (!mf_line_blank((mf_line){d->l[k].s, d->l[k].n}))
                         yr_spaces(&o, 2);
-                    yr_put_line(&o, &d.l[k]);
+                    yr_put_line(&o, &d->l[k]);
                 }
                 continue;
             }
-            if (child_at(m, c, kids, &ce))
-                empty_child = ce.val == ce.end;
+            if (child_at(m, c, kids, &d->e[k]))
+                empty_child = d->e[k].val == d->e[k].end;
             else if (!(ind > c || (empty_child && is_dash_at(m->s, m->n, ind) && ind == c)))
                 break;
             yr_spaces(&o, 2);
@@ -472,7 +446,6 @@ size_t mf_yaml_fix_nested_children(const char *in, size_t len, mf_buf *out, cons
         blk.active = false;
         i = k - 1;
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }

@@ -54,32 +54,28 @@ static bool any_fence_line(const yr_line *l)
     return n >= 3 && memcmp(s, "```", 3) == 0;
 }
 
-size_t mf_yaml_fix_code_fence(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_code_fence(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    size_t first = 0, last = d.count;
-    while (first < d.count && mf_line_blank((mf_line){d.l[first].s, d.l[first].n}))
+    size_t first = 0, last = d->count;
+    while (first < d->count && mf_line_blank((mf_line){d->l[first].s, d->l[first].n}))
         first++;
-    while (last > first && mf_line_blank((mf_line){d.l[last - 1].s, d.l[last - 1].n}))
+    while (last > first && mf_line_blank((mf_line){d->l[last - 1].s, d->l[last - 1].n}))
         last--;
-    bool fenced = last >= first + 2 && is_fence(&d.l[first], true) && is_fence(&d.l[last - 1], false);
+    bool fenced = last >= first + 2 && is_fence(&d->l[first], true) && is_fence(&d->l[last - 1], false);
     for (size_t i = first + 1; fenced && i + 1 < last; i++)
-        if (any_fence_line(&d.l[i]))
+        if (any_fence_line(&d->l[i]))
             fenced = false;
     if (!fenced) {
-        yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
+        return 0;
     }
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     for (size_t i = first + 1; i + 1 < last; i++)
-        yr_put_line(&o, &d.l[i]);
+        yr_put_line(&o, &d->l[i]);
     mf_warnings_add(w, YR_CODE_FENCE, yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
-    d.final_nl = true;
-    size_t n = yr_finish(&o, &d, 1);
-    yr_doc_close(&d);
+    yr_doc fenced_doc = *d;
+    fenced_doc.final_nl = true;
+    size_t n = yr_finish(&o, &fenced_doc, 1);
     return n;
 }
 
@@ -112,17 +108,14 @@ static const char *bare_tag(const yr_line *l, size_t *tn)
     return s;
 }
 
-size_t mf_yaml_fix_xml_tag_lines(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
         size_t tn;
         const char *tag;
         if (!yr_block_body(&blk, l) && (tag = bare_tag(l, &tn)) != NULL) {
@@ -133,10 +126,9 @@ size_t mf_yaml_fix_xml_tag_lines(const char *in, size_t len, mf_buf *out, const 
         }
         yr_put_line(&o, l);
         if (!blk.active)
-            yr_block_note(&blk, l->s, l->n);
+            yr_block_note_line(&blk, d, i);
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -164,7 +156,7 @@ static size_t rtrim_len(const char *s, size_t n)
 static bool is_doc_marker(const yr_line *l)
 {
     size_t i = mf_line_indent((mf_line){l->s, l->n});
-    return i < l->n && (l->s[i] == '-' || l->s[i] == '.') && yr_line_inert(l->s, l->n);
+    return i < l->n && (l->s[i] == '-' || l->s[i] == '.') && (l->flags & YR_INERT);
 }
 
 /* For every key line k, end[k] = its block's last non-blank line (k when it
@@ -185,14 +177,13 @@ static void block_ends(const yr_doc *d, size_t *end, size_t *st_line)
                 prev_nb = k;
             continue;
         }
-        if (yr_line_inert(l->s, l->n)) {
+        if ((l->flags & YR_INERT)) {
             if (is_doc_marker(l))
                 while (depth)
                     depth--, end[st_line[depth]] = prev_nb;
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[k];
         while (depth && (col[depth - 1] > e.indent ||
                          (col[depth - 1] == e.indent && !(empty[depth - 1] && e.dashes)))) {
             depth--;
@@ -205,7 +196,7 @@ static void block_ends(const yr_doc *d, size_t *end, size_t *st_line)
             depth++;
         }
         prev_nb = k;
-        yr_block_note(&blk, l->s, l->n);
+        yr_block_note_line(&blk, d, k);
     }
     while (depth)
         depth--, end[st_line[depth]] = prev_nb;
@@ -225,42 +216,38 @@ static bool same_block(const yr_doc *d, const size_t *end, size_t j, size_t i)
     return true;
 }
 
-size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
     size_t cap = 16;
-    while (cap < 2 * d.count + 2)
+    while (cap < 2 * d->count + 2)
         cap *= 2;
     dk_table tab = {calloc(cap, sizeof(dk_slot)), cap - 1};
-    dk_scope *st = malloc((d.count + 1) * sizeof *st);
-    size_t *end = malloc((d.count + 1) * sizeof *end);
-    size_t *work = malloc((d.count + 1) * (2 * sizeof(size_t) + sizeof(bool)));
+    dk_scope *st = malloc((d->count + 1) * sizeof *st);
+    size_t *end = malloc((d->count + 1) * sizeof *end);
+    size_t *work = malloc((d->count + 1) * (2 * sizeof(size_t) + sizeof(bool)));
     if (!tab.t || !st || !end || !work) {
-        free(tab.t), free(st), free(end), free(work), yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
+        free(tab.t), free(st), free(end), free(work);
+        return 0;
     }
-    block_ends(&d, end, work);
+    block_ends(d, end, work);
     free(work);
     size_t depth = 0, next_id = 1, changes = 0;
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
         if (yr_block_body(&blk, l)) {
             yr_put_line(&o, l);
             continue;
         }
-        if (yr_line_inert(l->s, l->n)) {
+        if ((l->flags & YR_INERT)) {
             if (is_doc_marker(l))
                 depth = 0;
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         if (e.dashes) {
             while (depth && st[depth - 1].col > e.dash)
                 depth--;
@@ -280,9 +267,8 @@ size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const 
             size_t found = (size_t)-1;
             while (tab.t[k].used) {
                 if (tab.t[k].h == h && tab.t[k].scope == scope) {
-                    yr_entry f;
-                    const yr_line *fl = &d.l[tab.t[k].line];
-                    yr_entry_parse(fl->s, fl->n, &f);
+                    const yr_line *fl = &d->l[tab.t[k].line];
+                    const yr_entry f = d->e[tab.t[k].line];
                     if (f.end - f.key_s == tl && memcmp(fl->s + f.key_s, l->s + e.key_s, tl) == 0) {
                         found = tab.t[k].line;
                         break;
@@ -292,7 +278,7 @@ size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const 
             }
             if (found == (size_t)-1) {
                 tab.t[k] = (dk_slot){h, scope, i, true};
-            } else if (!e.dashes && same_block(&d, end, found, i)) {
+            } else if (!e.dashes && same_block(d, end, found, i)) {
                 mf_warnings_add(w, YR_DUPLICATE_KEY, yr_lineno(i),
                                 "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
                                 (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
@@ -302,12 +288,11 @@ size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const 
             }
         }
         yr_put_line(&o, l);
-        yr_block_note(&blk, l->s, l->n);
+        yr_block_note_line(&blk, d, i);
     }
     free(tab.t);
     free(st);
     free(end);
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }

@@ -26,28 +26,24 @@ static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value."
 typedef size_t (*line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
                            const mf_profile *p, mf_warnings *w);
 
-static size_t run_rule(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w,
-                       line_fix fn)
+static size_t run_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, line_fix fn)
 {
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_skip sk = {{0}, false};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_skip_line(&sk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_skip_line(&sk, l) || (l->flags & YR_INERT)) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
+        yr_flush(&o);
         size_t at = o.b->len;
-        size_t next = yr_entry_valued(&e) && e.val < e.end ? fn(&o, &d, i, &e, p, w) : 0;
+        size_t next = yr_entry_valued(&e) && e.val < e.end ? fn(&o, d, i, &e, p, w) : 0;
         if (!next) {
             yr_put_line(&o, l);
-            yr_skip_note(&sk, l->s, l->n);
+            yr_skip_note_line(&sk, d, i);
             continue;
         }
         changes++;
@@ -60,8 +56,7 @@ static size_t run_rule(const char *in, size_t len, mf_buf *out, const mf_profile
         }
         i = next - 1;
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -130,7 +125,7 @@ static size_t put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e
     }
     if (e->end < l->n)
         yr_put(o, l->s + e->end, l->n - e->end);
-    yr_endl(o, l->eol);
+    yr_endl(o, YR_EOL(l));
     return last + 1;
 }
 
@@ -173,12 +168,11 @@ static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
     size_t n = l->n - ind;
     if (n >= 3 && memcmp(s, "```", 3) == 0)
         return true;
-    if (yr_line_inert(l->s, l->n))
+    if ((l->flags & YR_INERT))
         return s[0] != '#';
     if (s[0] == '-' && (n == 1 || s[1] == ' '))
         return true;
-    yr_entry e;
-    yr_entry_parse(l->s, l->n, &e);
+    yr_entry e = d->e[i];
     return e.key && ind <= col;
 }
 
@@ -244,30 +238,26 @@ static void fix_flow(yr_out *o, const char *s, size_t n, size_t from, size_t *fi
     yr_put(o, s + run, n - run);
 }
 
-size_t mf_yaml_fix_invalid_escape(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
     bool in_dq = false;
     size_t changes = 0, open_col = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
         size_t fixed = 0;
         if (in_dq) {
             bool closed;
             size_t k = fix_dq_run(&o, l->s, l->n, 0, &closed, &fixed);
             yr_put(&o, l->s + k, l->n - k);
-            in_dq = !closed && !next_is_structural(&d, i, open_col);
-        } else if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+            in_dq = !closed && !next_is_structural(d, i, open_col);
+        } else if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
             yr_put(&o, l->s, l->n);
         } else {
-            yr_entry e;
-            yr_entry_parse(l->s, l->n, &e);
-            yr_block_note(&blk, l->s, l->n);
+            yr_entry e = d->e[i];
+            yr_block_note_line(&blk, d, i);
             const char *s = l->s;
             if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"') {
                 yr_put(&o, s, e.val + 1);
@@ -275,7 +265,7 @@ size_t mf_yaml_fix_invalid_escape(const char *in, size_t len, mf_buf *out, const
                 size_t k = fix_dq_run(&o, s, l->n, e.val + 1, &closed, &fixed);
                 yr_put(&o, s + k, l->n - k);
                 open_col = parent_col(&e);
-                in_dq = !closed && !next_is_structural(&d, i, open_col);
+                in_dq = !closed && !next_is_structural(d, i, open_col);
             } else if (yr_entry_valued(&e) && e.val < e.end && (s[e.val] == '[' || s[e.val] == '{')) {
                 yr_put(&o, s, e.val + 1);
                 fix_flow(&o, s, e.end, e.val + 1, &fixed);
@@ -284,15 +274,14 @@ size_t mf_yaml_fix_invalid_escape(const char *in, size_t len, mf_buf *out, const
                 yr_put(&o, s, l->n);
             }
         }
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
         if (fixed) {
             mf_warnings_add(w, YR_INVALID_ESCAPE, yr_lineno(i),
                             "Escaped invalid YAML double-quoted scalar backslash sequences before reparsing.");
             changes++;
         }
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -310,14 +299,14 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         bs++;
     yr_put(o, l->s, e->end);
     yr_puts(o, bs % 2 ? "\\\"" : "\"");
-    yr_endl(o, l->eol);
+    yr_endl(o, YR_EOL(l));
     mf_warnings_add(w, YR_UNCLOSED_QUOTE, yr_lineno(i), "Closed an unterminated YAML double-quoted value before reparsing.");
     return i + 1;
 }
 
-size_t mf_yaml_fix_unclosed_quote(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_unclosed_quote(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_unclosed);
+    return run_rule(d, out, p, w, fix_unclosed);
 }
 
 /* ---- yaml.quoted-fragment and yaml.type-union ---- */
@@ -351,9 +340,9 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     return put_quoted(o, d, i, e, i);
 }
 
-size_t mf_yaml_fix_quoted_fragment(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_fragment);
+    return run_rule(d, out, p, w, fix_fragment);
 }
 
 static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
@@ -367,9 +356,9 @@ static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
     return put_quoted(o, d, i, e, i);
 }
 
-size_t mf_yaml_fix_type_union(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_type_union(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_union);
+    return run_rule(d, out, p, w, fix_union);
 }
 
 /* ---- yaml.quoted-block-indicator ---- */
@@ -396,14 +385,14 @@ static size_t fix_block_ind(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     yr_put(o, l->s, e->val);
     yr_put(o, l->s + e->val + 1, q - e->val - 2);
     yr_put(o, l->s + q, l->n - q);
-    yr_endl(o, l->eol);
+    yr_endl(o, YR_EOL(l));
     mf_warnings_add(w, YR_QUOTED_BLOCK_IND, yr_lineno(i), MSG_QUOTED);
     return i + 1;
 }
 
-size_t mf_yaml_fix_quoted_block_ind(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_quoted_block_ind(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_block_ind);
+    return run_rule(d, out, p, w, fix_block_ind);
 }
 
 /* ---- yaml.reserved-indicator ---- */
@@ -420,10 +409,9 @@ static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
 }
 
-size_t mf_yaml_fix_reserved_indicator(const char *in, size_t len, mf_buf *out, const mf_profile *p,
-                                      mf_warnings *w)
+size_t yr_fix_reserved_indicator(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_reserved);
+    return run_rule(d, out, p, w, fix_reserved);
 }
 
 /* ---- yaml.plain-colon ---- */
@@ -462,9 +450,9 @@ static size_t fix_plain_colon(yr_out *o, const yr_doc *d, size_t i, const yr_ent
     return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
 }
 
-size_t mf_yaml_fix_plain_colon(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_plain_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_plain_colon);
+    return run_rule(d, out, p, w, fix_plain_colon);
 }
 
 /* ---- yaml.free-text ---- */
@@ -539,7 +527,7 @@ static size_t sq_to_block(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
         return 0;
     yr_put(o, l->s, e->val);
     yr_puts(o, "|-");
-    yr_endl(o, l->eol);
+    yr_endl(o, YR_EOL(l));
     size_t first_n = e->end - e->val - 1;
     bool first = true;
     for (size_t k = i; k <= last; k++) {
@@ -554,7 +542,7 @@ static size_t sq_to_block(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
             if (!mf_line_blank((mf_line){s, n}))
                 yr_spaces(o, col + 2);
             put_sq_text(o, s, n);
-            yr_endl(o, m->eol);
+            yr_endl(o, YR_EOL(m));
             first = false;
         }
     }
@@ -587,9 +575,9 @@ static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
 }
 
-size_t mf_yaml_fix_free_text(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_free_text(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     if (!p || json_object_size(p->free_text_fields) == 0)
-        return yr_passthrough(in, len, out);
-    return run_rule(in, len, out, p, w, fix_free_text);
+        return 0;
+    return run_rule(d, out, p, w, fix_free_text);
 }
