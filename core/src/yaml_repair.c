@@ -12,6 +12,7 @@
  * The rules live in yaml_repair_lines.c, yaml_repair_inline.c,
  * yaml_repair_quotes.c and yaml_repair_indent.c; their shared scanner in
  * yaml_repair_scan.c. */
+#include <string.h>
 #include "yaml_repair.h"
 
 const char mf_yr_nested_children[] = "yaml.nested-children";
@@ -141,4 +142,46 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
         yr_doc_close(&d);
     mf_buf_free(&out);
     return changes;
+}
+
+/* True when some line starts, after its indentation, with '-' and a letter or
+ * '_' (a `-key:` candidate); a cheap test before building the line model. */
+static bool has_dash_word_line(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i + 1 < n && s[i] == '-') {
+            char c = s[i + 1];
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+                return true;
+        }
+        const char *nl = memchr(s + i, '\n', n - i);
+        if (!nl)
+            break;
+        i = (size_t)(nl - s) + 1;
+    }
+    return false;
+}
+
+size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
+{
+    if (!has_dash_word_line(mf_buf_cstr(text), text->len))
+        return 0;
+    yr_doc d;
+    if (yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
+        return 0;
+    mf_buf out = {0};
+    size_t mark = w->count;
+    size_t n = yr_fix_dash_space(&d, &out, p, w);
+    yr_doc_close(&d);
+    if (n) {
+        mf_buf tmp = *text;
+        *text = out;
+        out = tmp;
+    } else {
+        mf_warnings_truncate(w, mark);
+    }
+    mf_buf_free(&out);
+    return n;
 }

@@ -316,9 +316,13 @@ static size_t dash_key(const char *s, size_t end, size_t c)
 
 /* A `-key:` line is a mapping key named "-key" when its sibling lines (same
  * indentation, same block) are plain mapping entries; it is a list item
- * missing its space otherwise. sib[] remembers, per open indentation, whether
- * the last line there was a plain mapping entry. */
-typedef struct { size_t indent; bool map_entry; } ds_sib;
+ * missing its space otherwise, and always right after a key with no value at
+ * the same indentation (`steps:` then `-name: x`, YAML's compact sequence
+ * position), even though the text also parses as a key "-name" there. sib[]
+ * remembers, per open indentation, whether the last line there was a plain
+ * mapping entry and whether it had no value; a list item `- k: v` also opens
+ * its mapping's column (k's), so `-x:` among the item's properties is a key. */
+typedef struct { size_t indent; bool map_entry, opener; } ds_sib;
 
 static bool plain_entry(const yr_entry *e, const char *s)
 {
@@ -328,10 +332,9 @@ static bool plain_entry(const yr_entry *e, const char *s)
 size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    ds_sib *sib = malloc((d->count + 1) * sizeof *sib);
-    if (!sib) {
+    ds_sib *sib = malloc(2 * (d->count + 1) * sizeof *sib);
+    if (!sib)
         return 0;
-    }
     yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0, depth = 0;
@@ -344,19 +347,23 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         yr_entry e = d->e[i];
         while (depth && sib[depth - 1].indent > e.indent)
             depth--;
-        bool prev_map = depth && sib[depth - 1].indent == e.indent && sib[depth - 1].map_entry;
+        bool same = depth && sib[depth - 1].indent == e.indent;
+        bool prev_map = same && sib[depth - 1].map_entry, prev_opener = same && sib[depth - 1].opener;
         size_t c = e.content;
-        bool fire = dash_key(l->s, e.end, c) && !prev_map;
-        if (fire && !e.dashes) {
+        bool fire = dash_key(l->s, e.end, c) && (!prev_map || prev_opener);
+        if (fire && !e.dashes && !prev_opener) {
             size_t nx = next_content(d, i);
             if (nx < d->count) {
                 const yr_entry ne = d->e[nx];
                 fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
             }
         }
-        if (depth && sib[depth - 1].indent == e.indent)
+        if (same)
             depth--;
-        sib[depth++] = (ds_sib){e.indent, plain_entry(&e, l->s)};
+        bool plain = plain_entry(&e, l->s);
+        sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end};
+        if (e.dashes && e.key)
+            sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end};
         if (!fire) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);
@@ -367,7 +374,9 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         yr_put(&o, l->s, c + 1);
         yr_put(&o, " ", 1);
         yr_put(&o, l->s + c + 1, l->n - c - 1);
-        mf_warnings_add(w, YR_DASH_SPACE, yr_lineno(i), "Inserted the missing space after a YAML list dash.");
+        mf_warnings_add(w, YR_DASH_SPACE, yr_lineno(i),
+                        "Inserted the missing space after a YAML list dash (guessed that \"%.*s\" starts a list item, "
+                        "not a key).", (int)(dash_key(l->s, e.end, c) - c + 1), l->s + c);
         changes++;
         if (!o.oom)
             yr_block_note(&blk, o.b->s + at, o.b->len - at);

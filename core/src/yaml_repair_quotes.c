@@ -72,33 +72,68 @@ static size_t next_nonblank(const yr_doc *d, size_t i)
     return d->count;
 }
 
+/* Offset of a comment (` #`) in plain text s[from, end), or end; quoted runs
+ * are skipped when `quotes` is set. The value then ends before the blanks
+ * ahead of the '#' (see value_end). */
+static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
+{
+    for (size_t j = from; j < end; j++) {
+        if (quotes && (s[j] == '"' || s[j] == '\'') && (j == from || s[j - 1] == ' ' || s[j - 1] == '\t')) {
+            size_t q = yr_quote_end(s, end, j);
+            if (q)
+                j = q - 1;
+            continue;
+        }
+        if (s[j] == '#' && j > from && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+            return j;
+    }
+    return end;
+}
+
+/* End of the value text of e on line l: before a trailing comment, blanks trimmed. */
+static size_t value_end(const yr_line *l, const yr_entry *e, bool quotes)
+{
+    size_t c = comment_at(l->s, e->val, e->end, quotes);
+    while (c > e->val && (l->s[c - 1] == ' ' || l->s[c - 1] == '\t'))
+        c--;
+    return c;
+}
+
 /* The last line of a plain value starting on line i: its continuation lines
- * are the following non-blank lines deeper than col (blank lines between them included). */
+ * are the following non-blank lines deeper than col (blank lines between them
+ * included). A comment ends a plain scalar: a first line with a comment has
+ * no continuation, and a continuation line holding one is not taken (it is
+ * left where it is, and the parser then reports it instead of core folding
+ * the comment into the value). */
 static size_t plain_last(const yr_doc *d, size_t i, size_t col)
 {
+    const yr_line *first = &d->l[i];
+    if (value_end(first, &d->e[i], false) < d->e[i].end)
+        return i;
     size_t last = i;
     for (size_t k = next_nonblank(d, i); k < d->count; k = next_nonblank(d, k)) {
         const yr_line *l = &d->l[k];
         size_t ind = mf_line_indent((mf_line){l->s, l->n});
-        if (ind <= col || l->s[ind] == '#')
+        if (ind <= col || l->s[ind] == '#' || comment_at(l->s, ind, l->n, false) < l->n)
             break;
         last = k;
     }
     return last;
 }
 
-/* Write line i with its value [e->val, end) replaced by a double-quoted scalar;
- * continuation lines up to `last` are folded in (one space per line break,
- * "\n" per blank line). Returns last + 1. */
-static size_t put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t last)
+/* Write line i with its value [e->val, vend) replaced by a double-quoted scalar
+ * (what follows vend, such as a comment, stays after it); continuation lines
+ * up to `last` are folded in (one space per line break, "\n" per blank line).
+ * Returns last + 1. */
+static size_t put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t vend, size_t last)
 {
     const yr_line *l = &d->l[i];
     yr_put(o, l->s, e->val);
     if (last == i) {
-        yr_put_dq(o, l->s + e->val, e->end - e->val);
+        yr_put_dq(o, l->s + e->val, vend - e->val);
     } else {
         mf_buf text = {0};
-        mf_buf_put(&text, l->s + e->val, e->end - e->val);
+        mf_buf_put(&text, l->s + e->val, vend - e->val);
         size_t blanks = 0;
         for (size_t k = i + 1; k <= last; k++) {
             const char *s = d->l[k].s;
@@ -123,8 +158,8 @@ static size_t put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e
             o->oom = true;
         mf_buf_free(&text);
     }
-    if (e->end < l->n)
-        yr_put(o, l->s + e->end, l->n - e->end);
+    if (vend < l->n)
+        yr_put(o, l->s + vend, l->n - vend);
     yr_endl(o, YR_EOL(l));
     return last + 1;
 }
@@ -300,7 +335,9 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     yr_put(o, l->s, e->end);
     yr_puts(o, bs % 2 ? "\\\"" : "\"");
     yr_endl(o, YR_EOL(l));
-    mf_warnings_add(w, YR_UNCLOSED_QUOTE, yr_lineno(i), "Closed an unterminated YAML double-quoted value before reparsing.");
+    mf_warnings_add(w, YR_UNCLOSED_QUOTE, yr_lineno(i),
+                    "Closed an unterminated YAML double-quoted value before reparsing (guessed that it ends at the "
+                    "end of its line).");
     return i + 1;
 }
 
@@ -312,19 +349,21 @@ size_t yr_fix_unclosed_quote(const yr_doc *d, mf_buf *out, const mf_profile *p, 
 /* ---- yaml.quoted-fragment and yaml.type-union ---- */
 
 /* After a leading quoted token in the value: the first non-blank offset, or 0 when
- * the value is not a closed quoted token followed by more text. */
-static size_t after_quoted(const yr_line *l, const yr_entry *e)
+ * the value is not a closed quoted token followed by more text before its end
+ * *vend (a trailing comment is not part of the value and stays a comment). */
+static size_t after_quoted(const yr_line *l, const yr_entry *e, size_t *vend)
 {
     char c = l->s[e->val];
     if (c != '"' && c != '\'')
         return 0;
     size_t q = yr_quote_end(l->s, e->end, e->val);
-    if (!q || q >= e->end)
+    *vend = value_end(l, e, true);
+    if (!q || q >= *vend)
         return 0;
     size_t r = q;
-    while (r < e->end && (l->s[r] == ' ' || l->s[r] == '\t'))
+    while (r < *vend && (l->s[r] == ' ' || l->s[r] == '\t'))
         r++;
-    if (r >= e->end || (l->s[r] == '#' && r > q) || (l->s[q] == ':' && (q + 1 == e->end || l->s[q + 1] == ' ')))
+    if (r >= *vend || (l->s[q] == ':' && (q + 1 == e->end || l->s[q + 1] == ' ')))
         return 0;
     return r;
 }
@@ -333,11 +372,11 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
                            mf_warnings *w)
 {
     (void)p;
-    size_t r = after_quoted(&d->l[i], e);
+    size_t vend, r = after_quoted(&d->l[i], e, &vend);
     if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
         return 0;
     mf_warnings_add(w, YR_QUOTED_FRAGMENT, yr_lineno(i), MSG_QUOTED);
-    return put_quoted(o, d, i, e, i);
+    return put_quoted(o, d, i, e, vend, i);
 }
 
 size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -349,11 +388,11 @@ static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
                         mf_warnings *w)
 {
     (void)p;
-    size_t r = after_quoted(&d->l[i], e);
-    if (!r || d->l[i].s[r] != '|' || r + 1 >= e->end)
+    size_t vend, r = after_quoted(&d->l[i], e, &vend);
+    if (!r || d->l[i].s[r] != '|' || r + 1 >= vend)
         return 0;
     mf_warnings_add(w, YR_TYPE_UNION, yr_lineno(i), "Quoted YAML type-union scalar values before reparsing.");
-    return put_quoted(o, d, i, e, i);
+    return put_quoted(o, d, i, e, vend, i);
 }
 
 size_t yr_fix_type_union(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -406,7 +445,7 @@ static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         return 0;
     mf_warnings_add(w, YR_RESERVED_INDICATOR, yr_lineno(i),
                     "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
-    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+    return put_quoted(o, d, i, e, value_end(&d->l[i], e, false), plain_last(d, i, parent_col(e)));
 }
 
 size_t yr_fix_reserved_indicator(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -443,11 +482,11 @@ static size_t fix_plain_colon(yr_out *o, const yr_doc *d, size_t i, const yr_ent
 {
     (void)p;
     const char *v = d->l[i].s + e->val;
-    size_t n = e->end - e->val;
+    size_t vend = value_end(&d->l[i], e, false), n = vend - e->val;
     if (!e->key || !plain_start(v, n) || !has_colon_space(v, n))
         return 0;
     mf_warnings_add(w, YR_PLAIN_COLON, yr_lineno(i), "Quoted YAML plain scalar values containing colon-space before reparsing.");
-    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+    return put_quoted(o, d, i, e, vend, plain_last(d, i, parent_col(e)));
 }
 
 size_t yr_fix_plain_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -561,7 +600,7 @@ static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     if (!json_object_get(p->free_text_fields, key))
         return 0;
     const char *v = l->s + e->val;
-    size_t n = e->end - e->val;
+    size_t n = e->end - e->val, vend = value_end(l, e, false);
     if (v[0] == '\'' && !sq_close(v, n, 1)) {
         size_t next = sq_to_block(o, d, i, e);
         if (next)
@@ -569,10 +608,10 @@ static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry
                             "Converted a multi-line single-quoted free-text value to a YAML block literal.");
         return next;
     }
-    if (!plain_misread(v, n) || strchr("\"'|>[{&*!", v[0]))
+    if (vend == e->val || !plain_misread(v, vend - e->val) || strchr("\"'|>[{&*!", v[0]))
         return 0;
     mf_warnings_add(w, YR_FREE_TEXT, yr_lineno(i), "Quoted a free-text YAML value before reparsing.");
-    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+    return put_quoted(o, d, i, e, vend, plain_last(d, i, parent_col(e)));
 }
 
 size_t yr_fix_free_text(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
