@@ -1,4 +1,5 @@
-/* yaml_repair.c - the YAML structural repairs of seed 000 and their groups.
+/* yaml_repair.c - the YAML structural repairs of seed 000, the peers' YAML
+ * families (issue 10), and the groups and passes that run them.
  *
  * When a YAML candidate does not parse (or does not validate), the pipeline
  * applies these text rules group by group and re-parses after each group that
@@ -6,12 +7,15 @@
  * fence, bare XML tag lines); group 2 repairs the line structure (inline
  * sequences and keys, missing spaces after ':' and '-', children at their
  * parent's indentation); group 3 repairs scalars (duplicate lines, escapes,
- * quotes, indicators, colon-space in plain values); group 4 repairs the
- * indentation of sequence items and their properties. Rules run in table
- * order; each is line-scoped, skips block scalar bodies and is idempotent.
- * The rules live in yaml_repair_lines.c, yaml_repair_inline.c,
- * yaml_repair_quotes.c and yaml_repair_indent.c; their shared scanner in
- * yaml_repair_scan.c. */
+ * quotes, indicators, colon-space in plain values, list items holding ': ');
+ * group 4 repairs the indentation of sequence items and their properties.
+ * A few malformed shapes also parse, with another value (`steps:` then
+ * `-name: x`, dedented whitelisted children, `- Use X: for Y` among strings):
+ * mf_yaml_repair_misread runs their rules before the first parse.
+ * Rules run in table order over one line model (yaml_repair_scan.c), rebuilt
+ * only after a rule changed the text; each skips block scalar bodies and is
+ * idempotent. The rules live in yaml_repair_lines.c, yaml_repair_inline.c,
+ * yaml_repair_quotes.c, yaml_repair_strings.c and yaml_repair_indent.c. */
 #include <string.h>
 #include "yaml_repair.h"
 
@@ -33,6 +37,9 @@ const char mf_yr_type_union[] = "yaml.type-union";
 const char mf_yr_reserved_indicator[] = "yaml.reserved-indicator";
 const char mf_yr_seq_indent_drift[] = "yaml.sequence-indent-drift";
 const char mf_yr_property_indent[] = "yaml.property-indent";
+const char mf_yr_item_colon[] = "yaml.item-colon";
+const char mf_yr_doubled_quotes[] = "yaml.doubled-quotes";
+const char mf_yr_inline_known_keys[] = "yaml.inline-known-keys";
 
 #define S000 "000 YAML Structural Repairs "
 
@@ -55,6 +62,9 @@ const mf_rule mf_rules_yaml[] = {
     {YR_RESERVED_INDICATOR, S000 "#15", "Quote plain values that begin with a reserved indicator (` or @)."},
     {YR_SEQ_INDENT_DRIFT, S000 "#16", "Re-align sibling list dashes that drifted 1-3 spaces after a block scalar."},
     {YR_PROPERTY_INDENT, S000 "#17", "Re-indent list item properties that are 1-2 spaces off dash_indent + 2."},
+    {YR_INLINE_KNOWN_KEYS, "issue 10 YAML families (peers)", "Split a line at keys the profile or sibling mappings know, also after multi-word values (title: Fix it status: open)."},
+    {YR_ITEM_COLON, "issue 10 YAML families (peers)", "Quote a list item holding ': ' (- Use X: for Y) when its sibling items are strings."},
+    {YR_DOUBLED_QUOTES, "issue 10 YAML families (peers)", "Keep one pair of doubled outer quotes around a scalar (\"\"text\"\" -> \"text\")."},
     {NULL, NULL, NULL}};
 
 /* Every rule over the line model, in table order, with its group. */
@@ -64,11 +74,14 @@ const mf_rule mf_rules_yaml[] = {
     X(YR_INLINE_SEQ_PARENT, inline_seq_parent, 2)        \
     X(YR_COLON_SPACE, colon_space, 2)                    \
     X(YR_INLINE_KEYS, inline_keys, 2)                    \
+    X(YR_INLINE_KNOWN_KEYS, inline_known_keys, 2)        \
     X(YR_DASH_SPACE, dash_space, 2)                      \
     X(YR_NESTED_CHILDREN, nested_children, 2)            \
     X(YR_DUPLICATE_KEY, duplicate_key, 3)                \
     X(YR_INVALID_ESCAPE, invalid_escape, 3)              \
     X(YR_UNCLOSED_QUOTE, unclosed_quote, 3)              \
+    X(YR_DOUBLED_QUOTES, doubled_quotes, 3)              \
+    X(YR_ITEM_COLON, item_colon, 3)                      \
     X(YR_FREE_TEXT, free_text, 3)                        \
     X(YR_QUOTED_FRAGMENT, quoted_fragment, 3)            \
     X(YR_QUOTED_BLOCK_IND, quoted_block_ind, 3)          \
@@ -112,13 +125,15 @@ typedef struct { int group; yr_rule_fn fn; } model_rule;
 #define YR_MODEL_ROW(id, name, group) {group, yr_fix_##name},
 static const model_rule model_rules[] = {YR_RULES(YR_MODEL_ROW){0, NULL}};
 
-size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+/* Run the rules of `rules` whose group is `group` on text in place, building
+ * the line model once and again only after a rule changed the text. */
+static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     size_t changes = 0;
     mf_buf out = {0};
     yr_doc d;
     bool open = false;
-    for (const model_rule *r = model_rules; r->fn; r++) {
+    for (const model_rule *r = rules; r->fn; r++) {
         if (r->group != group)
             continue;
         if (!open && yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
@@ -144,44 +159,51 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
     return changes;
 }
 
-/* True when some line starts, after its indentation, with '-' and a letter or
- * '_' (a `-key:` candidate); a cheap test before building the line model. */
-static bool has_dash_word_line(const char *s, size_t n)
+size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
+    return run_chain(model_rules, group, text, p, w);
+}
+
+/* True when some line may need a misread repair: `-word` (dash-space), a
+ * `- ` item holding ': ' after a key that is not an identifier (item-colon),
+ * or a bare `key:` the profile lists nested children for (nested-children).
+ * A cheap byte scan before building the line model. */
+static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
+{
+    bool nested = p && json_object_size(p->nested_children) > 0;
     for (size_t i = 0; i < n;) {
-        while (i < n && s[i] == ' ')
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - s) : n, next = nl ? end + 1 : n;
+        while (i < end && s[i] == ' ')
             i++;
-        if (i + 1 < n && s[i] == '-') {
+        size_t e = end;
+        while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+            e--;
+        if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
                 return true;
+            if (c == ' ') {
+                const char *colon = memchr(s + i + 2, ':', e - i - 2);
+                if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
+                    !yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2))
+                    return true;
+            }
+        } else if (nested && e > i + 1 && s[e - 1] == ':' && json_object_getn(p->nested_children, s + i, e - 1 - i)) {
+            return true;
         }
-        const char *nl = memchr(s + i, '\n', n - i);
-        if (!nl)
-            break;
-        i = (size_t)(nl - s) + 1;
+        i = next;
     }
     return false;
 }
 
+/* The repairs mf_yaml_repair_misread runs, in order. */
+static const model_rule misread_rules[] = {
+    {0, yr_fix_dash_space}, {0, yr_fix_nested_children}, {0, yr_fix_item_colon}, {0, NULL}};
+
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
-    if (!has_dash_word_line(mf_buf_cstr(text), text->len))
+    if (!may_be_misread(mf_buf_cstr(text), text->len, p))
         return 0;
-    yr_doc d;
-    if (yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
-        return 0;
-    mf_buf out = {0};
-    size_t mark = w->count;
-    size_t n = yr_fix_dash_space(&d, &out, p, w);
-    yr_doc_close(&d);
-    if (n) {
-        mf_buf tmp = *text;
-        *text = out;
-        out = tmp;
-    } else {
-        mf_warnings_truncate(w, mark);
-    }
-    mf_buf_free(&out);
-    return n;
+    return run_chain(misread_rules, 0, text, p, w);
 }

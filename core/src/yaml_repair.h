@@ -44,6 +44,12 @@ extern const char mf_yr_seq_indent_drift[];
 #define YR_SEQ_INDENT_DRIFT mf_yr_seq_indent_drift
 extern const char mf_yr_property_indent[];
 #define YR_PROPERTY_INDENT mf_yr_property_indent
+extern const char mf_yr_item_colon[];
+#define YR_ITEM_COLON mf_yr_item_colon
+extern const char mf_yr_doubled_quotes[];
+#define YR_DOUBLED_QUOTES mf_yr_doubled_quotes
+extern const char mf_yr_inline_known_keys[];
+#define YR_INLINE_KNOWN_KEYS mf_yr_inline_known_keys
 
 /* ---- one line as a YAML entry ---- */
 /* Columns are offsets into the line; uint32_t keeps the line model small
@@ -116,6 +122,9 @@ size_t yr_fix_free_text(const yr_doc *, mf_buf *, const mf_profile *, mf_warning
 size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_item_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_doubled_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_inline_known_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 
 /* Output under construction; `oom` latches the first allocation failure.
  * Unchanged input lines are gathered into one pending span and copied at once. */
@@ -175,6 +184,23 @@ size_t yr_quote_end(const char *s, size_t n, size_t i);
 /* 1-based line number of line index i. */
 static inline int yr_lineno(size_t i) { return i >= 0x7fffffff ? 0x7fffffff : (int)i + 1; }
 
+/* ---- value rewriting (yaml_repair_quotes.c) ---- */
+/* A per-line repair: line i (entry e, which has a value position) is either
+ * left alone (return 0) or fully written with its end of line, possibly with
+ * following lines it absorbed (return the index after the last line used). */
+typedef size_t (*yr_line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
+                              const mf_profile *p, mf_warnings *w);
+/* Run fn on every valued line outside block scalar bodies and open double-quoted values. */
+size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn);
+/* End of e's value text on line l: before a trailing ` #` comment (quoted runs
+ * skipped when `quotes`), blanks trimmed. */
+size_t yr_value_end(const yr_line *l, const yr_entry *e, bool quotes);
+/* Write line i with its value [e->val, vend) as a double-quoted scalar, folding
+ * continuation lines up to `last`; what follows vend stays. Returns last + 1. */
+size_t yr_put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t vend, size_t last);
+/* True when a plain scalar may start [s, s+n) (no quote, indicator, block header or flow start). */
+bool yr_plain_start(const char *s, size_t n);
+
 /* ---- profile lookups (p may be NULL) ---- */
 /* The whitelisted child list of parent key [k, k+n), or NULL. */
 const json_t *yr_children_of(const mf_profile *p, const char *k, size_t n);
@@ -182,6 +208,9 @@ const json_t *yr_children_of(const mf_profile *p, const char *k, size_t n);
 bool yr_list_has(const json_t *list, const char *k, size_t n);
 /* True when [k, k+n) is a key the profile knows (nested parent or child, top-level key). */
 bool yr_known_key(const mf_profile *p, const char *k, size_t n);
+/* True when [k, k+n) is spelled as one of the profile's keys anywhere: top-level,
+ * schema properties, aliases, nested parents and children. */
+bool yr_profile_key(const mf_profile *p, const char *k, size_t n);
 
 /* ---- keys used in a document ---- */
 /* The set of identifier keys that start an entry line somewhere in the document. */

@@ -241,6 +241,39 @@ static bool ik_valid(const char *s, const ik_tok *t, size_t nt, const mf_profile
 
 #define IK_MAX 64
 
+/* Write line l as one entry per token (whitelisted children nested under
+ * their parent); returns the column of the last entry written. */
+static size_t ik_write(yr_out *o, const yr_line *l, const yr_entry *e, const ik_tok *t, size_t nt,
+                       const mf_profile *p)
+{
+    size_t stack[IK_MAX];
+    size_t depth = 0, col = e->key_s;
+    for (size_t k = 0; k < nt; k++) {
+        const char *key = l->s + t[k].ks;
+        size_t kn = t[k].ke - t[k].ks;
+        if (k == 0) {
+            yr_put(o, l->s, t[0].ke);
+        } else {
+            while (depth && !yr_list_has(yr_children_of(p, l->s + t[stack[depth - 1]].ks,
+                                                        t[stack[depth - 1]].ke - t[stack[depth - 1]].ks),
+                                         key, kn))
+                depth--;
+            col = e->key_s + 2 * depth;
+            yr_spaces(o, col);
+            yr_put(o, key, kn);
+        }
+        yr_put(o, ":", 1);
+        if (t[k].ve > t[k].vs) {
+            yr_put(o, " ", 1);
+            yr_put(o, l->s + t[k].vs, t[k].ve - t[k].vs);
+        } else if (yr_children_of(p, key, kn)) {
+            stack[depth++] = k;
+        }
+        yr_endl(o, YR_EOL(l));
+    }
+    return col;
+}
+
 size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     yr_keyset ks;
@@ -250,7 +283,6 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     yr_block blk = {0};
     size_t changes = 0;
     ik_tok t[IK_MAX];
-    size_t stack[IK_MAX];
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
@@ -266,30 +298,7 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
             yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t depth = 0, col = e.key_s;
-        for (size_t k = 0; k < nt; k++) {
-            const char *key = l->s + t[k].ks;
-            size_t kn = t[k].ke - t[k].ks;
-            if (k == 0) {
-                yr_put(&o, l->s, t[0].ke);
-            } else {
-                while (depth && !yr_list_has(yr_children_of(p, l->s + t[stack[depth - 1]].ks,
-                                                            t[stack[depth - 1]].ke - t[stack[depth - 1]].ks),
-                                             key, kn))
-                    depth--;
-                col = e.key_s + 2 * depth;
-                yr_spaces(&o, col);
-                yr_put(&o, key, kn);
-            }
-            yr_put(&o, ":", 1);
-            if (t[k].ve > t[k].vs) {
-                yr_put(&o, " ", 1);
-                yr_put(&o, l->s + t[k].vs, t[k].ve - t[k].vs);
-            } else if (yr_children_of(p, key, kn)) {
-                stack[depth++] = k;
-            }
-            yr_endl(&o, YR_EOL(l));
-        }
+        size_t col = ik_write(&o, l, &e, t, nt, p);
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
         mf_warnings_add(w, YR_INLINE_KEYS, yr_lineno(i), MSG_INLINE);
@@ -298,6 +307,114 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     yr_keyset_free(&ks);
     size_t n = yr_finish(&o, d, changes);
     return n;
+}
+
+/* ---- yaml.inline-known-keys ---- */
+
+/* Keys seen so far as entries, by the column they start at. */
+typedef struct { const char **s; uint32_t *n, *col; size_t mask, used; } kk_set;
+
+static size_t kk_hash(size_t col, const char *s, size_t n)
+{
+    size_t h = 5381 + col * 31;
+    for (size_t i = 0; i < n; i++)
+        h = h * 33 + (unsigned char)s[i];
+    return h;
+}
+
+static bool kk_has(const kk_set *k, size_t col, const char *s, size_t n)
+{
+    for (size_t h = kk_hash(col, s, n) & k->mask; k->s[h]; h = (h + 1) & k->mask)
+        if (k->col[h] == col && k->n[h] == n && memcmp(k->s[h], s, n) == 0)
+            return true;
+    return false;
+}
+
+static void kk_add(kk_set *k, size_t col, const char *s, size_t n)
+{
+    size_t h = kk_hash(col, s, n) & k->mask;
+    for (; k->s[h]; h = (h + 1) & k->mask)
+        if (k->col[h] == col && k->n[h] == n && memcmp(k->s[h], s, n) == 0)
+            return;
+    if (2 * (k->used + 1) > k->mask + 1)
+        return; /* full: later keys are simply not known as siblings */
+    k->s[h] = s, k->n[h] = (uint32_t)n, k->col[h] = (uint32_t)col;
+    k->used++;
+}
+
+/* Keep the boundaries of t[] at keys known to the profile or seen at column col
+ * before (a sibling mapping's key), or at a whitelisted child right after its
+ * empty parent; merge every other `word: value` token into the value before
+ * it. Returns the tokens kept. */
+static size_t kk_merge(const char *s, ik_tok *t, size_t nt, size_t col, const mf_profile *p, const kk_set *seen)
+{
+    size_t kept = 1;
+    for (size_t k = 1; k < nt; k++) {
+        ik_tok *prev = &t[kept - 1];
+        const char *key = s + t[k].ks;
+        size_t kn = t[k].ke - t[k].ks;
+        bool dup = false;
+        for (size_t j = 0; j < kept && !dup; j++)
+            dup = t[j].ke - t[j].ks == kn && memcmp(s + t[j].ks, key, kn) == 0;
+        bool ok;
+        if (prev->ve == prev->vs)
+            ok = yr_list_has(yr_children_of(p, s + prev->ks, prev->ke - prev->ks), key, kn);
+        else
+            ok = !dup && (yr_profile_key(p, key, kn) || kk_has(seen, col, key, kn));
+        if (ok)
+            t[kept++] = t[k];
+        else
+            prev->ve = t[k].ve;
+    }
+    return kept;
+}
+
+size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    size_t cap = 16;
+    while (cap < 2 * d->count + 2)
+        cap *= 2;
+    kk_set seen = {calloc(cap, sizeof *seen.s), calloc(cap, sizeof *seen.n), calloc(cap, sizeof *seen.col), cap - 1, 0};
+    if (!seen.s || !seen.n || !seen.col) {
+        free(seen.s), free(seen.n), free(seen.col);
+        return 0;
+    }
+    yr_out o = {.b = out};
+    yr_block blk = {0};
+    size_t changes = 0;
+    ik_tok t[IK_MAX];
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e = d->e[i];
+        size_t nt = 0;
+        bool ident = e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s);
+        if (ident && e.val < e.end)
+            nt = ik_tokenize(l->s, &e, t, IK_MAX);
+        if (nt >= 2)
+            nt = kk_merge(l->s, t, nt, e.key_s, p, &seen);
+        if (ident)
+            kk_add(&seen, e.key_s, l->s + e.key_s, e.key_e - e.key_s);
+        if (nt < 2) {
+            yr_put_line(&o, l);
+            yr_block_note_line(&blk, d, i);
+            continue;
+        }
+        for (size_t k = 1; k < nt; k++)
+            kk_add(&seen, e.key_s, l->s + t[k].ks, t[k].ke - t[k].ks);
+        size_t col = ik_write(&o, l, &e, t, nt, p);
+        if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
+            blk = (yr_block){true, col, 0};
+        mf_warnings_add(w, YR_INLINE_KNOWN_KEYS, yr_lineno(i),
+                        "Split YAML keys written on one line at the known key \"%.*s\" (guessed that the value "
+                        "before it ends there).", (int)(t[1].ke - t[1].ks), l->s + t[1].ks);
+        changes++;
+    }
+    free(seen.s), free(seen.n), free(seen.col);
+    return yr_finish(&o, d, changes);
 }
 
 /* ---- yaml.dash-space ---- */

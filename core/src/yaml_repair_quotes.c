@@ -20,13 +20,7 @@
 
 static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value.";
 
-/* A per-line repair: line i (entry e, which has a value position) is either
- * left alone (return 0) or fully written with its end of line, possibly with
- * following lines it absorbed (return the index after the last line used). */
-typedef size_t (*line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
-                           const mf_profile *p, mf_warnings *w);
-
-static size_t run_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, line_fix fn)
+size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn)
 {
     yr_out o = {.b = out};
     yr_skip sk = {{0}, false};
@@ -74,7 +68,7 @@ static size_t next_nonblank(const yr_doc *d, size_t i)
 
 /* Offset of a comment (` #`) in plain text s[from, end), or end; quoted runs
  * are skipped when `quotes` is set. The value then ends before the blanks
- * ahead of the '#' (see value_end). */
+ * ahead of the '#' (see yr_value_end). */
 static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
 {
     for (size_t j = from; j < end; j++) {
@@ -91,7 +85,7 @@ static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
 }
 
 /* End of the value text of e on line l: before a trailing comment, blanks trimmed. */
-static size_t value_end(const yr_line *l, const yr_entry *e, bool quotes)
+size_t yr_value_end(const yr_line *l, const yr_entry *e, bool quotes)
 {
     size_t c = comment_at(l->s, e->val, e->end, quotes);
     while (c > e->val && (l->s[c - 1] == ' ' || l->s[c - 1] == '\t'))
@@ -108,7 +102,7 @@ static size_t value_end(const yr_line *l, const yr_entry *e, bool quotes)
 static size_t plain_last(const yr_doc *d, size_t i, size_t col)
 {
     const yr_line *first = &d->l[i];
-    if (value_end(first, &d->e[i], false) < d->e[i].end)
+    if (yr_value_end(first, &d->e[i], false) < d->e[i].end)
         return i;
     size_t last = i;
     for (size_t k = next_nonblank(d, i); k < d->count; k = next_nonblank(d, k)) {
@@ -125,7 +119,7 @@ static size_t plain_last(const yr_doc *d, size_t i, size_t col)
  * (what follows vend, such as a comment, stays after it); continuation lines
  * up to `last` are folded in (one space per line break, "\n" per blank line).
  * Returns last + 1. */
-static size_t put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t vend, size_t last)
+size_t yr_put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t vend, size_t last)
 {
     const yr_line *l = &d->l[i];
     yr_put(o, l->s, e->val);
@@ -343,7 +337,7 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
 
 size_t yr_fix_unclosed_quote(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(d, out, p, w, fix_unclosed);
+    return yr_run_line_rule(d, out, p, w, fix_unclosed);
 }
 
 /* ---- yaml.quoted-fragment and yaml.type-union ---- */
@@ -357,7 +351,7 @@ static size_t after_quoted(const yr_line *l, const yr_entry *e, size_t *vend)
     if (c != '"' && c != '\'')
         return 0;
     size_t q = yr_quote_end(l->s, e->end, e->val);
-    *vend = value_end(l, e, true);
+    *vend = yr_value_end(l, e, true);
     if (!q || q >= *vend)
         return 0;
     size_t r = q;
@@ -376,12 +370,12 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
         return 0;
     mf_warnings_add(w, YR_QUOTED_FRAGMENT, yr_lineno(i), MSG_QUOTED);
-    return put_quoted(o, d, i, e, vend, i);
+    return yr_put_quoted(o, d, i, e, vend, i);
 }
 
 size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(d, out, p, w, fix_fragment);
+    return yr_run_line_rule(d, out, p, w, fix_fragment);
 }
 
 static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
@@ -392,12 +386,12 @@ static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
     if (!r || d->l[i].s[r] != '|' || r + 1 >= vend)
         return 0;
     mf_warnings_add(w, YR_TYPE_UNION, yr_lineno(i), "Quoted YAML type-union scalar values before reparsing.");
-    return put_quoted(o, d, i, e, vend, i);
+    return yr_put_quoted(o, d, i, e, vend, i);
 }
 
 size_t yr_fix_type_union(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(d, out, p, w, fix_union);
+    return yr_run_line_rule(d, out, p, w, fix_union);
 }
 
 /* ---- yaml.quoted-block-indicator ---- */
@@ -431,7 +425,7 @@ static size_t fix_block_ind(yr_out *o, const yr_doc *d, size_t i, const yr_entry
 
 size_t yr_fix_quoted_block_ind(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(d, out, p, w, fix_block_ind);
+    return yr_run_line_rule(d, out, p, w, fix_block_ind);
 }
 
 /* ---- yaml.reserved-indicator ---- */
@@ -445,18 +439,18 @@ static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         return 0;
     mf_warnings_add(w, YR_RESERVED_INDICATOR, yr_lineno(i),
                     "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
-    return put_quoted(o, d, i, e, value_end(&d->l[i], e, false), plain_last(d, i, parent_col(e)));
+    return yr_put_quoted(o, d, i, e, yr_value_end(&d->l[i], e, false), plain_last(d, i, parent_col(e)));
 }
 
 size_t yr_fix_reserved_indicator(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(d, out, p, w, fix_reserved);
+    return yr_run_line_rule(d, out, p, w, fix_reserved);
 }
 
 /* ---- yaml.plain-colon ---- */
 
 /* True when a plain value starts at v (not quoted, no indicator, not a block header or flow collection). */
-static bool plain_start(const char *s, size_t n)
+bool yr_plain_start(const char *s, size_t n)
 {
     if (n == 0 || strchr("\"'|>[{&*!%@`#,", s[0]))
         return false;
@@ -482,16 +476,16 @@ static size_t fix_plain_colon(yr_out *o, const yr_doc *d, size_t i, const yr_ent
 {
     (void)p;
     const char *v = d->l[i].s + e->val;
-    size_t vend = value_end(&d->l[i], e, false), n = vend - e->val;
-    if (!e->key || !plain_start(v, n) || !has_colon_space(v, n))
+    size_t vend = yr_value_end(&d->l[i], e, false), n = vend - e->val;
+    if (!e->key || !yr_plain_start(v, n) || !has_colon_space(v, n))
         return 0;
     mf_warnings_add(w, YR_PLAIN_COLON, yr_lineno(i), "Quoted YAML plain scalar values containing colon-space before reparsing.");
-    return put_quoted(o, d, i, e, vend, plain_last(d, i, parent_col(e)));
+    return yr_put_quoted(o, d, i, e, vend, plain_last(d, i, parent_col(e)));
 }
 
 size_t yr_fix_plain_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(d, out, p, w, fix_plain_colon);
+    return yr_run_line_rule(d, out, p, w, fix_plain_colon);
 }
 
 /* ---- yaml.free-text ---- */
@@ -499,7 +493,7 @@ size_t yr_fix_plain_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
 /* True when YAML would not read the plain value [s, s+n) back as this exact string. */
 static bool plain_misread(const char *s, size_t n)
 {
-    if (!plain_start(s, n) || has_colon_space(s, n))
+    if (!yr_plain_start(s, n) || has_colon_space(s, n))
         return true;
     for (size_t i = 1; i < n; i++)
         if (s[i] == '#' && (s[i - 1] == ' ' || s[i - 1] == '\t'))
@@ -600,7 +594,7 @@ static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     if (!json_object_get(p->free_text_fields, key))
         return 0;
     const char *v = l->s + e->val;
-    size_t n = e->end - e->val, vend = value_end(l, e, false);
+    size_t n = e->end - e->val, vend = yr_value_end(l, e, false);
     if (v[0] == '\'' && !sq_close(v, n, 1)) {
         size_t next = sq_to_block(o, d, i, e);
         if (next)
@@ -611,12 +605,12 @@ static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     if (vend == e->val || !plain_misread(v, vend - e->val) || strchr("\"'|>[{&*!", v[0]))
         return 0;
     mf_warnings_add(w, YR_FREE_TEXT, yr_lineno(i), "Quoted a free-text YAML value before reparsing.");
-    return put_quoted(o, d, i, e, vend, plain_last(d, i, parent_col(e)));
+    return yr_put_quoted(o, d, i, e, vend, plain_last(d, i, parent_col(e)));
 }
 
 size_t yr_fix_free_text(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     if (!p || json_object_size(p->free_text_fields) == 0)
         return 0;
-    return run_rule(d, out, p, w, fix_free_text);
+    return yr_run_line_rule(d, out, p, w, fix_free_text);
 }

@@ -398,6 +398,11 @@ bool yr_known_key(const mf_profile *p, const char *k, size_t n)
     return false;
 }
 
+bool yr_profile_key(const mf_profile *p, const char *k, size_t n)
+{
+    return p && (json_object_getn(p->key_map, k, n) || yr_known_key(p, k, n));
+}
+
 static size_t key_hash(const char *s, size_t n)
 {
     size_t h = 5381;
