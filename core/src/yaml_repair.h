@@ -72,14 +72,19 @@ enum {
     YR_INERT = 1,       /* blank, comment or document marker (yr_line_inert) */
     YR_OPENS_BLOCK = 2, /* the entry's value is a block scalar header (`key: |`) */
     YR_OPENS_DQ = 4,    /* the entry's value is a double-quoted scalar not closed on the line */
+    /* context, from the lines before (in the text as given): */
+    YR_DQ_CONT = 8,     /* a later line of a double-quoted scalar opened on an earlier line */
+    YR_PLAIN_CONT = 16, /* a continuation line of a multi-line plain scalar (no key, no dash, deeper) */
 };
+/* Lines whose text belongs to a scalar started on an earlier line: no rule reads them as entries. */
+#define YR_CONT (YR_DQ_CONT | YR_PLAIN_CONT)
 /* A line's text without its '\n' and trailing '\r'. */
 typedef struct {
     const char *s;
     uint32_t n;
     bool cr;            /* a '\r' preceded the line break */
     bool nl;            /* the line ended with '\n' in the text */
-    uint8_t flags;      /* YR_INERT | YR_OPENS_BLOCK | YR_OPENS_DQ */
+    uint8_t flags;      /* YR_INERT | YR_OPENS_BLOCK | YR_OPENS_DQ | YR_DQ_CONT | YR_PLAIN_CONT */
 } yr_line;
 /* The end of line a rewritten line is given: "\r" or "". */
 #define YR_EOL(l) ((l)->cr ? "\r" : "")

@@ -46,7 +46,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
@@ -124,7 +124,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
@@ -285,7 +285,7 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     ik_tok t[IK_MAX];
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
@@ -385,7 +385,7 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
     ik_tok t[IK_MAX];
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
@@ -457,7 +457,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     size_t changes = 0, depth = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }

@@ -118,7 +118,7 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         const yr_line *l = &d->l[i];
         size_t tn;
         const char *tag;
-        if (!yr_block_body(&blk, l) && (tag = bare_tag(l, &tn)) != NULL) {
+        if (!yr_block_body(&blk, l) && !(l->flags & YR_CONT) && (tag = bare_tag(l, &tn)) != NULL) {
             mf_warnings_add(w, YR_XML_TAG_LINES, yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
             changes++;
@@ -241,8 +241,8 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             yr_put_line(&o, l);
             continue;
         }
-        if ((l->flags & YR_INERT)) {
-            if (is_doc_marker(l))
+        if ((l->flags & YR_INERT) || (l->flags & YR_CONT)) {
+            if ((l->flags & YR_INERT) && is_doc_marker(l))
                 depth = 0;
             yr_put_line(&o, l);
             continue;
@@ -259,7 +259,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             if (e.key && (!depth || st[depth - 1].col != e.indent))
                 st[depth++] = (dk_scope){e.indent, next_id++};
         }
-        if (e.key && depth) {
+        if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
             size_t scope = st[depth - 1].id;
             size_t tl = e.end - e.key_s;
             uint64_t h = dk_hash(scope, l->s + e.key_s, tl);

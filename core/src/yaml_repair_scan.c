@@ -30,6 +30,45 @@ static uint8_t line_flags(const yr_line *l, const yr_entry *e)
     return f;
 }
 
+static bool blank(const char *s, size_t n);
+
+/* Mark the later lines of multi-line double-quoted and plain scalars. A plain
+ * value (not quoted, not a block header, no comment) continues on following
+ * lines that have no key and no dash and are deeper than its entry's column;
+ * blank lines do not end it, a comment line or any other line does. */
+static void context_flags(yr_doc *d)
+{
+    const size_t none = (size_t)-1;
+    yr_skip sk = {{0}, false};
+    size_t plain_col = none;
+    for (size_t i = 0; i < d->count; i++) {
+        yr_line *l = &d->l[i];
+        const yr_entry *e = &d->e[i];
+        bool dq = sk.dq;
+        if (yr_skip_line(&sk, l)) {
+            if (dq)
+                l->flags |= YR_DQ_CONT;
+            continue;
+        }
+        if (l->flags & YR_INERT) {
+            if (!blank(l->s, l->n))
+                plain_col = none;
+            continue;
+        }
+        if (plain_col != none && !e->key && !e->dashes && e->indent > plain_col) {
+            l->flags |= YR_PLAIN_CONT;
+            if (yr_value_end(l, e, false) < e->end)
+                plain_col = none;
+            continue;
+        }
+        plain_col = none;
+        if (yr_entry_valued(e) && e->val < e->end && yr_plain_start(l->s + e->val, e->end - e->val) &&
+            yr_value_end(l, e, false) == e->end)
+            plain_col = e->key ? e->key_s : e->dash;
+        yr_skip_note_line(&sk, d, i);
+    }
+}
+
 int yr_doc_open(yr_doc *d, const char *in, size_t len)
 {
     memset(d, 0, sizeof *d);
@@ -67,6 +106,7 @@ int yr_doc_open(yr_doc *d, const char *in, size_t len)
         p = nl ? nl + 1 : end;
     }
     d->count = count;
+    context_flags(d);
     return 0;
 }
 

@@ -27,8 +27,10 @@ static void test_lines_and_ends(void **state)
     assert_true(line_is(&d.l[2], "  - b: \"x") && d.l[2].cr);
     assert_true(line_is(&d.l[4], "last") && !d.l[4].nl);
     assert_int_equal(d.l[1].flags, YR_INERT);
-    assert_int_equal(d.l[3].flags, YR_INERT);
     assert_int_equal(d.l[2].flags, YR_OPENS_DQ);
+    /* the quote opened on line 2 is never closed: the later lines are its text */
+    assert_int_equal(d.l[3].flags, YR_INERT | YR_DQ_CONT);
+    assert_int_equal(d.l[4].flags, YR_DQ_CONT);
     const yr_entry *e = &d.e[2];
     assert_int_equal(e->indent, 2);
     assert_int_equal(e->dashes, 1);
@@ -68,6 +70,27 @@ static void test_flags(void **state)
     assert_int_equal(b.parent, 0);
     assert_true(yr_block_body(&b, &d.l[1]));
     assert_false(yr_block_body(&b, &d.l[2]));
+    yr_doc_close(&d);
+}
+
+/* The later lines of multi-line plain and double-quoted scalars are marked as such. */
+static void test_context(void **state)
+{
+    (void)state;
+    static const char text[] = "a: some text\n  more\n\n  <b>\n# c\n  after\nb: \"open\n  k: v\n  end\"\nc: 1\n";
+    yr_doc d;
+    assert_int_equal(yr_doc_open(&d, text, sizeof text - 1), 0);
+    assert_int_equal(d.count, 10);
+    assert_int_equal(d.l[0].flags, 0);
+    assert_int_equal(d.l[1].flags, YR_PLAIN_CONT);
+    assert_int_equal(d.l[2].flags, YR_INERT);       /* a blank line does not end the scalar */
+    assert_int_equal(d.l[3].flags, YR_PLAIN_CONT);
+    assert_int_equal(d.l[4].flags, YR_INERT);       /* a comment line does */
+    assert_int_equal(d.l[5].flags, 0);
+    assert_int_equal(d.l[6].flags, YR_OPENS_DQ);
+    assert_int_equal(d.l[7].flags, YR_DQ_CONT);
+    assert_int_equal(d.l[8].flags, YR_DQ_CONT);
+    assert_int_equal(d.l[9].flags, 0);
     yr_doc_close(&d);
 }
 
@@ -134,6 +157,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lines_and_ends),
         cmocka_unit_test(test_flags),
+        cmocka_unit_test(test_context),
         cmocka_unit_test(test_writer_round_trip),
         cmocka_unit_test(test_group_matches_text_rules),
     };
