@@ -1,16 +1,22 @@
 /* yaml_repair_lines.c - repairs that drop whole lines: wrappers and duplicates.
  *
  * yaml.code-fence (#6) removes a ```yaml / ```yml / ```json / ```jsonl fence
- * around the whole payload (the first and last non-blank lines, with no other
- * fence line between them). yaml.xml-tag-lines (#7) removes lines that hold
- * nothing but one bare tag (<tag>, </tag>, <tag/>). yaml.duplicate-key (#10)
- * drops a mapping entry whose line repeats an earlier entry of the same
- * mapping character for character; when the entry opens a nested block, the
- * whole block must repeat too and is dropped with it. Entries of one mapping
- * are found with a stack of open mappings (by column) and a hash table keyed
- * by (mapping, line text); blocks are compared line by line in lockstep, so
- * the rule stays linear. Differing duplicates are left for the loader, which
- * reports them as a duplicate-key error. */
+ * around the whole payload: the first non-blank line opens it and the last
+ * one is the first CommonMark closer (at most 3 spaces of indentation, at
+ * least the opener's backticks, nothing after them) outside a YAML block
+ * scalar body, so a fenced example inside `key: |` stays payload.
+ * yaml.xml-tag-lines (#7) removes lines that hold nothing but one bare tag
+ * (<tag>, </tag>, <tag/>), except where the line is text of a scalar begun
+ * earlier (block body, multi-line plain or double-quoted value).
+ * yaml.duplicate-key (#10) drops a mapping entry whose line repeats an earlier
+ * entry of the same mapping character for character; when the entry opens a
+ * nested block, the whole block must repeat too and is dropped with it.
+ * Entries of one mapping are found with a stack of open mappings (by column)
+ * and a hash table keyed by (mapping, line text); blocks are compared line by
+ * line in lockstep, so the rule stays linear. Lines inside a multi-line scalar
+ * and lines opening an unclosed double quote are never entries here.
+ * Differing duplicates are left for the loader, which reports them as a
+ * duplicate-key error. */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,30 +34,43 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
-static bool is_fence(const yr_line *l, bool opener)
+/* Backticks opening a fence on line l (CommonMark: at most 3 spaces of
+ * indentation, 3 or more backticks, here an info string yaml/yml/json/jsonl), or 0. */
+static size_t fence_open(const yr_line *l)
 {
-    const char *s = l->s;
-    size_t n = l->n;
-    trim(&s, &n);
-    if (n < 3 || memcmp(s, "```", 3) != 0)
-        return false;
-    if (!opener)
-        return n == 3;
+    size_t i = 0, n = l->n;
+    while (i < n && i < 4 && l->s[i] == ' ')
+        i++;
+    size_t k = i;
+    while (k < n && l->s[k] == '`')
+        k++;
+    if (i > 3 || k - i < 3)
+        return 0;
+    const char *info = l->s + k;
+    size_t in = n - k;
+    trim(&info, &in);
     static const char *const langs[] = {"yaml", "yml", "json", "jsonl", NULL};
-    for (int i = 0; langs[i]; i++) {
-        size_t k = strlen(langs[i]);
-        if (n - 3 == k && strncasecmp(s + 3, langs[i], k) == 0)
-            return true;
-    }
-    return false;
+    for (int j = 0; langs[j]; j++)
+        if (in == strlen(langs[j]) && strncasecmp(info, langs[j], in) == 0)
+            return k - i;
+    return 0;
 }
 
-static bool any_fence_line(const yr_line *l)
+/* True when line l closes a fence of `ticks` backticks (CommonMark: at most 3
+ * spaces of indentation, at least as many backticks, nothing else). */
+static bool fence_close(const yr_line *l, size_t ticks)
 {
-    const char *s = l->s;
-    size_t n = l->n;
-    trim(&s, &n);
-    return n >= 3 && memcmp(s, "```", 3) == 0;
+    size_t i = 0, n = l->n;
+    while (i < n && i < 4 && l->s[i] == ' ')
+        i++;
+    size_t k = i;
+    while (k < n && l->s[k] == '`')
+        k++;
+    if (i > 3 || k - i < ticks)
+        return false;
+    while (k < n && (l->s[k] == ' ' || l->s[k] == '\t'))
+        k++;
+    return k == n;
 }
 
 size_t yr_fix_code_fence(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -62,21 +81,31 @@ size_t yr_fix_code_fence(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         first++;
     while (last > first && mf_line_blank((mf_line){d->l[last - 1].s, d->l[last - 1].n}))
         last--;
-    bool fenced = last >= first + 2 && is_fence(&d->l[first], true) && is_fence(&d->l[last - 1], false);
-    for (size_t i = first + 1; fenced && i + 1 < last; i++)
-        if (any_fence_line(&d->l[i]))
-            fenced = false;
-    if (!fenced) {
+    size_t ticks = first < last ? fence_open(&d->l[first]) : 0;
+    if (!ticks || last < first + 2)
         return 0;
+    /* the payload ends at the first closer outside a block scalar body (a fenced
+     * example inside `key: |` is payload); it must be the last non-blank line */
+    yr_block blk = {0};
+    size_t close = last;
+    for (size_t i = first + 1; i < last && close == last; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l))
+            continue;
+        if (fence_close(l, ticks))
+            close = i;
+        else
+            yr_block_note_line(&blk, d, i);
     }
+    if (close != last - 1)
+        return 0;
     yr_out o = {.b = out};
     for (size_t i = first + 1; i + 1 < last; i++)
         yr_put_line(&o, &d->l[i]);
     mf_warnings_add(w, YR_CODE_FENCE, yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
     yr_doc fenced_doc = *d;
     fenced_doc.final_nl = true;
-    size_t n = yr_finish(&o, &fenced_doc, 1);
-    return n;
+    return yr_finish(&o, &fenced_doc, 1);
 }
 
 /* ---- yaml.xml-tag-lines ---- */
