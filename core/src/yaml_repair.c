@@ -125,6 +125,17 @@ typedef struct { int group; yr_rule_fn fn; } model_rule;
 #define YR_MODEL_ROW(id, name, group) {group, yr_fix_##name},
 static const model_rule model_rules[] = {YR_RULES(YR_MODEL_ROW){0, NULL}};
 
+/* False for a rule that reads profile data p does not have (it would change
+ * nothing), so no line model is built for it. */
+static bool profile_feeds(yr_rule_fn fn, const mf_profile *p)
+{
+    if (fn == yr_fix_nested_children)
+        return p && json_object_size(p->nested_children) > 0;
+    if (fn == yr_fix_free_text)
+        return p && json_object_size(p->free_text_fields) > 0;
+    return true;
+}
+
 /* Run the rules of `rules` whose group is `group` on text in place, building
  * the line model once and again only after a rule changed the text. */
 static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
@@ -134,7 +145,7 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const 
     yr_doc d;
     bool open = false;
     for (const model_rule *r = rules; r->fn; r++) {
-        if (r->group != group)
+        if (r->group != group || !profile_feeds(r->fn, p))
             continue;
         if (!open && yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
             break;

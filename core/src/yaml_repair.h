@@ -146,7 +146,8 @@ void yr_put_line(yr_out *o, const yr_line *l);
 /* Copy the pending span to the buffer (before reading o->b). */
 void yr_flush(yr_out *o);
 /* Finish: drop the last '\n' when the input had none; returns `changes`, or 0
- * after an allocation failure (the caller then keeps its input). */
+ * after an allocation failure or when nothing changed (the caller then keeps
+ * its input, and the output buffer is incomplete). */
 size_t yr_finish(yr_out *o, const yr_doc *d, size_t changes);
 
 /* ---- block scalar bodies ---- */

@@ -195,6 +195,10 @@ void yr_put_line(yr_out *o, const yr_line *l)
 
 size_t yr_finish(yr_out *o, const yr_doc *d, size_t changes)
 {
+    if (changes == 0) { /* the caller keeps its text: no need to copy it */
+        o->pend_n = 0;
+        return 0;
+    }
     yr_flush(o);
     if (!d->final_nl && o->b->len > 0 && o->b->s[o->b->len - 1] == '\n')
         o->b->s[--o->b->len] = '\0';
