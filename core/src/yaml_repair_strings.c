@@ -5,7 +5,8 @@
  * mapping {"Use X": "for Y"} YAML reads (the text parses either way, so this
  * repair also runs before the first parse). Only single-line items whose key
  * is not an identifier (it holds a blank or punctuation) are taken, and only
- * when the list has at least one plain-string item and no other kind of item.
+ * when at least half of the list's items are plain strings and the rest are
+ * such items (no mapping, nested or flow item).
  * yaml.doubled-quotes: a value wrapped in doubled outer quotes, `""text""` or
  * `''text''` (a parse error), keeps one pair: "text". A value whose quotes
  * were kept inside a valid quoted scalar (`"\"text\""`) is valid YAML and is
@@ -90,7 +91,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         const size_t *c = &counts[seq[i] * 4];
-        if (kind[i] != IC_COLON || c[IC_STRING] == 0 || c[IC_OTHER] != 0) {
+        if (kind[i] != IC_COLON || c[IC_STRING] == 0 || c[IC_STRING] < c[IC_COLON] || c[IC_OTHER] != 0) {
             yr_put_line(&o, l);
             continue;
         }
