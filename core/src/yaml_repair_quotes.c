@@ -96,9 +96,8 @@ size_t yr_value_end(const yr_line *l, const yr_entry *e, bool quotes)
 /* The last line of a plain value starting on line i: its continuation lines
  * are the following non-blank lines deeper than col (blank lines between them
  * included). A comment ends a plain scalar: a first line with a comment has
- * no continuation, and a continuation line holding one is not taken (it is
- * left where it is, and the parser then reports it instead of core folding
- * the comment into the value). */
+ * no continuation, and a continuation line holding one is the last (its
+ * comment is not part of the value: yr_put_quoted leaves it out). */
 static size_t plain_last(const yr_doc *d, size_t i, size_t col)
 {
     const yr_line *first = &d->l[i];
@@ -108,9 +107,11 @@ static size_t plain_last(const yr_doc *d, size_t i, size_t col)
     for (size_t k = next_nonblank(d, i); k < d->count; k = next_nonblank(d, k)) {
         const yr_line *l = &d->l[k];
         size_t ind = mf_line_indent((mf_line){l->s, l->n});
-        if (ind <= col || l->s[ind] == '#' || comment_at(l->s, ind, l->n, false) < l->n)
+        if (ind <= col || l->s[ind] == '#')
             break;
         last = k;
+        if (comment_at(l->s, ind, l->n, false) < l->n)
+            break;
     }
     return last;
 }
@@ -131,7 +132,7 @@ size_t yr_put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, si
         size_t blanks = 0;
         for (size_t k = i + 1; k <= last; k++) {
             const char *s = d->l[k].s;
-            size_t n = d->l[k].n;
+            size_t n = comment_at(s, 0, d->l[k].n, false);
             while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
                 n--;
             while (n > 0 && (*s == ' ' || *s == '\t'))
@@ -370,7 +371,7 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
         return 0;
     mf_warnings_add(w, YR_QUOTED_FRAGMENT, yr_lineno(i), MSG_QUOTED);
-    return yr_put_quoted(o, d, i, e, vend, i);
+    return yr_put_quoted(o, d, i, e, vend, vend < e->end ? i : plain_last(d, i, parent_col(e)));
 }
 
 size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
