@@ -10,7 +10,9 @@
  * AFL++ they come from fuzzer_stats and plot_data. Every saved failing input
  * (libFuzzer's artifacts, AFL++'s crashes/) is run once more the way triage
  * runs it, and its failure signature is the lifecycle's (mf_lc_classify), so
- * that campaign failures and regression entries share one signature. Rule,
+ * that campaign failures and regression entries share one signature. Oracle
+ * failures do not stop the targets: they record them in WORKDIR/findings
+ * (MALFORM_FINDINGS_DIR, harness/lib/finding.h), read back here. Rule,
  * op and verdict counts are the targets' own dumps
  * (MALFORM_STATS_DIR=WORKDIR/stats), summed over every process. */
 #include <dirent.h>
@@ -34,7 +36,7 @@
 typedef struct {
     const char *engine, *target, *workdir, *corpus_arg, *build;
     int seconds, jobs;
-    char root[2048], bin[4096], corpus[4096], stats_dir[4096], art_dir[4096];
+    char root[2048], bin[4096], corpus[4096], stats_dir[4096], art_dir[4096], find_dir[4096];
     json_t *timeline, *failures;
     unsigned long long execs_log;
     long edges, features, corp;
@@ -274,7 +276,7 @@ static int run_engine(fz *z, char **argv, char **env, const char *log)
 static unsigned long long merge_stats(fz *z, json_t *doc)
 {
     json_t *rules = json_object(), *ops = json_object(), *ver = json_object();
-    unsigned long long execs = 0;
+    unsigned long long execs = 0, known = 0, found = 0;
     DIR *d = opendir(z->stats_dir);
     for (struct dirent *e; d && (e = readdir(d));) {
         if (strncmp(e->d_name, "stats-", 6) || !strstr(e->d_name, ".json") || strstr(e->d_name, ".tmp"))
@@ -285,6 +287,8 @@ static unsigned long long merge_stats(fz *z, json_t *doc)
         if (!s)
             continue;
         execs += (unsigned long long)json_integer_value(json_object_get(s, "execs"));
+        known += (unsigned long long)json_integer_value(json_object_get(s, "known_findings"));
+        found += (unsigned long long)json_integer_value(json_object_get(s, "findings"));
         const char *k;
         json_t *v;
         json_t *pairs[2][2] = {{rules, json_object_get(s, "rules_fired")}, {ops, json_object_get(s, "ops_applied")}};
@@ -309,6 +313,8 @@ static unsigned long long merge_stats(fz *z, json_t *doc)
     json_object_set_new(doc, "rules_fired", rules);
     json_object_set_new(doc, "ops_applied", ops);
     json_object_set_new(doc, "verdicts", ver);
+    json_object_set_new(doc, "known_findings", json_integer((json_int_t)known));
+    json_object_set_new(doc, "findings_recorded", json_integer((json_int_t)found));
     return execs;
 }
 
@@ -334,18 +340,50 @@ static bool replay_one(fz *z, const char *file, bool on_stdin, const char *engin
     return false;
 }
 
+/* The failures the targets recorded themselves (WORKDIR/findings, see
+ * harness/lib/finding.h): each entry's signature is already the lifecycle's. */
+static void collect_findings(fz *z)
+{
+    size_t n;
+    char **paths = mf_lc_entry_list(z->find_dir, &n);
+    for (size_t i = 0; paths && i < n; i++) {
+        mf_lc_entry e;
+        char err[200];
+        if (mf_lc_entry_read(paths[i], &e, err, sizeof err) < 0)
+            continue;
+        mf_lc_outcome o;
+        const char *rules = strstr(e.signature, " rules="), *ops = strstr(e.signature, " ops=");
+        if (!strcmp(e.kind, "oracle") && e.oracle && rules && ops && ops > rules) {
+            /* the oracle line the target printed, classified again: the same outcome */
+            char line[2048];
+            snprintf(line, sizeof line, "malform-oracle: %s profile=%s ops=%s rules=%.*s: %s\n", e.oracle,
+                     e.profile ? e.profile : "-", ops + 5, (int)(ops - rules - 7), rules + 7, e.detail ? e.detail : "");
+            mf_lc_classify(line, strlen(line), 0, false, &o);
+            snprintf(o.sig, sizeof o.sig, "%s", e.signature);
+        } else {
+            memset(&o, 0, sizeof o);
+            o.kind = mf_lc_kind_parse(e.kind) > 0 ? (mf_lc_kind)mf_lc_kind_parse(e.kind) : MF_LC_CRASH;
+            snprintf(o.sig, sizeof o.sig, "%s", e.signature);
+        }
+        add_failure(z, paths[i], &o, true);
+        mf_lc_entry_free(&e);
+    }
+    mf_lc_paths_free(paths);
+}
+
 static int run_libfuzzer(fz *z)
 {
-    char a_time[32], a_prefix[4200], a_fork[32], log[4200], env_stats[4200];
+    char a_time[32], a_prefix[4200], a_fork[32], log[4200], env_stats[4200], env_find[4200];
     snprintf(a_time, sizeof a_time, "-max_total_time=%d", z->seconds);
     snprintf(a_prefix, sizeof a_prefix, "-artifact_prefix=%s/", z->art_dir);
     snprintf(a_fork, sizeof a_fork, "-fork=%d", z->jobs);
     snprintf(log, sizeof log, "%s/libfuzzer.log", z->workdir);
     snprintf(env_stats, sizeof env_stats, "MALFORM_STATS_DIR=%s", z->stats_dir);
+    snprintf(env_find, sizeof env_find, "MALFORM_FINDINGS_DIR=%s", z->find_dir);
     char *argv[] = {z->bin, a_time, a_prefix, "-max_len=65536", "-timeout=10", "-rss_limit_mb=2048",
                     "-print_final_stats=1", a_fork, "-ignore_crashes=1", "-ignore_ooms=1", "-ignore_timeouts=1",
                     z->corpus, NULL};
-    char *env[] = {env_stats, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3", NULL};
+    char *env[] = {env_stats, env_find, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3", NULL};
     int st = run_engine(z, argv, env, log);
     /* -fork keeps the children's reports to itself: name each saved input by running it once */
     DIR *d = opendir(z->art_dir);
@@ -422,12 +460,13 @@ static void afl_collect(fz *z, const char *out)
 
 static int run_afl(fz *z)
 {
-    char out[4200], so[4200], v[32], log[4300], env_stats[4200], env_mut[4300];
+    char out[4200], so[4200], v[32], log[4300], env_stats[4200], env_mut[4300], env_find[4200];
     snprintf(out, sizeof out, "%s/afl", z->workdir);
     snprintf(so, sizeof so, "%s/libmalform_afl_mutator.so", z->build);
     snprintf(v, sizeof v, "%d", z->seconds);
     snprintf(env_stats, sizeof env_stats, "MALFORM_STATS_DIR=%s", z->stats_dir);
     snprintf(env_mut, sizeof env_mut, "AFL_CUSTOM_MUTATOR_LIBRARY=%s", so);
+    snprintf(env_find, sizeof env_find, "MALFORM_FINDINGS_DIR=%s", z->find_dir);
     bool custom = !strcmp(z->target, "structured") && access(so, R_OK) == 0;
     char afl[64] = "/usr/bin/afl-fuzz";
     if (access(afl, X_OK) != 0)
@@ -450,6 +489,7 @@ static int run_afl(fz *z)
             set_kv("AFL_ALLOW_TMP=1");
             set_kv("AFL_NO_AFFINITY=1");
             set_kv(env_stats);
+            set_kv(env_find);
             if (custom)
                 set_kv(env_mut);
             execl(afl, "afl-fuzz", "-V", v, "-i", z->corpus, "-o", out, role, name, "-t", "10000", "--", z->bin,
@@ -547,7 +587,8 @@ int cmd_fuzz(int argc, char **argv)
         snprintf(z.corpus, sizeof z.corpus, "%s/corpus", z.workdir);
     snprintf(z.stats_dir, sizeof z.stats_dir, "%s/stats", z.workdir);
     snprintf(z.art_dir, sizeof z.art_dir, "%s/artifacts", z.workdir);
-    if (mkdirs(z.corpus) < 0 || mkdirs(z.stats_dir) < 0 || mkdirs(z.art_dir) < 0) {
+    snprintf(z.find_dir, sizeof z.find_dir, "%s/findings", z.workdir);
+    if (mkdirs(z.corpus) < 0 || mkdirs(z.stats_dir) < 0 || mkdirs(z.art_dir) < 0 || mkdirs(z.find_dir) < 0) {
         fprintf(stderr, "malform fuzz: cannot create the work directories under %s\n", z.workdir);
         return 2;
     }
@@ -568,6 +609,7 @@ int cmd_fuzz(int argc, char **argv)
     printf("malform fuzz: %s %s for %ds, %d job(s), workdir %s\n", z.engine, z.target, z.seconds, z.jobs, z.workdir);
     fflush(stdout);
     int st = lf ? run_libfuzzer(&z) : run_afl(&z);
+    collect_findings(&z);
     double secs = now() - z.t0;
     json_t *doc = json_object();
     unsigned long long execs = merge_stats(&z, doc);

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mf_check_run(&k, (const char *)data + 1, size - 1, p, false, true) == 0) {
         mf_stats_record(&k);
         if (k.failed)
-            mf_fuzz_fail(&k);
+            mf_fuzz_finding(&k, data, size);
     }
     mf_check_free(&k);
     mf_stats_maybe_dump();

@@ -60,5 +60,13 @@ void mf_stats_maybe_dump(void);
  * the engine saves the input. With MALFORM_ORACLE_ABORT=0 in the
  * environment it returns instead (benchmarks that must keep running). */
 void mf_fuzz_fail(const mf_check *k);
+/* What a fuzz target does with a failed check of data (the exact bytes it
+ * consumed): with $MALFORM_FINDINGS_DIR set, record it once per signature
+ * (finding.h) and return; a signature open in corpus/regression is only
+ * counted (known_findings). Unset: mf_fuzz_fail. */
+void mf_fuzz_finding(const mf_check *k, const void *data, size_t len);
+/* The same for a failure given as its oracle line (targets without an
+ * mf_check, e.g. fuzz_yaml_rules); raw: data is bytes, not a case. */
+void mf_fuzz_report(const char *line, bool raw, const void *data, size_t len);
 
 #endif

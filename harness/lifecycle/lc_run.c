@@ -60,6 +60,7 @@ static pid_t spawn(const mf_lc_runner *r, const char *path, const void *data, si
         mf_lc_sanitizer_env();
     }
     unsetenv("MALFORM_STATS_DIR");   /* a replayed input must not count in a campaign */
+    unsetenv("MALFORM_FINDINGS_DIR");   /* ... and must fail the old way (abort), not be recorded */
     /* The child dies of its own signals, whatever handlers the parent has. */
     int fatal[] = {SIGPIPE, SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGINT, SIGTERM};
     for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
