@@ -383,7 +383,7 @@ static int run_libfuzzer(fz *z)
     char *argv[] = {z->bin, a_time, a_prefix, "-max_len=65536", "-timeout=10", "-rss_limit_mb=2048",
                     "-print_final_stats=1", a_fork, "-ignore_crashes=1", "-ignore_ooms=1", "-ignore_timeouts=1",
                     z->corpus, NULL};
-    char *env[] = {env_stats, env_find, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3", NULL};
+    char *env[] = {env_stats, env_find, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3:malloc_context_size=2", NULL};
     int st = run_engine(z, argv, env, log);
     /* -fork keeps the children's reports to itself: name each saved input by running it once */
     DIR *d = opendir(z->art_dir);

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > MF_FUZZ_MAX_INPUT)
         return 0;
     mf_check k;
-    int rc = mf_check_run(&k, (const char *)data, size, NULL, false, true);
+    int rc = mf_check_run(&k, (const char *)data, size, NULL, false, mf_fuzz_determinism_due());
     if (rc == 0) {
         mf_stats_record(&k);
         if (k.failed)

@@ -49,6 +49,12 @@ void mf_check_cache(bool on);
 /* The oracle line "malform-oracle: <oracle> profile=<p> ops=<ids> rules=<ids>: <detail>" of failure i. */
 void mf_check_line(const mf_check *k, int oracle, char *out, size_t n);
 
+/* Whether this exec runs the determinism oracle (a second full repair of
+ * the same input): always, except in a recording campaign
+ * ($MALFORM_FINDINGS_DIR set) where one exec in $MALFORM_DETERMINISM_EVERY
+ * (default 8) does. Replay and triage always run it. */
+bool mf_fuzz_determinism_due(void);
+
 /* ---- campaign counters ---- */
 void mf_stats_init(const char *target);
 void mf_stats_record(const mf_check *k);

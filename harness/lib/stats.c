@@ -186,3 +186,14 @@ void mf_fuzz_report(const char *line, bool raw, const void *data, size_t len)
     mf_stats_dump();
     abort();
 }
+
+bool mf_fuzz_determinism_due(void)
+{
+    static long every = -1;
+    static unsigned long n;
+    if (every < 0) {
+        const char *e = getenv("MALFORM_DETERMINISM_EVERY");
+        every = !mf_finding_dir() ? 1 : e && atol(e) > 0 ? atol(e) : 8;
+    }
+    return n++ % (unsigned long)every == 0;
+}
