@@ -23,6 +23,8 @@ typedef struct mf_op_ctx {
     char *text;               /* owned; replace with mt_ctx_set */
     size_t len;
     json_t *value;            /* value ops only */
+    mf_contract contract;     /* out: weaker contract for this application (0: the op's own) */
+    bool prose_key;           /* out: inserted prose that YAML reads as a key line */
 } mf_op_ctx;
 
 /* Replace ctx->text with the contents of b (b is consumed). */
