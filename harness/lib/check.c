@@ -154,12 +154,7 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
         k->profile = mf_profiles_get(k->result->profile);
     k->rules = fired_rules(k->result);
     mf_oracle_input in = {k->profile, &k->opt, k->raw, k->raw_len, k->result, k->truth, expect};
-    mf_oracle_idempotence(&in, &k->v[MF_ORACLE_IDEMPOTENCE]);
-    mf_oracle_no_data_loss(&in, &k->v[MF_ORACLE_NO_DATA_LOSS]);
-    mf_oracle_schema(&in, &k->v[MF_ORACLE_SCHEMA]);
-    mf_oracle_accounting(&in, &k->v[MF_ORACLE_ACCOUNTING]);
-    if (determinism)
-        mf_oracle_determinism(&in, &k->v[MF_ORACLE_DETERMINISM]);
+    mf_oracles_run_except(&in, k->v, determinism ? 0 : 1u << MF_ORACLE_DETERMINISM);
     if (strict && k->structured && k->clean_status == 1 && !k->v[MF_ORACLE_ACCOUNTING].failed) {
         k->v[MF_ORACLE_ACCOUNTING].ran = true;
         k->v[MF_ORACLE_ACCOUNTING].failed = true;
