@@ -84,6 +84,19 @@ static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
     return 0;
 }
 
+/* After these ops the JSON token scanner no longer sees where a string
+ * ends (inner quotes unescaped, typographic delimiters), so a later token
+ * op may land inside a string: no rule promises to undo that combination. */
+static bool obscures_tokens(const mf_op *op)
+{
+    return !strcmp(op->id, "json.unescaped-quote") || !strcmp(op->id, "json.smart-quotes");
+}
+
+static bool token_op(const mf_op *op)
+{
+    return !strncmp(op->id, "json.", 5) || !strncmp(op->id, "norm.", 5);
+}
+
 int mf_case_render(const mf_case *c, mf_render *r)
 {
     memset(r, 0, sizeof *r);
@@ -103,7 +116,7 @@ int mf_case_render(const mf_case *c, mf_render *r)
     if (render_values(c, r, &opt) < 0)
         goto oom;
     mf_op_ctx ctx = {r->profile, 0, "", malloc(r->clean_len + 1), r->clean_len, NULL, MF_CONTRACT_EXACT, false};
-    bool ambiguous_prose = false;
+    bool ambiguous_prose = false, obscured = false;
     if (!ctx.text)
         goto oom;
     memcpy(ctx.text, r->clean, r->clean_len + 1);
@@ -131,6 +144,10 @@ int mf_case_render(const mf_case *c, mf_render *r)
             r->contract = MF_CONTRACT_RAW;
         if (rc == 1 && ctx.prose_key)
             ambiguous_prose = true;
+        if (rc == 1 && obscured && token_op(op))
+            r->contract = MF_CONTRACT_RAW;
+        if (rc == 1 && obscures_tokens(op))
+            obscured = true;
     }
     r->raw = ctx.text;
     r->raw_len = ctx.len;

@@ -296,6 +296,13 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *plain = "malform-case 1\nprofile: bead_status\nop: cand.prose-before seed=1 text=0\n"
                         "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
     assert_int_equal(contract_of(plain, NULL), MF_CONTRACT_EXACT);
+    /* a token op after the quotes were made unreadable to the scanner */
+    const char *after = "malform-case 1\nprofile: generic_json\nop: json.smart-quotes seed=1\n"
+                        "op: json.trailing-comma seed=2\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
+    assert_int_equal(contract_of(after, NULL), MF_CONTRACT_RAW);
+    const char *before = "malform-case 1\nprofile: generic_json\nop: json.trailing-comma seed=2\n"
+                         "op: json.smart-quotes seed=1\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
+    assert_int_equal(contract_of(before, NULL), MF_CONTRACT_EXACT);
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
