@@ -134,6 +134,8 @@ char *mf_lc_read(const char *path, size_t *len);
 int mf_lc_pathf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* mkdir -p. 0 or -1 (errno). */
 int mf_lc_mkdirs(const char *path);
+/* rm -rf (symlinks removed, not followed); a missing path is fine. */
+void mf_lc_rm_rf(const char *path);
 /* CLOCK_MONOTONIC now, in seconds (the clock deadlines are given in). */
 double mf_lc_clock(void);
 /* UTC time now as 2026-01-31T12:00:00Z into out (size >= 21). */
