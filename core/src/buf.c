@@ -1,8 +1,52 @@
-/* buf.c - growable byte buffers, string copies and line splitting. */
+/* buf.c - growable byte buffers, string copies, line splitting, and the
+ * per-thread record of allocation failures that turns any of them during a
+ * repair into an OUT_OF_MEMORY rejection (jansson's allocations included,
+ * through its allocation hook). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include "internal.h"
+
+static _Thread_local size_t oom_count;
+static json_malloc_t next_malloc;
+static json_free_t next_free;
+
+int mf_oom(void)
+{
+    oom_count++;
+    return -1;
+}
+
+size_t mf_oom_count(void) { return oom_count; }
+
+static void *hooked_malloc(size_t n)
+{
+    void *p = next_malloc ? next_malloc(n) : malloc(n);
+    if (!p)
+        mf_oom();
+    return p;
+}
+
+static void hooked_free(void *p)
+{
+    if (next_free)
+        next_free(p);
+    else
+        free(p);
+}
+
+static void install_hook(void)
+{
+    json_get_alloc_funcs(&next_malloc, &next_free);
+    json_set_alloc_funcs(hooked_malloc, hooked_free);
+}
+
+void mf_oom_hook_jansson(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_hook);
+}
 
 static int buf_reserve(mf_buf *b, size_t extra)
 {
@@ -11,12 +55,12 @@ static int buf_reserve(mf_buf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + extra + 1) {
         if (cap > ((size_t)-1) / 2)
-            return -1;
+            return mf_oom();
         cap *= 2;
     }
     char *s = realloc(b->s, cap);
     if (!s)
-        return -1;
+        return mf_oom();
     b->s = s;
     b->cap = cap;
     return 0;
@@ -78,8 +122,10 @@ const char *mf_buf_cstr(const mf_buf *b) { return b->s ? b->s : ""; }
 char *mf_strndup(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
-    if (!d)
+    if (!d) {
+        mf_oom();
         return NULL;
+    }
     if (n)
         memcpy(d, s, n);
     d[n] = '\0';
@@ -96,7 +142,7 @@ int mf_lines_split(const char *text, size_t len, mf_lines *out)
     out->items = malloc(n * sizeof *out->items);
     out->count = 0;
     if (!out->items)
-        return -1;
+        return mf_oom();
     size_t start = 0;
     for (size_t i = 0; i <= len; i++) {
         if (i == len || text[i] == '\n') {

@@ -7,6 +7,18 @@
 #include <stdio.h>
 #include "malform/malform.h"
 
+/* ---- allocation failures (buf.c) ---- */
+/* Note an allocation failure on this thread (mf_repair then rejects with
+ * OUT_OF_MEMORY); returns -1 so callers can `return mf_oom();`. */
+int mf_oom(void);
+/* How many allocation failures this thread has noted so far. */
+size_t mf_oom_count(void);
+/* Route jansson's allocations through a hook that notes failures (once per process). */
+void mf_oom_hook_jansson(void);
+
+/* Turn r into an OUT_OF_MEMORY rejection (result.c). */
+void mf_result_reject_oom(mf_result *r);
+
 /* ---- growable byte buffer (always NUL-terminated when len > 0) ---- */
 typedef struct { char *s; size_t len, cap; } mf_buf;
 
