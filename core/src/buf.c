@@ -1,52 +1,8 @@
-/* buf.c - growable byte buffers, string copies, line splitting, and the
- * per-thread record of allocation failures that turns any of them during a
- * repair into an OUT_OF_MEMORY rejection (jansson's allocations included,
- * through its allocation hook). */
+/* buf.c - growable byte buffers, string copies and line splitting. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include "internal.h"
-
-static _Thread_local size_t oom_count;
-static json_malloc_t next_malloc;
-static json_free_t next_free;
-
-int mf_oom(void)
-{
-    oom_count++;
-    return -1;
-}
-
-size_t mf_oom_count(void) { return oom_count; }
-
-static void *hooked_malloc(size_t n)
-{
-    void *p = next_malloc ? next_malloc(n) : malloc(n);
-    if (!p)
-        mf_oom();
-    return p;
-}
-
-static void hooked_free(void *p)
-{
-    if (next_free)
-        next_free(p);
-    else
-        free(p);
-}
-
-static void install_hook(void)
-{
-    json_get_alloc_funcs(&next_malloc, &next_free);
-    json_set_alloc_funcs(hooked_malloc, hooked_free);
-}
-
-void mf_oom_hook_jansson(void)
-{
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, install_hook);
-}
 
 static int buf_reserve(mf_buf *b, size_t extra)
 {

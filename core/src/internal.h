@@ -5,9 +5,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "malform/malform.h"
 
-/* ---- allocation failures (buf.c) ---- */
+/* ---- allocation hook (alloc.c) ---- */
+/* malloc, calloc and realloc that note a failure (mf_oom) before returning NULL. */
+void *mf_malloc(size_t n);
+void *mf_calloc(size_t n, size_t size);
+void *mf_realloc(void *p, size_t n);
+/* Every allocation in core goes through the hook, so no failure goes unnoticed. */
+#define malloc(n) mf_malloc(n)
+#define calloc(n, size) mf_calloc(n, size)
+#define realloc(p, n) mf_realloc(p, n)
+
+/* ---- allocation failures (alloc.c) ---- */
 /* Note an allocation failure on this thread (mf_repair then rejects with
  * OUT_OF_MEMORY); returns -1 so callers can `return mf_oom();`. */
 int mf_oom(void);

@@ -16,12 +16,15 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <yaml.h>
 #include "internal.h"
 
 #define MF_DEFAULT_MAX_NODES 4000000
 #define MF_ALIAS_NODES_MIN 10000
+#define INTERN_SLOTS 4096     /* recent short scalars, shared instead of copied */
+#define INTERN_MAX_LEN 48
 
 typedef struct {
     json_t *node;       /* the collection being filled */
@@ -46,6 +49,7 @@ typedef struct {
     mf_error *err;
     int line, col;      /* position of the current event */
     char cap_text[24], alias_cap_text[24];
+    json_t *intern[INTERN_SLOTS]; /* scalar values are never changed in place, so equal ones can be one json_t */
 } loader;
 
 static bool text_eq(const char *s, size_t n, const char *lit)
@@ -264,6 +268,30 @@ static json_t *scalar_value(loader *L, const yaml_event_t *e)
     return mf_yaml_plain_value(s, n);
 }
 
+/* v, or an equal scalar seen recently (v released): a list of a million "- a"
+ * items holds one string, not a million. */
+static json_t *intern(loader *L, json_t *v)
+{
+    uint64_t h = 1469598103934665603ULL;
+    if (json_is_string(v) && json_string_length(v) <= INTERN_MAX_LEN) {
+        const char *s = json_string_value(v);
+        for (size_t i = 0, n = json_string_length(v); i < n; i++)
+            h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    } else if (json_is_integer(v)) {
+        h = ((uint64_t)json_integer_value(v) + 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+    } else {
+        return v;
+    }
+    json_t **slot = &L->intern[(h ^ (h >> 29)) & (INTERN_SLOTS - 1)];
+    if (*slot && json_typeof(*slot) == json_typeof(v) && json_equal(*slot, v)) {
+        json_decref(v);
+        return json_incref(*slot);
+    }
+    json_decref(*slot);
+    *slot = json_incref(v);
+    return v;
+}
+
 static int handle(loader *L, yaml_event_t *e)
 {
     if (e->type == YAML_SCALAR_EVENT || e->type == YAML_SEQUENCE_START_EVENT ||
@@ -285,7 +313,8 @@ static int handle(loader *L, yaml_event_t *e)
             free(k);
             return rc;
         }
-        return emit(L, scalar_value(L, e), anchor, NULL, 1);
+        json_t *v = scalar_value(L, e);
+        return emit(L, v ? intern(L, v) : NULL, anchor, NULL, 1);
     }
     case YAML_ALIAS_EVENT: {
         const char *name = (const char *)e->data.alias.anchor;
@@ -386,6 +415,8 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     json_decref(L.root);
     json_decref(L.anchors);
     json_decref(L.anchor_nodes);
+    for (size_t i = 0; i < INTERN_SLOTS; i++)
+        json_decref(L.intern[i]);
     if (rc == 0) {
         size_t n = json_array_size(L.docs);
         *out = n == 0 ? json_null() : n == 1 ? json_incref(json_array_get(L.docs, 0)) : json_incref(L.docs);
