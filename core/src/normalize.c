@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "norm.h"
-#include "schema_checks.h"
+#include "schema_compile.h"
 
 const mf_rule mf_rules_norm[] = {
     {MF_R_WRAPPER, "000 Wrapper Unwrapping",
@@ -79,7 +79,7 @@ const mf_rule mf_rules_norm[] = {
      "A bare-string inspiration becomes {label}; an ordinal alternative_draft is resolved against the roster."},
     {MF_R_CHANGE_ATTRIBUTION, "000 Refinement Changes / Inspiration item lenient parsing",
      "A change whose inspiration cannot be resolved is kept with attribution_status invalid_unattributed."},
-    /* schema normalization (norm_schema.c) and the JSON profiles' normalizers (norm_json_*.c) */
+    /* schema normalization (norm_schema.c) and the JSON profiles' normalizers (norm_*.c) */
     {"norm.prose-field", "003 Schema normalization / array to string",
      "A prose field given as a list of strings is joined with newlines."},
     {"norm.integer-field", "003 Schema normalization / float to int",
@@ -100,18 +100,27 @@ const mf_rule mf_rules_norm[] = {
      "Files are recovered from fenced markdown blocks that name an expected file."},
     {NULL, NULL, NULL}};
 
+/* gates: the normalizer ends with mf_schema_gate (schema normalization and
+ * validation) and only reads the value after it, so the pipeline need not
+ * run that gate again when it is the profile's last normalizer. */
 static const struct {
     const char *name;
     mf_normalizer_fn fn;
+    bool gates;
 } normalizers[] = {
-    {"interview", mf_norm_interview},     {"full_answers", mf_norm_full_answers},
-    {"prd", mf_norm_prd},                 {"beads", mf_norm_beads},
-    {"bead_status", mf_norm_bead_status}, {"changes", mf_norm_changes},
-    {"task_breakdown", mf_normalize_task_breakdown}, {"code_files", mf_normalize_code_files},
-    {"qa_tests", mf_normalize_qa_tests},             {"artifact_files", mf_normalize_artifact_files},
-    {"investor_decision", mf_normalize_investor_decision},
-    {"extraction_rule", mf_normalize_extraction_rule},
-    {NULL, NULL}};
+    {"interview", mf_norm_interview, false},
+    {"full_answers", mf_norm_full_answers, false},
+    {"prd", mf_norm_prd, false},
+    {"beads", mf_norm_beads, false},
+    {"bead_status", mf_norm_bead_status, false},
+    {"changes", mf_norm_changes, false},
+    {"task_breakdown", mf_norm_task_breakdown, true},
+    {"code_files", mf_norm_code_files, true},
+    {"qa_tests", mf_norm_qa_tests, true},
+    {"artifact_files", mf_norm_artifact_files, true},
+    {"investor_decision", mf_norm_investor_decision, true},
+    {"extraction_rule", mf_norm_extraction_rule, true},
+    {NULL, NULL, false}};
 
 mf_normalizer_fn mf_normalizer_find(const char *name)
 {
@@ -119,6 +128,14 @@ mf_normalizer_fn mf_normalizer_find(const char *name)
         if (strcmp(normalizers[i].name, name) == 0)
             return normalizers[i].fn;
     return NULL;
+}
+
+bool mf_normalizer_gates(const char *name)
+{
+    for (size_t i = 0; name && normalizers[i].name; i++)
+        if (strcmp(normalizers[i].name, name) == 0)
+            return normalizers[i].gates;
+    return false;
 }
 
 /* ---- helpers shared by norm_*.c ---- */

@@ -8,7 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "schema_checks.h"
+#include "schema_compile.h"
 
 struct mf_embedded_profile { const char *name, *origin, *text; size_t len; };
 extern const struct mf_embedded_profile mf_embedded_profiles[];
@@ -180,6 +180,11 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
         }
     }
     p->key_map = mf_norm_key_map(p);
+    if (mf_profile_compile(p)) {
+        mf_profile_free(p);
+        snprintf(err, errlen, "%s:0: out of memory compiling the profile", origin);
+        return NULL;
+    }
     return p;
 
 invalid:
@@ -226,6 +231,7 @@ void mf_profile_free(mf_profile *p)
     json_decref(p->normalizers);
     json_decref(p->schema);
     json_decref(p->key_map);
+    mf_profile_compiled_free(p);
     json_decref(p->doc);
     free(p);
 }

@@ -12,6 +12,10 @@
 
 typedef enum { MF_FORMAT_YAML = 0, MF_FORMAT_JSON = 1 } mf_format;
 
+/* The profile resolved once at load (schema keywords in slots, field sets in
+ * one map, normalizers as functions); private to libmalform. */
+typedef struct mf_profile_compiled mf_profile_compiled;
+
 typedef struct mf_profile {
     char *name;
     char *description;
@@ -34,6 +38,7 @@ typedef struct mf_profile {
     bool changes;             /* a refinement `changes:` list may ride along */
     json_t *key_map;          /* normalized key -> canonical key (aliases, schema properties, top-level keys) */
     bool text_fallback;       /* when nothing parses, the raw text goes to the normalizers as one string */
+    mf_profile_compiled *compiled; /* built by mf_profile_parse; read-only afterwards */
 } mf_profile;
 
 /* Parse a profile from YAML text; `origin` names it in errors. On failure

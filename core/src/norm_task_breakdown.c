@@ -1,4 +1,4 @@
-/* norm_json_task_breakdown.c - the architect persona's task breakdown (seed 002, A2-A5).
+/* norm_task_breakdown.c - the architect persona's task breakdown (seed 002, A2-A5).
  *
  * Repairs first: the breakdown's story_id is set to the runtime story id
  * (A2: "orchestrator corrects it"), and task ids that carry the right number
@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 #include "schema_checks.h"
+#include "norm.h"
 
 static bool all_digits(const char *s, size_t n)
 {
@@ -85,7 +86,7 @@ static bool is_canonical_id(const char *id, const char *story)
            id[2 + sl] == '-' && all_digits(id + 3 + sl, 2);
 }
 
-int mf_normalize_task_breakdown(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_task_breakdown(json_t **root, const mf_profile *p, const mf_options *o,
                                 mf_warnings *w, mf_error *err)
 {
     json_t *r = *root;
