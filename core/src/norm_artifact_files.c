@@ -121,7 +121,7 @@ static int check_files(const json_t *arr, const json_t *expected, mf_error *err)
 int mf_norm_artifact_files(json_t **root, const mf_profile *p, const mf_options *o,
                                 mf_warnings *w, mf_error *err)
 {
-    const json_t *expected = o && json_is_array(o->expected_files) ? o->expected_files : NULL;
+    const json_t *expected = mf_options_context(o, p, "expected_files");
     json_t *r = *root;
     if (json_is_string(r)) {
         json_t *arr = mf_artifact_files_from_markdown(json_string_value(r), expected);

@@ -250,7 +250,7 @@ int mf_norm_extraction_rule(json_t **root, const mf_profile *p, const mf_options
         i++;
     }
     if (!rc)
-        rc = semantic(*root, fields, n, o ? o->sample_paths : NULL, err);
+        rc = semantic(*root, fields, n, mf_options_context(o, p, "sample_paths"), err);
     for (i = 0; i < n; i++)
         pcre2_code_free(fields[i].re);
     free(fields);

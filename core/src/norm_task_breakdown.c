@@ -90,17 +90,18 @@ int mf_norm_task_breakdown(json_t **root, const mf_profile *p, const mf_options 
                                 mf_warnings *w, mf_error *err)
 {
     json_t *r = *root;
-    if (json_is_object(r) && o && o->story_id) {
+    const char *runtime_story = mf_options_context_string(o, p, "story_id");
+    if (json_is_object(r) && runtime_story) {
         json_t *sid = json_object_get(r, "story_id");
         if (!sid) {
-            mf_warnings_add(w, MF_R_TB_STORY_ID, 0, "Filled missing story_id from runtime context (%s).", o->story_id);
-            json_object_set_new(r, "story_id", json_string(o->story_id));
-        } else if (!json_is_string(sid) || strcmp(json_string_value(sid), o->story_id) != 0) {
+            mf_warnings_add(w, MF_R_TB_STORY_ID, 0, "Filled missing story_id from runtime context (%s).", runtime_story);
+            json_object_set_new(r, "story_id", json_string(runtime_story));
+        } else if (!json_is_string(sid) || strcmp(json_string_value(sid), runtime_story) != 0) {
             char *old = mf_value_preview(sid);
             mf_warnings_add(w, MF_R_TB_STORY_ID, 0, "Corrected story_id from %s to the runtime story id \"%s\".",
-                            old, o->story_id);
+                            old, runtime_story);
             free(old);
-            json_object_set_new(r, "story_id", json_string(o->story_id));
+            json_object_set_new(r, "story_id", json_string(runtime_story));
         }
     }
     const char *story = json_is_object(r) ? json_string_value(json_object_get(r, "story_id")) : NULL;
