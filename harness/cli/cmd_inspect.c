@@ -165,12 +165,12 @@ static json_t *signature_fields(const char *sig)
         p += n;
     }
     if (!oracle && wn) {
-        /* crash: "<kind> <frames>" or "exit N"; timeout/oom/leak: "<frames>" */
+        /* crash: "<kind> <frames>"; timeout/oom/leak: "<frames>"; protocol: "<what>" */
         const char *rest = words;
         if (kl == 5 && !strncmp(sig, "crash", 5)) {
             size_t cn = strcspn(words, " ");
-            if (cn == 4 && !strncmp(words, "exit", 4) && words[cn])
-                cn += 1 + strcspn(words + cn + 1, " ");
+            if (((cn == 4 && !strncmp(words, "exit", 4)) || (cn == 9 && !strncmp(words, "exception", 9))) && words[cn])
+                cn += 1 + strcspn(words + cn + 1, " ");   /* "exit N", "exception TYPE" (pipeline workers) */
             json_object_set_new(o, "crash", json_stringn(words, cn));
             rest = words[cn] ? words + cn + 1 : "";
         } else if (kl == 8 && !strncmp(sig, "protocol", 8)) {

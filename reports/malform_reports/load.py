@@ -152,8 +152,8 @@ _LF_LINE = re.compile(r"^#(\d+)\s.*?\bcov: (\d+)")
 def libfuzzer_edges(log_path, timeline):
     """libFuzzer's edges (`cov:`) over time from its log, placed on the timeline by
     execution count (the log has no clock; the timeline maps executions to seconds)."""
-    pts = [(p["execs"], p["t"]) for p in timeline if p["execs"]]
-    if len(pts) < 2:
+    pts = [(0, 0.0)] + [(p["execs"], p["t"]) for p in timeline if p["execs"]]
+    if len(pts) < 3:
         return []
     try:
         with open(log_path, "r", encoding="utf-8", errors="replace") as f:
