@@ -41,13 +41,20 @@ def _label(c):
     return f"{c['engine']}/{c['target']}"
 
 
-def _lines(ax, campaigns, field):
+def _color(campaigns, c):
+    """One colour per campaign, the same in every plot."""
+    labels = sorted({_label(x) for x in campaigns})
+    return plt.get_cmap("tab10")(labels.index(_label(c)) % 10)
+
+
+def _lines(ax, campaigns, field, everyone=None):
     n = 0
     for c in campaigns:
         pts = [(p["t"], p[field]) for p in c["timeline"] if p.get(field) is not None]
         if not pts:
             continue
         ax.plot([t for t, _ in pts], [v for _, v in pts], marker="." if len(pts) < 40 else None,
+                color=_color(everyone or campaigns, c),
                 label=_label(c) + (" (interrupted)" if c.get("interrupted") else ""))
         n += 1
     ax.set_xlabel("seconds")
@@ -63,10 +70,18 @@ def plot_coverage(s, campaigns):
     if not has["edges"] and not has["features"]:
         why = "no campaign has a timeline" if campaigns else "no stats.json found"
         return None, f"No coverage data: {why}."
-    panels = [f for f in ("edges", "features") if has[f]]
+    # a campaign whose edges are known only at the end of the run: one labelled point, not a line
+    ends = [c for c in campaigns if c not in has["edges"] and c["coverage"]["edges"] is not None]
+    panels = [f for f in ("edges", "features") if has[f] or (f == "edges" and ends)]
     fig, axes = plt.subplots(1, len(panels), figsize=(10, 3.6), squeeze=False)
     for ax, f in zip(axes[0], panels):
-        _lines(ax, has[f], f)
+        if f == "edges":
+            for c in ends:
+                ax.plot([c["seconds"]], [c["coverage"]["edges"]], marker="D", linestyle="none",
+                        color=_color(campaigns, c), label=_label(c) + " (end of run only)")
+        _lines(ax, has[f], f, campaigns)
+        if f == "edges" and ends:
+            ax.legend(fontsize=8, loc="lower right")
         ax.set_ylabel("edges" if f == "edges" else "libFuzzer features")
         ax.set_title("edges covered (AFL++ edges_found, libFuzzer cov:)" if f == "edges"
                      else "libFuzzer features (ft:), not comparable with edges", fontsize=9)
@@ -80,7 +95,7 @@ def plot_corpus(s, campaigns):
         why = "no campaign has a timeline" if campaigns else "no stats.json found"
         return None, f"No corpus data: {why}."
     fig, ax = plt.subplots(figsize=(10, 3.6))
-    _lines(ax, runs, "corpus")
+    _lines(ax, runs, "corpus", campaigns)
     ax.set_ylabel("corpus entries")
     return _png(fig), None
 
@@ -141,10 +156,11 @@ def plot_ops(s, campaigns):
     failures (deduplicated signatures, or cases when the harness counted them)
     and rejections (only when a campaign reported them) the op was part of."""
     o = s["ops"]
-    names = sorted(set(o["applied"]) | set(o["failed"]) | set(o["rejected"]) | set(o["never_applied"]),
+    names = sorted(set(o["applied"]) | set(o["failed"]) | set(o["rejected"]),
                    key=lambda k: (-o["applied"].get(k, 0), k))
     if not names:
-        return None, "No op data: no campaign reported ops_applied and no op registry was available."
+        return None, ("No op was applied: no campaign reported ops_applied."
+                      + (" The never-applied ops are listed below." if o["never_applied"] else ""))
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 1.2 + 0.22 * len(names)), sharey=True,
                                  gridspec_kw={"width_ratios": [1.3, 1]})
     y = list(range(len(names)))
@@ -156,7 +172,8 @@ def plot_ops(s, campaigns):
             lbl.set_color(COLORS["fail"])
     a1.set_xscale("symlog", linthresh=1)
     a1.set_xlabel("executions that applied the op (log scale)")
-    a1.set_title("applied; red labels: never applied", fontsize=9)
+    a1.set_title("applied" + ("; red labels: never applied" if any(not o["applied"].get(n) for n in names) else ""),
+                 fontsize=9)
     a1.margins(y=0.01)
     a1.invert_yaxis()
     unit = o.get("failed_unit") or "signatures"

@@ -88,16 +88,17 @@ def _signatures(campaigns, regression, findings, triage_map, nightly, history):
         entry = triage_map.get(key)
         return by_name.get(os.path.basename(entry)) if entry else None
 
-    hits = [(f, f.get("file_path"), None) for c in campaigns for f in c["failures"]]
-    hits += [(f, f["path"], f.get("input")) for f in findings]
-    for f, path, text in hits:
+    hits = [(f, f.get("file_path"), None, None) for c in campaigns for f in c["failures"]]
+    hits += [(f, f["path"], f.get("input"), f.get("reproduce") or f"malform replay -v {shlex.quote(f['path'])}")
+             for f in findings]
+    for f, path, text, entry_repro in hits:
         key = f.get("signature") or f.get("file") or "unknown"
         target = home(key)
         s = sigs.get(target) if target else None
         if s is None:
             prof = f.get("profile")
-            repro = (f"malform check {'--profile ' + shlex.quote(prof) + ' ' if prof else ''}"
-                     f"{shlex.quote(path)}" if path else None)
+            repro = entry_repro or (f"malform check {'--profile ' + shlex.quote(prof) + ' ' if prof else ''}"
+                                    f"{shlex.quote(path)}" if path else None)
             s = sigs[key] = _row(key, f, "untriaged", path, _cap(text if text is not None else _read_input(path)),
                                  repro)
         elif key != s["signature"] and key not in s["seen_as"]:
@@ -140,8 +141,11 @@ def _trend(history, signatures, label):
         opened = {s["signature"] for s in sigs if s.get("status") != "fixed"}
         fixed = {s["signature"] for s in sigs if s.get("status") == "fixed"}
         fixed_now = fixed & ever_open  # a signature merely absent may just not have been looked for
-        out.append({"label": str(lbl), "new": len(opened - seen), "still_open": len(opened & seen),
-                    "fixed": len(fixed_now)})
+        if all(isinstance(s.get("new"), bool) for s in sigs):  # the run's own verdict, as its cards showed it
+            new = {s["signature"] for s in sigs if s["new"] and s.get("status") != "fixed"}
+        else:
+            new = opened - seen
+        out.append({"label": str(lbl), "new": len(new), "still_open": len(opened - new), "fixed": len(fixed_now)})
         seen |= opened | fixed
         ever_open |= opened
         ever_open -= fixed_now
@@ -315,12 +319,17 @@ RUN_ORDER = ("start", "end", "seconds", "budget_minutes", "budget", "seconds_per
              "regression", "report")
 
 
+TABLE_ORDER = ("phases", "runs", "merge", "triage", "new_signatures", "oracles", "rules_not_fired")
+
+
 def run_view(run):
     """nightly.json as tables: {"fields": [[key, text]], "tables": [{"title", "columns", "rows"}]}.
     A list of objects (phases, runs, merge, new_signatures) is one table, an object of
     objects (oracles) a table keyed by its names, an object of scalars (triage) one row."""
     fields, tables = [], []
-    keys = [k for k in RUN_ORDER if k in run] + sorted(k for k in run if k not in RUN_ORDER)
+    keys = [k for k in RUN_ORDER if k in run] + sorted((k for k in run if k not in RUN_ORDER),
+                                                       key=lambda k: (TABLE_ORDER.index(k) if k in TABLE_ORDER
+                                                                      else len(TABLE_ORDER), k))
     for k in keys:
         v = run[k]
         if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
