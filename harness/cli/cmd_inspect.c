@@ -26,24 +26,24 @@
  *    "pipeline", "crash", "frames", "detail" (protocol), "valid"}
  * with absent parts null, "-" id lists empty. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "cli_args.h"
 #include "cli_util.h"
 #include "lifecycle.h"
 #include "malform/mutators.h"
 
-static const char usage_text[] =
-    "usage: malform inspect [--json] PATH...\n"
-    "       malform inspect [--json] --signature SIG...\n"
-    "Print regression entries, findings, structured cases (files or directories\n"
-    "of entries) or failure signatures as the C code parses them.\n"
-    "  -j, --json        one JSON document {\"malform_inspect\": 1, \"items\": [...]}\n"
-    "  -s, --signature   the arguments are signature strings, not paths\n"
-    "  -h, --help        this text\n";
+static const struct option options[] = {
+    {"json", no_argument, NULL, 'j'}, {"signature", no_argument, NULL, 's'}, {0}};
+static const cli_cmd cmd = {"inspect", "[--json] PATH... | [--json] --signature SIG...",
+                            "Print regression entries, findings, structured cases (files, or directories of\n"
+                            "entries) or failure signatures as the C code parses them.\n"
+                            "  -j, --json        one JSON document {\"malform_inspect\": 1, \"items\": [...]}\n"
+                            "  -s, --signature   the operands are signature strings, not paths\n",
+                            "js", options};
 
 /* A string that may hold invalid UTF-8: bad bytes become U+FFFD. */
 static json_t *text_value(const char *s, size_t n, bool *valid)
@@ -297,26 +297,20 @@ static void print_text(const json_t *item)
 
 int cmd_inspect(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'j'}, {"signature", no_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     bool json = false, sigs = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jsh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'j': json = true; break;
-        case 's': sigs = true; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: fputs(usage_text, stderr); return 2;
-        }
+    int opt, rc;
+    while ((opt = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        if (opt == CLI_EXIT)
+            return rc;
+        if (opt == 'j')
+            json = true;
+        else
+            sigs = true;
     }
-    if (optind >= argc) {
-        fprintf(stderr, "malform inspect: nothing to inspect\n%s", usage_text);
-        return 2;
-    }
+    if (optind >= argc)
+        return cli_usage_error(&cmd, "nothing to inspect: give PATHs (or SIGs with --signature)");
     json_t *items = json_array();
-    int rc = 0;
+    rc = 0;
     for (int i = optind; i < argc; i++) {
         struct stat st;
         if (sigs) {
