@@ -1,0 +1,249 @@
+/* json_string.c - JSON strings for the tolerant scanner, and the decision the
+ * whole repair depends on: which quote closes a string.
+ *
+ * A double quote inside a string is the closing quote only when what follows it looks like JSON structure: end of input,
+ * `}` or `]`, `:` for a key, `,` followed by a key, a value or a closer, or
+ * whitespace followed by a quote, bracket or comment (a missing comma).
+ * Unicode spaces (NBSP, ...) count as whitespace in these lookaheads, as they
+ * do between tokens: a NBSP after the comma that ends a member must not make
+ * its closing quote an inner one. Otherwise it is an unescaped inner
+ * quote and stays text. The same test closes single-quoted and smart-quoted strings. `${...}` on one line is kept
+ * whole (quotes inside it are text). Literal control characters stay in the
+ * value (the canonical output escapes them); invalid escapes keep their
+ * backslash. Every lookahead only crosses text up to the next quote (or a
+ * fixed 256 bytes for `${`), so the scan is linear in the input. */
+#include <string.h>
+#include "json_lex.h"
+
+#define TPL_LOOKAHEAD 256  /* bytes searched for the `}` closing a `${` */
+
+/* After a comma at k-1: does structure (a key, a value, a closer) follow? */
+static bool structure_after_comma(const jp *p, size_t k)
+{
+    k = jl_past_spaces(p, k);
+    int c = at(p, k);
+    if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
+        return true;
+    if (c == '/')
+        return at(p, k + 1) == '/' || at(p, k + 1) == '*';
+    size_t w = k;
+    while (w < p->n && jl_is_word(at(p, w)) && at(p, w) != '.' && at(p, w) != '+')
+        w++;
+    if (w == k)
+        return false;
+    if (jl_word_is_literal(p->s + k, w - k))
+        return true;
+    while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
+        w++;
+    return at(p, w) == ':';
+}
+
+/* Is the quote that ends just before k a closing quote? */
+static bool closes_here(const jp *p, size_t k, bool is_key)
+{
+    size_t j = jl_past_spaces(p, k);
+    if (j >= p->n)
+        return true;
+    int c = at(p, j);
+    bool spaced = j > k;
+    switch (c) {
+    case '}': case ']':
+        return true;
+    case ':':
+        return is_key;
+    case ',':
+        return structure_after_comma(p, j + 1);
+    case '"': case '{': case '[': case '#':
+        return spaced;
+    case '/':
+        return at(p, j + 1) == '/' || at(p, j + 1) == '*';
+    default:
+        return spaced && jl_smart_quote(p, j) >= 0;
+    }
+}
+
+
+static int hex4(const jp *p, size_t k)
+{
+    int v = 0;
+    for (size_t m = 0; m < 4; m++) {
+        int c = at(p, k + m), d;
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+        else return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+static int put_utf8(mf_buf *b, uint32_t cp)
+{
+    char u[4];
+    size_t n;
+    if (cp < 0x80) { u[0] = (char)cp; n = 1; }
+    else if (cp < 0x800) { u[0] = (char)(0xC0 | (cp >> 6)); u[1] = (char)(0x80 | (cp & 0x3F)); n = 2; }
+    else if (cp < 0x10000) {
+        u[0] = (char)(0xE0 | (cp >> 12)); u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (cp & 0x3F)); n = 3;
+    } else {
+        u[0] = (char)(0xF0 | (cp >> 18)); u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); u[3] = (char)(0x80 | (cp & 0x3F)); n = 4;
+    }
+    return mf_buf_put(b, u, n);
+}
+
+/* Byte length of the closing delimiter of kind q at k (0: not one). */
+static size_t closer_len(const jp *p, int q, size_t k)
+{
+    int c = at(p, k);
+    switch (q) {
+    case Q_DOUBLE: return c == '"';
+    case Q_SINGLE: return c == '\'';
+    case Q_BACKTICK: return c == '`';
+    case Q_SMART_DOUBLE: return jl_smart_quote(p, k) == Q_SMART_DOUBLE ? 3 : 0;
+    default: return (c == 0xE2 && at(p, k + 1) == 0x80 && at(p, k + 2) == 0x99) ? 3 : 0;
+    }
+}
+
+/* End (exclusive) of a `${...}` starting at k when it closes on the same line
+ * within TPL_LOOKAHEAD bytes and holds an unescaped '"'; 0 otherwise. */
+static size_t template_span(const jp *p, size_t k)
+{
+    int depth = 1;
+    bool quote = false;
+    size_t lim = k + TPL_LOOKAHEAD < p->n ? k + TPL_LOOKAHEAD : p->n;
+    for (size_t j = k + 1; j < lim; j++) {
+        int c = at(p, j);
+        if (c == '\n')
+            return 0;
+        if (c == '\\') { j++; continue; }
+        if (c == '"') quote = true;
+        else if (c == '{') depth++;
+        else if (c == '}' && --depth == 0)
+            return quote ? j + 1 : 0;
+    }
+    return 0;
+}
+
+/* Parse a string whose opening delimiter (kind q) is at p->i into b.
+ * Returns 0 (sets *cut when the input ended inside it), or -1. */
+int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
+{
+    size_t open = p->i;
+    int open_line = p->line;
+    size_t open_bol = p->bol;
+    bool inner = false, ctrl = false;
+    *cut = false;
+    mf_buf_reset(b);
+    if (q == Q_SINGLE)
+        jl_note(p, JR_SINGLE_QUOTES, p->line, "single-quoted %s converted to a JSON string",
+             is_key ? "key" : "string");
+    else if (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE)
+        jl_note(p, JR_SMART_QUOTES, p->line, "smart quotes used as string delimiters");
+    else if (q == Q_BACKTICK)
+        jl_note(p, JR_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
+    jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
+
+    for (;;) {
+        if (at_end(p)) {
+            if (inner) {
+                p->i = open;
+                p->line = open_line;
+                p->bol = open_bol;
+                return jl_fail(p, "unterminated string (its closing quote could not be told "
+                               "from an inner quote)");
+            }
+            p->closed_string = true;
+            *cut = true;
+            break;
+        }
+        int c = cur(p);
+        size_t cl = closer_len(p, q, p->i);
+        if (cl) {
+            if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key)) {
+                jl_advance_n(p, cl);
+                break;
+            }
+            inner = true;
+            int prev = p->i > open ? at(p, p->i - 1) : -1, next = at(p, p->i + cl);
+            if (q == Q_DOUBLE && (prev == '=' || prev == '}' || next == '>' ||
+                                  (next == '/' && at(p, p->i + 2) == '>')))
+                jl_note(p, JR_HTML_FRAGMENT, p->line, "unescaped quote in an HTML fragment escaped");
+            else
+                jl_note(p, JR_INNER_QUOTE, p->line, "unescaped inner quote escaped");
+            if (mf_buf_put(b, p->s + p->i, cl)) return jl_fail(p, "out of memory");
+            jl_advance_n(p, cl);
+            continue;
+        }
+        if (c == '\\') {
+            int e = at(p, p->i + 1);
+            if (e < 0) {               /* the input ended on the backslash */
+                jl_advance(p);
+                continue;
+            }
+            const char *simple = strchr("\"\\/bfnrt", e);
+            if (simple && e) {
+                static const char dec[] = "\"\\/\b\f\n\r\t";
+                if (mf_buf_putc(b, dec[simple - "\"\\/bfnrt"])) return jl_fail(p, "out of memory");
+                jl_advance_n(p, 2);
+                continue;
+            }
+            if (e == 'u') {
+                int h = hex4(p, p->i + 2);
+                if (h >= 0) {
+                    uint32_t cp = (uint32_t)h;
+                    size_t used = 6;
+                    if (cp >= 0xD800 && cp <= 0xDBFF) {
+                        int lo = (at(p, p->i + 6) == '\\' && at(p, p->i + 7) == 'u')
+                                     ? hex4(p, p->i + 8) : -1;
+                        if (lo < 0xDC00 || lo > 0xDFFF)
+                            return jl_fail(p, "invalid \\u escape (a lone surrogate has no UTF-8 form)");
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
+                        used = 12;
+                    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                        return jl_fail(p, "invalid \\u escape (a lone surrogate has no UTF-8 form)");
+                    }
+                    if (put_utf8(b, cp)) return jl_fail(p, "out of memory");
+                    jl_advance_n(p, used);
+                    continue;
+                }
+            }
+            if (e == '\'' && (q == Q_DOUBLE || q == Q_SINGLE)) {
+                if (q == Q_DOUBLE)
+                    jl_note(p, JR_SINGLE_QUOTE_ESCAPE, p->line, "invalid escape \\' replaced by '");
+                if (mf_buf_putc(b, '\'')) return jl_fail(p, "out of memory");
+                jl_advance_n(p, 2);
+                continue;
+            }
+            if (q == Q_BACKTICK && (e == '`' || e == '$')) {
+                if (mf_buf_putc(b, (char)e)) return jl_fail(p, "out of memory");
+                jl_advance_n(p, 2);
+                continue;
+            }
+            jl_note(p, JR_INVALID_ESCAPE, p->line, "invalid escape '\\%c' kept as text (backslash escaped)",
+                 e >= 0x20 && e < 0x7f ? e : '?');
+            if (mf_buf_putc(b, '\\')) return jl_fail(p, "out of memory");
+            jl_advance(p);
+            continue;
+        }
+        if (c == '$' && q == Q_DOUBLE && at(p, p->i + 1) == '{') {
+            size_t end = template_span(p, p->i + 1);
+            if (end) {
+                jl_note(p, JR_TEMPLATE_LITERAL, p->line, "quotes inside a ${...} template kept as text");
+                if (mf_buf_put(b, p->s + p->i, end - p->i)) return jl_fail(p, "out of memory");
+                jl_advance_n(p, end - p->i);
+                continue;
+            }
+        }
+        if (c < 0x20 && q != Q_BACKTICK && !ctrl) {
+            ctrl = true;
+            jl_note(p, JR_CONTROL_CHAR, p->line, "literal control character%s in a string escaped",
+                 c == '\n' ? " (line break)" : c == '\t' ? " (tab)" : "");
+        }
+        if (mf_buf_putc(b, (char)c)) return jl_fail(p, "out of memory");
+        jl_advance(p);
+    }
+    return 0;
+}
+
