@@ -57,6 +57,8 @@ int jl_skip_ws(jp *p);
 size_t jl_past_spaces(const jp *p, size_t k);
 /* Is [s, s+n) one of the literal words (true, None, NaN, ...)? */
 bool jl_word_is_literal(const char *s, size_t n);
+/* Does a key (`"name"` then `:`, on one line) start with the quote at k? */
+bool jl_key_at(const jp *p, size_t k);
 /* Parse a string whose opening delimiter (kind q) is at the cursor into b.
  * Returns 0 (*cut when the input ended inside it), or -1. */
 int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut);

@@ -63,6 +63,12 @@ const mf_rule mf_rules_json[] = {
         "Read +1, .5 and 5. as the JSON numbers 1, 0.5 and 5.0."},
     [JR_UNICODE_SPACE] = {"json.unicode-space", SEXT "(whitespace)",
         "Treat non-breaking, zero-width and other Unicode spaces between tokens as whitespace."},
+    [JR_MISSING_QUOTE] = {"json.missing-quote", SEXT "(strings)",
+        "End a string whose closing quote is missing where a member follows (`, \"key\":`, a line starting with `\"key\":`, or closers then `, {\"key\":`)."},
+    [JR_EARLY_CLOSER] = {"json.early-closer", SEXT "(containers)",
+        "Continue an object closed too early when members follow its '}' where only values may stand (`{\"a\": 1}, \"b\": 2}`)."},
+    [JR_STRING_CONCAT] = {"json.string-concat", SEXT "(strings)",
+        "Join JavaScript/Python string concatenation `\"a\" + \"b\"` into one string \"ab\"."},
     [JR_COUNT] = {NULL, NULL, NULL}};
 
 /* Nesting depth of v, stopping once it exceeds limit. */

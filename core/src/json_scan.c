@@ -70,8 +70,20 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
     return jl_fail(p, "expected a quoted object key or '}'");
 }
 
+/* At a '}' (cursor) of an object that is not itself a member: do members
+ * follow (`}, "key":`)? Then the object was closed too early. */
+static bool early_closer(const jp *p)
+{
+    size_t k = jl_past_spaces(p, p->i + 1);
+    if (at(p, k) != ',')
+        return false;
+    k = jl_past_spaces(p, k + 1);
+    return at(p, k) == '"' && jl_key_at(p, k);
+}
+
 static int parse_object(jp *p, json_t **out, mf_buf *b)
 {
+    bool member = p->parent_object;
     if (enter(p))
         return -1;
     json_t *obj = json_object();
@@ -88,6 +100,12 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         if (c == '}') {
             if (comma)
                 jl_note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
+            if (!member && early_closer(p)) {
+                jl_note(p, JR_EARLY_CLOSER, p->line, "'}' closed the object before its last members; "
+                        "the members after it were kept in the object");
+                jl_advance(p);
+                continue;
+            }
             jl_advance(p);
             break;
         }
@@ -153,6 +171,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             goto error;
         }
         json_t *v;
+        p->parent_object = true;
         if (parse_value(p, &v, b)) {
             free(key);
             goto error;
@@ -212,6 +231,7 @@ static int parse_array(jp *p, json_t **out, mf_buf *b)
             jl_note(p, JR_MISSING_COMMA, p->line, "missing comma between array elements inserted");
         }
         json_t *v;
+        p->parent_object = false;
         if (parse_value(p, &v, b))
             goto error;
         if (v)
@@ -244,6 +264,30 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         bool cut;
         if (jl_parse_string(p, q, false, b, &cut))
             return -1;
+        mf_buf joined = {0};           /* "a" + "b": the parts so far */
+        size_t plus;
+        bool joining = false;
+        while (!cut && at(p, plus = jl_past_spaces(p, p->i)) == '+') {
+            size_t next = jl_past_spaces(p, plus + 1);
+            int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE : jl_smart_quote(p, next);
+            if (nq < 0)
+                break;
+            jl_note(p, JR_STRING_CONCAT, p->line, "strings joined by '+' concatenated into one string");
+            if ((!joining && mf_buf_put(&joined, b->s ? b->s : "", b->len)) ||
+                (jl_advance_n(p, next - p->i), jl_parse_string(p, nq, false, b, &cut)) ||
+                mf_buf_put(&joined, b->s ? b->s : "", b->len)) {
+                mf_buf_free(&joined);
+                return p->failed ? -1 : jl_fail(p, "out of memory");
+            }
+            joining = true;
+        }
+        if (joining) {
+            mf_buf_reset(b);
+            int oom = mf_buf_put(b, joined.s, joined.len);
+            mf_buf_free(&joined);
+            if (oom)
+                return jl_fail(p, "out of memory");
+        }
         *out = json_stringn(b->s ? b->s : "", b->len);
         if (!*out) {
             p->i = start;
@@ -298,6 +342,7 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
         size_t start = p.i;
         int line = p.line;
         json_t *v;
+        p.parent_object = false;
         if (parse_value(&p, &v, &b))
             goto error;
         if (v && push_top(out, v, start, p.i, line)) {

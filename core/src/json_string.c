@@ -57,6 +57,10 @@ static bool closes_here(const jp *p, size_t k, bool is_key)
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
+    case '+': {                        /* "a" + "b": string concatenation */
+        size_t m = jl_past_spaces(p, j + 1);
+        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0);
+    }
     default:
         return spaced && jl_smart_quote(p, j) >= 0;
     }
@@ -126,6 +130,101 @@ static size_t template_span(const jp *p, size_t k)
     return 0;
 }
 
+
+#define KEY_LOOKAHEAD 256  /* bytes searched for the end of a key after a missing quote */
+
+bool jl_key_at(const jp *p, size_t k)
+{
+    size_t lim = k + KEY_LOOKAHEAD < p->n ? k + KEY_LOOKAHEAD : p->n;
+    for (size_t j = k + 1; j < lim; j++) {
+        int c = at(p, j);
+        if (c == '\n' || c == '\r')
+            return false;
+        if (c == '\\') {
+            j++;
+            continue;
+        }
+        if (c == '"') {
+            size_t m = j + 1;
+            while (m < p->n && (at(p, m) == ' ' || at(p, m) == '\t'))
+                m++;
+            return j > k + 1 && at(p, m) == ':';
+        }
+    }
+    return false;
+}
+
+static bool blank_at(const jp *p, size_t k)
+{
+    int c = at(p, k);
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* A value string whose content starts at content has reached, at k, the
+ * opening quote of a key. When the text before k is a member separator
+ * (`, "key":`, a line break then `"key":`, or closers then `, {"key":`) the
+ * string's closing quote is missing: return where the string ends (before
+ * the separator or the closers), else 0. Closers are kept out of the string
+ * only when it holds no opening bracket they could close. */
+static size_t missing_quote_end(const jp *p, size_t content, size_t k)
+{
+    if (!jl_key_at(p, k))
+        return 0;
+    size_t j = k;
+    while (j > content && blank_at(p, j - 1))
+        j--;
+    if (j <= content)
+        return 0;
+    int c = at(p, j - 1);
+    if (c == '{') {                     /* }, {"key": in an array of objects */
+        j--;
+        while (j > content && is_ws(at(p, j - 1)))
+            j--;
+        if (j <= content || at(p, j - 1) != ',')
+            return 0;
+        j--;
+    } else if (c == '\n') {
+        while (j > content && is_ws(at(p, j - 1)))
+            j--;
+        if (j > content && at(p, j - 1) == ',')
+            j--;
+        else if (j > content && at(p, j - 1) != '}' && at(p, j - 1) != ']')
+            return j;
+    } else if (c == ',') {
+        j--;
+    } else {
+        return 0;
+    }
+    size_t end = j, first = j;
+    for (size_t m = j; m > content && (is_ws(at(p, m - 1)) || at(p, m - 1) == '}' || at(p, m - 1) == ']'); m--)
+        if (!is_ws(at(p, m - 1)))
+            first = m - 1;
+    if (c == '{' && first == end)
+        return 0;                       /* `, {` without a closer before it */
+    if (first < end) {
+        for (size_t m = content; m < first; m++)
+            if (at(p, m) == '{' || at(p, m) == '[')
+                return c == '{' ? 0 : end;
+        while (first > content && is_ws(at(p, first - 1)))
+            first--;
+        return first > content ? first : 0;
+    }
+    return end;
+}
+
+/* Move the cursor back to offset to (< p->i), keeping line and bol right. */
+static void rewind_to(jp *p, size_t to)
+{
+    for (size_t m = to; m < p->i; m++)
+        if (p->s[m] == '\n')
+            p->line--;
+    p->i = to;
+    size_t k = to;
+    while (k > 0 && p->s[k - 1] != '\n')
+        k--;
+    p->bol = k;
+}
+
 /* Parse a string whose opening delimiter (kind q) is at p->i into b.
  * Returns 0 (sets *cut when the input ended inside it), or -1. */
 int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
@@ -133,7 +232,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     size_t open = p->i;
     int open_line = p->line;
     size_t open_bol = p->bol;
-    bool inner = false, ctrl = false;
+    bool inner = false;
+    size_t ctrl_at = SIZE_MAX;         /* first literal control character */
+    int ctrl_line = 0, ctrl_c = 0;
     *cut = false;
     mf_buf_reset(b);
     if (q == Q_SINGLE)
@@ -144,6 +245,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     else if (q == Q_BACKTICK)
         jl_note(p, JR_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
     jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
+    size_t content = p->i;
 
     for (;;) {
         if (at_end(p)) {
@@ -163,6 +265,17 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         if (cl) {
             if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key)) {
                 jl_advance_n(p, cl);
+                break;
+            }
+            size_t end;
+            if (!inner && !is_key && q != Q_BACKTICK && (end = missing_quote_end(p, content, p->i))) {
+                int at_line = p->line;
+                size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
+                b->len = b->len > dropped ? b->len - dropped : 0;
+                rewind_to(p, end);
+                jl_note(p, JR_MISSING_QUOTE, open_line,
+                        "string opened at line %d had no closing quote; ended it where the key at "
+                        "line %d starts", open_line, at_line);
                 break;
             }
             inner = true;
@@ -236,14 +349,17 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
-        if (c < 0x20 && q != Q_BACKTICK && !ctrl) {
-            ctrl = true;
-            jl_note(p, JR_CONTROL_CHAR, p->line, "literal control character%s in a string escaped",
-                 c == '\n' ? " (line break)" : c == '\t' ? " (tab)" : "");
+        if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
+            ctrl_at = p->i;
+            ctrl_line = p->line;
+            ctrl_c = c;
         }
         if (mf_buf_putc(b, (char)c)) return jl_fail(p, "out of memory");
         jl_advance(p);
     }
+    if (ctrl_at < p->i)
+        jl_note(p, JR_CONTROL_CHAR, ctrl_line, "literal control character%s in a string escaped",
+                ctrl_c == '\n' ? " (line break)" : ctrl_c == '\t' ? " (tab)" : "");
     return 0;
 }
 

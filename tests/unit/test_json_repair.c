@@ -144,7 +144,7 @@ static void test_errors(void **state)
 
     const char *rejects[] = {"", "   ", "Here is the JSON: {\"a\": 1}", "{\"a\": 1} Hope this helps!",
                              "{\"a\": 007}", "{\"a\" 1}", "{\"a\": }", "\"\\udc00\"", "{\"a\": \"b\"}```",
-                             "{\"a\": \"x, \"b\": 2}", NULL};
+                             "{\"a\": \"x \"y\" z", NULL};
     for (const char **s = rejects; *s; s++) {
         r = repair(*s);
         if (r.rc != -1)
