@@ -512,6 +512,18 @@ static int scan_json_span(ctx *c, const char *s, size_t len)
 
 typedef int (*scan_fn)(ctx *c, const char *s, size_t len);
 
+/* Is the whole text one strictly valid JSON value (a JSON profile)? Such a
+ * text is the artifact as written, even a string holding brackets. */
+static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
+{
+    if (!is_json(p) || memchr(s, '\0', len))
+        return false;
+    json_error_t je;
+    json_t *v = json_loadb(s, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    json_decref(v);
+    return v != NULL;
+}
+
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
 {
     memset(out, 0, sizeof *out);
@@ -537,6 +549,8 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
 
     if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
         goto oom;
+    if (strict_json_document(p, raw, len))
+        goto done; /* valid JSON is never cut: no extraction from inside it */
     if (nstrip) {
         c.base = &pw;
         if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
@@ -559,6 +573,7 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
                 goto oom;
         }
     }
+done:
     mf_buf_free(&stripped);
     mf_buf_free(&c.tmp);
     mf_warnings_clear(&pw);
