@@ -205,17 +205,29 @@ oom:
 
 /* ---- fences ---------------------------------------------------------------- */
 
-/* A fence line: optional indentation, >= 3 backticks, an optional info word.
- * *accepted: a candidate fence (bare, yaml, yml, json, jsonl, any case);
- * *bare: nothing after the backticks. */
-static bool fence_info(const char *s, size_t n, bool *accepted, bool *bare)
+/* A fence line: optional indentation, >= 3 backticks (or tildes), an
+ * optional info word. */
+typedef struct {
+    size_t indent, ticks;
+    char ch;            /* '`' or '~' */
+    bool accepted;      /* a candidate fence: bare, yaml, yml, json, jsonl (any case) */
+    bool bare;          /* nothing after the fence characters */
+} fence;
+
+static bool fence_info(const char *s, size_t n, fence *f)
 {
-    size_t i = 0, ticks = 0;
+    size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
-    while (i < n && s[i] == '`')
-        i++, ticks++;
-    if (ticks < 3)
+    f->indent = i;
+    f->ch = i < n ? s[i] : 0;
+    if (f->ch != '`' && f->ch != '~')
+        return false;
+    size_t t = i;
+    while (i < n && s[i] == f->ch)
+        i++;
+    f->ticks = i - t;
+    if (f->ticks < 3)
         return false;
     size_t a = i;
     while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '`')
@@ -223,37 +235,51 @@ static bool fence_info(const char *s, size_t n, bool *accepted, bool *bare)
     size_t wl = i - a;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
         i++;
-    *bare = wl == 0 && i == n;
+    f->bare = wl == 0 && i == n;
     static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
-    *accepted = *bare;
-    for (const char *const *k = ok; *k && !*accepted; k++)
+    f->accepted = f->bare;
+    for (const char *const *k = ok; *k && !f->accepted; k++)
         if (strlen(*k) == wl) {
             size_t j = 0;
             while (j < wl && (s[a + j] | 0x20) == (*k)[j])
                 j++;
-            *accepted = j == wl;
+            f->accepted = j == wl;
         }
     return true;
 }
 
+/* Fences follow CommonMark's closing rule, made stricter for nested text: a
+ * fence closes only when it is bare (no info string), uses the opener's
+ * character, is at least as long as the opener and is indented at most 3
+ * spaces and no deeper than the opener. Any other fence line inside opens
+ * (with an info string) or closes (bare) an inner fence, so the inner fence
+ * of a code sample, or a fence inside a YAML block scalar, never ends the
+ * payload. */
 static int scan_fences(ctx *c, const char *s, size_t len)
 {
     const char *payload = is_json(c->p) ? "JSON" : "YAML";
-    size_t found = 0, body = 0;
+    size_t found = 0, body = 0, inner = 0;
     bool inside = false, keep = false;
+    fence open = {0};
     int open_line = 0, line = 1;
     for (size_t a = 0; a < len && found < MF_CAND_PER_KIND; line++) {
         const char *nl = memchr(s + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : len;
-        bool accepted, bare;
         size_t e = b - (nl ? 1 : 0);
-        if (fence_info(s + a, e - a, &accepted, &bare)) {
+        fence f;
+        if (fence_info(s + a, e - a, &f)) {
             if (!inside) {
                 inside = true;
-                keep = accepted;
+                keep = f.accepted;
+                open = f;
+                inner = 0;
                 open_line = line;
                 body = b;
-            } else if (bare) {
+            } else if (!f.bare) {
+                inner++;
+            } else if (inner > 0) {
+                inner--;
+            } else if (f.ch == open.ch && f.ticks >= open.ticks && f.indent <= 3 && f.indent <= open.indent) {
                 inside = false;
                 if (keep) {
                     found++;
@@ -262,6 +288,8 @@ static int scan_fences(ctx *c, const char *s, size_t len)
                              payload, open_line))
                         return -1;
                 }
+            } else {
+                inner++;
             }
         }
         a = b;
