@@ -474,6 +474,28 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
+/* Does [s+a, s+b) hold an object member (`"key":`) outside any bracket
+ * pair of its own? Extraction that drops such text would drop data, not
+ * prose (a complete value in the prose, an example, is another candidate). */
+static bool holds_member(const char *s, size_t a, size_t b)
+{
+    long depth = 0;
+    for (size_t i = a; i < b; i++) {
+        if (s[i] == '{' || s[i] == '[')
+            depth++;
+        else if ((s[i] == '}' || s[i] == ']') && depth > 0)
+            depth--;
+        if (s[i] != ':' || depth > 0)
+            continue;
+        size_t k = i;
+        while (k > a && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+            k--;
+        if (k > a + 1 && (s[k - 1] == '"' || s[k - 1] == '\'') && s[k - 2] != ' ')
+            return true;
+    }
+    return false;
+}
+
 static int scan_json_balanced(ctx *c, const char *s, size_t len)
 {
     mf_cand_span sp[MF_CAND_JSON_SPANS];
@@ -483,6 +505,8 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     for (size_t i = 0; i < n; i++) {
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
+        if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len))
+            continue; /* members outside the span would be lost */
         if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, RULE(R_JSON_BALANCED),
                  mf_cand_line_at(s, sp[i].start),
                  "Extracted the balanced JSON %s starting at line %d from surrounding text.",
@@ -509,6 +533,8 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     for (size_t i = e; i < len; i++)
         if (s[i] == '{' || s[i] == '[' || s[i] == '"')
             return 0;
+    if (holds_member(s, 0, st))
+        return 0;
     int line = mf_cand_line_at(s, st);
     return emit(c, "json-span", a, e - st, RULE(R_JSON_SPAN), line,
                 "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
