@@ -47,6 +47,16 @@ static void jl_describe(const jp *p, size_t at, char *out, size_t outlen)
 
 /* Record the first unrepairable problem at the current position. */
 
+void jl_cut(jp *p, const char *fmt, ...)
+{
+    if (p->cut_what[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->cut_what, sizeof p->cut_what, fmt, ap);
+    va_end(ap);
+}
+
 int jl_fail(jp *p, const char *fmt, ...)
 {
     if (p->failed)

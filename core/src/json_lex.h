@@ -29,6 +29,7 @@ typedef struct {
     /* truncation bookkeeping, reported once at the end */
     int closed_containers;
     bool closed_string, dropped_member;
+    char cut_what[112];      /* what the end of input cut, for the json.truncated warning */
 } jp;
 
 static inline bool at_end(const jp *p) { return p->i >= p->n; }
@@ -41,6 +42,8 @@ static inline bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c
 void jl_note(jp *p, int rule, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Record the first unrepairable problem at the cursor (JSON_SYNTAX_ERROR). Returns -1. */
 int jl_fail(jp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Describe (once) what the end of input cut, e.g. the member dropped. */
+void jl_cut(jp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Move the cursor one byte (k bytes), keeping the line count. */
 void jl_advance(jp *p);
 void jl_advance_n(jp *p, size_t k);

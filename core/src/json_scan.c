@@ -130,6 +130,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             goto error;
         if (cut) {
             p->dropped_member = true;
+            jl_cut(p, "dropped the key cut at line %d", p->line);
             continue;
         }
         char *key = mf_strndup(b->s ? b->s : "", b->len);
@@ -139,6 +140,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             goto error;
         }
         if (at_end(p)) {
+            jl_cut(p, "dropped the member \"%.40s\" (no value before the end)", key);
             free(key);
             p->dropped_member = true;
             continue;
@@ -154,6 +156,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             goto error;
         }
         if (at_end(p)) {
+            jl_cut(p, "dropped the member \"%.40s\" (no value before the end)", key);
             free(key);
             p->dropped_member = true;
             continue;
@@ -176,6 +179,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             free(key);
             goto error;
         }
+        if (!v)
+            jl_cut(p, "dropped the member \"%.40s\" (its value was cut)", key);
         if (v && json_object_setn_new(obj, key, keylen, v)) {
             free(key);
             jl_fail(p, "object key is not valid UTF-8");
@@ -369,9 +374,10 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
         goto error;
     }
     if (p.closed_containers || p.closed_string || p.dropped_member) {
-        jl_note(&p, JR_TRUNCATED, p.line, "input ended early: closed %d open container(s)%s%s",
-             p.closed_containers, p.closed_string ? " and an open string or comment" : "",
-             p.dropped_member ? "; dropped an incomplete member" : "");
+        jl_note(&p, JR_TRUNCATED, p.line, "input ended early: closed %d open container(s)%s%s%s",
+                p.closed_containers, p.closed_string ? " and an open string or comment" : "",
+                p.cut_what[0] ? "; " : p.dropped_member ? "; dropped an incomplete member" : "",
+                p.cut_what);
     }
     for (int r = 0; r < JR_COUNT; r++)
         if (p.counts[r] > WARN_CAP)

@@ -117,6 +117,7 @@ int jl_parse_word(jp *p, json_t **out)
     }
     if (cut && (is_literal_prefix(s, n) || strchr("+-.0123456789", s[0]))) {
         p->dropped_member = true;       /* a number or literal cut by the end of input */
+        jl_cut(p, "left out '%.*s' at line %d: the end of input may have cut it", (int)(n > 40 ? 40 : n), s, line);
         return 0;
     }
     *out = number_value(p, s, n, line);
