@@ -31,6 +31,7 @@
  * keeps at most MF_CAND_PER_KIND (MF_CAND_JSON_SPANS for balanced JSON) and
  * the whole list at most MF_CAND_MAX; later ones are dropped. Duplicate
  * detection hashes each text once and compares only equal hashes. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,6 +452,25 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
     return false;
 }
 
+/* Does [s, s+n) name a top-level key of p as a key (`key:`, `"key":`)
+ * anywhere, e.g. after a transcript prefix? Then dropping it drops data. */
+static bool mentions_key(const mf_profile *p, const char *s, size_t n)
+{
+    for (size_t k = 0; k < json_array_size(p->top_level_keys); k++) {
+        const char *name = json_string_value(json_array_get(p->top_level_keys, k));
+        size_t kl = name ? strlen(name) : 0;
+        for (const char *q = kl ? find(s, n, 0, name, kl) : NULL; q; q = find(s, n, (size_t)(q - s) + 1, name, kl)) {
+            size_t e = (size_t)(q - s) + kl;
+            bool left = q == s || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
+            if (e < n && s[e] == '"')
+                e++;
+            if (left && e < n && s[e] == ':')
+                return true;
+        }
+    }
+    return false;
+}
+
 static int scan_anchor(ctx *c, const char *s, size_t len)
 {
     if (!c->p || json_array_size(c->p->top_level_keys) == 0)
@@ -463,6 +483,8 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
         if (anchor_line(c->p, s + a, b - a, &key)) {
             if (a == 0)
                 return 0; /* nothing before the key: same as the base text */
+            if (mentions_key(c->p, s, a))
+                return 0; /* a key above (behind a prefix, say) would be dropped */
             return emit(c, "anchor", s + a, len - a, RULE(R_ANCHOR), line,
                         "Dropped %d line%s of text before the top-level key \"%s\".", line - 1,
                         line == 2 ? "" : "s", key);
