@@ -26,6 +26,7 @@ typedef struct {
     mf_error *err;
     bool failed;
     bool parent_object;      /* the value being parsed is an object member */
+    int tuple_depth;         /* open Python tuples: ')' ends bare text */
     /* truncation bookkeeping, reported once at the end */
     int closed_containers;
     bool closed_string, dropped_member;
@@ -65,7 +66,13 @@ bool jl_key_at(const jp *p, size_t k);
 /* Parse a string whose opening delimiter (kind q) is at the cursor into b.
  * Returns 0 (*cut when the input ended inside it), or -1. */
 int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut);
-/* Parse a bare word as a value. 0 with *out NULL: dropped (cut by the end of input). */
+/* Parse a bare word or bare text (up to ',', a closer or a line break) as a
+ * value: literal, number, or string. 0 with *out NULL: dropped (cut by the
+ * end of input, or a `...` placeholder). */
 int jl_parse_word(jp *p, json_t **out);
+/* Can bare text (an unquoted value) start at the cursor? */
+bool jl_bare_start(const jp *p);
+/* Is there a `...` or `…` placeholder at k? */
+bool jl_placeholder_at(const jp *p, size_t k);
 
 #endif

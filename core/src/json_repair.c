@@ -60,7 +60,7 @@ const mf_rule mf_rules_json[] = {
     [JR_BIG_NUMBER] = {"json.big-number", SEXT "(numbers)",
         "Keep a number that no int64/double holds exactly as a string of its text."},
     [JR_NUMBER_FORMAT] = {"json.number-format", SEXT "(numbers)",
-        "Read +1, .5 and 5. as the JSON numbers 1, 0.5 and 5.0."},
+        "Read +1, .5, 5., 0x1F and 1_000 as the JSON numbers 1, 0.5, 5.0, 31 and 1000."},
     [JR_UNICODE_SPACE] = {"json.unicode-space", SEXT "(whitespace)",
         "Treat non-breaking, zero-width and other Unicode spaces between tokens as whitespace."},
     [JR_MISSING_QUOTE] = {"json.missing-quote", SEXT "(strings)",
@@ -69,6 +69,12 @@ const mf_rule mf_rules_json[] = {
         "Continue an object closed too early when members follow its '}' where only values may stand (`{\"a\": 1}, \"b\": 2}`)."},
     [JR_STRING_CONCAT] = {"json.string-concat", SEXT "(strings)",
         "Join JavaScript/Python string concatenation `\"a\" + \"b\"` into one string \"ab\"."},
+    [JR_BARE_WORD] = {"json.bare-word", SEXT "(values)",
+        "Read an unquoted value or array item (`{status: in progress}`, `[a, b]`, a URL) as a string, up to ',', a closer or the line end."},
+    [JR_NUMBER_STRING] = {"json.number-string", SEXT "(numbers)",
+        "Keep a number-like token JSON cannot read exactly (0789, 1e, 1/3, 1.2.3) as a string of its text, never truncated."},
+    [JR_PLACEHOLDER] = {"json.placeholder", SEXT "(values)",
+        "Drop a `...` or `…` placeholder standing for omitted array items or object members."},
     [JR_COUNT] = {NULL, NULL, NULL}};
 
 /* Nesting depth of v, stopping once it exceeds limit. */

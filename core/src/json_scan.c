@@ -26,7 +26,7 @@ static bool value_start(const jp *p)
 {
     int c = cur(p);
     return c == '{' || c == '[' || c == '"' || c == '\'' || (c == '`' && p->depth > 0) ||
-           jl_is_word(c) || jl_smart_quote(p, p->i) >= 0;
+           jl_is_word(c) || jl_smart_quote(p, p->i) >= 0 || jl_placeholder_at(p, p->i);
 }
 
 static int enter(jp *p)
@@ -125,6 +125,16 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             }
             jl_note(p, JR_MISSING_COMMA, p->line, "missing comma between object members inserted");
         }
+        if (jl_placeholder_at(p, p->i)) {
+            size_t k = jl_past_spaces(p, p->i + (cur(p) == '.' ? 3 : 3));
+            if (at(p, k) == ',' || at(p, k) == '}') {
+                jl_note(p, JR_PLACEHOLDER, p->line, "placeholder '%.3s' for omitted members dropped", p->s + p->i);
+                jl_advance_n(p, 3);
+                need_sep = true;
+                comma = false;
+                continue;
+            }
+        }
         bool cut;
         if (parse_key(p, b, &cut))
             goto error;
@@ -171,6 +181,11 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
              * silently downstream, so it is a rejection, as in jansson */
             free(key);
             jl_fail(p, "object key contains U+0000 (NUL), which malform does not carry");
+            goto error;
+        }
+        if (jl_placeholder_at(p, p->i)) {
+            free(key);
+            jl_fail(p, "a placeholder ('...') stands where the member's value should be");
             goto error;
         }
         json_t *v;
@@ -302,7 +317,7 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         }
         return 0;
     }
-    if (jl_is_word(c))
+    if (jl_is_word(c) || (p->depth > 0 && jl_bare_start(p)))
         return jl_parse_word(p, out);
     return jl_fail(p, "expected a JSON value");
 }

@@ -26,6 +26,8 @@ static bool structure_after_comma(const jp *p, size_t k)
         return true;
     if (c == '/')
         return at(p, k + 1) == '/' || at(p, k + 1) == '*';
+    if (jl_placeholder_at(p, k))
+        return true;
     size_t w = k;
     while (w < p->n && jl_is_word(at(p, w)) && at(p, w) != '.' && at(p, w) != '+')
         w++;

@@ -125,7 +125,7 @@ static void test_warning_cap(void **state)
 static void test_errors(void **state)
 {
     (void)state;
-    run r = repair("{\n  \"a\": 1,\n  \"b\": nope\n}");
+    run r = repair("{\n  \"a\": 1,\n  \"b\": no pe: 1\n}");
     assert_int_equal(r.rc, -1);
     assert_null(r.v);
     assert_int_equal(r.w.count, 0);
@@ -133,7 +133,7 @@ static void test_errors(void **state)
     assert_string_equal(r.e.type, "JSON_SYNTAX_ERROR");
     assert_int_equal(r.e.line, 3);
     assert_int_equal(r.e.column, 8);
-    assert_non_null(strstr(r.e.message, "expected a JSON value"));
+    assert_non_null(strstr(r.e.message, "unquoted text"));
     done(&r);
 
     r = repair("{\"a\": [1, 2}");
@@ -143,7 +143,7 @@ static void test_errors(void **state)
     done(&r);
 
     const char *rejects[] = {"", "   ", "Here is the JSON: {\"a\": 1}", "{\"a\": 1} Hope this helps!",
-                             "{\"a\": 007}", "{\"a\" 1}", "{\"a\": }", "\"\\udc00\"", "{\"a\": \"b\"}```",
+                             "{\"a\": x y: 1}", "{\"a\" 1}", "{\"a\": }", "\"\\udc00\"", "{\"a\": \"b\"}```",
                              "{\"a\": \"x \"y\" z", NULL};
     for (const char **s = rejects; *s; s++) {
         r = repair(*s);
