@@ -26,6 +26,8 @@ typedef struct {
     mf_error *err;
     bool failed;
     bool parent_object;      /* the value being parsed is an object member */
+    int open_objects, open_arrays; /* containers open around the cursor */
+    int implicit_closes;     /* closers inserted for a mismatched one: a stray closer may follow */
     int tuple_depth;         /* open Python tuples: ')' ends bare text */
     /* truncation bookkeeping, reported once at the end */
     int closed_containers;

@@ -75,6 +75,14 @@ const mf_rule mf_rules_json[] = {
         "Keep a number-like token JSON cannot read exactly (0789, 1e, 1/3, 1.2.3) as a string of its text, never truncated."},
     [JR_PLACEHOLDER] = {"json.placeholder", SEXT "(values)",
         "Drop a `...` or `…` placeholder standing for omitted array items or object members."},
+    [JR_MISSING_COLON] = {"json.missing-colon", SEXT "(objects)",
+        "Insert the ':' missing between a key and its value (`{\"a\" 1}`)."},
+    [JR_MISMATCHED_CLOSER] = {"json.mismatched-closer", SEXT "(containers)",
+        "Close a container whose closer is missing or of the wrong kind (`[1, 2}`, `}]` for `]}`); drop a stray closer."},
+    [JR_PYTHON_TUPLE] = {"json.python-tuple", SEXT "(Python)",
+        "Read a Python tuple `(1, 2)` or set `{\"a\", \"b\"}` as a JSON array."},
+    [JR_JS_WRAPPER] = {"json.js-wrapper", SEXT "(JavaScript)",
+        "Remove a JavaScript wrapper around the value: `module.exports =`, `export default`, `const x =`, a JSONP call `cb(...)`, trailing ';'."},
     [JR_COUNT] = {NULL, NULL, NULL}};
 
 /* Nesting depth of v, stopping once it exceeds limit. */

@@ -21,11 +21,12 @@
 /* ---------------------------------------------------------------- values */
 
 static int parse_value(jp *p, json_t **out, mf_buf *b);
+static int parse_elements(jp *p, json_t **out, mf_buf *b, int close);
 
 static bool value_start(const jp *p)
 {
     int c = cur(p);
-    return c == '{' || c == '[' || c == '"' || c == '\'' || (c == '`' && p->depth > 0) ||
+    return c == '{' || c == '[' || c == '(' || c == '"' || c == '\'' || (c == '`' && p->depth > 0) ||
            jl_is_word(c) || jl_smart_quote(p, p->i) >= 0 || jl_placeholder_at(p, p->i);
 }
 
@@ -81,12 +82,64 @@ static bool early_closer(const jp *p)
     return at(p, k) == '"' && jl_key_at(p, k);
 }
 
+/* Is the first element of the object at the cursor a lone value followed by
+ * ',' or '}' (a Python set `{"a", "b"}`), not a key? Looks only across the
+ * first token. */
+static bool set_ahead(const jp *p)
+{
+    size_t k = p->i;
+    int c = at(p, k);
+    if (c == '"' || c == '\'') {
+        for (k++; k < p->n && at(p, k) != c && at(p, k) != '\n'; k++)
+            if (at(p, k) == '\\')
+                k++;
+        if (at(p, k) != c)
+            return false;
+        k++;
+    } else if ((c >= '0' && c <= '9') || c == '-') {
+        while (k < p->n && jl_is_word(at(p, k)))
+            k++;
+    } else {
+        return false;
+    }
+    k = jl_past_spaces(p, k);
+    return at(p, k) == ',' || (at(p, k) == '}' && k > p->i);
+}
+
+/* At a ']' inside an object: drop it as stray, or close the object there. */
+static int object_bracket(jp *p, bool *closed)
+{
+    *closed = false;
+    if (p->implicit_closes > 0 || early_closer(p)) {
+        if (p->implicit_closes > 0)
+            p->implicit_closes--;
+        jl_note(p, JR_MISMATCHED_CLOSER, p->line, "stray ']' in an object dropped");
+        jl_advance(p);
+    } else if (p->open_arrays > 0) {    /* `{"a": 1]`: the '}' is missing, the ']' closes the array */
+        jl_note(p, JR_MISMATCHED_CLOSER, p->line, "'}' missing before ']': the object was closed there");
+        p->implicit_closes++;
+        *closed = true;
+    } else {
+        jl_note(p, JR_MISMATCHED_CLOSER, p->line, "']' closing an object read as '}'");
+        jl_advance(p);
+        *closed = true;
+    }
+    return 0;
+}
+
 static int parse_object(jp *p, json_t **out, mf_buf *b)
 {
     bool member = p->parent_object;
     if (enter(p))
         return -1;
+    if (jl_skip_ws(p))
+        return -1;
+    if (set_ahead(p)) {
+        jl_note(p, JR_PYTHON_TUPLE, p->line, "Python set {...} read as an array");
+        return parse_elements(p, out, b, '}');
+    }
     json_t *obj = json_object();
+    p->open_objects++;
     bool need_sep = false, comma = false;
     int comma_line = 0;
     for (;;) {
@@ -108,6 +161,13 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             }
             jl_advance(p);
             break;
+        }
+        if (c == ']') {
+            bool closed;
+            object_bracket(p, &closed);
+            if (closed)
+                break;
+            continue;
         }
         if (c == ',') {
             if (!need_sep)
@@ -156,11 +216,15 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             continue;
         }
         if (cur(p) != ':') {
-            free(key);
-            jl_fail(p, "expected ':' after an object key");
-            goto error;
+            if (cur(p) == ',' || cur(p) == '}' || !value_start(p)) {
+                free(key);
+                jl_fail(p, "expected ':' after an object key");
+                goto error;
+            }
+            jl_note(p, JR_MISSING_COLON, p->line, "missing ':' after the key \"%.40s\" inserted", key);
+        } else {
+            jl_advance(p);
         }
-        jl_advance(p);
         if (jl_skip_ws(p)) {
             free(key);
             goto error;
@@ -205,21 +269,24 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         need_sep = true;
         comma = false;
     }
+    p->open_objects--;
     p->depth--;
     *out = obj;
     return 0;
 error:
+    p->open_objects--;
     json_decref(obj);
     return -1;
 }
 
-static int parse_array(jp *p, json_t **out, mf_buf *b)
+/* The elements of an array, a Python tuple (close ')') or set (close '}'),
+ * after the opener; p->depth already counts it. */
+static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
 {
-    if (enter(p))
-        return -1;
     json_t *arr = json_array();
     bool need_sep = false, comma = false;
     int comma_line = 0;
+    p->open_arrays++;
     for (;;) {
         if (jl_skip_ws(p))
             goto error;
@@ -228,10 +295,22 @@ static int parse_array(jp *p, json_t **out, mf_buf *b)
             break;
         }
         int c = cur(p);
-        if (c == ']') {
+        if (c == close || (c == ']' && close == ')')) {
             if (comma)
-                jl_note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before ']' removed");
+                jl_note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before '%c' removed", close);
             jl_advance(p);
+            break;
+        }
+        if (c == '}' && close == ']') {
+            if (comma)
+                jl_note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
+            if (p->open_objects > 0) {  /* `[1, 2}`: the ']' is missing, the '}' closes the object */
+                jl_note(p, JR_MISMATCHED_CLOSER, p->line, "']' missing before '}': the array was closed there");
+                p->implicit_closes++;
+            } else {
+                jl_note(p, JR_MISMATCHED_CLOSER, p->line, "'}' closing an array read as ']'");
+                jl_advance(p);
+            }
             break;
         }
         if (c == ',') {
@@ -245,7 +324,7 @@ static int parse_array(jp *p, json_t **out, mf_buf *b)
         }
         if (need_sep) {
             if (!value_start(p)) {
-                jl_fail(p, "expected ',' or ']' after an array element");
+                jl_fail(p, "expected ',' or '%c' after an array element", close);
                 goto error;
             }
             jl_note(p, JR_MISSING_COMMA, p->line, "missing comma between array elements inserted");
@@ -259,12 +338,33 @@ static int parse_array(jp *p, json_t **out, mf_buf *b)
         need_sep = true;
         comma = false;
     }
+    p->open_arrays--;
     p->depth--;
     *out = arr;
     return 0;
 error:
+    p->open_arrays--;
     json_decref(arr);
     return -1;
+}
+
+static int parse_array(jp *p, json_t **out, mf_buf *b)
+{
+    if (enter(p))
+        return -1;
+    return parse_elements(p, out, b, ']');
+}
+
+/* A Python tuple `(1, 2)`: an array. */
+static int parse_tuple(jp *p, json_t **out, mf_buf *b)
+{
+    jl_note(p, JR_PYTHON_TUPLE, p->line, "Python tuple (...) read as an array");
+    if (enter(p))
+        return -1;
+    p->tuple_depth++;
+    int rc = parse_elements(p, out, b, ')');
+    p->tuple_depth--;
+    return rc;
 }
 
 /* Parse one value at p->i. 0 with *out (NULL: dropped because cut), or -1. */
@@ -274,6 +374,7 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
     int c = cur(p);
     if (c == '{') return parse_object(p, out, b);
     if (c == '[') return parse_array(p, out, b);
+    if (c == '(') return parse_tuple(p, out, b);
     int q = c == '"' ? Q_DOUBLE : c == '\'' ? Q_SINGLE : jl_smart_quote(p, p->i);
     if (c == '`' && p->depth > 0 && at(p, p->i + 1) != '`')
         q = Q_BACKTICK;
@@ -346,6 +447,49 @@ void mf_json_tops_free(mf_json_tops *t)
     memset(t, 0, sizeof *t);
 }
 
+static size_t ident_end(const jp *p, size_t k, bool dotted)
+{
+    size_t s = k;
+    for (; k < p->n; k++) {
+        int c = at(p, k);
+        bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+        if (!(alpha || (k > s && ((c >= '0' && c <= '9') || (dotted && c == '.')))))
+            break;
+    }
+    return k;
+}
+
+/* Length of a JavaScript wrapper before the value at the cursor
+ * (`module.exports =`, `export default`, `const x =`, `a.b =`, a JSONP call
+ * `cb(`), when a '{' or '[' follows it; 0 otherwise. *call: a JSONP call. */
+static size_t js_prefix(const jp *p, bool *call)
+{
+    size_t k = p->i, e;
+    *call = false;
+    if (p->n - k >= 14 && memcmp(p->s + k, "export default", 14) == 0) {
+        e = k + 14;
+    } else {
+        e = ident_end(p, k, true);
+        if (e == k)
+            return 0;
+        size_t wl = e - k;
+        if ((wl == 5 && !memcmp(p->s + k, "const", 5)) || (wl == 3 && !memcmp(p->s + k, "let", 3)) ||
+            (wl == 3 && !memcmp(p->s + k, "var", 3))) {
+            size_t id = jl_past_spaces(p, e);
+            if (id == e || (e = ident_end(p, id, false)) == id)
+                return 0;
+        }
+        e = jl_past_spaces(p, e);
+        if (at(p, e) == '(')
+            *call = true;
+        else if (at(p, e) != '=' || at(p, e + 1) == '=')
+            return 0;
+        e++;
+    }
+    size_t v = jl_past_spaces(p, e);
+    return at(p, v) == '{' || at(p, v) == '[' ? v - p->i : 0;
+}
+
 int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
                  mf_warnings *w, mf_error *err)
 {
@@ -357,6 +501,13 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
     if (at_end(&p)) {
         jl_fail(&p, "expected a JSON value");
         goto error;
+    }
+    bool call;
+    size_t wrap = js_prefix(&p, &call);
+    if (wrap) {
+        jl_note(&p, JR_JS_WRAPPER, p.line, "JavaScript wrapper '%.*s' before the value removed",
+                (int)(wrap > 40 ? 40 : wrap), p.s + p.i);
+        jl_advance_n(&p, wrap);
     }
     while (!at_end(&p)) {
         size_t start = p.i;
@@ -371,12 +522,25 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
             goto error;
         }
         if (jl_skip_ws(&p))
-        goto error;
+            goto error;
+        while (cur(&p) == ';' || (cur(&p) == ')' && call) ||
+               ((cur(&p) == ']' || cur(&p) == '}') && p.implicit_closes > 0)) {
+            if (cur(&p) == ';' || cur(&p) == ')') {
+                jl_note(&p, JR_JS_WRAPPER, p.line, "'%c' after the value removed", cur(&p));
+                call = call && cur(&p) != ')';
+            } else {
+                jl_note(&p, JR_MISMATCHED_CLOSER, p.line, "stray '%c' after the value dropped", cur(&p));
+                p.implicit_closes--;
+            }
+            jl_advance(&p);
+            if (jl_skip_ws(&p))
+                goto error;
+        }
         if (cur(&p) == ',') {
             int line = p.line;
             jl_advance(&p);
             if (jl_skip_ws(&p))
-        goto error;
+                goto error;
             if (at_end(&p))
                 jl_note(&p, JR_TRAILING_COMMA, line, "trailing comma after the JSON value removed");
         } else if (!at_end(&p) && !value_start(&p)) {

@@ -51,6 +51,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key)
     switch (c) {
     case '}': case ']':
         return true;
+    case ')':
+        return p->tuple_depth > 0;
     case ':':
         return is_key;
     case ',':
@@ -64,6 +66,15 @@ static bool closes_here(const jp *p, size_t k, bool is_key)
         return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0);
     }
     default:
+        if (spaced && is_key && ((c >= '0' && c <= '9') || c == '-' || c == '\'')) /* {"a" 1}: a missing ':' */
+            return true;
+        if (spaced && is_key && jl_is_word(c)) {
+            size_t w = j;
+            while (w < p->n && jl_is_word(at(p, w)))
+                w++;
+            if (jl_word_is_literal(p->s + j, w - j))
+                return true;
+        }
         return spaced && jl_smart_quote(p, j) >= 0;
     }
 }

@@ -138,7 +138,8 @@ bool jl_bare_start(const jp *p)
 }
 
 /* End of the bare text at k: before ',', a closer, a line break, a quote or
- * bracket, or a comment (" #", " //"); trailing blanks excluded. */
+ * bracket, a key-like colon (`: `), or a comment (" #", " //"); trailing
+ * blanks excluded. */
 static size_t bare_end(const jp *p, size_t k)
 {
     size_t e = k;
@@ -148,6 +149,8 @@ static size_t bare_end(const jp *p, size_t k)
             break;
         if ((c == ' ' || c == '\t') && (at(p, e + 1) == '#' || (at(p, e + 1) == '/' && at(p, e + 2) == '/')))
             break;
+        if (c == ':' && (e + 1 >= p->n || is_ws(at(p, e + 1)) || strchr(",}])", at(p, e + 1))))
+            break;                      /* `word:` ends like a key, not like text */
     }
     while (e > k && (at(p, e - 1) == ' ' || at(p, e - 1) == '\t'))
         e--;
