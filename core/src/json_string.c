@@ -225,17 +225,19 @@ static size_t missing_quote_end(const jp *p, size_t content, size_t k)
     return end;
 }
 
-/* Move the cursor back to offset to (< p->i), keeping line and bol right. */
-static void rewind_to(jp *p, size_t to)
+/* Move the cursor back to offset to (within the string opened on the line
+ * starting at open_bol), keeping line and bol right without rescanning the
+ * line: linear however many strings one long line holds. */
+static void rewind_to(jp *p, size_t to, size_t content, size_t open_bol)
 {
     for (size_t m = to; m < p->i; m++)
         if (p->s[m] == '\n')
             p->line--;
     p->i = to;
     size_t k = to;
-    while (k > 0 && p->s[k - 1] != '\n')
+    while (k > content && p->s[k - 1] != '\n')
         k--;
-    p->bol = k;
+    p->bol = k > content ? k : open_bol;
 }
 
 /* Parse a string whose opening delimiter (kind q) is at p->i into b.
@@ -290,7 +292,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 int at_line = p->line;
                 size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
                 b->len = b->len > dropped ? b->len - dropped : 0;
-                rewind_to(p, end);
+                rewind_to(p, end, content, open_bol);
                 jl_note(p, JR_MISSING_QUOTE, open_line,
                         "string opened at line %d had no closing quote; ended it where the key at "
                         "line %d starts", open_line, at_line);

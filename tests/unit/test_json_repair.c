@@ -281,6 +281,12 @@ static void test_linear(void **state)
         {"/*", "", ""},
         {"\\q", "\"", "\""},
         {"\n", "[\"", "\"]"},
+        {"\"k\": \"v, ", "{", "\"}"},   /* missing closing quotes, one long line */
+        {"}, \"k\": 1", "[{\"a\": 1", "}]"}, /* early closers */
+        {"x y ", "{\"a\": ", "}"},      /* one long bare text */
+        {"\"a\" + ", "[", "\"b\"]"},    /* string concatenation */
+        {"..., ", "[", "1]"},           /* placeholders */
+        {"1 ", "{\"a\": [", "]}"},      /* missing commas */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t reps = (1u << 20) / strlen(cases[i].unit);
