@@ -529,10 +529,12 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
             continue; /* the whole text: no extraction */
         if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len))
             continue; /* members outside the span would be lost */
-        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, RULE(R_JSON_BALANCED),
-                 mf_cand_line_at(s, sp[i].start),
-                 "Extracted the balanced JSON %s starting at line %d from surrounding text.",
-                 s[sp[i].start] == '{' ? "object" : "array", mf_cand_line_at(s, sp[i].start)))
+        int line = mf_cand_line_at(s, sp[i].start);
+        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, RULE(R_JSON_BALANCED), line,
+                 n > 1 ? "Extracted the balanced JSON %s starting at line %d from surrounding text; "
+                         "%zu other JSON value(s) in the text were left out."
+                       : "Extracted the balanced JSON %s starting at line %d from surrounding text.%.0zu",
+                 s[sp[i].start] == '{' ? "object" : "array", line, n - 1))
             return -1;
     }
     return 0;
