@@ -262,13 +262,15 @@ static int scan_fences(ctx *c, const char *s, size_t len)
     size_t found = 0, body = 0, inner = 0;
     bool inside = false, keep = false;
     fence open = {0};
-    int open_line = 0, line = 1;
+    int open_line = 0, line = 1, first_fence_line = 0;
     for (size_t a = 0; a < len && found < MF_CAND_PER_KIND; line++) {
         const char *nl = memchr(s + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : len;
         size_t e = b - (nl ? 1 : 0);
         fence f;
         if (fence_info(s + a, e - a, &f)) {
+            if (!first_fence_line)
+                first_fence_line = line;
             if (!inside) {
                 inside = true;
                 keep = f.accepted;
@@ -295,7 +297,9 @@ static int scan_fences(ctx *c, const char *s, size_t len)
         }
         a = b;
     }
-    if (inside && keep && found < MF_CAND_PER_KIND)
+    /* an unclosed bare fence after other fences is most likely an orphan
+     * closer (the artifact above it, prose below): no candidate from it */
+    if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line))
         return emit(c, "fence", s + body, len - body, RULE(R_FENCE), open_line,
                     "Took the %s payload after the markdown code fence opened at line %d (no closing fence).",
                     payload, open_line);
