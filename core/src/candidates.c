@@ -116,8 +116,8 @@ static int tidy(ctx *c, mf_warnings *w)
             if (nl && mf_buf_putc(b, '\n'))
                 return -1;
             b->s[b->len] = '\0';
-            if (!mf_warnings_has(w, RULE(R_NOISE)) &&
-                mf_warnings_add(w, RULE(R_NOISE), line,
+            if (!mf_warnings_has(w, MF_RULE_ID(CAND_TERMINAL_NOISE)) &&
+                mf_warnings_add(w, MF_RULE_ID(CAND_TERMINAL_NOISE), line,
                                 "Trimmed trailing terminal noise after the complete structured artifact."))
                 return -1;
         }
@@ -128,7 +128,7 @@ static int tidy(ctx *c, mf_warnings *w)
             break;
         b->len = cut;
         b->s[b->len] = '\0';
-        if (mf_warnings_add(w, RULE(R_ORPHAN), line,
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_ORPHAN_FENCE), line,
                             "Trimmed orphan trailing closing code fence after the structured artifact."))
             return -1;
     }
@@ -137,7 +137,7 @@ static int tidy(ctx *c, mf_warnings *w)
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';
-        if (mf_warnings_add(w, RULE(R_TRAILING_PROSE), line,
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
                             "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
@@ -286,7 +286,7 @@ static int scan_fences(ctx *c, const char *s, size_t len)
                 inside = false;
                 if (keep) {
                     found++;
-                    if (emit(c, "fence", s + body, a - body, RULE(R_FENCE), open_line,
+                    if (emit(c, "fence", s + body, a - body, MF_RULE_ID(CAND_FENCE), open_line,
                              "Took the %s payload from inside the markdown code fence opened at line %d.",
                              payload, open_line))
                         return -1;
@@ -300,7 +300,7 @@ static int scan_fences(ctx *c, const char *s, size_t len)
     /* an unclosed bare fence after other fences is most likely an orphan
      * closer (the artifact above it, prose below): no candidate from it */
     if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line))
-        return emit(c, "fence", s + body, len - body, RULE(R_FENCE), open_line,
+        return emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
                     "Took the %s payload after the markdown code fence opened at line %d (no closing fence).",
                     payload, open_line);
     return 0;
@@ -377,7 +377,7 @@ static int scan_tags(ctx *c, const char *s, size_t len)
         if (!(ce = close_tag(s, len, body, close, tl + 2, &cs)))
             break;
         found++;
-        if (emit(c, "tag", s + body, cs - body, RULE(R_TAG), mf_cand_line_at(s, oi),
+        if (emit(c, "tag", s + body, cs - body, MF_RULE_ID(CAND_TAG), mf_cand_line_at(s, oi),
                  "Extracted the artifact from the <%s>...</%s> envelope.", tag, tag))
             return -1;
         pos = ce;
@@ -393,7 +393,7 @@ static int scan_tags(ctx *c, const char *s, size_t len)
     }
     if (!last)
         return 0;
-    return emit(c, "tag-truncated", s + last, len - last, RULE(R_TAG_TRUNC),
+    return emit(c, "tag-truncated", s + last, len - last, MF_RULE_ID(CAND_TAG_TRUNCATED),
                 mf_cand_line_at(s, last),
                 "Extracted the artifact after the last opening <%s> tag; the closing </%s> is missing (truncated output).",
                 tag, tag);
@@ -413,7 +413,7 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t e = n;
     while (e < cut && s[e] != '\n' && s[e] != '\r')
         e++;
-    return emit(c, "prose-trimmed", s + cut, len - cut, RULE(R_LEADING_PROSE), line,
+    return emit(c, "prose-trimmed", s + cut, len - cut, MF_RULE_ID(CAND_LEADING_PROSE), line,
                 "Dropped the leading prose line \"%.*s%s\" (line %d): it reads as a sentence, not as a key.",
                 (int)(e - n > 60 ? 60 : e - n), s + n, e - n > 60 ? "..." : "", line);
 }
@@ -456,21 +456,18 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
     return false;
 }
 
-/* Does [s, s+n) name a top-level key of p as a key (`key:`, `"key":`)
- * anywhere, e.g. after a transcript prefix? Then dropping it drops data. */
+/* Does a line of [s, s+n) start with a top-level key of p once a transcript
+ * prefix is removed (`[tool] source_prd:`)? Then dropping it drops data. */
 static bool mentions_key(const mf_profile *p, const char *s, size_t n)
 {
-    for (size_t k = 0; k < json_array_size(p->top_level_keys); k++) {
-        const char *name = json_string_value(json_array_get(p->top_level_keys, k));
-        size_t kl = name ? strlen(name) : 0;
-        for (const char *q = kl ? find(s, n, 0, name, kl) : NULL; q; q = find(s, n, (size_t)(q - s) + 1, name, kl)) {
-            size_t e = (size_t)(q - s) + kl;
-            bool left = q == s || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
-            if (e < n && s[e] == '"')
-                e++;
-            if (left && e < n && s[e] == ':')
-                return true;
-        }
+    for (size_t a = 0; a < n;) {
+        const char *nl = memchr(s + a, '\n', n - a);
+        size_t b = nl ? (size_t)(nl - s) + 1 : n;
+        size_t pl = mf_cand_prefix_len(s + a, b - a);
+        const char *key;
+        if (pl && anchor_line(p, s + a + pl, b - a - pl, &key))
+            return true;
+        a = b;
     }
     return false;
 }
@@ -489,7 +486,7 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
                 return 0; /* nothing before the key: same as the base text */
             if (mentions_key(c->p, s, a))
                 return 0; /* a key above (behind a prefix, say) would be dropped */
-            return emit(c, "anchor", s + a, len - a, RULE(R_ANCHOR), line,
+            return emit(c, "anchor", s + a, len - a, MF_RULE_ID(CAND_ANCHOR), line,
                         "Dropped %d line%s of text before the top-level key \"%s\".", line - 1,
                         line == 2 ? "" : "s", key);
         }
@@ -534,7 +531,7 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
         if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len))
             continue; /* members outside the span would be lost */
         int line = mf_cand_line_at(s, sp[i].start);
-        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, RULE(R_JSON_BALANCED), line,
+        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, MF_RULE_ID(CAND_JSON_BALANCED), line,
                  n > 1 ? "Extracted the balanced JSON %s starting at line %d from surrounding text; "
                          "%zu other JSON value(s) in the text were left out."
                        : "Extracted the balanced JSON %s starting at line %d from surrounding text.%.0zu",
@@ -564,7 +561,7 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     if (holds_member(s, 0, st))
         return 0;
     int line = mf_cand_line_at(s, st);
-    return emit(c, "json-span", a, e - st, RULE(R_JSON_SPAN), line,
+    return emit(c, "json-span", a, e - st, MF_RULE_ID(CAND_JSON_SPAN), line,
                 "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
                 open, line, close);
 }
@@ -624,7 +621,7 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
     if (nstrip == (size_t)-1)
         goto oom;
-    if (nstrip && mf_warnings_add(&pw, RULE(R_PREFIX), first,
+    if (nstrip && mf_warnings_add(&pw, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first,
                                   "Stripped transcript role prefixes (e.g. [assistant]) from %zu line%s before parsing.",
                                   nstrip, nstrip == 1 ? "" : "s"))
         goto oom;

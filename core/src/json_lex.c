@@ -18,7 +18,7 @@ void jl_note(jp *p, int rule, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    mf_warnings_add(p->w, mf_rules_json[rule].id, line, "%s", msg);
+    mf_warnings_add(p->w, mf_rules[rule].id, line, "%s", msg);
 }
 
 static int jl_column_at(const jp *p, size_t bol, size_t at)
@@ -157,7 +157,7 @@ int jl_skip_ws(jp *p)
         }
         size_t us = jl_unicode_space(p, p->i);
         if (us) {
-            jl_note(p, JR_UNICODE_SPACE, p->line, "Unicode space character between tokens removed");
+            jl_note(p, MF_RULE_JSON_UNICODE_SPACE, p->line, "Unicode space character between tokens removed");
             jl_advance_n(p, us);
             continue;
         }
@@ -172,13 +172,13 @@ int jl_skip_ws(jp *p)
                 return jl_fail(p, "a comment after a value holds JSON structure (a key or a closer): "
                                   "it may hide members, so it is not removed");
             size_t shown = e - a > 60 ? 60 : e - a;
-            jl_note(p, JR_COMMENT, p->line, "comment removed: %.*s%s", (int)shown, p->s + a,
+            jl_note(p, MF_RULE_JSON_COMMENT, p->line, "comment removed: %.*s%s", (int)shown, p->s + a,
                     shown < e - a ? "..." : "");
             jl_advance_n(p, e - a);
             continue;
         }
         if (c == '/' && at(p, p->i + 1) == '*') {
-            jl_note(p, JR_COMMENT, p->line, "'/* */' comment removed");
+            jl_note(p, MF_RULE_JSON_COMMENT, p->line, "'/* */' comment removed");
             jl_advance_n(p, 2);
             while (!at_end(p) && !(cur(p) == '*' && at(p, p->i + 1) == '/'))
                 jl_advance(p);

@@ -21,8 +21,8 @@ typedef struct {
     size_t bol;              /* offset where the current line starts */
     int depth, max_depth;
     mf_warnings *w;
-    unsigned counts[JR_COUNT];
-    int count_line[JR_COUNT];
+    unsigned counts[MF_RULE_COUNT];
+    int count_line[MF_RULE_COUNT];
     mf_error *err;
     bool failed;
     bool parent_object;      /* the value being parsed is an object member */
@@ -40,7 +40,7 @@ static inline int cur(const jp *p) { return p->i < p->n ? (unsigned char)p->s[p-
 static inline int at(const jp *p, size_t k) { return k < p->n ? (unsigned char)p->s[k] : -1; }
 static inline bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/* Record a repair by rule (index into mf_rules_json) at line; the first
+/* Record a repair by rule (MF_RULE_JSON_*, an index into mf_rules) at line; the first
  * WARN_CAP per rule are listed, the rest counted. */
 void jl_note(jp *p, int rule, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Record the first unrepairable problem at the cursor (JSON_SYNTAX_ERROR). Returns -1. */

@@ -64,7 +64,7 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
             p->i = start;
             return jl_fail(p, "expected a quoted object key");
         }
-        jl_note(p, JR_UNQUOTED_KEY, line, "unquoted key '%.*s' quoted", (int)(p->i - start), p->s + start);
+        jl_note(p, MF_RULE_JSON_UNQUOTED_KEY, line, "unquoted key '%.*s' quoted", (int)(p->i - start), p->s + start);
         mf_buf_reset(b);
         return mf_buf_put(b, p->s + start, p->i - start) ? jl_fail(p, "out of memory") : 0;
     }
@@ -113,14 +113,14 @@ static int object_bracket(jp *p, bool *closed)
     if (p->implicit_closes > 0 || early_closer(p)) {
         if (p->implicit_closes > 0)
             p->implicit_closes--;
-        jl_note(p, JR_MISMATCHED_CLOSER, p->line, "stray ']' in an object dropped");
+        jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "stray ']' in an object dropped");
         jl_advance(p);
     } else if (p->open_arrays > 0) {    /* `{"a": 1]`: the '}' is missing, the ']' closes the array */
-        jl_note(p, JR_MISMATCHED_CLOSER, p->line, "'}' missing before ']': the object was closed there");
+        jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'}' missing before ']': the object was closed there");
         p->implicit_closes++;
         *closed = true;
     } else {
-        jl_note(p, JR_MISMATCHED_CLOSER, p->line, "']' closing an object read as '}'");
+        jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "']' closing an object read as '}'");
         jl_advance(p);
         *closed = true;
     }
@@ -135,7 +135,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
     if (jl_skip_ws(p))
         return -1;
     if (set_ahead(p)) {
-        jl_note(p, JR_PYTHON_TUPLE, p->line, "Python set {...} read as an array");
+        jl_note(p, MF_RULE_JSON_PYTHON_TUPLE, p->line, "Python set {...} read as an array");
         return parse_elements(p, out, b, '}');
     }
     json_t *obj = json_object();
@@ -152,9 +152,9 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         int c = cur(p);
         if (c == '}') {
             if (comma)
-                jl_note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
+                jl_note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
             if (!member && early_closer(p)) {
-                jl_note(p, JR_EARLY_CLOSER, p->line, "'}' closed the object before its last members; "
+                jl_note(p, MF_RULE_JSON_EARLY_CLOSER, p->line, "'}' closed the object before its last members; "
                         "the members after it were kept in the object");
                 jl_advance(p);
                 continue;
@@ -171,7 +171,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         }
         if (c == ',') {
             if (!need_sep)
-                jl_note(p, JR_TRAILING_COMMA, p->line, "extra comma in an object removed");
+                jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an object removed");
             comma = true;
             comma_line = p->line;
             need_sep = false;
@@ -183,12 +183,12 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 jl_fail(p, "expected ',' or '}' after an object member");
                 goto error;
             }
-            jl_note(p, JR_MISSING_COMMA, p->line, "missing comma between object members inserted");
+            jl_note(p, MF_RULE_JSON_MISSING_COMMA, p->line, "missing comma between object members inserted");
         }
         if (jl_placeholder_at(p, p->i)) {
             size_t k = jl_past_spaces(p, p->i + (cur(p) == '.' ? 3 : 3));
             if (at(p, k) == ',' || at(p, k) == '}') {
-                jl_note(p, JR_PLACEHOLDER, p->line, "placeholder '%.3s' for omitted members dropped", p->s + p->i);
+                jl_note(p, MF_RULE_JSON_PLACEHOLDER, p->line, "placeholder '%.3s' for omitted members dropped", p->s + p->i);
                 jl_advance_n(p, 3);
                 need_sep = true;
                 comma = false;
@@ -204,6 +204,10 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             continue;
         }
         char *key = mf_strndup(b->s ? b->s : "", b->len);
+        if (!key) {
+            jl_fail(p, "out of memory");
+            goto error;
+        }
         size_t keylen = b->len;
         if (jl_skip_ws(p)) {
             free(key);
@@ -221,7 +225,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 jl_fail(p, "expected ':' after an object key");
                 goto error;
             }
-            jl_note(p, JR_MISSING_COLON, p->line, "missing ':' after the key \"%.40s\" inserted", key);
+            jl_note(p, MF_RULE_JSON_MISSING_COLON, p->line, "missing ':' after the key \"%.40s\" inserted", key);
         } else {
             jl_advance(p);
         }
@@ -297,25 +301,25 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
         int c = cur(p);
         if (c == close || (c == ']' && close == ')')) {
             if (comma)
-                jl_note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before '%c' removed", close);
+                jl_note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before '%c' removed", close);
             jl_advance(p);
             break;
         }
         if (c == '}' && close == ']') {
             if (comma)
-                jl_note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
+                jl_note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
             if (p->open_objects > 0) {  /* `[1, 2}`: the ']' is missing, the '}' closes the object */
-                jl_note(p, JR_MISMATCHED_CLOSER, p->line, "']' missing before '}': the array was closed there");
+                jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "']' missing before '}': the array was closed there");
                 p->implicit_closes++;
             } else {
-                jl_note(p, JR_MISMATCHED_CLOSER, p->line, "'}' closing an array read as ']'");
+                jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'}' closing an array read as ']'");
                 jl_advance(p);
             }
             break;
         }
         if (c == ',') {
             if (!need_sep)
-                jl_note(p, JR_TRAILING_COMMA, p->line, "extra comma in an array removed");
+                jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an array removed");
             comma = true;
             comma_line = p->line;
             need_sep = false;
@@ -327,7 +331,7 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
                 jl_fail(p, "expected ',' or '%c' after an array element", close);
                 goto error;
             }
-            jl_note(p, JR_MISSING_COMMA, p->line, "missing comma between array elements inserted");
+            jl_note(p, MF_RULE_JSON_MISSING_COMMA, p->line, "missing comma between array elements inserted");
         }
         json_t *v;
         p->parent_object = false;
@@ -358,7 +362,7 @@ static int parse_array(jp *p, json_t **out, mf_buf *b)
 /* A Python tuple `(1, 2)`: an array. */
 static int parse_tuple(jp *p, json_t **out, mf_buf *b)
 {
-    jl_note(p, JR_PYTHON_TUPLE, p->line, "Python tuple (...) read as an array");
+    jl_note(p, MF_RULE_JSON_PYTHON_TUPLE, p->line, "Python tuple (...) read as an array");
     if (enter(p))
         return -1;
     p->tuple_depth++;
@@ -393,7 +397,7 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
             int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE : jl_smart_quote(p, next);
             if (nq < 0)
                 break;
-            jl_note(p, JR_STRING_CONCAT, p->line, "strings joined by '+' concatenated into one string");
+            jl_note(p, MF_RULE_JSON_STRING_CONCAT, p->line, "strings joined by '+' concatenated into one string");
             if ((!joining && mf_buf_put(&joined, b->s ? b->s : "", b->len)) ||
                 (jl_advance_n(p, next - p->i), jl_parse_string(p, nq, false, b, &cut)) ||
                 mf_buf_put(&joined, b->s ? b->s : "", b->len)) {
@@ -505,7 +509,7 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
     bool call;
     size_t wrap = js_prefix(&p, &call);
     if (wrap) {
-        jl_note(&p, JR_JS_WRAPPER, p.line, "JavaScript wrapper '%.*s' before the value removed",
+        jl_note(&p, MF_RULE_JSON_JS_WRAPPER, p.line, "JavaScript wrapper '%.*s' before the value removed",
                 (int)(wrap > 40 ? 40 : wrap), p.s + p.i);
         jl_advance_n(&p, wrap);
     }
@@ -526,10 +530,10 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
         while (cur(&p) == ';' || (cur(&p) == ')' && call) ||
                ((cur(&p) == ']' || cur(&p) == '}') && p.implicit_closes > 0)) {
             if (cur(&p) == ';' || cur(&p) == ')') {
-                jl_note(&p, JR_JS_WRAPPER, p.line, "'%c' after the value removed", cur(&p));
+                jl_note(&p, MF_RULE_JSON_JS_WRAPPER, p.line, "'%c' after the value removed", cur(&p));
                 call = call && cur(&p) != ')';
             } else {
-                jl_note(&p, JR_MISMATCHED_CLOSER, p.line, "stray '%c' after the value dropped", cur(&p));
+                jl_note(&p, MF_RULE_JSON_MISMATCHED_CLOSER, p.line, "stray '%c' after the value dropped", cur(&p));
                 p.implicit_closes--;
             }
             jl_advance(&p);
@@ -542,7 +546,7 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
             if (jl_skip_ws(&p))
                 goto error;
             if (at_end(&p))
-                jl_note(&p, JR_TRAILING_COMMA, line, "trailing comma after the JSON value removed");
+                jl_note(&p, MF_RULE_JSON_TRAILING_COMMA, line, "trailing comma after the JSON value removed");
         } else if (!at_end(&p) && !value_start(&p)) {
             jl_fail(&p, "expected the end of the JSON value");
             goto error;
@@ -553,14 +557,14 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
         goto error;
     }
     if (p.closed_containers || p.closed_string || p.dropped_member) {
-        jl_note(&p, JR_TRUNCATED, p.line, "input ended early: closed %d open container(s)%s%s%s",
+        jl_note(&p, MF_RULE_JSON_TRUNCATED, p.line, "input ended early: closed %d open container(s)%s%s%s",
                 p.closed_containers, p.closed_string ? " and an open string or comment" : "",
                 p.cut_what[0] ? "; " : p.dropped_member ? "; dropped an incomplete member" : "",
                 p.cut_what);
     }
-    for (int r = 0; r < JR_COUNT; r++)
+    for (int r = 0; r < MF_RULE_COUNT; r++)
         if (p.counts[r] > WARN_CAP)
-            mf_warnings_add(w, mf_rules_json[r].id, p.count_line[r],
+            mf_warnings_add(w, mf_rules[r].id, p.count_line[r],
                             "%u more places repaired by this rule", p.counts[r] - WARN_CAP);
     mf_buf_free(&b);
     return 0;

@@ -253,12 +253,12 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     *cut = false;
     mf_buf_reset(b);
     if (q == Q_SINGLE)
-        jl_note(p, JR_SINGLE_QUOTES, p->line, "single-quoted %s converted to a JSON string",
+        jl_note(p, MF_RULE_JSON_SINGLE_QUOTES, p->line, "single-quoted %s converted to a JSON string",
              is_key ? "key" : "string");
     else if (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE)
-        jl_note(p, JR_SMART_QUOTES, p->line, "smart quotes used as string delimiters");
+        jl_note(p, MF_RULE_JSON_SMART_QUOTES, p->line, "smart quotes used as string delimiters");
     else if (q == Q_BACKTICK)
-        jl_note(p, JR_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
+        jl_note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
     jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
     size_t content = p->i;
 
@@ -293,7 +293,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
                 b->len = b->len > dropped ? b->len - dropped : 0;
                 rewind_to(p, end, content, open_bol);
-                jl_note(p, JR_MISSING_QUOTE, open_line,
+                jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
                         "string opened at line %d had no closing quote; ended it where the key at "
                         "line %d starts", open_line, at_line);
                 break;
@@ -302,9 +302,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             int prev = p->i > open ? at(p, p->i - 1) : -1, next = at(p, p->i + cl);
             if (q == Q_DOUBLE && (prev == '=' || prev == '}' || next == '>' ||
                                   (next == '/' && at(p, p->i + 2) == '>')))
-                jl_note(p, JR_HTML_FRAGMENT, p->line, "unescaped quote in an HTML fragment escaped");
+                jl_note(p, MF_RULE_JSON_HTML_FRAGMENT, p->line, "unescaped quote in an HTML fragment escaped");
             else
-                jl_note(p, JR_INNER_QUOTE, p->line, "unescaped inner quote escaped");
+                jl_note(p, MF_RULE_JSON_INNER_QUOTE, p->line, "unescaped inner quote escaped");
             if (mf_buf_put(b, p->s + p->i, cl)) return jl_fail(p, "out of memory");
             jl_advance_n(p, cl);
             continue;
@@ -344,7 +344,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             }
             if (e == '\'' && (q == Q_DOUBLE || q == Q_SINGLE)) {
                 if (q == Q_DOUBLE)
-                    jl_note(p, JR_SINGLE_QUOTE_ESCAPE, p->line, "invalid escape \\' replaced by '");
+                    jl_note(p, MF_RULE_JSON_SINGLE_QUOTE_ESCAPE, p->line, "invalid escape \\' replaced by '");
                 if (mf_buf_putc(b, '\'')) return jl_fail(p, "out of memory");
                 jl_advance_n(p, 2);
                 continue;
@@ -354,7 +354,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, 2);
                 continue;
             }
-            jl_note(p, JR_INVALID_ESCAPE, p->line, "invalid escape '\\%c' kept as text (backslash escaped)",
+            jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "invalid escape '\\%c' kept as text (backslash escaped)",
                  e >= 0x20 && e < 0x7f ? e : '?');
             if (mf_buf_putc(b, '\\')) return jl_fail(p, "out of memory");
             jl_advance(p);
@@ -363,7 +363,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         if (c == '$' && q == Q_DOUBLE && at(p, p->i + 1) == '{') {
             size_t end = template_span(p, p->i + 1);
             if (end) {
-                jl_note(p, JR_TEMPLATE_LITERAL, p->line, "quotes inside a ${...} template kept as text");
+                jl_note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "quotes inside a ${...} template kept as text");
                 if (mf_buf_put(b, p->s + p->i, end - p->i)) return jl_fail(p, "out of memory");
                 jl_advance_n(p, end - p->i);
                 continue;
@@ -378,7 +378,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         jl_advance(p);
     }
     if (ctrl_at < p->i)
-        jl_note(p, JR_CONTROL_CHAR, ctrl_line, "literal control character%s in a string escaped",
+        jl_note(p, MF_RULE_JSON_CONTROL_CHAR, ctrl_line, "literal control character%s in a string escaped",
                 ctrl_c == '\n' ? " (line break)" : ctrl_c == '\t' ? " (tab)" : "");
     return 0;
 }

@@ -57,7 +57,7 @@ static json_t *number_value(jp *p, const char *s, size_t n, int line)
         return NULL;
     tok[m] = '\0';
     if (fixed)
-        jl_note(p, JR_NUMBER_FORMAT, line, "number '%.*s' written as %s", (int)n, s, tok);
+        jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written as %s", (int)n, s, tok);
     json_error_t je;
     json_t *v = json_loadb(tok, m, JSON_DECODE_ANY, &je);
     if (v)
@@ -71,7 +71,7 @@ static json_t *number_value(jp *p, const char *s, size_t n, int line)
         if (strcmp(exact, tok) == 0)
             return json_real(d);
     }
-    jl_note(p, JR_BIG_NUMBER, line, "number %s does not fit a 64-bit integer or double exactly; kept as a string",
+    jl_note(p, MF_RULE_JSON_BIG_NUMBER, line, "number %s does not fit a 64-bit integer or double exactly; kept as a string",
          tok);
     return json_stringn(tok, m);
 }
@@ -92,7 +92,7 @@ static json_t *shaped_number(jp *p, const char *s, size_t n, int line)
             v = v * 16 + (unsigned)(isdigit((unsigned char)s[k]) ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10);
         if (k != n || digits == 0)
             return NULL;
-        jl_note(p, JR_NUMBER_FORMAT, line, "hexadecimal number '%.*s' written as %s%llu", (int)n, s,
+        jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "hexadecimal number '%.*s' written as %s%llu", (int)n, s,
                 neg ? "-" : "", v);
         return json_integer(neg ? -(json_int_t)v : (json_int_t)v);
     }
@@ -113,7 +113,7 @@ static json_t *shaped_number(jp *p, const char *s, size_t n, int line)
         mf_warnings_truncate(p->w, before);
         return NULL;
     }
-    jl_note(p, JR_NUMBER_FORMAT, line, "number '%.*s' written without digit-group underscores", (int)n, s);
+    jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written without digit-group underscores", (int)n, s);
     return v;
 }
 
@@ -195,7 +195,7 @@ int jl_parse_word(jp *p, json_t **out)
         return jl_fail(p, "expected a JSON value");
     jl_advance_n(p, n);
     if (is_placeholder(s, n)) {
-        jl_note(p, JR_PLACEHOLDER, line, "placeholder '%.*s' dropped", (int)n, s);
+        jl_note(p, MF_RULE_JSON_PLACEHOLDER, line, "placeholder '%.*s' dropped", (int)n, s);
         return 0;
     }
     if (cut) {
@@ -209,7 +209,7 @@ int jl_parse_word(jp *p, json_t **out)
         if (n == 4 && !memcmp(s, "null", 4)) { *out = json_null(); return 0; }
         if ((n == 4 && !memcmp(s, "True", 4)) || (n == 5 && !memcmp(s, "False", 5)) ||
             (n == 4 && !memcmp(s, "None", 4)) || (n == 9 && !memcmp(s, "undefined", 9))) {
-            jl_note(p, JR_PYTHON_LITERAL, line, "%.*s replaced by %s", (int)n, s,
+            jl_note(p, MF_RULE_JSON_PYTHON_LITERAL, line, "%.*s replaced by %s", (int)n, s,
                     s[0] == 'T' ? "true" : s[0] == 'F' ? "false" : "null");
             *out = s[0] == 'T' ? json_true() : s[0] == 'F' ? json_false() : json_null();
             return 0;
@@ -217,7 +217,7 @@ int jl_parse_word(jp *p, json_t **out)
         const char *w = (s[0] == '-' || s[0] == '+') ? s + 1 : s;
         size_t wn = (size_t)(s + n - w);
         if ((wn == 3 && !memcmp(w, "NaN", 3)) || (wn == 8 && !memcmp(w, "Infinity", 8))) {
-            jl_note(p, JR_PYTHON_LITERAL, line, "%.*s has no JSON form; replaced by null", (int)n, s);
+            jl_note(p, MF_RULE_JSON_PYTHON_LITERAL, line, "%.*s has no JSON form; replaced by null", (int)n, s);
             *out = json_null();
             return 0;
         }
@@ -232,10 +232,10 @@ int jl_parse_word(jp *p, json_t **out)
         return jl_fail(p, "expected a JSON value (unquoted text outside an object or array is not repaired)");
     }
     if (strchr("+-.0123456789", s[0]))
-        jl_note(p, JR_NUMBER_STRING, line, "'%.*s' is no number JSON can hold exactly; kept as the string \"%.*s\"",
+        jl_note(p, MF_RULE_JSON_NUMBER_STRING, line, "'%.*s' is no number JSON can hold exactly; kept as the string \"%.*s\"",
                 (int)(n > 40 ? 40 : n), s, (int)(n > 40 ? 40 : n), s);
     else
-        jl_note(p, JR_BARE_WORD, line, "unquoted text '%.*s%s' read as a string", (int)(n > 40 ? 40 : n), s,
+        jl_note(p, MF_RULE_JSON_BARE_WORD, line, "unquoted text '%.*s%s' read as a string", (int)(n > 40 ? 40 : n), s,
                 n > 40 ? "..." : "");
     *out = json_stringn(s, n);
     if (!*out) {

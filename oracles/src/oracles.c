@@ -14,8 +14,11 @@
 #include <yaml.h>
 #include "malform/oracles.h"
 
-static const char *const names[MF_ORACLE_COUNT] = {"idempotence", "no-data-loss", "schema", "accounting",
-                                                   "determinism"};
+static const char *const names[MF_ORACLE_COUNT] = {
+#define ORACLE(cname, name, fn) [MF_ORACLE_##cname] = name,
+#include "malform/oracles.def"
+#undef ORACLE
+};
 
 const char *mf_oracle_name(mf_oracle_id id)
 {
@@ -392,8 +395,10 @@ static bool enum_value(const mf_profile *p, const char *s)
 
 static bool from_options(const mf_options *o, const char *s)
 {
-    return o && ((o->ticket_id && !strcmp(o->ticket_id, s)) || (o->interview_sha256 && !strcmp(o->interview_sha256, s)) ||
-                 (o->story_id && !strcmp(o->story_id, s)));
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)(o ? o->context : NULL), k, v) if (json_is_string(v) && !strcmp(json_string_value(v), s)) return true;
+    return false;
 }
 
 typedef struct {
@@ -599,7 +604,10 @@ int mf_oracle_determinism(const mf_oracle_input *in, mf_verdict *v)
 int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v)
 {
     int (*const fns[MF_ORACLE_COUNT])(const mf_oracle_input *, mf_verdict *) = {
-        mf_oracle_idempotence, mf_oracle_no_data_loss, mf_oracle_schema, mf_oracle_accounting, mf_oracle_determinism};
+#define ORACLE(cname, name, fn) [MF_ORACLE_##cname] = fn,
+#include "malform/oracles.def"
+#undef ORACLE
+    };
     int failed = 0;
     for (int i = 0; i < MF_ORACLE_COUNT; i++)
         failed += fns[i](in, &v[i]);

@@ -1,4 +1,4 @@
-/* norm_json_code_files.c - the developer persona's file output (seed 002, B1-B2),
+/* norm_code_files.c - the developer persona's file output (seed 002, B1-B2),
  * and the QA persona's test payload (seed 002, C1).
  *
  * code_files: `_normalize_alex_response` accepts several shapes and extracts
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schema_checks.h"
+#include "norm.h"
 
 /* files: {"a.js": "..."} -> [{"path": "a.js", "content": "..."}] */
 static json_t *map_to_files(json_t *map)
@@ -62,19 +63,19 @@ static int check_paths(const json_t *files, const char *key, mf_error *err)
     return rc;
 }
 
-int mf_normalize_code_files(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_code_files(json_t **root, const mf_profile *p, const mf_options *o,
                             mf_warnings *w, mf_error *err)
 {
     (void)o;
     json_t *r = *root;
     if (json_is_array(r) && json_array_size(r) > 0 && looks_like_file(json_array_get(r, 0))) {
-        mf_warnings_add(w, MF_R_CODE_FILES, 0, "Placed a bare list of %zu file%s under files.",
+        mf_warnings_add(w, MF_RULE_ID(SCHEMA_CODE_FILES), 0, "Placed a bare list of %zu file%s under files.",
                         json_array_size(r), json_array_size(r) == 1 ? "" : "s");
         *root = json_pack("{s:O}", "files", r);
         json_decref(r);
         r = *root;
     } else if (looks_like_file(r) && !json_object_get(r, "files")) {
-        mf_warnings_add(w, MF_R_CODE_FILES, 0, "Placed a single file object under files.");
+        mf_warnings_add(w, MF_RULE_ID(SCHEMA_CODE_FILES), 0, "Placed a single file object under files.");
         *root = json_pack("{s:[O]}", "files", r);
         json_decref(r);
         r = *root;
@@ -87,7 +88,7 @@ int mf_normalize_code_files(json_t **root, const mf_profile *p, const mf_options
         json_object_foreach(files, k, v)
             all_strings = all_strings && json_is_string(v);
         if (all_strings) {
-            mf_warnings_add(w, MF_R_CODE_FILES, 0, "Converted a path -> content map of %zu file%s into "
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_CODE_FILES), 0, "Converted a path -> content map of %zu file%s into "
                             "files: [{path, content}].", json_object_size(files),
                             json_object_size(files) == 1 ? "" : "s");
             json_object_set_new(r, "files", map_to_files(files));
@@ -99,7 +100,7 @@ int mf_normalize_code_files(json_t **root, const mf_profile *p, const mf_options
     return check_paths(json_object_get(r, "files"), "path", err);
 }
 
-int mf_normalize_qa_tests(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_qa_tests(json_t **root, const mf_profile *p, const mf_options *o,
                           mf_warnings *w, mf_error *err)
 {
     (void)o;
@@ -108,7 +109,7 @@ int mf_normalize_qa_tests(json_t **root, const mf_profile *p, const mf_options *
     if (json_is_object(r) && !json_object_get(r, "test_file") && !json_object_get(r, "test_content") &&
         json_array_size(files) == 1 && looks_like_file(json_array_get(files, 0))) {
         json_t *f = json_array_get(files, 0);
-        mf_warnings_add(w, MF_R_QA_TESTS, 0, "Took test_file and test_content from the single file in files.");
+        mf_warnings_add(w, MF_RULE_ID(SCHEMA_QA_TESTS), 0, "Took test_file and test_content from the single file in files.");
         json_t *out = json_object();
         json_object_set(out, "test_file", json_object_get(f, "path"));
         json_object_set(out, "test_content", json_object_get(f, "content"));

@@ -1,4 +1,4 @@
-/* norm_json_artifact_files.c - multi-file artifacts, fail-fast (seed 001).
+/* norm_artifact_files.c - multi-file artifacts, fail-fast (seed 001).
  *
  * The canonical form is the structured-output array [{filename, content}].
  * Two other shapes are recovered, each with a warning:
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schema_checks.h"
+#include "norm.h"
 
 static const char markdown_block[] = "```(\\w+)?\\s*\\nfilename:\\s*([^\\n]+)\\n([\\s\\S]*?)```";
 
@@ -117,15 +118,15 @@ static int check_files(const json_t *arr, const json_t *expected, mf_error *err)
     return err->tier ? -1 : 0;
 }
 
-int mf_normalize_artifact_files(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_artifact_files(json_t **root, const mf_profile *p, const mf_options *o,
                                 mf_warnings *w, mf_error *err)
 {
-    const json_t *expected = o && json_is_array(o->expected_files) ? o->expected_files : NULL;
+    const json_t *expected = mf_options_context(o, p, "expected_files");
     json_t *r = *root;
     if (json_is_string(r)) {
         json_t *arr = mf_artifact_files_from_markdown(json_string_value(r), expected);
         if (json_array_size(arr) > 0) {
-            mf_warnings_add(w, MF_R_ARTIFACT_MARKDOWN, 0, "Recovered %zu file%s from strict markdown "
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_MARKDOWN), 0, "Recovered %zu file%s from strict markdown "
                             "blocks (```lang / filename: NAME) instead of the JSON array.",
                             json_array_size(arr), json_array_size(arr) == 1 ? "" : "s");
             json_decref(r);
@@ -150,13 +151,13 @@ int mf_normalize_artifact_files(json_t **root, const mf_profile *p, const mf_opt
             json_t *arr = json_array();
             json_object_foreach(r, k, v)
                 json_array_append_new(arr, json_pack("{s:s, s:O}", "filename", k, "content", v));
-            mf_warnings_add(w, MF_R_ARTIFACT_FILES, 0, "Converted a filename -> content record of %zu "
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_FILES), 0, "Converted a filename -> content record of %zu "
                             "file%s into the [{filename, content}] array.", json_array_size(arr),
                             json_array_size(arr) == 1 ? "" : "s");
             json_decref(r);
             *root = r = arr;
         } else if (json_object_get(r, "filename") && json_object_get(r, "content")) {
-            mf_warnings_add(w, MF_R_ARTIFACT_FILES, 0, "Placed a single {filename, content} object in the array.");
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_FILES), 0, "Placed a single {filename, content} object in the array.");
             *root = json_pack("[O]", r);
             json_decref(r);
             r = *root;
