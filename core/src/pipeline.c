@@ -28,6 +28,7 @@
  * its normalizer parses or rejects precisely (MISSING_FILES).
  * When nothing is valid, the rejection is that of the attempt that got
  * furthest (highest tier), the earliest among equals. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "schema_compile.h"
@@ -58,6 +59,11 @@ static int utf8_check(const unsigned char *s, size_t n, size_t *bad)
 {
     size_t i = 0;
     while (i < n) {
+        uint64_t word;
+        while (i + 8 <= n && (memcpy(&word, s + i, 8), (word & 0x8080808080808080ull) == 0))
+            i += 8; /* eight ASCII bytes at a time */
+        if (i >= n)
+            break;
         unsigned char c = s[i];
         if (c < 0x80) {
             i++;
@@ -88,6 +94,29 @@ static void line_col(const char *s, size_t off, int *line, int *col)
         if (s[i] == '\n') (*line)++, *col = 1;
         else (*col)++;
     }
+}
+
+/* Move the warnings src[from..] to the end of dst (no copy of the messages);
+ * src keeps its first `from`. -1 on OOM (nothing moved). */
+static int move_warnings(mf_warnings *dst, mf_warnings *src, size_t from)
+{
+    size_t n = src->count > from ? src->count - from : 0;
+    if (n == 0)
+        return 0;
+    if (dst->count + n > dst->cap) {
+        size_t cap = dst->cap ? dst->cap : 8;
+        while (cap < dst->count + n)
+            cap *= 2;
+        mf_warning *items = realloc(dst->items, cap * sizeof *items);
+        if (!items)
+            return -1;
+        dst->items = items;
+        dst->cap = cap;
+    }
+    memcpy(dst->items + dst->count, src->items + from, n * sizeof *src->items);
+    dst->count += n;
+    src->count = from;
+    return 0;
 }
 
 /* Keep err as the run's rejection when it got further than the current one. */
@@ -135,20 +164,25 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
         if (R->stash && len == R->stash_len && memcmp(text, R->stash_text, len) == 0) {
             *v = R->stash;
             R->stash = NULL;
-            mf_warnings_take(w, &R->stash_w);
+            if (move_warnings(w, &R->stash_w, 0))
+                mf_warnings_take(w, &R->stash_w);
+            mf_warnings_clear(&R->stash_w);
         } else if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err)) {
             return -1;
         }
         if (!allow_json_repair && w->count > before) {
             json_decref(R->stash);
             mf_warnings_clear(&R->stash_w);
-            R->stash = *v;
-            R->stash_text = text;
-            R->stash_len = len;
-            for (size_t i = before; i < w->count; i++)
-                mf_warnings_add(&R->stash_w, w->items[i].rule, w->items[i].line, "%s", w->items[i].message);
+            R->stash = NULL;
+            if (move_warnings(&R->stash_w, w, before) == 0) {
+                R->stash = *v; /* never without its warnings: on OOM pass B parses again */
+                R->stash_text = text;
+                R->stash_len = len;
+            } else {
+                json_decref(*v);
+                mf_warnings_truncate(w, before);
+            }
             *v = NULL;
-            mf_warnings_truncate(w, before);
             mf_error_set(err, 1, "JSON_SYNTAX_ERROR", "", 0, 0, "not strict JSON");
             return -1;
         }
@@ -207,7 +241,13 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     if (strcmp(c->name, "raw") != 0)
         mf_warnings_add(&all, MF_RULE_ID(CAND_RECOVERED), 0, "Recovered the structured artifact from "
                         "surrounding transcript or wrapper text before validation.");
-    mf_warnings_take(&all, &w);
+    if (all.count == 0) {
+        all = w; /* the common case: nothing owed by the candidate */
+        memset(&w, 0, sizeof w);
+    } else if (move_warnings(&all, &w, 0)) {
+        mf_warnings_take(&all, &w);
+    }
+    mf_warnings_clear(&w);
 
     if (is_generic(R->p) && !json_is_object(v) && !json_is_array(v)) {
         if (!R->weak) {
