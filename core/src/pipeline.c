@@ -199,7 +199,8 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
     return 0;
 }
 
-/* Try one candidate; on success fill R->r and return 1 (or stash a weak win). */
+/* Try one candidate; on success fill R->r and return 1 (or stash a weak win);
+ * -1 when a cap or out-of-memory ends the whole run (the error is in R->r). */
 static int try_candidate(run *R, mf_candidate *c, bool repair)
 {
     mf_warnings w = {0};
@@ -207,6 +208,12 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     json_t *v = NULL;
     mf_buf text = {0};
     int ok = parse_and_finish(R, c->text, c->len, repair, &v, &w, &err) == 0;
+    if (!ok && mf_error_is_final(&err)) { /* a cap or OOM: no other attempt can do better */
+        mf_error_clear(&R->r->error);
+        R->r->error = err;
+        mf_warnings_clear(&w);
+        return -1;
+    }
     mf_buf_put(&text, c->text, c->len);
     if (!ok) {
         /* in pass A a JSON candidate that needed repair is not a rejection yet */
@@ -222,6 +229,13 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
                 continue;
             size_t repaired = w.count;
             ok = parse_and_finish(R, mf_buf_cstr(&text), text.len, true, &v, &w, &err) == 0;
+            if (!ok && mf_error_is_final(&err)) {
+                mf_error_clear(&R->r->error);
+                R->r->error = err;
+                mf_warnings_clear(&w);
+                mf_buf_free(&text);
+                return -1;
+            }
             if (!ok) {
                 offer_error(R, &err);
                 mf_warnings_truncate(&w, repaired); /* keep repair warnings, drop normalizer ones */
@@ -307,7 +321,7 @@ static const mf_profile *detect_profile(const char *s, size_t n)
     return mf_profiles_get(json ? "generic_json" : "generic_yaml");
 }
 
-mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
+static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
 {
     static const mf_options no_options;
     mf_result *r = calloc(1, sizeof *r);
@@ -330,7 +344,7 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_
     r->profile = p->name;
     if (len > max_input) {
         mf_error_set(&r->error, 1, "INPUT_TOO_LARGE", "", 0, 0,
-                     "input is %zu bytes, over the limit of %zu", len, max_input);
+                     "input is larger than the size cap of %zu bytes", max_input);
         return r;
     }
     size_t bad;
@@ -396,13 +410,25 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_
     }
     json_decref(R.stash);
     mf_warnings_clear(&R.stash_w);
-    if (won) {
+    if (won < 0) {
+        won = 0;
+    } else if (won) {
         r->status = MF_ACCEPTED;
         mf_error_clear(&r->error);
-        r->repair_applied = r->warnings.count > 0 || strcmp(r->candidate, "raw") != 0;
+        r->repair_applied = r->warnings.count > 0 || !r->candidate || strcmp(r->candidate, "raw") != 0;
     } else if (!r->error.tier) {
         mf_error_set(&r->error, 1, p->format == MF_FORMAT_JSON ? "JSON_SYNTAX_ERROR" : "YAML_SYNTAX_ERROR",
                      "", 0, 0, "no candidate could be parsed");
     }
+    return r;
+}
+
+mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
+{
+    mf_oom_hook_jansson();
+    size_t oom_before = mf_oom_count();
+    mf_result *r = repair(p, raw, len, opt);
+    if (r && mf_oom_count() != oom_before)
+        mf_result_reject_oom(r);
     return r;
 }

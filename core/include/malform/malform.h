@@ -7,7 +7,9 @@
 #ifndef MALFORM_MALFORM_H
 #define MALFORM_MALFORM_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "malform/result.h"
 #include "malform/profile.h"
 #include "malform/rules.h"
@@ -47,5 +49,8 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len,
 char *mf_value_to_json(const json_t *v);
 /* Canonical YAML text of a value (block style, quoted where needed). Caller frees. */
 char *mf_value_to_yaml(const json_t *v);
+/* Write a value's canonical JSON (json true, plus a newline) or YAML text to f
+ * without building it in memory first. 0, or -1 on a write error or OOM. */
+int mf_value_write(const json_t *v, bool json, FILE *f);
 
 #endif
