@@ -96,29 +96,6 @@ static void line_col(const char *s, size_t off, int *line, int *col)
     }
 }
 
-/* Move the warnings src[from..] to the end of dst (no copy of the messages);
- * src keeps its first `from`. -1 on OOM (nothing moved). */
-static int move_warnings(mf_warnings *dst, mf_warnings *src, size_t from)
-{
-    size_t n = src->count > from ? src->count - from : 0;
-    if (n == 0)
-        return 0;
-    if (dst->count + n > dst->cap) {
-        size_t cap = dst->cap ? dst->cap : 8;
-        while (cap < dst->count + n)
-            cap *= 2;
-        mf_warning *items = realloc(dst->items, cap * sizeof *items);
-        if (!items)
-            return -1;
-        dst->items = items;
-        dst->cap = cap;
-    }
-    memcpy(dst->items + dst->count, src->items + from, n * sizeof *src->items);
-    dst->count += n;
-    src->count = from;
-    return 0;
-}
-
 /* Keep err as the run's rejection when it got further than the current one. */
 static void offer_error(run *R, mf_error *err)
 {
@@ -164,9 +141,7 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
         if (R->stash && len == R->stash_len && memcmp(text, R->stash_text, len) == 0) {
             *v = R->stash;
             R->stash = NULL;
-            if (move_warnings(w, &R->stash_w, 0))
-                mf_warnings_take(w, &R->stash_w);
-            mf_warnings_clear(&R->stash_w);
+            mf_warnings_take(w, &R->stash_w);
         } else if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err)) {
             return -1;
         }
@@ -174,10 +149,12 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
             json_decref(R->stash);
             mf_warnings_clear(&R->stash_w);
             R->stash = NULL;
-            if (move_warnings(&R->stash_w, w, before) == 0) {
-                R->stash = *v; /* never without its warnings: on OOM pass B parses again */
+            if (before == 0) { /* always so for JSON: the attempt's list starts empty */
+                R->stash = *v;
+                R->stash_w = *w;
                 R->stash_text = text;
                 R->stash_len = len;
+                memset(w, 0, sizeof *w);
             } else {
                 json_decref(*v);
                 mf_warnings_truncate(w, before);
@@ -258,10 +235,9 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     if (all.count == 0) {
         all = w; /* the common case: nothing owed by the candidate */
         memset(&w, 0, sizeof w);
-    } else if (move_warnings(&all, &w, 0)) {
+    } else {
         mf_warnings_take(&all, &w);
     }
-    mf_warnings_clear(&w);
 
     if (is_generic(R->p) && !json_is_object(v) && !json_is_array(v)) {
         if (!R->weak) {
