@@ -15,7 +15,9 @@
  *                commas) through generic_json, over npm jsonrepair called
  *                in-process in node (bench/race_jsonrepair.mjs) on the same
  *                bytes (goals: >= 3x faster on small objects, >= 2.5x on large
- *                arrays without trailing commas, never slower)
+ *                arrays without trailing commas, never slower); "floor" is
+ *                jansson loading core's repaired output, the cost of the
+ *                value tree alone
  *
  * Time: wall clock, best of ROUNDS rounds of at least MIN seconds, so a busy
  * machine skews both sides alike. RSS: the child's peak resident set after
@@ -44,8 +46,11 @@
 #define SMALL_COUNT 64
 #define PEER_LIMIT_S 30.0 /* jsonrepair is quadratic on trailing commas: 4 MB takes minutes */
 
-typedef enum { SIDE_CORE, SIDE_GENERIC, SIDE_LIBYAML, SIDE_JANSSON } side;
-static const char *const side_names[] = {"core", "generic", "libyaml", "jansson"};
+/* floor: jansson loading core's own repaired output (compact JSON) of the same
+ * inputs, i.e. what building the value tree alone costs. */
+typedef enum { SIDE_CORE, SIDE_GENERIC, SIDE_LIBYAML, SIDE_JANSSON, SIDE_FLOOR } side;
+static const char *const side_names[] = {"core", "generic", "libyaml", "jansson", "floor"};
+#define SIDE_COUNT 5
 
 typedef struct {
     const char *name;
@@ -116,7 +121,7 @@ __attribute__((noinline)) void bench_pass(const bench_inputs *in, side s)
         else if (s == SIDE_LIBYAML)
             libyaml_load_all(x);
         else
-            json_decref(json_loadb(x->text, x->len, JSON_DECODE_ANY, NULL));
+            json_decref(json_loadb(x->text, x->len, JSON_DECODE_ANY, NULL)); /* jansson, floor */
     }
 }
 
@@ -212,9 +217,19 @@ static int run_child(const char *src, const char *name, const char *side_name, i
     if (shape_inputs(src, name, &in))
         return 2;
     side s = SIDE_CORE;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < SIDE_COUNT; i++)
         if (strcmp(side_name, side_names[i]) == 0)
             s = (side)i;
+    for (size_t i = 0; s == SIDE_FLOOR && i < in.n; i++) {
+        mf_result *r = mf_repair(in.v[i].p, in.v[i].text, in.v[i].len, NULL);
+        char *out = r && r->value ? json_dumps(r->value, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        mf_result_free(r);
+        in.bytes -= in.v[i].len;
+        free(in.v[i].text);
+        in.v[i].text = out ? out : mf_strdup0("null");
+        in.v[i].len = strlen(in.v[i].text);
+        in.bytes += in.v[i].len;
+    }
     if (s == SIDE_GENERIC)
         for (size_t i = 0; i < in.n; i++)
             in.v[i].p = mf_profiles_get(in.v[i].p && in.v[i].p->format == MF_FORMAT_YAML ? "generic_yaml"
@@ -405,6 +420,11 @@ static void run_shape(const bench *B, const shape *sh)
             printf("  jsonrepair skipped: node/jsonrepair missing\n");
             return;
         }
+        measure floor = child(B, sh->name, SIDE_FLOOR);
+        show("floor", &floor, false);
+        if (core.ok && floor.ok)
+            printf("  ratio     core/floor %.2fx time (floor: jansson loading the repaired value's JSON)\n",
+                   core.seconds / floor.seconds);
         measure js = peer(B, sh->name);
         show("jsonrepair", &js, false);
         if (core.ok && js.ok)
