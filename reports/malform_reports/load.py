@@ -14,7 +14,6 @@ import re
 
 from . import cli
 
-REGRESSION_SUFFIXES = (".case", ".raw")
 
 
 def _num(v, default=0):
