@@ -92,8 +92,8 @@ def fill_from_signatures(failures, malform, problems):
 def _timeline(v, engine):
     """Timeline points as {t, execs, edges, features, corpus}. A point's coverage
     may be {"edges", "features"}; a bare number is features in a libFuzzer
-    timeline (what `malform fuzz` records from libFuzzer's `ft:`) and edges in
-    any other engine's."""
+    timeline (what `malform fuzz` records from libFuzzer's `ft:`), nothing in a
+    black-box timeline (its behaviours and edges summed) and edges in any other's."""
     out = []
     if not isinstance(v, list):
         return out
@@ -106,7 +106,7 @@ def _timeline(v, engine):
         if isinstance(cov, dict):
             for k in ("edges", "features"):
                 pt[k] = pt[k] if pt[k] is not None else _num(cov.get(k), None)
-        elif cov is not None:
+        elif cov is not None and engine != "blackbox":  # the black-box engine's bare number is a sum of both
             k = "features" if engine == "libfuzzer" else "edges"
             pt[k] = pt[k] if pt[k] is not None else _num(cov, None)
         out.append(pt)
@@ -191,7 +191,10 @@ def load_campaign(path, workdir, problems):
     cov = d.get("coverage")
     c["coverage"] = {"edges": _num(cov.get("edges"), None) if isinstance(cov, dict) else
                      (cov if isinstance(cov, (int, float)) and not isinstance(cov, bool) else None),
-                     "features": _num(cov.get("features"), None) if isinstance(cov, dict) else None}
+                     "features": _num(cov.get("features"), None) if isinstance(cov, dict) else None,
+                     "features_kind": {"libfuzzer": "libFuzzer ft:", "blackbox": "black-box behaviours"}.get(
+                         c["engine"], "features")}
+    c["pipeline"] = str(d["pipeline"]) if isinstance(d.get("pipeline"), str) else None
     c["rules_fired"] = _count_map(d.get("rules_fired"))
     c["ops_applied"] = _count_map(d.get("ops_applied"))
     c["ops_failed"] = _count_map(d.get("ops_failed"))
