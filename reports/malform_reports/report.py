@@ -359,7 +359,9 @@ def render_html(summary, figures):
     env.filters["num"] = _fmt_num
     return env.get_template("report.html.j2").render(s=summary, figures={f["id"]: f for f in figures},
                                                      plots=[f for f in figures if f["id"] != "compare"],
-                                                     run=run_view(summary["run"]), status_of=status_of)
+                                                     run=run_view({k: v for k, v in summary["run"].items()
+                                                                   if set(summary["run"]) - {"interrupted"}}),
+                                                     status_of=status_of)
 
 
 def render_md(summary):
