@@ -145,22 +145,25 @@ def read_plot_data(path):
     return out
 
 
-_LF_LINE = re.compile(r"^#(\d+)\s.*?\bcov: (\d+)")
+_LF_LINE = re.compile(r"^#(\d+):?\s.*?\bcov: (\d+)(?:.*?\btime: (\d+)s)?")
 
 
 def libfuzzer_edges(log_path, timeline):
-    """libFuzzer's edges (`cov:`) over time from its log, placed on the timeline by
-    execution count (the log has no clock; the timeline maps executions to seconds)."""
+    """libFuzzer's edges (`cov:`) over time from its log: at the line's `time: Ns`
+    (fork mode), else placed on the timeline by execution count (the timeline
+    maps executions to seconds)."""
     pts = [(0, 0.0)] + [(p["execs"], p["t"]) for p in timeline if p["execs"]]
-    if len(pts) < 3:
-        return []
     try:
         with open(log_path, "r", encoding="utf-8", errors="replace") as f:
-            rows = [(int(m.group(1)), int(m.group(2))) for m in map(_LF_LINE.match, f) if m]
+            rows = [(int(m.group(1)), int(m.group(2)), m.group(3)) for m in map(_LF_LINE.match, f) if m]
     except OSError:
         return []
+    if rows and all(r[2] is not None for r in rows):
+        return [(float(t), cov) for _, cov, t in rows]
+    if len(pts) < 3:
+        return []
     out = []
-    for ex, cov in rows:
+    for ex, cov, _ in rows:
         if ex > pts[-1][0]:
             break
         i = next((i for i, (e, _) in enumerate(pts) if e >= ex), len(pts) - 1)

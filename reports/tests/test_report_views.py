@@ -108,6 +108,10 @@ def test_afl_series_are_lines_from_plot_data(tmp_path, figs):
     lf = next(c for c in camps if c["engine"] == "libfuzzer")
     edges = [(round(p["t"], 2), p["edges"]) for p in lf["timeline"] if p["edges"] is not None]
     assert edges == [(0.0, 300), (1.5, 650), (3.0, 700)]  # placed by execution count
+    fork = tmp_path / "runs" / "libfuzzer-raw" / "libfuzzer.log"  # fork mode: `#N:` lines with their time
+    fork.write_text("#415: cov: 3689 ft: 3689 corp: 42 exec/s 207 oom/timeout/crash: 0/0/0 time: 3s job: 1\n"
+                    "#918: cov: 5332 ft: 5582 corp: 146 exec/s 167 oom/timeout/crash: 0/0/0 time: 7s job: 2\n")
+    assert load.libfuzzer_edges(str(fork), lf["timeline"]) == [(3.0, 3689), (7.0, 5332)]
 
 
 def test_signature_cards_add_up_and_minimized_findings_go_home(tmp_path, malform):
