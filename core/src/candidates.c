@@ -31,6 +31,7 @@
  * keeps at most MF_CAND_PER_KIND (MF_CAND_JSON_SPANS for balanced JSON) and
  * the whole list at most MF_CAND_MAX; later ones are dropped. Duplicate
  * detection hashes each text once and compares only equal hashes. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,8 +116,8 @@ static int tidy(ctx *c, mf_warnings *w)
             if (nl && mf_buf_putc(b, '\n'))
                 return -1;
             b->s[b->len] = '\0';
-            if (!mf_warnings_has(w, RULE(R_NOISE)) &&
-                mf_warnings_add(w, RULE(R_NOISE), line,
+            if (!mf_warnings_has(w, MF_RULE_ID(CAND_TERMINAL_NOISE)) &&
+                mf_warnings_add(w, MF_RULE_ID(CAND_TERMINAL_NOISE), line,
                                 "Trimmed trailing terminal noise after the complete structured artifact."))
                 return -1;
         }
@@ -127,7 +128,7 @@ static int tidy(ctx *c, mf_warnings *w)
             break;
         b->len = cut;
         b->s[b->len] = '\0';
-        if (mf_warnings_add(w, RULE(R_ORPHAN), line,
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_ORPHAN_FENCE), line,
                             "Trimmed orphan trailing closing code fence after the structured artifact."))
             return -1;
     }
@@ -136,7 +137,7 @@ static int tidy(ctx *c, mf_warnings *w)
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';
-        if (mf_warnings_add(w, RULE(R_TRAILING_PROSE), line,
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
                             "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
@@ -205,17 +206,29 @@ oom:
 
 /* ---- fences ---------------------------------------------------------------- */
 
-/* A fence line: optional indentation, >= 3 backticks, an optional info word.
- * *accepted: a candidate fence (bare, yaml, yml, json, jsonl, any case);
- * *bare: nothing after the backticks. */
-static bool fence_info(const char *s, size_t n, bool *accepted, bool *bare)
+/* A fence line: optional indentation, >= 3 backticks (or tildes), an
+ * optional info word. */
+typedef struct {
+    size_t indent, ticks;
+    char ch;            /* '`' or '~' */
+    bool accepted;      /* a candidate fence: bare, yaml, yml, json, jsonl (any case) */
+    bool bare;          /* nothing after the fence characters */
+} fence;
+
+static bool fence_info(const char *s, size_t n, fence *f)
 {
-    size_t i = 0, ticks = 0;
+    size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
-    while (i < n && s[i] == '`')
-        i++, ticks++;
-    if (ticks < 3)
+    f->indent = i;
+    f->ch = i < n ? s[i] : 0;
+    if (f->ch != '`' && f->ch != '~')
+        return false;
+    size_t t = i;
+    while (i < n && s[i] == f->ch)
+        i++;
+    f->ticks = i - t;
+    if (f->ticks < 3)
         return false;
     size_t a = i;
     while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '`')
@@ -223,51 +236,71 @@ static bool fence_info(const char *s, size_t n, bool *accepted, bool *bare)
     size_t wl = i - a;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
         i++;
-    *bare = wl == 0 && i == n;
+    f->bare = wl == 0 && i == n;
     static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
-    *accepted = *bare;
-    for (const char *const *k = ok; *k && !*accepted; k++)
+    f->accepted = f->bare;
+    for (const char *const *k = ok; *k && !f->accepted; k++)
         if (strlen(*k) == wl) {
             size_t j = 0;
             while (j < wl && (s[a + j] | 0x20) == (*k)[j])
                 j++;
-            *accepted = j == wl;
+            f->accepted = j == wl;
         }
     return true;
 }
 
+/* Fences follow CommonMark's closing rule, made stricter for nested text: a
+ * fence closes only when it is bare (no info string), uses the opener's
+ * character, is at least as long as the opener and is indented at most 3
+ * spaces and no deeper than the opener. Any other fence line inside opens
+ * (with an info string) or closes (bare) an inner fence, so the inner fence
+ * of a code sample, or a fence inside a YAML block scalar, never ends the
+ * payload. */
 static int scan_fences(ctx *c, const char *s, size_t len)
 {
     const char *payload = is_json(c->p) ? "JSON" : "YAML";
-    size_t found = 0, body = 0;
+    size_t found = 0, body = 0, inner = 0;
     bool inside = false, keep = false;
-    int open_line = 0, line = 1;
+    fence open = {0};
+    int open_line = 0, line = 1, first_fence_line = 0;
     for (size_t a = 0; a < len && found < MF_CAND_PER_KIND; line++) {
         const char *nl = memchr(s + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : len;
-        bool accepted, bare;
         size_t e = b - (nl ? 1 : 0);
-        if (fence_info(s + a, e - a, &accepted, &bare)) {
+        fence f;
+        if (fence_info(s + a, e - a, &f)) {
+            if (!first_fence_line)
+                first_fence_line = line;
             if (!inside) {
                 inside = true;
-                keep = accepted;
+                keep = f.accepted;
+                open = f;
+                inner = 0;
                 open_line = line;
                 body = b;
-            } else if (bare) {
+            } else if (!f.bare) {
+                inner++;
+            } else if (inner > 0) {
+                inner--;
+            } else if (f.ch == open.ch && f.ticks >= open.ticks && f.indent <= 3 && f.indent <= open.indent) {
                 inside = false;
                 if (keep) {
                     found++;
-                    if (emit(c, "fence", s + body, a - body, RULE(R_FENCE), open_line,
+                    if (emit(c, "fence", s + body, a - body, MF_RULE_ID(CAND_FENCE), open_line,
                              "Took the %s payload from inside the markdown code fence opened at line %d.",
                              payload, open_line))
                         return -1;
                 }
+            } else {
+                inner++;
             }
         }
         a = b;
     }
-    if (inside && keep && found < MF_CAND_PER_KIND)
-        return emit(c, "fence", s + body, len - body, RULE(R_FENCE), open_line,
+    /* an unclosed bare fence after other fences is most likely an orphan
+     * closer (the artifact above it, prose below): no candidate from it */
+    if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line))
+        return emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
                     "Took the %s payload after the markdown code fence opened at line %d (no closing fence).",
                     payload, open_line);
     return 0;
@@ -344,7 +377,7 @@ static int scan_tags(ctx *c, const char *s, size_t len)
         if (!(ce = close_tag(s, len, body, close, tl + 2, &cs)))
             break;
         found++;
-        if (emit(c, "tag", s + body, cs - body, RULE(R_TAG), mf_cand_line_at(s, oi),
+        if (emit(c, "tag", s + body, cs - body, MF_RULE_ID(CAND_TAG), mf_cand_line_at(s, oi),
                  "Extracted the artifact from the <%s>...</%s> envelope.", tag, tag))
             return -1;
         pos = ce;
@@ -360,7 +393,7 @@ static int scan_tags(ctx *c, const char *s, size_t len)
     }
     if (!last)
         return 0;
-    return emit(c, "tag-truncated", s + last, len - last, RULE(R_TAG_TRUNC),
+    return emit(c, "tag-truncated", s + last, len - last, MF_RULE_ID(CAND_TAG_TRUNCATED),
                 mf_cand_line_at(s, last),
                 "Extracted the artifact after the last opening <%s> tag; the closing </%s> is missing (truncated output).",
                 tag, tag);
@@ -380,7 +413,7 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t e = n;
     while (e < cut && s[e] != '\n' && s[e] != '\r')
         e++;
-    return emit(c, "prose-trimmed", s + cut, len - cut, RULE(R_LEADING_PROSE), line,
+    return emit(c, "prose-trimmed", s + cut, len - cut, MF_RULE_ID(CAND_LEADING_PROSE), line,
                 "Dropped the leading prose line \"%.*s%s\" (line %d): it reads as a sentence, not as a key.",
                 (int)(e - n > 60 ? 60 : e - n), s + n, e - n > 60 ? "..." : "", line);
 }
@@ -423,6 +456,22 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
     return false;
 }
 
+/* Does a line of [s, s+n) start with a top-level key of p once a transcript
+ * prefix is removed (`[tool] source_prd:`)? Then dropping it drops data. */
+static bool mentions_key(const mf_profile *p, const char *s, size_t n)
+{
+    for (size_t a = 0; a < n;) {
+        const char *nl = memchr(s + a, '\n', n - a);
+        size_t b = nl ? (size_t)(nl - s) + 1 : n;
+        size_t pl = mf_cand_prefix_len(s + a, b - a);
+        const char *key;
+        if (pl && anchor_line(p, s + a + pl, b - a - pl, &key))
+            return true;
+        a = b;
+    }
+    return false;
+}
+
 static int scan_anchor(ctx *c, const char *s, size_t len)
 {
     if (!c->p || json_array_size(c->p->top_level_keys) == 0)
@@ -435,7 +484,9 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
         if (anchor_line(c->p, s + a, b - a, &key)) {
             if (a == 0)
                 return 0; /* nothing before the key: same as the base text */
-            return emit(c, "anchor", s + a, len - a, RULE(R_ANCHOR), line,
+            if (mentions_key(c->p, s, a))
+                return 0; /* a key above (behind a prefix, say) would be dropped */
+            return emit(c, "anchor", s + a, len - a, MF_RULE_ID(CAND_ANCHOR), line,
                         "Dropped %d line%s of text before the top-level key \"%s\".", line - 1,
                         line == 2 ? "" : "s", key);
         }
@@ -446,6 +497,28 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
+/* Does [s+a, s+b) hold an object member (`"key":`) outside any bracket
+ * pair of its own? Extraction that drops such text would drop data, not
+ * prose (a complete value in the prose, an example, is another candidate). */
+static bool holds_member(const char *s, size_t a, size_t b)
+{
+    long depth = 0;
+    for (size_t i = a; i < b; i++) {
+        if (s[i] == '{' || s[i] == '[')
+            depth++;
+        else if ((s[i] == '}' || s[i] == ']') && depth > 0)
+            depth--;
+        if (s[i] != ':' || depth > 0)
+            continue;
+        size_t k = i;
+        while (k > a && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+            k--;
+        if (k > a + 1 && (s[k - 1] == '"' || s[k - 1] == '\'') && s[k - 2] != ' ')
+            return true;
+    }
+    return false;
+}
+
 static int scan_json_balanced(ctx *c, const char *s, size_t len)
 {
     mf_cand_span sp[MF_CAND_JSON_SPANS];
@@ -455,10 +528,14 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     for (size_t i = 0; i < n; i++) {
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
-        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, RULE(R_JSON_BALANCED),
-                 mf_cand_line_at(s, sp[i].start),
-                 "Extracted the balanced JSON %s starting at line %d from surrounding text.",
-                 s[sp[i].start] == '{' ? "object" : "array", mf_cand_line_at(s, sp[i].start)))
+        if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len))
+            continue; /* members outside the span would be lost */
+        int line = mf_cand_line_at(s, sp[i].start);
+        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, MF_RULE_ID(CAND_JSON_BALANCED), line,
+                 n > 1 ? "Extracted the balanced JSON %s starting at line %d from surrounding text; "
+                         "%zu other JSON value(s) in the text were left out."
+                       : "Extracted the balanced JSON %s starting at line %d from surrounding text.%.0zu",
+                 s[sp[i].start] == '{' ? "object" : "array", line, n - 1))
             return -1;
     }
     return 0;
@@ -481,8 +558,10 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     for (size_t i = e; i < len; i++)
         if (s[i] == '{' || s[i] == '[' || s[i] == '"')
             return 0;
+    if (holds_member(s, 0, st))
+        return 0;
     int line = mf_cand_line_at(s, st);
-    return emit(c, "json-span", a, e - st, RULE(R_JSON_SPAN), line,
+    return emit(c, "json-span", a, e - st, MF_RULE_ID(CAND_JSON_SPAN), line,
                 "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
                 open, line, close);
 }
@@ -512,6 +591,18 @@ static int scan_json_span(ctx *c, const char *s, size_t len)
 
 typedef int (*scan_fn)(ctx *c, const char *s, size_t len);
 
+/* Is the whole text one strictly valid JSON value (a JSON profile)? Such a
+ * text is the artifact as written, even a string holding brackets. */
+static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
+{
+    if (!is_json(p) || memchr(s, '\0', len))
+        return false;
+    json_error_t je;
+    json_t *v = json_loadb(s, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    json_decref(v);
+    return v != NULL;
+}
+
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
 {
     memset(out, 0, sizeof *out);
@@ -530,13 +621,15 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
     if (nstrip == (size_t)-1)
         goto oom;
-    if (nstrip && mf_warnings_add(&pw, RULE(R_PREFIX), first,
+    if (nstrip && mf_warnings_add(&pw, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first,
                                   "Stripped transcript role prefixes (e.g. [assistant]) from %zu line%s before parsing.",
                                   nstrip, nstrip == 1 ? "" : "s"))
         goto oom;
 
     if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
         goto oom;
+    if (strict_json_document(p, raw, len))
+        goto done; /* valid JSON is never cut: no extraction from inside it */
     if (nstrip) {
         c.base = &pw;
         if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
@@ -559,6 +652,7 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
                 goto oom;
         }
     }
+done:
     mf_buf_free(&stripped);
     mf_buf_free(&c.tmp);
     mf_warnings_clear(&pw);

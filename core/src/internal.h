@@ -5,7 +5,30 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "malform/malform.h"
+
+/* ---- allocation hook (alloc.c) ---- */
+/* malloc, calloc and realloc that note a failure (mf_oom) before returning NULL. */
+void *mf_malloc(size_t n);
+void *mf_calloc(size_t n, size_t size);
+void *mf_realloc(void *p, size_t n);
+/* Every allocation in core goes through the hook, so no failure goes unnoticed. */
+#define malloc(n) mf_malloc(n)
+#define calloc(n, size) mf_calloc(n, size)
+#define realloc(p, n) mf_realloc(p, n)
+
+/* ---- allocation failures (alloc.c) ---- */
+/* Note an allocation failure on this thread (mf_repair then rejects with
+ * OUT_OF_MEMORY); returns -1 so callers can `return mf_oom();`. */
+int mf_oom(void);
+/* How many allocation failures this thread has noted so far. */
+size_t mf_oom_count(void);
+/* Route jansson's allocations through a hook that notes failures (once per process). */
+void mf_oom_hook_jansson(void);
+
+/* Turn r into an OUT_OF_MEMORY rejection (result.c). */
+void mf_result_reject_oom(mf_result *r);
 
 /* ---- growable byte buffer (always NUL-terminated when len > 0) ---- */
 typedef struct { char *s; size_t len, cap; } mf_buf;
@@ -30,11 +53,22 @@ void mf_lines_free(mf_lines *l);
 size_t mf_line_indent(mf_line l);                         /* leading spaces */
 bool mf_line_blank(mf_line l);                            /* only spaces/tabs/'\r' */
 
-/* ---- rule tables: each stage module exports one, terminated by {NULL} ---- */
-extern const mf_rule mf_rules_cand[];   /* candidates.c, echo.c */
-extern const mf_rule mf_rules_yaml[];   /* yaml_repair*.c */
-extern const mf_rule mf_rules_json[];   /* json_repair*.c */
-extern const mf_rule mf_rules_norm[];   /* normalize*.c, schema normalization */
+/* ---- rule ids: one line each in rules.def ---- */
+/* MF_RULE_<CNAME>: a rule's index in mf_rules[] (CNAME as in rules.def). */
+typedef enum {
+#define RULE(cname, id, section, description) MF_RULE_##cname,
+#include "rules.def"
+#undef RULE
+    MF_RULE_COUNT
+} mf_rule_index;
+/* Every rule in `malform rules` order, indexed by mf_rule_index (rules.c). */
+extern const mf_rule mf_rules[MF_RULE_COUNT];
+/* A rule's id string (the registry's own, usable in static initializers),
+ * e.g. MF_RULE_ID(YAML_COLON_SPACE) is "yaml.colon-space". */
+#define MF_RULE_ID(cname) mf_rule_id_##cname
+#define RULE(cname, id, section, description) extern const char mf_rule_id_##cname[];
+#include "rules.def"
+#undef RULE
 
 /* ---- prompt echo (echo.c) ---- */
 /* True (and err filled as PROMPT_ECHO, tier 1) when raw is the model's prompt echoed back. */

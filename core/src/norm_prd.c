@@ -2,9 +2,9 @@
  *
  *   status          draft | approved (case-insensitive); anything else -> draft
  *   schema_version  a positive integer; anything else -> 1 (an integral 2.0 -> 2)
- *   ticket_id       missing or different from opt->ticket_id -> runtime value
+ *   ticket_id       missing or different from the context's ticket_id -> runtime value
  *                   (without a runtime ticket id a present one is kept)
- *   source_interview.content_sha256  -> opt->interview_sha256 when given
+ *   source_interview.content_sha256  -> the context's interview_sha256 when given
  *   epics[].id      missing -> EPIC-{index+1}; duplicate -> next EPIC-n above
  *                   the ceiling
  *   user_stories[].id  missing -> US-{epic}-{story}; duplicate -> US-{epic}-n
@@ -35,7 +35,7 @@ static int status(json_t *root, mf_warnings *w)
     if (same)
         return 0;
     char *old = mf_norm_show(st);
-    int rc = mf_warnings_add(w, MF_R_PRD_STATUS, 0, "Normalized unsupported PRD status \"%s\" to %s.", old, canon);
+    int rc = mf_warnings_add(w, MF_RULE_ID(NORM_PRD_STATUS), 0, "Normalized unsupported PRD status \"%s\" to %s.", old, canon);
     free(old);
     json_object_set_new(root, "status", json_string(canon));
     return rc;
@@ -53,43 +53,43 @@ static int schema_version(json_t *root, mf_warnings *w)
             n = (long long)d;
     }
     json_object_set_new(root, "schema_version", json_integer(n));
-    return mf_warnings_add(w, MF_R_SCHEMA_VERSION, 0, "Normalized invalid schema_version to %lld.", n);
+    return mf_warnings_add(w, MF_RULE_ID(NORM_SCHEMA_VERSION), 0, "Normalized invalid schema_version to %lld.", n);
 }
 
-static int ticket_id(json_t *root, const mf_options *o, mf_warnings *w)
+static int ticket_id(json_t *root, const char *ticket, mf_warnings *w)
 {
-    if (!o || !o->ticket_id)
+    if (!ticket)
         return 0;
     json_t *t = json_object_get(root, "ticket_id");
     if (!t) {
-        json_object_set_new(root, "ticket_id", json_string(o->ticket_id));
-        return mf_warnings_add(w, MF_R_TICKET_ID, 0, "Filled missing ticket_id from runtime context.");
+        json_object_set_new(root, "ticket_id", json_string(ticket));
+        return mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Filled missing ticket_id from runtime context.");
     }
-    if (json_is_string(t) && strcmp(json_string_value(t), o->ticket_id) == 0)
+    if (json_is_string(t) && strcmp(json_string_value(t), ticket) == 0)
         return 0;
     char *old = mf_norm_show(t);
-    int rc = mf_warnings_add(w, MF_R_TICKET_ID, 0, "Canonicalized ticket_id from `%s` to `%s`.", old, o->ticket_id);
+    int rc = mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Canonicalized ticket_id from `%s` to `%s`.", old, ticket);
     free(old);
-    json_object_set_new(root, "ticket_id", json_string(o->ticket_id));
+    json_object_set_new(root, "ticket_id", json_string(ticket));
     return rc;
 }
 
-static int content_sha(json_t *root, const mf_options *o, mf_warnings *w)
+static int content_sha(json_t *root, const char *sha, mf_warnings *w)
 {
-    if (!o || !o->interview_sha256)
+    if (!sha)
         return 0;
     json_t *src = json_object_get(root, "source_interview");
     if (src && !json_is_object(src))
         return 0;
     const char *have = json_string_value(json_object_get(src, "content_sha256"));
-    if (have && strcmp(have, o->interview_sha256) == 0)
+    if (have && strcmp(have, sha) == 0)
         return 0;
     if (!src) {
         src = json_object();
         json_object_set_new(root, "source_interview", src);
     }
-    json_object_set_new(src, "content_sha256", json_string(o->interview_sha256));
-    return mf_warnings_add(w, MF_R_CONTENT_SHA, 0,
+    json_object_set_new(src, "content_sha256", json_string(sha));
+    return mf_warnings_add(w, MF_RULE_ID(NORM_CONTENT_SHA256), 0,
                            "Canonicalized source_interview.content_sha256 from the approved Interview Results artifact.");
 }
 
@@ -136,12 +136,12 @@ static int epic_ids(json_t *epics, mf_warnings *w)
                 snprintf(fresh, sizeof fresh, "EPIC-%lld", ++ceiling);
             if (suffix_number(fresh, "EPIC-") > ceiling)
                 ceiling = suffix_number(fresh, "EPIC-");
-            rc = mf_warnings_add(w, MF_R_EPIC_ID, 0, "Epic at index %zu was missing id. Filled with %s.", i, fresh);
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_EPIC_ID), 0, "Epic at index %zu was missing id. Filled with %s.", i, fresh);
         } else if (id && json_object_get(seen, id)) {
             do
                 snprintf(fresh, sizeof fresh, "EPIC-%lld", ++ceiling);
             while (json_object_get(used, fresh));
-            rc = mf_warnings_add(w, MF_R_EPIC_ID, 0, "Renumbered duplicate epic id %s to %s.", id, fresh);
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_EPIC_ID), 0, "Renumbered duplicate epic id %s to %s.", id, fresh);
         } else {
             if (id)
                 json_object_set_new(seen, id, json_true());
@@ -209,11 +209,11 @@ static int story_ids(json_t *epics, mf_warnings *w)
                 while (json_object_get(used, fresh));
             }
             if (missing)
-                rc = mf_warnings_add(w, MF_R_STORY_ID, 0,
+                rc = mf_warnings_add(w, MF_RULE_ID(NORM_STORY_ID), 0,
                                      "User story at epic %zu, index %zu was missing id. Filled with %s.", e + 1, s,
                                      fresh);
             else
-                rc = mf_warnings_add(w, MF_R_STORY_ID, 0, "Renumbered duplicate user story id %s to %s.", id, fresh);
+                rc = mf_warnings_add(w, MF_RULE_ID(NORM_STORY_ID), 0, "Renumbered duplicate user story id %s to %s.", id, fresh);
             mf_norm_obj_put(st, "id", json_string(fresh), true);
             json_object_set_new(used, fresh, json_true());
             json_object_set_new(seen, fresh, json_true());
@@ -229,10 +229,11 @@ static int story_ids(json_t *epics, mf_warnings *w)
 int mf_norm_prd(json_t **root, const mf_profile *p, const mf_options *o,
                 mf_warnings *w, mf_error *err)
 {
-    (void)p;
     if (!json_is_object(*root))
         return 0;
-    if (status(*root, w) || schema_version(*root, w) || ticket_id(*root, o, w) || content_sha(*root, o, w))
+    if (status(*root, w) || schema_version(*root, w) ||
+        ticket_id(*root, mf_options_context_string(o, p, "ticket_id"), w) ||
+        content_sha(*root, mf_options_context_string(o, p, "interview_sha256"), w))
         return warn_oom(err);
     json_t *epics = json_object_get(*root, "epics");
     if (json_is_array(epics) && (epic_ids(epics, w) || story_ids(epics, w)))

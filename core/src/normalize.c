@@ -24,94 +24,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include "norm.h"
-#include "schema_checks.h"
+#include "schema_compile.h"
 
-const mf_rule mf_rules_norm[] = {
-    {MF_R_WRAPPER, "000 Wrapper Unwrapping",
-     "A single wrapper key (output, result, data, document, artifact, or the profile's) around the artifact is removed."},
-    {MF_R_KEY_ALIAS, "000 Key Aliasing",
-     "A key spelled as a known alias (case/symbol-insensitive) is renamed to its canonical key."},
-    {MF_R_QUESTION_ID, "000 Interview / Question ID normalization",
-     "Numeric or prefixed question ids (1, q1, Q1) become Q## (Q01)."},
-    {MF_R_QUESTION_RENUMBER, "000 Interview / Duplicate question ID renumbering",
-     "A duplicate question id gets the next integer above the batch maximum."},
-    {MF_R_PHASE_CASE, "000 Interview / Phase normalization",
-     "A question phase is accepted case-insensitively and lowercased."},
-    {MF_R_PHASE_ORDER, "000 Interview / Question reordering",
-     "Questions are stably sorted by phase: foundation, structure, assembly."},
-    {MF_R_COVERAGE_GAP, "000 Interview / Coverage gap string list quoting",
-     "A coverage gap reference differing only in quotes or whitespace is canonicalized to the provided gap text."},
-    {MF_R_FA_OVERLAY, "000 Full Answers / Answer-only overlay recovery",
-     "Answer-only question blocks are overlaid on the approved interview's canonical questions."},
-    {MF_R_FA_HOIST, "000 Full Answers / Answer-only overlay recovery",
-     "A sibling answered_by / answered_at is hoisted into the nested answer object."},
-    {MF_R_PRD_STATUS, "000 PRD / Status normalization",
-     "A PRD status other than draft or approved becomes draft."},
-    {MF_R_SCHEMA_VERSION, "000 PRD / Schema version",
-     "A schema_version that is not a positive integer becomes 1."},
-    {MF_R_TICKET_ID, "000 PRD / ticket_id canonicalization",
-     "A missing or mismatched ticket_id is set from the runtime ticket id."},
-    {MF_R_CONTENT_SHA, "000 PRD / source_interview.content_sha256 canonicalization",
-     "source_interview.content_sha256 is set to the approved interview's hash."},
-    {MF_R_EPIC_ID, "000 PRD / Missing or duplicate epic IDs",
-     "A missing epic id is filled with EPIC-n; a duplicate is renumbered above the ceiling."},
-    {MF_R_STORY_ID, "000 PRD / Missing or duplicate user story IDs",
-     "A missing user story id is filled with US-e-s; a duplicate is renumbered."},
-    {MF_R_BEADS_ROOT, "000 Beads / Accepted wrapper keys",
-     "A bare list of beads is placed under the root key beads."},
-    {MF_R_BEAD_ID, "000 Beads / Missing bead ID",
-     "A bead without an id gets bead-{index+1}."},
-    {MF_R_BEAD_RENUMBER, "000 Beads / Duplicate bead ID renumbering",
-     "A duplicate bead id gets the suffix -2, -3, ... until unique."},
-    {MF_R_CONTEXT_GUIDANCE, "000 Beads / Context guidance string to object conversion",
-     "A context_guidance string (multi-line or inline) becomes {patterns, anti_patterns}."},
-    {MF_R_EMPTY_PRD_REFS, "000 Beads / Empty prdRefs warning",
-     "A bead without PRD references is recorded (a missing prd_refs becomes [])."},
-    {MF_R_BEAD_STATUS, "000 Bead Completion Marker / Status normalization",
-     "completed/complete/success/succeeded become done; failed/fail become error."},
-    {MF_R_CHECK_VALUE, "000 Bead Completion Marker / Check value normalization",
-     "Quality gate values (true, 1, ok, failed, timeout, ...) become pass or fail."},
-    {MF_R_CHANGE_SKIPPED, "000 Refinement Changes / Invalid entries skipped",
-     "A non-object refinement change or one with an invalid type is skipped."},
-    {MF_R_CHANGE_TYPE, "000 Refinement Changes / Invalid entries skipped",
-     "A refinement change type is matched case-insensitively and lowercased."},
-    {MF_R_CHANGE_INSPIRATION, "000 Refinement Changes / Inspiration item lenient parsing",
-     "A bare-string inspiration becomes {label}; an ordinal alternative_draft is resolved against the roster."},
-    {MF_R_CHANGE_ATTRIBUTION, "000 Refinement Changes / Inspiration item lenient parsing",
-     "A change whose inspiration cannot be resolved is kept with attribution_status invalid_unattributed."},
-    /* schema normalization (norm_schema.c) and the JSON profiles' normalizers (norm_json_*.c) */
-    {"norm.prose-field", "003 Schema normalization / array to string",
-     "A prose field given as a list of strings is joined with newlines."},
-    {"norm.integer-field", "003 Schema normalization / float to int",
-     "A float with a zero fraction in an integer field becomes an integer."},
-    {"norm.enum-case", "003 Schema normalization / enum case",
-     "An enum value in the wrong case, or a listed synonym, becomes the canonical value."},
-    {"norm.default", "003 Schema normalization / defaults",
-     "A required field the model omitted gets the profile's default."},
-    {"schema.story-id", "002 A2 story id", "The task breakdown's story_id is set to the runtime story id."},
-    {"schema.task-id", "002 A3 task id format", "A task id with the right number in another spelling becomes T-{story}-NN."},
-    {"schema.code-files", "002 B1-B2 developer file output",
-     "A path -> content map, a bare list of files or a single file becomes files: [{path, content}]."},
-    {"schema.qa-tests", "002 C1 QA test payload",
-     "A developer-shaped answer (files: [one file]) becomes test_file / test_content."},
-    {"schema.artifact-files", "001 structured multi-file output",
-     "A filename -> content record or a single {filename, content} object becomes the array."},
-    {"schema.artifact-markdown", "001 strict markdown fallback",
-     "Files are recovered from fenced markdown blocks that name an expected file."},
-    {NULL, NULL, NULL}};
-
+/* gates: the normalizer ends with mf_schema_gate (schema normalization and
+ * validation) and only reads the value after it, so the pipeline need not
+ * run that gate again when it is the profile's last normalizer. */
 static const struct {
     const char *name;
     mf_normalizer_fn fn;
+    bool gates;
 } normalizers[] = {
-    {"interview", mf_norm_interview},     {"full_answers", mf_norm_full_answers},
-    {"prd", mf_norm_prd},                 {"beads", mf_norm_beads},
-    {"bead_status", mf_norm_bead_status}, {"changes", mf_norm_changes},
-    {"task_breakdown", mf_normalize_task_breakdown}, {"code_files", mf_normalize_code_files},
-    {"qa_tests", mf_normalize_qa_tests},             {"artifact_files", mf_normalize_artifact_files},
-    {"investor_decision", mf_normalize_investor_decision},
-    {"extraction_rule", mf_normalize_extraction_rule},
-    {NULL, NULL}};
+    {"interview", mf_norm_interview, false},
+    {"full_answers", mf_norm_full_answers, false},
+    {"prd", mf_norm_prd, false},
+    {"beads", mf_norm_beads, false},
+    {"bead_status", mf_norm_bead_status, false},
+    {"changes", mf_norm_changes, false},
+    {"task_breakdown", mf_norm_task_breakdown, true},
+    {"code_files", mf_norm_code_files, true},
+    {"qa_tests", mf_norm_qa_tests, true},
+    {"artifact_files", mf_norm_artifact_files, true},
+    {"investor_decision", mf_norm_investor_decision, true},
+    {"extraction_rule", mf_norm_extraction_rule, true},
+    {NULL, NULL, false}};
 
 mf_normalizer_fn mf_normalizer_find(const char *name)
 {
@@ -119,6 +54,14 @@ mf_normalizer_fn mf_normalizer_find(const char *name)
         if (strcmp(normalizers[i].name, name) == 0)
             return normalizers[i].fn;
     return NULL;
+}
+
+bool mf_normalizer_gates(const char *name)
+{
+    for (size_t i = 0; name && normalizers[i].name; i++)
+        if (strcmp(normalizers[i].name, name) == 0)
+            return normalizers[i].gates;
+    return false;
 }
 
 /* ---- helpers shared by norm_*.c ---- */
@@ -257,9 +200,9 @@ int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w)
     if (set_artifact && json_is_object(*root) && !json_object_get(*root, "artifact"))
         mf_norm_obj_put(*root, "artifact", json_string(set_artifact), true);
     int rc = links == 1
-                 ? mf_warnings_add(w, MF_R_WRAPPER, 0, "Removed wrapper key \"%s\" from top level.",
+                 ? mf_warnings_add(w, MF_RULE_ID(NORM_WRAPPER), 0, "Removed wrapper key \"%s\" from top level.",
                                    mf_buf_cstr(&chain))
-                 : mf_warnings_add(w, MF_R_WRAPPER, 0, "Removed wrapper key chain \"%s\" from top level.",
+                 : mf_warnings_add(w, MF_RULE_ID(NORM_WRAPPER), 0, "Removed wrapper key chain \"%s\" from top level.",
                                    mf_buf_cstr(&chain));
     mf_buf_free(&chain);
     return rc;
@@ -294,10 +237,16 @@ static void known_from_schema(json_t *map, const json_t *s, int depth)
             known_from_schema(map, json_array_get(json_object_get(s, *l), i), depth + 1);
 }
 
+/* The JSON pointer of the value being visited, kept as segments and rendered
+ * only when a warning needs it (clean input renders nothing). */
+typedef struct { const char *key; size_t idx; } alias_seg;
+
 typedef struct {
     json_t *map;      /* normalized key -> canonical key */
     mf_warnings *w;
-    mf_buf path;      /* JSON pointer of the value being visited */
+    alias_seg *path;
+    size_t depth, cap;
+    mf_buf shown;     /* the rendered pointer of the last warning */
     int rc;
 } alias_ctx;
 
@@ -327,40 +276,45 @@ static const char *canonical(const alias_ctx *A, const char *key)
     return json_string_value(json_object_getn(A->map, small, o));
 }
 
-static const char *at(const alias_ctx *A)
+static const char *at(alias_ctx *A)
 {
-    return A->path.len ? mf_buf_cstr(&A->path) : "/";
+    mf_buf_reset(&A->shown);
+    for (size_t i = 0; i < A->depth; i++) {
+        if (A->path[i].key)
+            mf_pointer_push(&A->shown, A->path[i].key);
+        else
+            mf_pointer_push_index(&A->shown, A->path[i].idx);
+    }
+    return A->shown.len ? mf_buf_cstr(&A->shown) : "/";
 }
 
-static void push_token(alias_ctx *A, const char *tok)
+static bool push_seg(alias_ctx *A, const char *key, size_t idx)
 {
-    mf_buf_putc(&A->path, '/');
-    if (!strpbrk(tok, "~/")) {
-        mf_buf_puts(&A->path, tok);
-        return;
+    if (A->depth == A->cap) {
+        size_t cap = A->cap ? A->cap * 2 : 32;
+        alias_seg *p = realloc(A->path, cap * sizeof *p);
+        if (!p) {
+            A->rc = -1;
+            return false;
+        }
+        A->path = p;
+        A->cap = cap;
     }
-    for (const char *c = tok; *c; c++) {
-        if (*c == '~')
-            mf_buf_puts(&A->path, "~0");
-        else if (*c == '/')
-            mf_buf_puts(&A->path, "~1");
-        else
-            mf_buf_putc(&A->path, *c);
-    }
+    A->path[A->depth++] = (alias_seg){key, idx};
+    return true;
 }
 
 static void alias_visit(alias_ctx *A, json_t *v)
 {
     if (json_is_array(v)) {
-        size_t mark = A->path.len;
         for (size_t i = 0; i < json_array_size(v); i++) {
-            char idx[32];
-            snprintf(idx, sizeof idx, "%zu", i);
-            push_token(A, idx);
-            alias_visit(A, json_array_get(v, i));
-            A->path.len = mark;
-            if (A->path.s)
-                A->path.s[mark] = '\0';
+            json_t *e = json_array_get(v, i);
+            if (!json_is_object(e) && !json_is_array(e))
+                continue;
+            if (!push_seg(A, NULL, i))
+                return;
+            alias_visit(A, e);
+            A->depth--;
         }
         return;
     }
@@ -386,26 +340,26 @@ static void alias_visit(alias_ctx *A, json_t *v)
             if (!other)
                 other = json_object_get(v, c);
             if (other && json_equal(other, x)) {
-                if (mf_warnings_add(A->w, MF_R_KEY_ALIAS, 0,
+                if (mf_warnings_add(A->w, MF_RULE_ID(NORM_KEY_ALIAS), 0,
                                     "Dropped key \"%s\" at %s: it repeats the value of \"%s\".", k, at(A), c))
                     A->rc = -1;
             } else if (other) {
                 json_object_set(v, k, x); /* conflicting values: keep both, validation decides */
             } else {
                 json_object_set(v, c, x);
-                if (mf_warnings_add(A->w, MF_R_KEY_ALIAS, 0, "Renamed key \"%s\" to \"%s\" at %s.", k, c, at(A)))
+                if (mf_warnings_add(A->w, MF_RULE_ID(NORM_KEY_ALIAS), 0, "Renamed key \"%s\" to \"%s\" at %s.", k, c, at(A)))
                     A->rc = -1;
             }
         }
         json_decref(old);
     }
-    size_t mark = A->path.len;
     json_object_foreach(v, k, x) {
-        push_token(A, k);
+        if (!json_is_object(x) && !json_is_array(x))
+            continue;
+        if (!push_seg(A, k, 0))
+            return;
         alias_visit(A, x);
-        A->path.len = mark;
-        if (A->path.s)
-            A->path.s[mark] = '\0';
+        A->depth--;
     }
 }
 
@@ -444,9 +398,10 @@ int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w)
 {
     if (!p || (json_object_size(p->aliases) == 0 && !p->schema))
         return 0;
-    alias_ctx A = {p->key_map ? json_incref(p->key_map) : mf_norm_key_map(p), w, {0}, 0};
+    alias_ctx A = {p->key_map ? json_incref(p->key_map) : mf_norm_key_map(p), w, NULL, 0, 0, {0}, 0};
     alias_visit(&A, root);
-    mf_buf_free(&A.path);
+    free(A.path);
+    mf_buf_free(&A.shown);
     json_decref(A.map);
     return A.rc;
 }

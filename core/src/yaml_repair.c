@@ -19,77 +19,29 @@
 #include <string.h>
 #include "yaml_repair.h"
 
-const char mf_yr_nested_children[] = "yaml.nested-children";
-const char mf_yr_inline_seq_parent[] = "yaml.inline-sequence-parent";
-const char mf_yr_colon_space[] = "yaml.colon-space";
-const char mf_yr_inline_keys[] = "yaml.inline-keys";
-const char mf_yr_plain_colon[] = "yaml.plain-colon";
-const char mf_yr_code_fence[] = "yaml.code-fence";
-const char mf_yr_xml_tag_lines[] = "yaml.xml-tag-lines";
-const char mf_yr_free_text[] = "yaml.free-text";
-const char mf_yr_dash_space[] = "yaml.dash-space";
-const char mf_yr_duplicate_key[] = "yaml.duplicate-key";
-const char mf_yr_invalid_escape[] = "yaml.invalid-escape";
-const char mf_yr_unclosed_quote[] = "yaml.unclosed-quote";
-const char mf_yr_quoted_fragment[] = "yaml.quoted-fragment";
-const char mf_yr_quoted_block_ind[] = "yaml.quoted-block-indicator";
-const char mf_yr_type_union[] = "yaml.type-union";
-const char mf_yr_reserved_indicator[] = "yaml.reserved-indicator";
-const char mf_yr_seq_indent_drift[] = "yaml.sequence-indent-drift";
-const char mf_yr_property_indent[] = "yaml.property-indent";
-const char mf_yr_item_colon[] = "yaml.item-colon";
-const char mf_yr_doubled_quotes[] = "yaml.doubled-quotes";
-const char mf_yr_inline_known_keys[] = "yaml.inline-known-keys";
-
-#define S000 "000 YAML Structural Repairs "
-
-const mf_rule mf_rules_yaml[] = {
-    {YR_NESTED_CHILDREN, S000 "#1", "Indent whitelisted child keys emitted at their parent's level under the parent."},
-    {YR_INLINE_SEQ_PARENT, S000 "#2", "Move a sequence's first item written on its parent key's line onto its own line."},
-    {YR_COLON_SPACE, S000 "#3", "Insert the missing space after a simple mapping key's colon (key:value)."},
-    {YR_INLINE_KEYS, S000 "#4", "Split several mapping keys written on one line into one line each, nesting whitelisted children."},
-    {YR_PLAIN_COLON, S000 "#5", "Double-quote plain scalar values that contain ': '."},
-    {YR_CODE_FENCE, S000 "#6", "Remove a markdown code fence (yaml/yml/json/jsonl) wrapping the whole payload."},
-    {YR_XML_TAG_LINES, S000 "#7", "Remove lines that consist only of a bare XML-style tag."},
-    {YR_FREE_TEXT, S000 "#8", "Quote free-text field values; turn multi-line single-quoted values into |- blocks."},
-    {YR_DASH_SPACE, S000 "#9", "Insert the missing space after a list dash (-key: value)."},
-    {YR_DUPLICATE_KEY, S000 "#10", "Drop a mapping entry that repeats an earlier one with exactly the same text (and block)."},
-    {YR_INVALID_ESCAPE, S000 "#11", "Double backslashes that start an invalid escape in double-quoted scalars."},
-    {YR_UNCLOSED_QUOTE, S000 "#12", "Close a double-quoted value left open when the next line starts a new element."},
-    {YR_QUOTED_FRAGMENT, S000 "#13a", "Quote a value made of a quoted fragment followed by plain text."},
-    {YR_QUOTED_BLOCK_IND, S000 "#13b", "Unquote a quoted block scalar indicator (\"|-\") followed by an indented body."},
-    {YR_TYPE_UNION, S000 "#14", "Quote type-union values such as \"epic\" | \"user_story\"."},
-    {YR_RESERVED_INDICATOR, S000 "#15", "Quote plain values that begin with a reserved indicator (` or @)."},
-    {YR_SEQ_INDENT_DRIFT, S000 "#16", "Re-align sibling list dashes that drifted 1-3 spaces after a block scalar."},
-    {YR_PROPERTY_INDENT, S000 "#17", "Re-indent list item properties that are 1-2 spaces off dash_indent + 2."},
-    {YR_INLINE_KNOWN_KEYS, "issue 10 YAML families (peers)", "Split a line at keys the profile or sibling mappings know, also after multi-word values (title: Fix it status: open)."},
-    {YR_ITEM_COLON, "issue 10 YAML families (peers)", "Quote a list item holding ': ' (- Use X: for Y) when its sibling items are strings."},
-    {YR_DOUBLED_QUOTES, "issue 10 YAML families (peers)", "Keep one pair of doubled outer quotes around a scalar (\"\"text\"\" -> \"text\")."},
-    {NULL, NULL, NULL}};
-
 /* Every rule over the line model, in table order, with its group. */
 #define YR_RULES(X)                                      \
-    X(YR_CODE_FENCE, code_fence, 1)                      \
-    X(YR_XML_TAG_LINES, xml_tag_lines, 1)                \
-    X(YR_INLINE_SEQ_PARENT, inline_seq_parent, 2)        \
-    X(YR_COLON_SPACE, colon_space, 2)                    \
-    X(YR_INLINE_KEYS, inline_keys, 2)                    \
-    X(YR_INLINE_KNOWN_KEYS, inline_known_keys, 2)        \
-    X(YR_DASH_SPACE, dash_space, 2)                      \
-    X(YR_NESTED_CHILDREN, nested_children, 2)            \
-    X(YR_DUPLICATE_KEY, duplicate_key, 3)                \
-    X(YR_INVALID_ESCAPE, invalid_escape, 3)              \
-    X(YR_UNCLOSED_QUOTE, unclosed_quote, 3)              \
-    X(YR_DOUBLED_QUOTES, doubled_quotes, 3)              \
-    X(YR_ITEM_COLON, item_colon, 3)                      \
-    X(YR_FREE_TEXT, free_text, 3)                        \
-    X(YR_QUOTED_FRAGMENT, quoted_fragment, 3)            \
-    X(YR_QUOTED_BLOCK_IND, quoted_block_ind, 3)          \
-    X(YR_TYPE_UNION, type_union, 3)                      \
-    X(YR_RESERVED_INDICATOR, reserved_indicator, 3)      \
-    X(YR_PLAIN_COLON, plain_colon, 3)                    \
-    X(YR_SEQ_INDENT_DRIFT, seq_indent_drift, 4)          \
-    X(YR_PROPERTY_INDENT, property_indent, 4)
+    X(MF_RULE_ID(YAML_CODE_FENCE), code_fence, 1)                      \
+    X(MF_RULE_ID(YAML_XML_TAG_LINES), xml_tag_lines, 1)                \
+    X(MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), inline_seq_parent, 2)        \
+    X(MF_RULE_ID(YAML_COLON_SPACE), colon_space, 2)                    \
+    X(MF_RULE_ID(YAML_INLINE_KEYS), inline_keys, 2)                    \
+    X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2)        \
+    X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2)                      \
+    X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2)            \
+    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3)                \
+    X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3)              \
+    X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3)              \
+    X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3)              \
+    X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3)                      \
+    X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3)                        \
+    X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3)            \
+    X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3)          \
+    X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3)                      \
+    X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3)      \
+    X(MF_RULE_ID(YAML_PLAIN_COLON), plain_colon, 3)                    \
+    X(MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), seq_indent_drift, 4)          \
+    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4)
 
 /* One rule on a text: build the model, run the rule, and leave out equal to
  * the input when nothing changed (the mf_text_rule contract). */

@@ -93,7 +93,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
             yr_endl(&o, YR_EOL(l));
-            mf_warnings_add(w, YR_SEQ_INDENT_DRIFT, yr_lineno(i),
+            mf_warnings_add(w, MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), yr_lineno(i),
                             "Re-aligned YAML sequence dashes that drifted after a block scalar.");
             changes++;
         } else {
@@ -152,7 +152,7 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
             yr_endl(&o, YR_EOL(l));
-            mf_warnings_add(w, YR_PROPERTY_INDENT, yr_lineno(i),
+            mf_warnings_add(w, MF_RULE_ID(YAML_PROPERTY_INDENT), yr_lineno(i),
                             "Re-indented YAML list item property lines to the item's indentation.");
             changes++;
         } else {

@@ -87,7 +87,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
         yr_spaces(&o, dash);
         yr_put(&o, rest, rn);
         yr_endl(&o, YR_EOL(l));
-        mf_warnings_add(w, YR_INLINE_SEQ_PARENT, yr_lineno(i), MSG_INLINE);
+        mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), yr_lineno(i), MSG_INLINE);
         changes++;
         yr_block_note(&blk, rest, rn);
         if (blk.active)
@@ -164,7 +164,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         if (!o.oom)
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
         yr_endl(&o, YR_EOL(l));
-        mf_warnings_add(w, YR_COLON_SPACE, yr_lineno(i),
+        mf_warnings_add(w, MF_RULE_ID(YAML_COLON_SPACE), yr_lineno(i),
                         "Repaired YAML mapping keys missing a space after colon before parsing.");
         changes++;
     }
@@ -322,7 +322,7 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         size_t col = ik_write(&o, l, &e, t, nt, p);
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
-        mf_warnings_add(w, YR_INLINE_KEYS, yr_lineno(i), MSG_INLINE);
+        mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KEYS), yr_lineno(i), MSG_INLINE);
         changes++;
     }
     yr_keyset_free(&ks);
@@ -429,7 +429,7 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
         size_t col = ik_write(&o, l, &e, t, nt, p);
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
-        mf_warnings_add(w, YR_INLINE_KNOWN_KEYS, yr_lineno(i),
+        mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), yr_lineno(i),
                         "Split YAML keys written on one line at the known key \"%.*s\" (guessed that the value "
                         "before it ends there).", (int)(t[1].ke - t[1].ks), l->s + t[1].ks);
         changes++;
@@ -512,7 +512,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         yr_put(&o, l->s, c + 1);
         yr_put(&o, " ", 1);
         yr_put(&o, l->s + c + 1, l->n - c - 1);
-        mf_warnings_add(w, YR_DASH_SPACE, yr_lineno(i),
+        mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i),
                         "Inserted the missing space after a YAML list dash (guessed that \"%.*s\" starts a list item, "
                         "not a key).", (int)(dash_key(l->s, e.end, c) - c + 1), l->s + c);
         changes++;
@@ -587,7 +587,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
             yr_put_line(&o, m);
             k++;
         }
-        mf_warnings_add(w, YR_NESTED_CHILDREN, yr_lineno(i),
+        mf_warnings_add(w, MF_RULE_ID(YAML_NESTED_CHILDREN), yr_lineno(i),
                         "Repaired inconsistent YAML indentation for nested mapping children.");
         changes++;
         blk.active = false;

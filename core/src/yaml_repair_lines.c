@@ -102,7 +102,7 @@ size_t yr_fix_code_fence(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     yr_out o = {.b = out};
     for (size_t i = first + 1; i + 1 < last; i++)
         yr_put_line(&o, &d->l[i]);
-    mf_warnings_add(w, YR_CODE_FENCE, yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
+    mf_warnings_add(w, MF_RULE_ID(YAML_CODE_FENCE), yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
     yr_doc fenced_doc = *d;
     fenced_doc.final_nl = true;
     return yr_finish(&o, &fenced_doc, 1);
@@ -148,7 +148,7 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         size_t tn;
         const char *tag;
         if (!yr_block_body(&blk, l) && !(l->flags & YR_CONT) && (tag = bare_tag(l, &tn)) != NULL) {
-            mf_warnings_add(w, YR_XML_TAG_LINES, yr_lineno(i),
+            mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
             changes++;
             continue;
@@ -308,7 +308,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             if (found == (size_t)-1) {
                 tab.t[k] = (dk_slot){h, scope, i, true};
             } else if (!e.dashes && same_block(d, end, found, i)) {
-                mf_warnings_add(w, YR_DUPLICATE_KEY, yr_lineno(i),
+                mf_warnings_add(w, MF_RULE_ID(YAML_DUPLICATE_KEY), yr_lineno(i),
                                 "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
                                 (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
                 changes++;

@@ -98,7 +98,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         yr_entry as_value = d->e[i];
         as_value.val = as_value.content;
         as_value.key = false;
-        mf_warnings_add(w, YR_ITEM_COLON, yr_lineno(i),
+        mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_COLON), yr_lineno(i),
                         "Quoted a list item containing ': ' whose sibling items are strings (guessed that "
                         "\"%.*s\" is one string, not a one-key mapping).",
                         (int)(d->e[i].end - d->e[i].content), l->s + d->e[i].content);
@@ -140,7 +140,7 @@ static size_t fix_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
     yr_put(o, &q, 1);
     yr_put(o, l->s + e->end, l->n - e->end);
     yr_endl(o, YR_EOL(l));
-    mf_warnings_add(w, YR_DOUBLED_QUOTES, yr_lineno(i),
+    mf_warnings_add(w, MF_RULE_ID(YAML_DOUBLED_QUOTES), yr_lineno(i),
                     "Removed doubled outer quotes around a YAML scalar (guessed that %c%.*s%c is the value).", q,
                     (int)in_n, in, q);
     return i + 1;

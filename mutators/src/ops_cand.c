@@ -4,8 +4,10 @@
  * unclosed, wrong tag), XML tag envelopes (also truncated), prose before the
  * first top-level key, terminal noise (ANSI, bracketed paste, control bytes),
  * an orphan closing fence, and echoed prompts (which must be rejected). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <yaml.h>
 #include "mut_internal.h"
 
 static int wrap(mf_op_ctx *ctx, const char *pre, const char *post)
@@ -28,7 +30,7 @@ static const char *const roles[] = {
     "[assistant]", "[assistant/gpt-4o]", "[user]", "[system]", "[sys]",
     "[tool]", "[model]", "[error]", "[assistant/claude-3-5-sonnet/turn-2]"};
 
-static int op_transcript(mf_op_ctx *ctx)
+int mt_op_cand_transcript(mf_op_ctx *ctx)
 {
     size_t nroles = sizeof roles / sizeof *roles;
     size_t r = (size_t)mt_param_int(ctx, "role", (long)mt_rand(ctx, nroles)) % nroles;
@@ -66,14 +68,118 @@ static const char *pick(mf_op_ctx *ctx, const char *const *list, size_t n, const
     return list[(size_t)mt_param_int(ctx, param, (long)mt_rand(ctx, n)) % n];
 }
 
-static int op_prose_before(mf_op_ctx *ctx)
+/* An empty or null artifact plus one sentence is a valid scalar document:
+ * nothing tells the prose from the artifact. */
+static bool empty_artifact(const mf_op_ctx *ctx)
 {
-    return wrap(ctx, pick(ctx, prose_before, 5, "text"), "");
+    size_t i = 0;
+    while (i < ctx->len && strchr(" \t\r\n", ctx->text[i]))
+        i++;
+    size_t e = ctx->len;
+    while (e > i && strchr(" \t\r\n", ctx->text[e - 1]))
+        e--;
+    return e == i || (e - i == 4 && !memcmp(ctx->text + i, "null", 4)) || (e - i == 1 && ctx->text[i] == '~') ||
+           (e - i == 3 && !memcmp(ctx->text + i, "---", 3));
 }
 
-static int op_prose_after(mf_op_ctx *ctx)
+/* Does libyaml parse the text as it is? */
+static bool yaml_parses(const char *s, size_t n)
 {
-    return wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
+    yaml_parser_t parser;
+    yaml_event_t e;
+    bool ok = true;
+    if (!yaml_parser_initialize(&parser))
+        return false;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
+    for (;;) {
+        if (!yaml_parser_parse(&parser, &e)) {
+            ok = false;
+            break;
+        }
+        bool end = e.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&e);
+        if (end)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return ok;
+}
+
+static bool top_level_key(const mf_profile *p, const char *s, size_t n)
+{
+    for (size_t i = 0; p && i < json_array_size(p->top_level_keys); i++) {
+        const char *k = json_string_value(json_array_get(p->top_level_keys, i));
+        if (k && strlen(k) == n && !memcmp(k, s, n))
+            return true;
+    }
+    return false;
+}
+
+/* Prose `pre` was put before the artifact text `art` (YAML). When the whole
+ * still parses, the prose is data to a parser, and only core's leading-prose
+ * rule (cand.leading-prose) tells it apart: its first line ends with ':' and
+ * the artifact starts with a mapping entry or item at column 0 (A), or it is
+ * "words: text" and the artifact starts with one of the profile's top-level
+ * keys (B). Where that promise does not hold the application is ambiguous:
+ * raw contract. prose_key notes a key-like line for later wrapper ops. */
+static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
+{
+    if (!mt_is_yaml(ctx))
+        return;
+    const char *nl = memchr(pre, '\n', pre_len);
+    size_t l1 = nl ? (size_t)(nl - pre) : pre_len;
+    bool colon_end = l1 && pre[l1 - 1] == ':';
+    const char *cs = NULL;
+    for (size_t i = 0; i + 1 < l1; i++)
+        if (pre[i] == ':' && pre[i + 1] == ' ') {
+            cs = pre + i;
+            break;
+        }
+    if (!colon_end && !cs)
+        return;
+    ctx->prose_key = true;
+    if (!yaml_parses(ctx->text, ctx->len))
+        return;
+    const char *a = ctx->text + pre_len, *end = ctx->text + ctx->len;
+    for (;;) {   /* the first non-blank artifact line */
+        const char *p = a;
+        while (p < end && (*p == ' ' || *p == '\r'))
+            p++;
+        if (p >= end || *p != '\n')
+            break;
+        a = p + 1;
+    }
+    bool col0 = a < end && *a != ' ' && *a != '\n';
+    size_t kl = 0;
+    while (a + kl < end && (isalnum((unsigned char)a[kl]) || a[kl] == '_' || a[kl] == '-'))
+        kl++;
+    bool entry = col0 && ((a + kl + 1 < end && a[kl] == ':') || (a + 1 < end && a[0] == '-' && a[1] == ' '));
+    bool promised = colon_end ? entry
+                              : cs && memchr(pre, ' ', (size_t)(cs - pre)) && col0 && top_level_key(ctx->profile, a, kl) &&
+                                    !top_level_key(ctx->profile, pre, (size_t)(cs - pre));
+    if (!promised)
+        ctx->contract = MF_CONTRACT_RAW;
+}
+
+int mt_op_cand_prose_before(mf_op_ctx *ctx)
+{
+    const char *pre = pick(ctx, prose_before, 5, "text");
+    bool empty = empty_artifact(ctx);
+    int rc = wrap(ctx, pre, "");
+    if (rc == 1)
+        judge_prose(ctx, pre, strlen(pre));
+    if (rc == 1 && empty)
+        ctx->contract = MF_CONTRACT_RAW;
+    return rc;
+}
+
+int mt_op_cand_prose_after(mf_op_ctx *ctx)
+{
+    bool empty = empty_artifact(ctx);
+    int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
+    if (rc == 1 && empty)
+        ctx->contract = MF_CONTRACT_RAW;
+    return rc;
 }
 
 static const char *fence_tag(mf_op_ctx *ctx)
@@ -92,10 +198,10 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
     return wrap(ctx, pre, post);
 }
 
-static int op_fence(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), true); }
-static int op_fence_unclosed(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), false); }
+int mt_op_cand_fence(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), true); }
+int mt_op_cand_fence_unclosed(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), false); }
 
-static int op_fence_wrong_tag(mf_op_ctx *ctx)
+int mt_op_cand_fence_wrong_tag(mf_op_ctx *ctx)
 {
     static const char *const tags[] = {"", "text", "markdown", "json", "yaml", "plaintext"};
     const char *t = pick(ctx, tags, 6, "tag");
@@ -119,10 +225,10 @@ static int op_tag(mf_op_ctx *ctx, bool close)
     return wrap(ctx, pre, post);
 }
 
-static int op_tag_envelope(mf_op_ctx *ctx) { return op_tag(ctx, true); }
-static int op_tag_truncated(mf_op_ctx *ctx) { return op_tag(ctx, false); }
+int mt_op_cand_tag_envelope(mf_op_ctx *ctx) { return op_tag(ctx, true); }
+int mt_op_cand_tag_truncated(mf_op_ctx *ctx) { return op_tag(ctx, false); }
 
-static int op_anchor(mf_op_ctx *ctx)
+int mt_op_cand_anchor(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_array_size(ctx->profile->top_level_keys) == 0 || !mt_is_yaml(ctx))
         return 0;
@@ -131,10 +237,14 @@ static int op_anchor(mf_op_ctx *ctx)
         "**Output**\n\nI have: checked every field.\n\n",
         "Status update: all sections complete\n\n",
     };
-    return wrap(ctx, pick(ctx, pre, 3, "text"), "");
+    const char *text = pick(ctx, pre, 3, "text");
+    int rc = wrap(ctx, text, "");
+    if (rc == 1)
+        judge_prose(ctx, text, strlen(text));
+    return rc;
 }
 
-static int op_ansi(mf_op_ctx *ctx)
+int mt_op_cand_ansi(mf_op_ctx *ctx)
 {
     static const char *const noise[] = {"\x1b[0m", "\x1b[?25h\x1b[0m", "\x1b[32m\x1b[0m\x1b[K", "\x1b[2K\x1b[1G"};
     const char *n = pick(ctx, noise, 4, "seq");
@@ -150,7 +260,7 @@ static int op_ansi(mf_op_ctx *ctx)
     return wrap(ctx, "", post);
 }
 
-static int op_paste(mf_op_ctx *ctx)
+int mt_op_cand_paste(mf_op_ctx *ctx)
 {
     static const char *const noise[] = {"\x1b[201~", "[201~", "\x1b[200~\x1b[201~", "[200~"};
     char post[64];
@@ -158,7 +268,7 @@ static int op_paste(mf_op_ctx *ctx)
     return wrap(ctx, "", post);
 }
 
-static int op_control(mf_op_ctx *ctx)
+int mt_op_cand_control(mf_op_ctx *ctx)
 {
     static const char *const noise[] = {"\x07", "\x7f\x7f", "\x01\x02\x1f", "\x0b\x0c"};
     char post[32];
@@ -166,12 +276,12 @@ static int op_control(mf_op_ctx *ctx)
     return wrap(ctx, "", post);
 }
 
-static int op_orphan_fence(mf_op_ctx *ctx)
+int mt_op_cand_orphan_fence(mf_op_ctx *ctx)
 {
     return wrap(ctx, "", ends_nl(ctx) ? "```\n" : "\n```\n");
 }
 
-static int op_prompt_echo(mf_op_ctx *ctx)
+int mt_op_cand_prompt_echo(mf_op_ctx *ctx)
 {
     static const char *const hard[] = {"CRITICAL OUTPUT RULE: return only the artifact, no prose.\n",
                                        "CONTEXT REFRESH: you are continuing the same task.\n"};
@@ -186,7 +296,7 @@ static int op_prompt_echo(mf_op_ctx *ctx)
     return wrap(ctx, pre, "");
 }
 
-static int op_schema_echo(mf_op_ctx *ctx)
+int mt_op_cand_schema_echo(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_array_size(ctx->profile->top_level_keys) == 0 || !mt_is_yaml(ctx))
         return 0;
@@ -198,49 +308,3 @@ static int op_schema_echo(mf_op_ctx *ctx)
     snprintf(pre, sizeof pre, "%s: <value>\n\n%s\nEmit the document below.\n\n", key, pick(ctx, marker, 3, "marker"));
     return wrap(ctx, pre, "");
 }
-
-const mf_op mt_ops_cand[] = {
-    {"cand.transcript-prefix", "000 Candidate Extraction / Transcript prefix stripping",
-     "prefix lines with a transcript role tag ([assistant], [assistant/gpt-4o], [user], [system], [sys], [tool], [model], [error])",
-     "cand.transcript-prefix cand.recovered", MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_transcript},
-    {"cand.prose-before", "000 Candidate Extraction / Candidate collection from surrounding prose",
-     "explanation text before the artifact", "cand.recovered cand.anchor cand.json-balanced", MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_prose_before},
-    {"cand.prose-after", "000 Candidate Extraction / Candidate collection from surrounding prose",
-     "explanation text after the artifact", "cand.recovered cand.json-balanced", MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_prose_after},
-    {"cand.fence", "000 Candidate Extraction (code fence) / YAML repair #6",
-     "wrap in a ```yaml/```yml/```json/```jsonl fence, optionally with prose around", "cand.fence cand.recovered yaml.code-fence",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_fence},
-    {"cand.fence-unclosed", "000 Candidate Extraction (code fence)",
-     "opening code fence without the closing one", "cand.fence cand.recovered yaml.code-fence",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_fence_unclosed},
-    {"cand.fence-wrong-tag", "000 Candidate Extraction (code fence)",
-     "code fence with a missing or wrong language tag", "cand.fence cand.recovered yaml.code-fence",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_fence_wrong_tag},
-    {"cand.tag-envelope", "000 Tagged-candidate extraction",
-     "wrap in the profile's <TAG>...</TAG> envelope", "cand.recovered cand.tag",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_tag_envelope},
-    {"cand.tag-truncated", "000 Tagged-candidate extraction (truncated output)",
-     "opening <TAG> with no closing tag", "cand.tag-truncated cand.recovered",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_tag_truncated},
-    {"cand.anchor", "000 Candidate Extraction (first top-level key to end)",
-     "YAML-looking prose before the first top-level key", "cand.recovered cand.anchor",
-     MF_CONTRACT_EXACT, MF_OP_YAML, MF_OP_TEXT, op_anchor},
-    {"cand.ansi-noise", "000 Trailing terminal noise",
-     "trailing ANSI escape sequences (own line or inline suffix)", "cand.terminal-noise",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_ansi},
-    {"cand.bracketed-paste", "000 Trailing terminal noise",
-     "trailing bracketed-paste markers ([200~ / [201~)", "cand.terminal-noise",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_paste},
-    {"cand.control-chars", "000 Trailing terminal noise",
-     "trailing non-printable control characters", "cand.terminal-noise",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_control},
-    {"cand.orphan-fence", "000 Orphan closing code fence",
-     "a lone closing ``` after the artifact", "cand.orphan-fence",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_orphan_fence},
-    {"cand.prompt-echo", "000 Prompt Echo Detection",
-     "the model echoes its prompt (hard + soft markers) before the artifact", "echo.prompt",
-     MF_CONTRACT_REJECT, MF_OP_ANY, MF_OP_TEXT, op_prompt_echo},
-    {"cand.schema-echo", "000 Prompt Echo Detection (schema echo)",
-     "output starts with a root key and carries a prompt schema marker", "echo.prompt",
-     MF_CONTRACT_REJECT, MF_OP_YAML, MF_OP_TEXT, op_schema_echo},
-    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

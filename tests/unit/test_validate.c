@@ -178,10 +178,10 @@ static void test_norm_schema(void **state)
                      "\"items\": [{\"n\": 2, \"funding_ask\": \"$1M\"}, {\"n\": 3, \"funding_ask\": \"Not specified\"}],"
                      "\"funding_ask\": \"Not specified\"}");
     assert_true(json_equal(v, want));
-    assert_true(mf_warnings_has(&w, MF_R_PROSE_FIELD));
-    assert_true(mf_warnings_has(&w, MF_R_INTEGER_FIELD));
-    assert_true(mf_warnings_has(&w, MF_R_ENUM_CASE));
-    assert_true(mf_warnings_has(&w, MF_R_DEFAULT));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_PROSE_FIELD)));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_INTEGER_FIELD)));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_ENUM_CASE)));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_DEFAULT)));
     bool found = false;
     for (size_t i = 0; i < w.count; i++)
         found = found || strcmp(w.items[i].message,
@@ -227,9 +227,9 @@ static const char *rule_type(const char *yaml, const char *samples_json, mf_resu
 {
     const mf_profile *p = mf_profiles_get("extraction_rule");
     assert_non_null(p);
-    json_t *samples = samples_json ? J(samples_json) : NULL;
+    json_t *samples = samples_json ? json_pack("{s:o}", "sample_paths", J(samples_json)) : NULL;
     mf_options o = {0};
-    o.sample_paths = samples;
+    o.context = samples;
     mf_result *r = mf_repair(p, yaml, strlen(yaml), &o);
     json_decref(samples);
     assert_non_null(r);

@@ -137,7 +137,7 @@ static size_t apply(const mf_text_rule *r, const char *text, size_t len, const m
     mf_warnings w = {0};
     mf_buf_reset(out);
     size_t n = r->fn(text, len, out, p, &w);
-    assert_int_equal(w.count, n);
+    assert_int_equal(mf_warnings_total(&w), n);
     for (size_t i = 0; i < w.count; i++) {
         assert_ptr_equal(w.items[i].rule, r->rule_id);
         assert_true(w.items[i].line >= 1);
@@ -155,7 +155,10 @@ static void test_tables(void **state)
 {
     (void)state;
     size_t nrules = 0, nfix = 0;
-    for (const mf_rule *r = mf_rules_yaml; r->id; r++) {
+    for (size_t i = 0; i < mf_rules_count(); i++) {
+        const mf_rule *r = mf_rules_at(i);
+        if (strncmp(r->id, "yaml.", 5))
+            continue;
         nrules++;
         assert_non_null(r->section);
         assert_non_null(r->description);
@@ -335,7 +338,7 @@ static void run_all_rules(const char *what, const mf_buf *in, const mf_profile *
         mf_warnings w = {0};
         mf_buf_reset(&out);
         size_t n = r->fn(mf_buf_cstr(in), in->len, &out, p, &w);
-        assert_int_equal(w.count, n);
+        assert_int_equal(mf_warnings_total(&w), n);
         mf_warnings_clear(&w);
         size_t m = r->fn(mf_buf_cstr(&out), out.len, &again, p, &w);
         if (m != 0)
