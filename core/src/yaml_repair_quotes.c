@@ -203,7 +203,7 @@ static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
         return s[0] != '#';
     if (s[0] == '-' && (n == 1 || s[1] == ' '))
         return true;
-    yr_entry e = yr_entry_at(d, i);
+    yr_entry e = yr_entry_at(d, k);
     return e.key && ind <= col;
 }
 
