@@ -10,7 +10,8 @@
 # statically from the distribution. Next to each fuzzer: .options, .dict and
 # <fuzzer>_seed_corpus.zip (structured: corpus/cases and the payloads of
 # corpus/regression/*.case; raw: every clean artifact, case artifact and
-# field failure behind its profile's selector byte).
+# field failure as a raw input naming its profile: "@<profile>\n" + text,
+# harness/lib/raw_input.h).
 
 # libyaml 0.2.5 from source, static, instrumented.
 cd "$SRC/libyaml"
@@ -45,8 +46,9 @@ done
 python3 - "$WORK/seeds" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]
-names = sorted(os.path.basename(p)[:-5] for p in glob.glob("core/profiles/*.yaml"))
-sel = {n: i for i, n in enumerate(names)}
+profiles = {os.path.basename(p)[:-5] for p in glob.glob("core/profiles/*.yaml")}
+def raw(prof, text):  # the raw input format of harness/lib/raw_input.h
+    return b"@" + prof.encode() + b"\n" + text
 def write(target, name, data):
     d = os.path.join(out, target)
     os.makedirs(d, exist_ok=True)
@@ -60,21 +62,21 @@ for p in sorted(glob.glob("corpus/cases/*.case")):
     write("structured", os.path.basename(p), data)
     head, art = split(data)
     for line in head.split(b"\n"):
-        if line.startswith(b"profile: ") and line[9:].decode() in sel:
-            write("raw", "case-" + os.path.basename(p), bytes([sel[line[9:].decode()]]) + art)
+        if line.startswith(b"profile: ") and line[9:].decode() in profiles:
+            write("raw", "case-" + os.path.basename(p), raw(line[9:].decode(), art))
 for p in sorted(glob.glob("corpus/regression/*.case")):
     write("structured", "regression-" + os.path.basename(p), split(open(p, "rb").read())[1])
 for p in sorted(glob.glob("corpus/seeds/*/*")):
     prof = os.path.basename(os.path.dirname(p))
-    if prof in sel and os.path.isfile(p):
-        write("raw", "seed-%s-%s" % (prof, os.path.basename(p)), bytes([sel[prof]]) + open(p, "rb").read())
+    if prof in profiles and os.path.isfile(p):
+        write("raw", "seed-%s-%s" % (prof, os.path.basename(p)), raw(prof, open(p, "rb").read()))
 for p in sorted(glob.glob("corpus/field/*.raw")):
     try:
         prof = json.load(open(p[:-4] + ".json"))["profile"]
     except (OSError, ValueError, KeyError):
         continue
-    if prof in sel:
-        write("raw", "field-" + os.path.basename(p), bytes([sel[prof]]) + open(p, "rb").read())
+    if prof in profiles:
+        write("raw", "field-" + os.path.basename(p), raw(prof, open(p, "rb").read()))
 PY
 for t in $TARGETS; do
   if [ -d "$WORK/seeds/$t" ]; then

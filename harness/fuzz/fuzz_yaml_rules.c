@@ -11,6 +11,7 @@
 #include <string.h>
 #include "internal.h"
 #include "harness.h"
+#include "raw_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,12 +42,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > MF_FUZZ_MAX_INPUT || !utf8_valid(data, size))
         return 0;
-    const mf_profile *p = mf_profiles_count() ? mf_profiles_at(data && size ? data[0] % mf_profiles_count() : 0) : NULL;
+    const mf_profile *p;
+    const char *text;
+    size_t n;
+    mf_raw_input_decode(data, size, &p, &text, &n);
+    if (!p)   /* the pipeline always runs the rules under a profile */
+        p = mf_profiles_get("generic_yaml");
     for (const mf_text_rule *r = mf_yaml_repairs; r->rule_id; r++) {
         mf_buf once = {0}, twice = {0};
         mf_warnings w = {0};
-        size_t n1 = r->fn((const char *)data, size, &once, p, &w);
-        if (n1 == 0 && (once.len != size || (size && memcmp(once.s, data, size) != 0)))
+        size_t n1 = r->fn(text, n, &once, p, &w);
+        if (n1 == 0 && (once.len != n || (n && memcmp(once.s, text, n) != 0)))
             die(r->rule_id, "reported no change but rewrote the text");
         size_t n2 = r->fn(mf_buf_cstr(&once), once.len, &twice, p, &w);
         if (n2 != 0 || twice.len != once.len || (once.len && memcmp(once.s, twice.s, once.len) != 0))

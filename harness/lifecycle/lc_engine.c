@@ -5,7 +5,7 @@
  * build/afl for AFL++; --build overrides). The working corpus (--corpus, or
  * WORKDIR/corpus) is seeded when empty from corpus/cases and from every
  * clean artifact of corpus/seeds/<profile>/ as a zero-op case (the raw target
- * gets the rendered outputs behind their profile selector byte). The engine's output
+ * gets the rendered outputs, each naming its profile: raw_input.h). The engine's output
  * is read live: libFuzzer status lines give the timeline and coverage; for
  * AFL++ they come from fuzzer_stats and plot_data. Every saved failing input
  * (libFuzzer's artifacts, AFL++'s crashes/) is run once more the way triage
@@ -29,6 +29,7 @@
 #include "lifecycle.h"
 #ifdef HAVE_MALFORM_HARNESS
 #include "harness.h"
+#include "raw_input.h"
 #endif
 
 #ifndef MF_SOURCE_ROOT
@@ -71,6 +72,18 @@ static int write_file(const char *path, const void *a, size_t n, const void *b, 
     return fclose(f);
 }
 
+#ifdef HAVE_MALFORM_HARNESS
+/* A raw target input (raw_input.h) naming its profile; 1 written. */
+static int write_raw(const char *path, const char *profile, const void *text, size_t len)
+{
+    size_t n;
+    uint8_t *data = mf_raw_input_encode(profile, text, len, &n);
+    int ok = data && write_file(path, data, n, NULL, 0) == 0;
+    free(data);
+    return ok;
+}
+#endif
+
 /* Seed an empty working corpus from corpus/cases. */
 static void seed_corpus(fz *z)
 {
@@ -98,11 +111,7 @@ static void seed_corpus(fz *z)
             mf_case *c = mf_case_decode(text, len, err, sizeof err);
             mf_render r;
             if (c && mf_case_render(c, &r) == 0) {
-                unsigned char sel = 0;
-                for (size_t i = 0; i < mf_profiles_count(); i++)
-                    if (mf_profiles_at(i) == r.profile)
-                        sel = (unsigned char)i;
-                n += write_file(dst, &sel, 1, r.raw, r.raw_len) == 0;
+                n += write_raw(dst, r.profile ? r.profile->name : NULL, r.raw, r.raw_len);
             }
             if (c)
                 mf_render_free(&r);
@@ -133,11 +142,7 @@ static void seed_corpus(fz *z)
             if (text && !strcmp(z->target, "structured")) {
                 n += write_file(dst, text, clen, NULL, 0) == 0;
             } else if (art) {
-                unsigned char sel = 0;
-                for (size_t i = 0; i < mf_profiles_count(); i++)
-                    if (mf_profiles_at(i) == p)
-                        sel = (unsigned char)i;
-                n += write_file(dst, &sel, 1, art, len) == 0;
+                n += write_raw(dst, p->name, art, len);
             }
             free(text);
             mf_case_free(c);

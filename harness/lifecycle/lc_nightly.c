@@ -10,7 +10,7 @@
  *           `malform fuzz` (libFuzzer -fork, AFL++ -M/-S) into
  *           WORKDIR/runs/<engine>-<target>, on a copy of the persistent
  *           corpus WORKDIR/corpus/<target> (the directory CI caches; the
- *           raw target also gets corpus/field behind its selector bytes);
+ *           raw target also gets corpus/field, each naming its profile);
  *   merge   the old corpus plus what every run found, minimized with
  *           libFuzzer -merge=1 (or afl-cmin, or a content-hash union) into a
  *           fresh directory that replaces the old one with two renames; an
@@ -45,6 +45,9 @@
 #include "lc_proc.h"
 #include "lc_stats.h"
 #include "lifecycle.h"
+#ifdef HAVE_MALFORM_HARNESS
+#include "raw_input.h"
+#endif
 
 static volatile sig_atomic_t got_signal;
 
@@ -302,10 +305,11 @@ static bool merge_stop(void *ctx)
     return stopping(((void **)ctx)[0]);
 }
 
-/* fuzz_raw seeds: every field case behind its profile's selector byte (the
- * target picks profile data[0] % count). Returns the number added. */
+/* fuzz_raw seeds: every field case, naming its profile (raw_input.h).
+ * Returns the number added. */
 static int seed_field(nightly *n, const char *dst)
 {
+#ifdef HAVE_MALFORM_HARNESS
     char dir[2 * PATH_MAX];
     mf_lc_pathf(dir, sizeof dir, "%s/corpus/field", n->root);
     DIR *d = opendir(dir);
@@ -320,18 +324,12 @@ static int seed_field(nightly *n, const char *dst)
         mf_lc_pathf(meta, sizeof meta, "%s/%.*s.json", dir, (int)(l - 4), de->d_name);
         json_t *m = json_load_file(meta, 0, NULL);
         const char *prof = json_string_value(json_object_get(m, "profile"));
-        size_t idx = mf_profiles_count();
-        for (size_t i = 0; prof && i < mf_profiles_count(); i++)
-            if (!strcmp(mf_profiles_at(i)->name, prof))
-                idx = i;
-        size_t len;
-        char *data = idx < mf_profiles_count() && idx < 256 ? mf_lc_read(raw, &len) : NULL;
-        char *buf = data ? malloc(len + 1) : NULL;
+        size_t len, blen;
+        char *data = prof && mf_profiles_get(prof) ? mf_lc_read(raw, &len) : NULL;
+        uint8_t *buf = data ? mf_raw_input_encode(prof, data, len, &blen) : NULL;
         if (buf) {
-            buf[0] = (char)idx;
-            memcpy(buf + 1, data, len);
             mf_lc_pathf(out, sizeof out, "%s/field-%.*s", dst, (int)(l - 4), de->d_name);
-            added += mf_lc_write_new(out, buf, len + 1) == 1;
+            added += mf_lc_write_new(out, buf, blen) == 1;
         }
         free(buf);
         free(data);
@@ -340,6 +338,10 @@ static int seed_field(nightly *n, const char *dst)
     if (d)
         closedir(d);
     return added;
+#else
+    (void)n, (void)dst;
+    return 0;
+#endif
 }
 
 static void split_list(const char *s, const char **out, int *n, int max, char *store, size_t sl)
