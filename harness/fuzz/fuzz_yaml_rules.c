@@ -15,10 +15,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void die(const char *rule, const char *detail)
+/* Fail the input with the shared oracle line (harness.h) naming the rule. */
+static void die(const mf_profile *p, const char *rule, const char *detail)
 {
-    fprintf(stderr, "malform-oracle: idempotence profile=generic_yaml ops=- rules=%s: %s\n", rule, detail);
-    abort();
+    mf_check k = {0};
+    k.profile = p;
+    k.rules = (char *)rule;
+    k.failed = 1;
+    k.v[MF_ORACLE_IDEMPOTENCE].ran = k.v[MF_ORACLE_IDEMPOTENCE].failed = true;
+    snprintf(k.v[MF_ORACLE_IDEMPOTENCE].detail, sizeof k.v[0].detail, "%s", detail);
+    mf_fuzz_fail(&k);
+    abort();   /* a rule that is not idempotent ends the input even when mf_fuzz_fail returns */
 }
 
 /* The pipeline rejects invalid UTF-8 before any rule runs: so does this target. */
@@ -53,10 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mf_warnings w = {0};
         size_t n1 = r->fn(text, n, &once, p, &w);
         if (n1 == 0 && (once.len != n || (n && memcmp(once.s, text, n) != 0)))
-            die(r->rule_id, "reported no change but rewrote the text");
+            die(p, r->rule_id, "reported no change but rewrote the text");
         size_t n2 = r->fn(mf_buf_cstr(&once), once.len, &twice, p, &w);
         if (n2 != 0 || twice.len != once.len || (once.len && memcmp(once.s, twice.s, once.len) != 0))
-            die(r->rule_id, "applied to its own output it changed the text again");
+            die(p, r->rule_id, "applied to its own output it changed the text again");
         mf_buf_free(&once);
         mf_buf_free(&twice);
         mf_warnings_clear(&w);
