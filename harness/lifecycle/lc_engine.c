@@ -210,8 +210,10 @@ static void lf_line(void *ctx, const char *line)
         size_t n = json_array_size(z->timeline);
         json_t *last = n ? json_array_get(z->timeline, n - 1) : NULL;
         if (!last || t - json_real_value(json_object_get(last, "t")) >= 1.0)
-            json_array_append_new(z->timeline, json_pack("{s:f,s:I,s:I,s:I}", "t", t, "execs", (json_int_t)ex,
-                                                         "coverage", (json_int_t)z->features, "corpus", (json_int_t)z->corp));
+            json_array_append_new(z->timeline, json_pack("{s:f,s:I,s:I,s:I,s:I,s:I}", "t", t, "execs", (json_int_t)ex,
+                                                         "coverage", (json_int_t)z->features, "edges",
+                                                         (json_int_t)z->edges, "features", (json_int_t)z->features,
+                                                         "corpus", (json_int_t)z->corp));
     }
 }
 
@@ -402,8 +404,9 @@ static void afl_collect(fz *z, const char *out)
         if (line[0] == '#' || sscanf(line, "%llu, %llu, %llu, %llu, %llu, %llu, %lf%%, %*u, %*u, %*u, %lf, %llu, %llu",
                                      &t, &cyc, &cur, &corpus, &pt, &pf, &map, &eps, &total, &edges) != 10)
             continue;
-        json_array_append_new(z->timeline, json_pack("{s:I,s:I,s:I,s:I}", "t", (json_int_t)t, "execs", (json_int_t)total,
-                                                     "coverage", (json_int_t)edges, "corpus", (json_int_t)corpus));
+        json_array_append_new(z->timeline, json_pack("{s:I,s:I,s:I,s:I,s:I}", "t", (json_int_t)t, "execs",
+                                                     (json_int_t)total, "coverage", (json_int_t)edges, "edges",
+                                                     (json_int_t)edges, "corpus", (json_int_t)corpus));
     }
     if (f)
         fclose(f);
