@@ -425,6 +425,7 @@ static int run_afl(fz *z)
     if (access(afl, X_OK) != 0)
         snprintf(afl, sizeof afl, "/usr/local/bin/afl-fuzz");
     mf_lc_proc procs[64];
+    bool started[64];
     char logs[64][4300];
     char *env[] = {"AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_ALLOW_TMP=1",
                    "AFL_NO_AFFINITY=1", env_stats, custom ? env_mut : NULL, NULL};
@@ -437,15 +438,15 @@ static int run_afl(fz *z)
                         z->bin, NULL};
         procs[i] = (mf_lc_proc){.argv = argv, .env = env, .log = logs[i], .log_truncate = true,
                                 .tick = i ? NULL : progress_tick, .stop = engine_stop, .grace = 15, .ctx = z};
-        if (mf_lc_proc_start(&procs[i]) < 0)
-            procs[i].pid = 0;
+        started[i] = mf_lc_proc_start(&procs[i]) == 0;
     }
-    int st = -1;
-    for (int i = 0; i < n; i++) {
-        int s = mf_lc_proc_wait(&procs[i]);
-        if (i == 0)
-            st = procs[0].pid < 0 ? -1 : s;
-    }
+    int st = -1;   /* the main instance's wait status */
+    for (int i = 0; i < n; i++)
+        if (started[i]) {
+            int s = mf_lc_proc_wait(&procs[i]);
+            if (i == 0)
+                st = s;
+        }
     afl_collect(z, out);
     /* grow the working corpus with the main queue */
     char q[4400];
