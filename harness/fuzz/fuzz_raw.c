@@ -17,10 +17,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len;
     mf_raw_input_decode(data, size, &p, &text, &len);
     mf_check k;
-    if (mf_check_run(&k, text, len, p, false, true) == 0) {
+    if (mf_check_run(&k, text, len, p, false, mf_fuzz_determinism_due()) == 0) {
         mf_stats_record(&k);
         if (k.failed)
-            mf_fuzz_fail(&k);
+            mf_fuzz_finding(&k, data, size);
     }
     mf_check_free(&k);
     mf_stats_maybe_dump();

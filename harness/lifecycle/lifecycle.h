@@ -128,6 +128,14 @@ int mf_lc_write_atomic(const char *path, const void *data, size_t len);
 /* Create path with the bytes only when it does not exist (temp + link).
  * 1 written, 0 existed, -1 error (errno). */
 int mf_lc_write_new(const char *path, const void *data, size_t len);
+/* Write an entry made of a payload and its metadata so that a kill at any
+ * instant leaves either no entry or both files: both go to fsync'd temp
+ * files, the payload is renamed into place, then the metadata is linked in
+ * last (create-only). An entry exists when its metadata does; a payload
+ * without metadata is a torn write and is replaced. 1 written, 0 the
+ * metadata existed already, -1 error (errno; no new file is left behind). */
+int mf_lc_write_pair(const char *payload_path, const void *payload, size_t payload_len,
+                     const char *meta_path, const void *meta, size_t meta_len);
 /* Read a whole file (NUL-terminated); NULL on error (errno). */
 char *mf_lc_read(const char *path, size_t *len);
 /* snprintf for file paths: -1 (and ENAMETOOLONG) when the result did not fit. */
