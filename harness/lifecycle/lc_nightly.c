@@ -406,7 +406,7 @@ static void fuzz_slot(nightly *n, const char *engine, const char *target, double
     say(n, false, "fuzz    %s for %ds, %d job(s) (log %s)", name, (int)per, n->jobs, log);
     double rs = mf_lc_clock();
     n->run_name = name;
-    n->run_secs = per;
+    n->run_secs = (int)per;
     n->run_said = rs;
     bool cut;
     int st = run(n, fa, NULL, log, rs + per + 120, &cut, fuzz_line);
