@@ -14,10 +14,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const mf_profile *p = mf_profiles_at(data[0] % mf_profiles_count());
     mf_check k;
-    if (mf_check_run(&k, (const char *)data + 1, size - 1, p, false, true) == 0) {
+    if (mf_check_run(&k, (const char *)data + 1, size - 1, p, false, mf_fuzz_determinism_due()) == 0) {
         mf_stats_record(&k);
         if (k.failed)
-            mf_fuzz_fail(&k);
+            mf_fuzz_finding(&k, data, size);
     }
     mf_check_free(&k);
     mf_stats_maybe_dump();

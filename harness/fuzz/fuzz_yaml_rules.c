@@ -2,8 +2,8 @@
  * target; uses core's internal API). Each text rule of mf_yaml_repairs[] is
  * applied to the input and then to its own output: the second application
  * must change nothing (rules are idempotent), and a rule that reports no
- * change must leave the text as it was. A violation aborts with the
- * idempotence oracle line naming the rule. Inputs are valid UTF-8, as
+ * change must leave the text as it was. A violation is recorded like the
+ * other targets' (or aborts with the idempotence oracle line naming the rule). Inputs are valid UTF-8, as
  * the pipeline guarantees before the rules run. */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,10 +14,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void die(const char *rule, const char *detail)
+/* Record (or, without a findings directory, abort on) one violation. */
+static void fail(const char *rule, const char *detail, const uint8_t *data, size_t size)
 {
-    fprintf(stderr, "malform-oracle: idempotence profile=generic_yaml ops=- rules=%s: %s\n", rule, detail);
-    abort();
+    char line[512];
+    snprintf(line, sizeof line, "malform-oracle: idempotence profile=generic_yaml ops=- rules=%s: %s", rule, detail);
+    mf_fuzz_report(line, true, data, size);
 }
 
 /* The pipeline rejects invalid UTF-8 before any rule runs: so does this target. */
@@ -39,6 +41,7 @@ static bool utf8_valid(const uint8_t *s, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    mf_stats_init("yaml_rules");
     if (size > MF_FUZZ_MAX_INPUT || !utf8_valid(data, size))
         return 0;
     const mf_profile *p = mf_profiles_count() ? mf_profiles_at(data && size ? data[0] % mf_profiles_count() : 0) : NULL;
@@ -47,10 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mf_warnings w = {0};
         size_t n1 = r->fn((const char *)data, size, &once, p, &w);
         if (n1 == 0 && (once.len != size || (size && memcmp(once.s, data, size) != 0)))
-            die(r->rule_id, "reported no change but rewrote the text");
+            fail(r->rule_id, "reported no change but rewrote the text", data, size);
         size_t n2 = r->fn(mf_buf_cstr(&once), once.len, &twice, p, &w);
         if (n2 != 0 || twice.len != once.len || (once.len && memcmp(once.s, twice.s, once.len) != 0))
-            die(r->rule_id, "applied to its own output it changed the text again");
+            fail(r->rule_id, "applied to its own output it changed the text again", data, size);
         mf_buf_free(&once);
         mf_buf_free(&twice);
         mf_warnings_clear(&w);

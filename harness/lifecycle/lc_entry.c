@@ -116,8 +116,9 @@ int mf_lc_entry_parse(const char *text, size_t len, mf_lc_entry *e, char *err, s
         return -1;
     }
     if (!e->signature || !e->kind || !e->status || mf_lc_kind_parse(e->kind) < 0 ||
-        (strcmp(e->status, "open") && strcmp(e->status, "fixed"))) {
-        snprintf(err, errlen, "header needs signature, kind (oracle|crash|timeout|oom|leak) and status (open|fixed)");
+        (strcmp(e->status, "open") && strcmp(e->status, "fixed") && strcmp(e->status, "new"))) {
+        snprintf(err, errlen, "header needs signature, kind (oracle|crash|timeout|oom|leak) and status "
+                              "(open|fixed|new)");
         mf_lc_entry_free(e);
         return -1;
     }

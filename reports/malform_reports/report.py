@@ -260,7 +260,7 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
         "run": run,
         "missing": problems,
         "campaigns": [{k: c[k] for k in ("engine", "target", "seconds", "execs", "execs_per_sec", "coverage",
-                                          "corpus", "interrupted", "path", "timeline_source")}
+                                          "corpus", "interrupted", "path", "timeline_source", "pipeline")}
                       | {"failures": len(c["failures"])} for c in campaigns],
         "totals": dict({
             "campaigns": len(campaigns),
@@ -359,7 +359,9 @@ def render_html(summary, figures):
     env.filters["num"] = _fmt_num
     return env.get_template("report.html.j2").render(s=summary, figures={f["id"]: f for f in figures},
                                                      plots=[f for f in figures if f["id"] != "compare"],
-                                                     run=run_view(summary["run"]), status_of=status_of)
+                                                     run=run_view({k: v for k, v in summary["run"].items()
+                                                                   if set(summary["run"]) - {"interrupted"}}),
+                                                     status_of=status_of)
 
 
 def render_md(summary):
@@ -375,13 +377,14 @@ def render_md(summary):
                if summary['rules']['registry'] is not None else ""), ""]
     if summary["campaigns"]:
         feats = any(c["coverage"]["features"] is not None for c in summary["campaigns"])
-        out += ["| engine | target | seconds | execs | execs/s | edges |" + (" libFuzzer features |" if feats else "")
+        out += ["| engine | target | seconds | execs | execs/s | edges |" + (" features (kind) |" if feats else "")
                 + " corpus | failures |", "|---|---|---:|---:|---:|---:|" + ("---:|" if feats else "") + "---:|---:|"]
         for c in summary["campaigns"]:
             cov = c["coverage"]
             out.append(f"| {c['engine']} | {c['target']} | {c['seconds']:.0f} | {c['execs']:,} | "
                        f"{c['execs_per_sec']:,.0f} | {_fmt_num(cov['edges'])} |"
-                       + (f" {_fmt_num(cov['features'])} |" if feats else "")
+                       + (f" {_fmt_num(cov['features'])}"
+                          + (f" ({cov['features_kind']})" if cov["features"] is not None else "") + " |" if feats else "")
                        + f" {_fmt_num(c['corpus'])} | {c['failures']} |")
         out.append("")
     if summary["signatures"]:

@@ -193,6 +193,14 @@ static void anchor_from_top_level_key(void **state)
     expect(&c, 2, "anchor+prefix-stripped", "epics: []\n");
     expect_rules(&c, 2, "cand.transcript-prefix", "cand.anchor", NULL);
     mf_candidates_free(&c);
+
+    /* a key behind a transcript prefix above the anchor: the raw anchor
+     * would drop it, so only the prefix-stripped text is anchored */
+    c = build(yaml_p, "Intro\n[tool] epics: []\nbeads:\n  - id: a\n");
+    for (size_t i = 0; i < c.count; i++)
+        assert_string_not_equal(c.items[i].name, "anchor");
+    expect(&c, c.count - 1, "anchor+prefix-stripped", "epics: []\nbeads:\n  - id: a\n");
+    mf_candidates_free(&c);
 }
 
 static void terminal_noise(void **state)
