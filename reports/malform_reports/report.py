@@ -176,12 +176,15 @@ def _pipelines(signatures):
 
 
 def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, malform=None,
-                  regression_dir=None, mine=True, profile=None, compare_file=None):
-    """(summary dict, campaigns) for a work dir; never raises on bad input."""
+                  regression_dir=None, mine=True, profile=None, compare_file=None, pipeline=None):
+    """(summary dict, campaigns) for a work dir; never raises on bad input. pipeline:
+    only that pipeline's campaigns and signatures ("core": those of no other pipeline)."""
     problems = []
     if not os.path.isdir(workdir):
         problems.append(f"work dir {workdir}: does not exist or is not a directory")
     campaigns = load.find_campaigns(workdir, problems) if os.path.isdir(workdir) else []
+    if pipeline:
+        campaigns = [c for c in campaigns if (c["pipeline"] or "core") == pipeline]
     nightly = load.load_nightly(workdir, problems) if os.path.isdir(workdir) else None
     if not campaigns:
         problems.append("campaigns: no stats.json under the work dir (no campaign ran, or none finished writing)")
@@ -242,6 +245,8 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
     applied = {k: n for k, n in applied.items() if n > 0}
 
     signatures = _signatures(campaigns, regression, findings, triage_map, nightly, history)
+    if pipeline:
+        signatures = [s for s in signatures if s["pipeline"] == pipeline]
     by_oracle, by_profile = {}, {}
     for s in signatures:
         _add(by_oracle.setdefault(s.get("oracle") or s.get("kind") or "unknown", {}), status_of(s))
@@ -257,6 +262,7 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
         "schema": SCHEMA,
         "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "workdir": os.path.abspath(workdir),
+        "pipeline": pipeline,
         "run": run,
         "missing": problems,
         "campaigns": [{k: c[k] for k in ("engine", "target", "seconds", "execs", "execs_per_sec", "coverage",
@@ -283,7 +289,10 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
         "plots": [p for p, _ in plots.PLOTS],
         "mining": None,
     }
-    if mine:
+    if mine and pipeline not in (None, "core"):
+        summary["mining"] = {"cases": 0, "families": [], "proposals": [], "yaml": "",
+                             "note": f"Mining proposes patches to core's profiles; it is left out for pipeline {pipeline}."}
+    elif mine:
         from . import mine as mining
         summary["mining"] = mining.report_section(workdir, rdirs, malform, profile, problems, ops_reg)
     return summary, campaigns

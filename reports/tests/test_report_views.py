@@ -306,6 +306,15 @@ def test_per_pipeline_findings(tmp_path, malform):
     page = report.render_html(s, [])
     table = page[page.index('<h2 id="pipelines">'):page.index("<figure id=\"plot-compare\"")]
     assert "<td>jsonrepair</td><td class=\"n\">2</td>" in table
+    (tmp_path / "bb").mkdir()
+    (tmp_path / "bb" / "stats.json").write_text(json.dumps({"engine": "blackbox", "target": "blackbox",
+                                                            "pipeline": "jsonrepair", "seconds": 1, "execs": 2}))
+    (tmp_path / "lf").mkdir()
+    (tmp_path / "lf" / "stats.json").write_text(json.dumps({"engine": "libfuzzer", "target": "raw", "seconds": 1}))
+    only, _ = report.build_summary(str(tmp_path), mine=False, malform=malform, pipeline="jsonrepair")
+    assert only["pipeline"] == "jsonrepair" and only["totals"]["signatures"] == 2
+    assert [c["engine"] for c in only["campaigns"]] == ["blackbox"]
+    assert "<h1>malform report: pipeline jsonrepair</h1>" in report.render_html(only, [])
 
 
 def test_rules_not_fired_with_reasons(tmp_path):
