@@ -1,0 +1,107 @@
+// malform-pipeline.js - the worker side of the malform pipeline protocol
+// (harness/pipelines/PROTOCOL.md, version 1) for Node adapters.
+//
+//   const { serve } = require('./malform-pipeline');
+//   serve({ name: 'jsonrepair', version: '3.15.0', formats: ['json'], profiles: ['*'], warnings: false },
+//         (input, req) => ({ status: 'accepted', value: JSON.parse(jsonrepair(input)) }));
+//
+// repair(input, request) returns {status, value, warnings, error} (a bare
+// value means accepted). A thrown error is answered as status "crashed"
+// unless spec.rejects(err) says it is the pipeline's way of rejecting.
+'use strict';
+const readline = require('readline');
+
+const PROTOCOL = 1;
+
+function fnv1a(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+// V8 block coverage of the scripts `filter` accepts, as hashed range ids of
+// the ranges executed since the previous take.
+function coverageProbe(filter) {
+  const inspector = require('inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method, params) => {
+    let out, failure;
+    session.post(method, params || {}, (err, res) => { failure = err; out = res; });
+    if (failure) throw failure;
+    return out;
+  };
+  post('Profiler.enable');
+  post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  const urlHash = new Map();
+  return () => {
+    const ids = [];
+    for (const script of post('Profiler.takePreciseCoverage').result) {
+      let uh = urlHash.get(script.url);
+      if (uh === undefined) {
+        uh = filter(script.url) ? fnv1a(script.url) : 0;
+        urlHash.set(script.url, uh);
+      }
+      if (!uh) continue;
+      for (const fn of script.functions)
+        for (const r of fn.ranges)
+          if (r.count > 0) ids.push((Math.imul(uh ^ r.startOffset, 0x01000193) ^ r.endOffset) >>> 0);
+    }
+    return ids;
+  };
+}
+
+function normalize(out) {
+  if (out === null || typeof out !== 'object' || !('status' in out)) return { status: 'accepted', value: out };
+  return out;
+}
+
+function errorRecord(err) {
+  return {
+    type: (err && err.name) || typeof err,
+    message: String((err && err.message) || err).slice(0, 2000),
+    stack: String((err && err.stack) || '').slice(0, 4000),
+  };
+}
+
+// Serve requests on stdin until it closes. spec: {name, version, formats,
+// profiles, warnings, rejects(err) -> bool, coverageFilter(url) -> bool}.
+function serve(spec, repair) {
+  const cover = process.env.MALFORM_COVERAGE === '1'
+    ? coverageProbe(spec.coverageFilter || ((url) => url.includes('/node_modules/')))
+    : null;
+  const hello = {
+    malform_pipeline: PROTOCOL, name: spec.name, version: spec.version, formats: spec.formats,
+    profiles: spec.profiles || ['*'], warnings: !!spec.warnings, coverage: true,
+  };
+  process.stdout.write(JSON.stringify(hello) + '\n');
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  rl.on('line', (line) => {
+    const req = JSON.parse(line);
+    let res;
+    if (cover) cover();
+    try {
+      res = normalize(repair(req.input, req));
+    } catch (err) {
+      const rejected = spec.rejects && spec.rejects(err);
+      if (!rejected) process.stderr.write(`uncaught ${(err && err.stack) || err}\n`);
+      res = { status: rejected ? 'rejected' : 'crashed', error: errorRecord(err) };
+    }
+    res.id = req.id;
+    if (cover) res.coverage = cover();
+    process.stdout.write(JSON.stringify(res) + '\n');
+  });
+}
+
+// Version of an installed package (read from its package.json, which some
+// packages do not export to require()).
+function packageVersion(name) {
+  const path = require('path');
+  const file = path.join(__dirname, 'node_modules', name, 'package.json');
+  return JSON.parse(require('fs').readFileSync(file, 'utf8')).version;
+}
+
+module.exports = { serve, packageVersion, PROTOCOL };
