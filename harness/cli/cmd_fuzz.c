@@ -26,6 +26,7 @@
 #include "cli_util.h"
 #include "harness.h"
 #include "lifecycle.h"
+#include "pl_cli.h"
 
 #ifndef MF_SOURCE_ROOT
 #define MF_SOURCE_ROOT "."
@@ -492,6 +493,8 @@ static int usage(void)
 
 int cmd_fuzz(int argc, char **argv)
 {
+    if (mf_pl_fuzz_wanted(argc, argv))
+        return mf_pl_fuzz_cli(argc, argv);
     fz z;
     memset(&z, 0, sizeof z);
     z.seconds = 60;

@@ -94,9 +94,24 @@ const mf_pl_hello *mf_pl_hello_of(const mf_pl_worker *w);
  * core only; workers get "generic_<format>"). Returns r->fail. */
 mf_pl_fail mf_pl_request(mf_pl_worker *w, const mf_profile *profile, const char *input, size_t len,
                          const json_t *options, mf_pl_reply *r);
+/* One input of a batch (borrowed pointers). */
+typedef struct {
+    const mf_profile *profile;
+    const char *text;
+    size_t len;
+    const json_t *options;
+} mf_pl_input;
+
+/* mf_pl_request for n inputs, pipelined (the worker answers in order while
+ * the next requests are written), so a worker's wake-up latency is paid
+ * once per batch. A failure is charged to the input being answered; the
+ * inputs after it go to a restarted worker. replies has n entries. */
+void mf_pl_request_many(mf_pl_worker *w, const mf_pl_input *in, size_t n, mf_pl_reply *replies);
 void mf_pl_reply_free(mf_pl_reply *r);
 /* Kill the worker (process group) and free everything. NULL is fine. */
 void mf_pl_stop(mf_pl_worker *w);
+/* True for the built-in in-process pipeline. */
+bool mf_pl_is_core(const mf_pl_worker *w);
 /* Times the worker was (re)started. */
 int mf_pl_starts(const mf_pl_worker *w);
 /* True when the worker handles profile p of format f (hello's formats and profiles). */

@@ -289,11 +289,16 @@ static bool take_line(mf_pl_worker *w, char **line, size_t *len)
     return true;
 }
 
-static int exchange(mf_pl_worker *w, const char *req, size_t reqlen, int timeout_ms, char **line, size_t *len,
-                    io_status *s)
+/* Requests still to write: exchange() writes as much as the pipe takes while
+ * it waits for the next response line (so pipelined requests never block). */
+typedef struct {
+    const char *data;
+    size_t len, sent;
+} outbuf;
+
+static int exchange(mf_pl_worker *w, outbuf *ob, int timeout_ms, char **line, size_t *len, io_status *s)
 {
     double deadline = now_ms() + timeout_ms, rss_at = now_ms() + MF_PL_POLL_MS;
-    size_t sent = 0;
     *line = NULL;
     for (;;) {
         if (take_line(w, line, len))
@@ -309,7 +314,7 @@ static int exchange(mf_pl_worker *w, const char *req, size_t reqlen, int timeout
             return -1;
         }
         struct pollfd p[3] = {{w->out_fd, POLLIN, 0}, {w->err_fd, POLLIN, 0}, {w->in_fd, POLLOUT, 0}};
-        nfds_t np = req && sent < reqlen ? 3 : 2;
+        nfds_t np = ob && ob->sent < ob->len ? 3 : 2;
         int r = poll(p, np, left < MF_PL_POLL_MS ? (int)left + 1 : MF_PL_POLL_MS);
         if (r < 0 && errno != EINTR) {
             io_fail(s, MF_PL_ERROR, "poll", "poll: %s", strerror(errno));
@@ -328,9 +333,9 @@ static int exchange(mf_pl_worker *w, const char *req, size_t reqlen, int timeout
         if (p[1].revents)
             err_drain(w);
         if (np == 3 && (p[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
-            ssize_t k = write(w->in_fd, req + sent, reqlen - sent);
+            ssize_t k = write(w->in_fd, ob->data + ob->sent, ob->len - ob->sent);
             if (k > 0)
-                sent += (size_t)k;
+                ob->sent += (size_t)k;
             else if (k < 0 && errno != EAGAIN && errno != EINTR) {
                 died(w, s);
                 return -1;
@@ -410,7 +415,7 @@ static int start_process(mf_pl_worker *w, char *err, size_t n)
     char *line;
     size_t len;
     io_status s = {0};
-    if (exchange(w, NULL, 0, w->def->start_timeout_ms, &line, &len, &s) < 0) {
+    if (exchange(w, NULL, w->def->start_timeout_ms, &line, &len, &s) < 0) {
         if (w->pid > 0)
             kill_worker(w, NULL);
         char *tail = err_tail(w);
@@ -456,6 +461,11 @@ mf_pl_worker *mf_pl_start(const mf_pl_def *d, bool coverage, char *err, size_t n
 const mf_pl_hello *mf_pl_hello_of(const mf_pl_worker *w)
 {
     return &w->hello;
+}
+
+bool mf_pl_is_core(const mf_pl_worker *w)
+{
+    return w->def->builtin;
 }
 
 int mf_pl_starts(const mf_pl_worker *w)
@@ -672,59 +682,101 @@ static mf_pl_fail core_request(const mf_profile *profile, const char *input, siz
     return r->fail;
 }
 
-mf_pl_fail mf_pl_request(mf_pl_worker *w, const mf_profile *profile, const char *input, size_t len,
-                         const json_t *options, mf_pl_reply *r)
+/* Fail reply r with s; kill the worker unless it survived (an answered exception). */
+static void fail_reply(mf_pl_worker *w, mf_pl_reply *r, const io_status *s, bool worker_alive)
 {
-    memset(r, 0, sizeof *r);
-    if (w->def->builtin)
-        return core_request(profile, input, len, options, r);
+    mf_result_free(r->result);
+    r->result = NULL;
+    r->fail = s->fail;
+    snprintf(r->what, sizeof r->what, "%s", s->what);
+    snprintf(r->message, sizeof r->message, "%s", s->message);
+    err_drain(w);
+    if (!worker_alive && w->pid > 0)
+        kill_worker(w, NULL);
+    r->stderr_tail = err_tail(w);
+    w->errpos = 0;
+    w->errwrapped = false;
+}
+
+/* Answer inputs [from, n) in one pipelined batch; returns the index after the
+ * last reply filled (a failed worker ends the batch early). */
+static size_t batch(mf_pl_worker *w, const mf_pl_input *in, size_t from, size_t n, mf_pl_reply *replies)
+{
     char err[512];
     if (w->pid <= 0 && start_process(w, err, sizeof err) < 0) {
-        r->fail = MF_PL_ERROR;
-        snprintf(r->message, sizeof r->message, "%s", err);
-        r->stderr_tail = strdup("");
-        return r->fail;
+        replies[from].fail = MF_PL_ERROR;
+        snprintf(replies[from].message, sizeof replies[from].message, "%s", err);
+        replies[from].stderr_tail = strdup("");
+        return n;
     }
-    const char *pname = generic_name(profile, input, len);
-    const mf_profile *gp = mf_profiles_get(pname);
-    const char *format = gp && gp->format == MF_FORMAT_YAML ? "yaml" : "json";
-    long id = ++w->next_id;
-    size_t reqlen;
-    char *req = request_line(id, pname, format, input, len, options, &reqlen);
-    if (!req) {
-        r->fail = MF_PL_ERROR;
-        snprintf(r->message, sizeof r->message, "out of memory building the request");
-        return r->fail;
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *f = open_memstream(&buf, &blen);
+    long first = w->next_id + 1;
+    const char **pnames = calloc(n - from, sizeof *pnames);
+    for (size_t i = from; f && pnames && i < n; i++) {
+        pnames[i - from] = generic_name(in[i].profile, in[i].text, in[i].len);
+        const mf_profile *gp = mf_profiles_get(pnames[i - from]);
+        size_t l;
+        char *req = request_line(++w->next_id, pnames[i - from], gp && gp->format == MF_FORMAT_YAML ? "yaml" : "json",
+                                 in[i].text, in[i].len, in[i].options, &l);
+        if (req)
+            fwrite(req, 1, l, f);
+        free(req);
     }
-    char *line = NULL;
-    size_t linelen;
-    io_status s = {0};
-    int rc = exchange(w, req, reqlen, w->def->timeout_ms, &line, &linelen, &s);
-    free(req);
-    if (rc == 0) {
-        rc = judge(line, linelen, id, pname, r, &s);
+    if (!f || fclose(f) != 0 || !pnames) {
+        free(buf);
+        free(pnames);
+        replies[from].fail = MF_PL_ERROR;
+        snprintf(replies[from].message, sizeof replies[from].message, "out of memory building the requests");
+        return n;
+    }
+    outbuf ob = {buf, blen, 0};
+    size_t i = from;
+    for (; i < n; i++) {
+        char *line = NULL;
+        size_t linelen;
+        io_status s = {0};
+        mf_pl_reply *r = &replies[i];
+        int rc = exchange(w, &ob, w->def->timeout_ms, &line, &linelen, &s);
+        if (rc == 0)
+            rc = judge(line, linelen, first + (long)(i - from), pnames[i - from], r, &s);
         if (rc == 0 && w->def->rss_limit_kb && ++w->since_rss >= 8) {
             w->since_rss = 0;
-            long rss = rss_kb(w->pid);
-            if (rss > w->def->rss_limit_kb) {
+            if (rss_kb(w->pid) > w->def->rss_limit_kb) {
                 io_fail(&s, MF_PL_OOM, "oom", "resident memory over the limit after %s", "a response");
                 rc = -1;
             }
         }
+        free(line);
+        if (rc != 0)
+            fail_reply(w, r, &s, rc > 0);
+        if (rc < 0) {
+            i++;
+            break;
+        }
     }
-    free(line);
-    if (rc != 0) {
-        mf_result_free(r->result);
-        r->result = NULL;
-        r->fail = s.fail;
-        snprintf(r->what, sizeof r->what, "%s", s.what);
-        snprintf(r->message, sizeof r->message, "%s", s.message);
-        err_drain(w);
-        if (rc < 0 && w->pid > 0)
-            kill_worker(w, NULL);
-        r->stderr_tail = err_tail(w);
-        w->errpos = 0;
-        w->errwrapped = false;
+    free(buf);
+    free(pnames);
+    return i;
+}
+
+void mf_pl_request_many(mf_pl_worker *w, const mf_pl_input *in, size_t n, mf_pl_reply *replies)
+{
+    memset(replies, 0, n * sizeof *replies);
+    if (w->def->builtin) {
+        for (size_t i = 0; i < n; i++)
+            core_request(in[i].profile, in[i].text, in[i].len, in[i].options, &replies[i]);
+        return;
     }
+    for (size_t from = 0; from < n;)
+        from = batch(w, in, from, n, replies);
+}
+
+mf_pl_fail mf_pl_request(mf_pl_worker *w, const mf_profile *profile, const char *input, size_t len,
+                         const json_t *options, mf_pl_reply *r)
+{
+    mf_pl_input in = {profile, input, len, options};
+    mf_pl_request_many(w, &in, 1, r);
     return r->fail;
 }

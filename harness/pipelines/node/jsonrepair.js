@@ -5,14 +5,16 @@
 const { jsonrepair, JSONRepairError } = require('jsonrepair');
 const { serve, packageVersion } = require('./malform-pipeline');
 
-serve(
-  {
-    name: 'jsonrepair',
-    version: packageVersion('jsonrepair'),
-    formats: ['json'],
-    profiles: ['*'],
-    warnings: false,
-    rejects: (err) => err instanceof JSONRepairError,
-  },
-  (input) => JSON.parse(jsonrepair(input)),
-);
+const spec = {
+  name: 'jsonrepair',
+  version: packageVersion('jsonrepair'),
+  formats: ['json'],
+  profiles: ['*'],
+  warnings: false,
+  rejects: (err) => err instanceof JSONRepairError,
+};
+
+const repair = (input) => JSON.parse(jsonrepair(input));
+
+module.exports = { spec, repair };
+if (require.main === module) serve(spec, repair);

@@ -9,7 +9,7 @@
 // value means accepted). A thrown error is answered as status "crashed"
 // unless spec.rejects(err) says it is the pipeline's way of rejecting.
 'use strict';
-const readline = require('readline');
+const fs = require('fs');
 
 const PROTOCOL = 1;
 
@@ -77,31 +77,53 @@ function serve(spec, repair) {
     malform_pipeline: PROTOCOL, name: spec.name, version: spec.version, formats: spec.formats,
     profiles: spec.profiles || ['*'], warnings: !!spec.warnings, coverage: true,
   };
-  process.stdout.write(JSON.stringify(hello) + '\n');
-  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  rl.on('line', (line) => {
-    const req = JSON.parse(line);
-    let res;
-    if (cover) cover();
-    try {
-      res = normalize(repair(req.input, req));
-    } catch (err) {
-      const rejected = spec.rejects && spec.rejects(err);
-      if (!rejected) process.stderr.write(`uncaught ${(err && err.stack) || err}\n`);
-      res = { status: rejected ? 'rejected' : 'crashed', error: errorRecord(err) };
+  const write = (obj) => writeLine(JSON.stringify(obj) + '\n');
+  write(hello);
+  let pending = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    pending += chunk;
+    let nl;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (line) write(answer(JSON.parse(line), spec, repair, cover));
     }
-    res.id = req.id;
-    if (cover) res.coverage = cover();
-    process.stdout.write(JSON.stringify(res) + '\n');
   });
+}
+
+// Blocking write of the whole line (stdout may be a pipe that is full for a moment).
+function writeLine(text) {
+  const buf = Buffer.from(text, 'utf8');
+  for (let off = 0; off < buf.length;) {
+    try {
+      off += fs.writeSync(1, buf, off, buf.length - off);
+    } catch (err) {
+      if (err.code !== 'EAGAIN') throw err;
+    }
+  }
+}
+
+function answer(req, spec, repair, cover) {
+  let res;
+  if (cover) cover();
+  try {
+    res = normalize(repair(req.input, req));
+  } catch (err) {
+    const rejected = spec.rejects && spec.rejects(err);
+    if (!rejected) process.stderr.write(`uncaught ${(err && err.stack) || err}\n`);
+    res = { status: rejected ? 'rejected' : 'crashed', error: errorRecord(err) };
+  }
+  res.id = req.id;
+  if (cover) res.coverage = cover();
+  return res;
 }
 
 // Version of an installed package (read from its package.json, which some
 // packages do not export to require()).
 function packageVersion(name) {
-  const path = require('path');
-  const file = path.join(__dirname, 'node_modules', name, 'package.json');
-  return JSON.parse(require('fs').readFileSync(file, 'utf8')).version;
+  const file = require('path').join(__dirname, 'node_modules', name, 'package.json');
+  return JSON.parse(fs.readFileSync(file, 'utf8')).version;
 }
 
 module.exports = { serve, packageVersion, PROTOCOL };

@@ -174,6 +174,24 @@ static void test_stderr_flood(void **state)
     mf_pl_reply_free(&r);
 }
 
+/* Pipelined: each failure is charged to its own input, the rest are answered. */
+static void test_batch(void **state)
+{
+    (void)state;
+    const char *texts[] = {"{}", "EXIT-3", "[1]", "WRONG-ID", "EXCEPTION", "2"};
+    const mf_pl_fail want[] = {MF_PL_OK, MF_PL_CRASH, MF_PL_OK, MF_PL_PROTOCOL, MF_PL_CRASH, MF_PL_OK};
+    mf_pl_input in[6];
+    mf_pl_reply r[6];
+    for (int i = 0; i < 6; i++)
+        in[i] = (mf_pl_input){mf_profiles_get("generic_json"), texts[i], strlen(texts[i]), NULL};
+    mf_pl_request_many(w, in, 6, r);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(r[i].fail, want[i]);
+        mf_pl_reply_free(&r[i]);
+    }
+    assert_recovers();
+}
+
 static void test_start_failures(void **state)
 {
     (void)state;
@@ -213,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_garbage),       cmocka_unit_test(test_wrong_id),
         cmocka_unit_test(test_bad_status),    cmocka_unit_test(test_huge_output),
         cmocka_unit_test(test_grows),         cmocka_unit_test(test_stderr_flood),
+        cmocka_unit_test(test_batch),
         cmocka_unit_test(test_start_failures), cmocka_unit_test(test_bad_definition),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
