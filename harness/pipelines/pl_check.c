@@ -263,19 +263,26 @@ void mf_pl_check_signature(const mf_pl_check *c, const char *pipeline, char *out
 
 /* ---- which ops a pipeline owes something for ---- */
 
+/* True when every rule that repairs the op (any one is enough) needs the
+ * profile: normalizers, schema, echo detection, the profile's tag. */
 static bool needs_profile(const char *rules)
 {
-    static const char *const prefixes[] = {"norm.", "schema.", "echo.", "cand.tag", "cand.anchor"};
-    const char *r = rules;
-    while (r && *r) {
+    static const char *const prefixes[] = {"norm.", "schema.", "echo.", "cand.tag"};
+    bool any = false;
+    for (const char *r = rules; r && *r;) {
         while (*r == ' ')
             r++;
-        for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-            if (!strncmp(r, prefixes[i], strlen(prefixes[i])))
-                return true;
-        r = strchr(r, ' ');
+        if (!*r)
+            break;
+        bool needs = false;
+        for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes && !needs; i++)
+            needs = !strncmp(r, prefixes[i], strlen(prefixes[i]));
+        if (!needs)
+            return false;
+        any = true;
+        r += strcspn(r, " ");
     }
-    return false;
+    return any;
 }
 
 bool mf_pl_op_fits(const mf_pl_worker *w, const mf_profile *p, const mf_op *op)
