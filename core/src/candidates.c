@@ -40,40 +40,6 @@
 #define MF_CAND_PER_KIND 12
 #define MF_CAND_JSON_SPANS 6
 
-const mf_rule mf_rules_cand[] = {
-    {"cand.recovered", "000 Universal Repairs / Candidate Extraction",
-     "The winning candidate is not the raw output (prose, fence, tag or prefix removed)."},
-    {"cand.transcript-prefix", "000 Universal Repairs / Transcript prefix stripping",
-     "Strip transcript role prefixes ([assistant], [user/x], [system], [tool], ...) from each line."},
-    {"cand.terminal-noise", "000 Universal Repairs / Trailing terminal noise",
-     "Trim ANSI escapes, bracketed-paste markers and control characters after the artifact."},
-    {"cand.orphan-fence", "000 Universal Repairs / Orphan closing code fence",
-     "Trim a trailing closing ``` line that has no opening fence above it."},
-    {"cand.fence", "000 Universal Repairs / Candidate collection from surrounding prose",
-     "Take the inner content of a ```yaml/```yml/```json/```jsonl (or bare) code fence."},
-    {"cand.tag", "000 Universal Repairs / Tagged-candidate extraction",
-     "Take the inner content of the profile's <TAG>...</TAG> envelope."},
-    {"cand.tag-truncated", "000 Universal Repairs / Tagged-candidate extraction",
-     "Take everything after the last opening <TAG> when its closing tag is missing."},
-    {"cand.anchor", "000 Universal Repairs / Candidate collection from surrounding prose",
-     "Drop the text before the first line that starts with a top-level key of the profile."},
-    {"cand.json-balanced", "002 A1 JSON extraction (brace counting with string state)",
-     "Take the largest balanced {...} or [...] value found in surrounding text."},
-    {"cand.json-span", "002 A1 JSON extraction (first '{' to last '}')",
-     "Take the text from the first '{' to the last '}' (or '[' to ']') as a last resort."},
-    {"cand.leading-prose", "000 Universal Repairs / Candidate collection from surrounding prose",
-     "Drop a leading prose line (\"Okay, here it is:\") that YAML would read as an invented key."},
-    {"cand.trailing-prose", "000 Universal Repairs / Candidate collection from surrounding prose",
-     "Drop sentence-like lines at column 0 after a YAML artifact (\"Let me know if ...\")."},
-    {"echo.prompt", "000 Prompt Echo Detection",
-     "Reject output that echoes the prompt (hard + soft markers) or a prompt schema (rejection rule)."},
-    {NULL, NULL, NULL}};
-
-/* Indices into mf_rules_cand: warnings name the registry's own id strings. */
-enum { R_RECOVERED, R_PREFIX, R_NOISE, R_ORPHAN, R_FENCE, R_TAG, R_TAG_TRUNC, R_ANCHOR, R_JSON_BALANCED,
-       R_JSON_SPAN, R_LEADING_PROSE, R_TRAILING_PROSE };
-#define RULE(r) (mf_rules_cand[r].id)
-
 typedef struct {
     mf_candidates *out;
     unsigned long long *hash; /* hash of out->items[i].text */
@@ -115,8 +81,8 @@ static int tidy(ctx *c, mf_warnings *w)
             if (nl && mf_buf_putc(b, '\n'))
                 return -1;
             b->s[b->len] = '\0';
-            if (!mf_warnings_has(w, RULE(R_NOISE)) &&
-                mf_warnings_add(w, RULE(R_NOISE), line,
+            if (!mf_warnings_has(w, MF_RULE_ID(CAND_TERMINAL_NOISE)) &&
+                mf_warnings_add(w, MF_RULE_ID(CAND_TERMINAL_NOISE), line,
                                 "Trimmed trailing terminal noise after the complete structured artifact."))
                 return -1;
         }
@@ -127,7 +93,7 @@ static int tidy(ctx *c, mf_warnings *w)
             break;
         b->len = cut;
         b->s[b->len] = '\0';
-        if (mf_warnings_add(w, RULE(R_ORPHAN), line,
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_ORPHAN_FENCE), line,
                             "Trimmed orphan trailing closing code fence after the structured artifact."))
             return -1;
     }
@@ -136,7 +102,7 @@ static int tidy(ctx *c, mf_warnings *w)
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';
-        if (mf_warnings_add(w, RULE(R_TRAILING_PROSE), line,
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
                             "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
@@ -257,7 +223,7 @@ static int scan_fences(ctx *c, const char *s, size_t len)
                 inside = false;
                 if (keep) {
                     found++;
-                    if (emit(c, "fence", s + body, a - body, RULE(R_FENCE), open_line,
+                    if (emit(c, "fence", s + body, a - body, MF_RULE_ID(CAND_FENCE), open_line,
                              "Took the %s payload from inside the markdown code fence opened at line %d.",
                              payload, open_line))
                         return -1;
@@ -267,7 +233,7 @@ static int scan_fences(ctx *c, const char *s, size_t len)
         a = b;
     }
     if (inside && keep && found < MF_CAND_PER_KIND)
-        return emit(c, "fence", s + body, len - body, RULE(R_FENCE), open_line,
+        return emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
                     "Took the %s payload after the markdown code fence opened at line %d (no closing fence).",
                     payload, open_line);
     return 0;
@@ -344,7 +310,7 @@ static int scan_tags(ctx *c, const char *s, size_t len)
         if (!(ce = close_tag(s, len, body, close, tl + 2, &cs)))
             break;
         found++;
-        if (emit(c, "tag", s + body, cs - body, RULE(R_TAG), mf_cand_line_at(s, oi),
+        if (emit(c, "tag", s + body, cs - body, MF_RULE_ID(CAND_TAG), mf_cand_line_at(s, oi),
                  "Extracted the artifact from the <%s>...</%s> envelope.", tag, tag))
             return -1;
         pos = ce;
@@ -360,7 +326,7 @@ static int scan_tags(ctx *c, const char *s, size_t len)
     }
     if (!last)
         return 0;
-    return emit(c, "tag-truncated", s + last, len - last, RULE(R_TAG_TRUNC),
+    return emit(c, "tag-truncated", s + last, len - last, MF_RULE_ID(CAND_TAG_TRUNCATED),
                 mf_cand_line_at(s, last),
                 "Extracted the artifact after the last opening <%s> tag; the closing </%s> is missing (truncated output).",
                 tag, tag);
@@ -380,7 +346,7 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t e = n;
     while (e < cut && s[e] != '\n' && s[e] != '\r')
         e++;
-    return emit(c, "prose-trimmed", s + cut, len - cut, RULE(R_LEADING_PROSE), line,
+    return emit(c, "prose-trimmed", s + cut, len - cut, MF_RULE_ID(CAND_LEADING_PROSE), line,
                 "Dropped the leading prose line \"%.*s%s\" (line %d): it reads as a sentence, not as a key.",
                 (int)(e - n > 60 ? 60 : e - n), s + n, e - n > 60 ? "..." : "", line);
 }
@@ -435,7 +401,7 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
         if (anchor_line(c->p, s + a, b - a, &key)) {
             if (a == 0)
                 return 0; /* nothing before the key: same as the base text */
-            return emit(c, "anchor", s + a, len - a, RULE(R_ANCHOR), line,
+            return emit(c, "anchor", s + a, len - a, MF_RULE_ID(CAND_ANCHOR), line,
                         "Dropped %d line%s of text before the top-level key \"%s\".", line - 1,
                         line == 2 ? "" : "s", key);
         }
@@ -455,7 +421,7 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     for (size_t i = 0; i < n; i++) {
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
-        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, RULE(R_JSON_BALANCED),
+        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, MF_RULE_ID(CAND_JSON_BALANCED),
                  mf_cand_line_at(s, sp[i].start),
                  "Extracted the balanced JSON %s starting at line %d from surrounding text.",
                  s[sp[i].start] == '{' ? "object" : "array", mf_cand_line_at(s, sp[i].start)))
@@ -482,7 +448,7 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
         if (s[i] == '{' || s[i] == '[' || s[i] == '"')
             return 0;
     int line = mf_cand_line_at(s, st);
-    return emit(c, "json-span", a, e - st, RULE(R_JSON_SPAN), line,
+    return emit(c, "json-span", a, e - st, MF_RULE_ID(CAND_JSON_SPAN), line,
                 "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
                 open, line, close);
 }
@@ -530,7 +496,7 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
     if (nstrip == (size_t)-1)
         goto oom;
-    if (nstrip && mf_warnings_add(&pw, RULE(R_PREFIX), first,
+    if (nstrip && mf_warnings_add(&pw, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first,
                                   "Stripped transcript role prefixes (e.g. [assistant]) from %zu line%s before parsing.",
                                   nstrip, nstrip == 1 ? "" : "s"))
         goto oom;

@@ -30,11 +30,22 @@ void mf_lines_free(mf_lines *l);
 size_t mf_line_indent(mf_line l);                         /* leading spaces */
 bool mf_line_blank(mf_line l);                            /* only spaces/tabs/'\r' */
 
-/* ---- rule tables: each stage module exports one, terminated by {NULL} ---- */
-extern const mf_rule mf_rules_cand[];   /* candidates.c, echo.c */
-extern const mf_rule mf_rules_yaml[];   /* yaml_repair*.c */
-extern const mf_rule mf_rules_json[];   /* json_repair*.c */
-extern const mf_rule mf_rules_norm[];   /* normalize*.c, schema normalization */
+/* ---- rule ids: one line each in rules.def ---- */
+/* MF_RULE_<CNAME>: a rule's index in mf_rules[] (CNAME as in rules.def). */
+typedef enum {
+#define RULE(cname, id, section, description) MF_RULE_##cname,
+#include "rules.def"
+#undef RULE
+    MF_RULE_COUNT
+} mf_rule_index;
+/* Every rule in `malform rules` order, indexed by mf_rule_index (rules.c). */
+extern const mf_rule mf_rules[MF_RULE_COUNT];
+/* A rule's id string (the registry's own, usable in static initializers),
+ * e.g. MF_RULE_ID(YAML_COLON_SPACE) is "yaml.colon-space". */
+#define MF_RULE_ID(cname) mf_rule_id_##cname
+#define RULE(cname, id, section, description) extern const char mf_rule_id_##cname[];
+#include "rules.def"
+#undef RULE
 
 /* ---- prompt echo (echo.c) ---- */
 /* True (and err filled as PROMPT_ECHO, tier 1) when raw is the model's prompt echoed back. */

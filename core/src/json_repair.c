@@ -22,49 +22,6 @@
 #include <string.h>
 #include "json_internal.h"
 
-#define S002 "002 A1 _extract_json "
-#define SKM "002 Key mismatches #1/#3 "
-#define SEXT "malform JSON extension "
-
-const mf_rule mf_rules_json[] = {
-    [JR_SINGLE_QUOTE_ESCAPE] = {"json.single-quote-escape", S002 "inline repairs",
-        "Replace the invalid escape \\' inside a double-quoted string by a plain '."},
-    [JR_TEMPLATE_LITERAL] = {"json.template-literal", S002 "inline repairs (template literals)",
-        "Keep ${...} with quotes inside, and backtick-delimited strings, as string text."},
-    [JR_HTML_FRAGMENT] = {"json.html-fragment", S002 "inline repairs (}\">)",
-        "Escape an unescaped quote of an HTML/JSX fragment (}\">, =\"...\") inside a string."},
-    [JR_CONTROL_CHAR] = {"json.control-char", SKM "(literal newlines)",
-        "Escape literal newlines, tabs and other control characters inside strings."},
-    [JR_INNER_QUOTE] = {"json.inner-quote", SKM "(unescaped double quotes)",
-        "Escape a double quote inside a string that is not followed by JSON structure."},
-    [JR_TRAILING_COMMA] = {"json.trailing-comma", SEXT "(seed 002 aggressive repair)",
-        "Drop a comma before '}' or ']' and extra commas between members or elements."},
-    [JR_MISSING_COMMA] = {"json.missing-comma", SEXT "(seed 002 aggressive repair)",
-        "Insert the comma missing between two members or elements."},
-    [JR_SINGLE_QUOTES] = {"json.single-quotes", SEXT "(seed 002 aggressive repair)",
-        "Read single-quoted strings and keys as JSON strings."},
-    [JR_UNQUOTED_KEY] = {"json.unquoted-key", SEXT "(seed 002 aggressive repair)",
-        "Quote an object key written as a bare word (key: value)."},
-    [JR_PYTHON_LITERAL] = {"json.python-literal", SEXT "(seed 002 aggressive repair)",
-        "True/False/None/undefined to true/false/null; NaN and Infinity (no JSON form) to null."},
-    [JR_COMMENT] = {"json.comment", SEXT "(seed 002 aggressive repair)",
-        "Remove //, /* */ and # comments between tokens."},
-    [JR_SMART_QUOTES] = {"json.smart-quotes", SEXT "(seed 002 aggressive repair)",
-        "Read strings delimited by typographic quotes as JSON strings (inside strings they stay)."},
-    [JR_CONCATENATED] = {"json.concatenated", S002 "(largest candidate)",
-        "Several top-level values: wrap them in an array, or keep the largest object for object profiles."},
-    [JR_TRUNCATED] = {"json.truncated", "002 A4 incomplete breakdown detection",
-        "Close the string and containers left open by a cut-off output; drop incomplete members (subset)."},
-    [JR_INVALID_ESCAPE] = {"json.invalid-escape", S002 "inline repairs",
-        "Keep an invalid escape such as \\x or \\q as text by escaping its backslash."},
-    [JR_BIG_NUMBER] = {"json.big-number", SEXT "(numbers)",
-        "Keep a number that no int64/double holds exactly as a string of its text."},
-    [JR_NUMBER_FORMAT] = {"json.number-format", SEXT "(numbers)",
-        "Read +1, .5 and 5. as the JSON numbers 1, 0.5 and 5.0."},
-    [JR_UNICODE_SPACE] = {"json.unicode-space", SEXT "(whitespace)",
-        "Treat non-breaking, zero-width and other Unicode spaces between tokens as whitespace."},
-    [JR_COUNT] = {NULL, NULL, NULL}};
-
 /* Nesting depth of v, stopping once it exceeds limit. */
 static int depth_of(const json_t *v, int limit)
 {
@@ -104,7 +61,7 @@ static json_t *combine(const mf_profile *p, mf_json_tops *tops, mf_warnings *w)
         tops->items[0].value = NULL;
         return v;
     }
-    const char *id = mf_rules_json[JR_CONCATENATED].id;
+    const char *id = MF_RULE_ID(JSON_CONCATENATED);
     if (schema_root_is_object(p)) {
         size_t best = tops->count, objects = 0;
         for (size_t k = 0; k < tops->count; k++) {

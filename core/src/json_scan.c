@@ -48,8 +48,8 @@ typedef struct {
     size_t bol;              /* offset where the current line starts */
     int depth, max_depth;
     mf_warnings *w;
-    unsigned counts[JR_COUNT];
-    int count_line[JR_COUNT];
+    unsigned counts[MF_RULE_COUNT];
+    int count_line[MF_RULE_COUNT];
     mf_error *err;
     bool failed;
     /* truncation bookkeeping, reported once at the end */
@@ -73,7 +73,7 @@ static void note(jp *p, int rule, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    mf_warnings_add(p->w, mf_rules_json[rule].id, line, "%s", msg);
+    mf_warnings_add(p->w, mf_rules[rule].id, line, "%s", msg);
 }
 
 static int column_at(const jp *p, size_t bol, size_t at)
@@ -185,18 +185,18 @@ static void skip_ws(jp *p)
         }
         size_t us = unicode_space(p, p->i);
         if (us) {
-            note(p, JR_UNICODE_SPACE, p->line, "Unicode space character between tokens removed");
+            note(p, MF_RULE_JSON_UNICODE_SPACE, p->line, "Unicode space character between tokens removed");
             advance_n(p, us);
             continue;
         }
         if (c == '#' || (c == '/' && at(p, p->i + 1) == '/')) {
-            note(p, JR_COMMENT, p->line, "%s comment removed", c == '#' ? "'#'" : "'//'");
+            note(p, MF_RULE_JSON_COMMENT, p->line, "%s comment removed", c == '#' ? "'#'" : "'//'");
             while (!at_end(p) && cur(p) != '\n')
                 advance(p);
             continue;
         }
         if (c == '/' && at(p, p->i + 1) == '*') {
-            note(p, JR_COMMENT, p->line, "'/* */' comment removed");
+            note(p, MF_RULE_JSON_COMMENT, p->line, "'/* */' comment removed");
             advance_n(p, 2);
             while (!at_end(p) && !(cur(p) == '*' && at(p, p->i + 1) == '/'))
                 advance(p);
@@ -359,12 +359,12 @@ static int parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     *cut = false;
     mf_buf_reset(b);
     if (q == Q_SINGLE)
-        note(p, JR_SINGLE_QUOTES, p->line, "single-quoted %s converted to a JSON string",
+        note(p, MF_RULE_JSON_SINGLE_QUOTES, p->line, "single-quoted %s converted to a JSON string",
              is_key ? "key" : "string");
     else if (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE)
-        note(p, JR_SMART_QUOTES, p->line, "smart quotes used as string delimiters");
+        note(p, MF_RULE_JSON_SMART_QUOTES, p->line, "smart quotes used as string delimiters");
     else if (q == Q_BACKTICK)
-        note(p, JR_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
+        note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
     advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
 
     for (;;) {
@@ -391,9 +391,9 @@ static int parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             int prev = p->i > open ? at(p, p->i - 1) : -1, next = at(p, p->i + cl);
             if (q == Q_DOUBLE && (prev == '=' || prev == '}' || next == '>' ||
                                   (next == '/' && at(p, p->i + 2) == '>')))
-                note(p, JR_HTML_FRAGMENT, p->line, "unescaped quote in an HTML fragment escaped");
+                note(p, MF_RULE_JSON_HTML_FRAGMENT, p->line, "unescaped quote in an HTML fragment escaped");
             else
-                note(p, JR_INNER_QUOTE, p->line, "unescaped inner quote escaped");
+                note(p, MF_RULE_JSON_INNER_QUOTE, p->line, "unescaped inner quote escaped");
             if (mf_buf_put(b, p->s + p->i, cl)) return fail(p, "out of memory");
             advance_n(p, cl);
             continue;
@@ -433,7 +433,7 @@ static int parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             }
             if (e == '\'' && (q == Q_DOUBLE || q == Q_SINGLE)) {
                 if (q == Q_DOUBLE)
-                    note(p, JR_SINGLE_QUOTE_ESCAPE, p->line, "invalid escape \\' replaced by '");
+                    note(p, MF_RULE_JSON_SINGLE_QUOTE_ESCAPE, p->line, "invalid escape \\' replaced by '");
                 if (mf_buf_putc(b, '\'')) return fail(p, "out of memory");
                 advance_n(p, 2);
                 continue;
@@ -443,7 +443,7 @@ static int parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 advance_n(p, 2);
                 continue;
             }
-            note(p, JR_INVALID_ESCAPE, p->line, "invalid escape '\\%c' kept as text (backslash escaped)",
+            note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "invalid escape '\\%c' kept as text (backslash escaped)",
                  e >= 0x20 && e < 0x7f ? e : '?');
             if (mf_buf_putc(b, '\\')) return fail(p, "out of memory");
             advance(p);
@@ -452,7 +452,7 @@ static int parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         if (c == '$' && q == Q_DOUBLE && at(p, p->i + 1) == '{') {
             size_t end = template_span(p, p->i + 1);
             if (end) {
-                note(p, JR_TEMPLATE_LITERAL, p->line, "quotes inside a ${...} template kept as text");
+                note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "quotes inside a ${...} template kept as text");
                 if (mf_buf_put(b, p->s + p->i, end - p->i)) return fail(p, "out of memory");
                 advance_n(p, end - p->i);
                 continue;
@@ -460,7 +460,7 @@ static int parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         }
         if (c < 0x20 && q != Q_BACKTICK && !ctrl) {
             ctrl = true;
-            note(p, JR_CONTROL_CHAR, p->line, "literal control character%s in a string escaped",
+            note(p, MF_RULE_JSON_CONTROL_CHAR, p->line, "literal control character%s in a string escaped",
                  c == '\n' ? " (line break)" : c == '\t' ? " (tab)" : "");
         }
         if (mf_buf_putc(b, (char)c)) return fail(p, "out of memory");
@@ -504,7 +504,7 @@ static json_t *number_value(jp *p, const char *s, size_t n, int line)
         return NULL;
     tok[m] = '\0';
     if (fixed)
-        note(p, JR_NUMBER_FORMAT, line, "number '%.*s' written as %s", (int)n, s, tok);
+        note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written as %s", (int)n, s, tok);
     json_error_t je;
     json_t *v = json_loadb(tok, m, JSON_DECODE_ANY, &je);
     if (v)
@@ -518,7 +518,7 @@ static json_t *number_value(jp *p, const char *s, size_t n, int line)
         if (strcmp(exact, tok) == 0)
             return json_real(d);
     }
-    note(p, JR_BIG_NUMBER, line, "number %s does not fit a 64-bit integer or double exactly; kept as a string",
+    note(p, MF_RULE_JSON_BIG_NUMBER, line, "number %s does not fit a 64-bit integer or double exactly; kept as a string",
          tok);
     return json_stringn(tok, m);
 }
@@ -551,7 +551,7 @@ static int parse_word(jp *p, json_t **out)
     if (n == 4 && !memcmp(s, "null", 4)) { *out = json_null(); return 0; }
     if ((n == 4 && !memcmp(s, "True", 4)) || (n == 5 && !memcmp(s, "False", 5)) ||
         (n == 4 && !memcmp(s, "None", 4)) || (n == 9 && !memcmp(s, "undefined", 9))) {
-        note(p, JR_PYTHON_LITERAL, line, "%.*s replaced by %s", (int)n, s,
+        note(p, MF_RULE_JSON_PYTHON_LITERAL, line, "%.*s replaced by %s", (int)n, s,
              s[0] == 'T' ? "true" : s[0] == 'F' ? "false" : "null");
         *out = s[0] == 'T' ? json_true() : s[0] == 'F' ? json_false() : json_null();
         return 0;
@@ -559,7 +559,7 @@ static int parse_word(jp *p, json_t **out)
     const char *w = (s[0] == '-' || s[0] == '+') ? s + 1 : s;
     size_t wn = (size_t)(s + n - w);
     if ((wn == 3 && !memcmp(w, "NaN", 3)) || (wn == 8 && !memcmp(w, "Infinity", 8))) {
-        note(p, JR_PYTHON_LITERAL, line, "%.*s has no JSON form; replaced by null", (int)n, s);
+        note(p, MF_RULE_JSON_PYTHON_LITERAL, line, "%.*s has no JSON form; replaced by null", (int)n, s);
         *out = json_null();
         return 0;
     }
@@ -619,7 +619,7 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
             p->i = start;
             return fail(p, "expected a quoted object key");
         }
-        note(p, JR_UNQUOTED_KEY, line, "unquoted key '%.*s' quoted", (int)(p->i - start), p->s + start);
+        note(p, MF_RULE_JSON_UNQUOTED_KEY, line, "unquoted key '%.*s' quoted", (int)(p->i - start), p->s + start);
         mf_buf_reset(b);
         return mf_buf_put(b, p->s + start, p->i - start) ? fail(p, "out of memory") : 0;
     }
@@ -642,13 +642,13 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         int c = cur(p);
         if (c == '}') {
             if (comma)
-                note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
+                note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
             advance(p);
             break;
         }
         if (c == ',') {
             if (!need_sep)
-                note(p, JR_TRAILING_COMMA, p->line, "extra comma in an object removed");
+                note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an object removed");
             comma = true;
             comma_line = p->line;
             need_sep = false;
@@ -660,7 +660,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 fail(p, "expected ',' or '}' after an object member");
                 goto error;
             }
-            note(p, JR_MISSING_COMMA, p->line, "missing comma between object members inserted");
+            note(p, MF_RULE_JSON_MISSING_COMMA, p->line, "missing comma between object members inserted");
         }
         bool cut;
         if (parse_key(p, b, &cut))
@@ -739,13 +739,13 @@ static int parse_array(jp *p, json_t **out, mf_buf *b)
         int c = cur(p);
         if (c == ']') {
             if (comma)
-                note(p, JR_TRAILING_COMMA, comma_line, "trailing comma before ']' removed");
+                note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before ']' removed");
             advance(p);
             break;
         }
         if (c == ',') {
             if (!need_sep)
-                note(p, JR_TRAILING_COMMA, p->line, "extra comma in an array removed");
+                note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an array removed");
             comma = true;
             comma_line = p->line;
             need_sep = false;
@@ -757,7 +757,7 @@ static int parse_array(jp *p, json_t **out, mf_buf *b)
                 fail(p, "expected ',' or ']' after an array element");
                 goto error;
             }
-            note(p, JR_MISSING_COMMA, p->line, "missing comma between array elements inserted");
+            note(p, MF_RULE_JSON_MISSING_COMMA, p->line, "missing comma between array elements inserted");
         }
         json_t *v;
         if (parse_value(p, &v, b))
@@ -858,7 +858,7 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
             advance(&p);
             skip_ws(&p);
             if (at_end(&p))
-                note(&p, JR_TRAILING_COMMA, line, "trailing comma after the JSON value removed");
+                note(&p, MF_RULE_JSON_TRAILING_COMMA, line, "trailing comma after the JSON value removed");
         } else if (!at_end(&p) && !value_start(&p)) {
             fail(&p, "expected the end of the JSON value");
             goto error;
@@ -869,13 +869,13 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
         goto error;
     }
     if (p.closed_containers || p.closed_string || p.dropped_member) {
-        note(&p, JR_TRUNCATED, p.line, "input ended early: closed %d open container(s)%s%s",
+        note(&p, MF_RULE_JSON_TRUNCATED, p.line, "input ended early: closed %d open container(s)%s%s",
              p.closed_containers, p.closed_string ? " and an open string or comment" : "",
              p.dropped_member ? "; dropped an incomplete member" : "");
     }
-    for (int r = 0; r < JR_COUNT; r++)
+    for (int r = 0; r < MF_RULE_COUNT; r++)
         if (p.counts[r] > WARN_CAP)
-            mf_warnings_add(w, mf_rules_json[r].id, p.count_line[r],
+            mf_warnings_add(w, mf_rules[r].id, p.count_line[r],
                             "%u more places repaired by this rule", p.counts[r] - WARN_CAP);
     mf_buf_free(&b);
     return 0;

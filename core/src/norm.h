@@ -1,40 +1,11 @@
 /* norm.h - private to the normalization stage (normalize.c, norm_*.c).
  *
- * The artifact normalizers registered by name in normalize.c, their rule ids
- * (the same static strings as in mf_rules_norm[]), and the small value
- * helpers they share. */
+ * The artifact normalizers registered by name in normalize.c and the small
+ * value helpers they share (their rule ids are in rules.def). */
 #ifndef MALFORM_NORM_H
 #define MALFORM_NORM_H
 
 #include "internal.h"
-
-/* Rule ids of the normalization stage (each one is listed in mf_rules_norm[]). */
-#define MF_R_WRAPPER "norm.wrapper"
-#define MF_R_KEY_ALIAS "norm.key-alias"
-#define MF_R_QUESTION_ID "norm.question-id"
-#define MF_R_QUESTION_RENUMBER "norm.question-renumber"
-#define MF_R_PHASE_CASE "norm.phase-case"
-#define MF_R_PHASE_ORDER "norm.phase-order"
-#define MF_R_COVERAGE_GAP "norm.coverage-gap-ref"
-#define MF_R_FA_OVERLAY "norm.full-answers-overlay"
-#define MF_R_FA_HOIST "norm.full-answers-hoist"
-#define MF_R_PRD_STATUS "norm.prd-status"
-#define MF_R_SCHEMA_VERSION "norm.schema-version"
-#define MF_R_TICKET_ID "norm.ticket-id"
-#define MF_R_CONTENT_SHA "norm.content-sha256"
-#define MF_R_EPIC_ID "norm.epic-id"
-#define MF_R_STORY_ID "norm.story-id"
-#define MF_R_BEADS_ROOT "norm.beads-root"
-#define MF_R_BEAD_ID "norm.bead-id"
-#define MF_R_BEAD_RENUMBER "norm.bead-renumber"
-#define MF_R_CONTEXT_GUIDANCE "norm.context-guidance"
-#define MF_R_EMPTY_PRD_REFS "norm.empty-prd-refs"
-#define MF_R_BEAD_STATUS "norm.bead-status"
-#define MF_R_CHECK_VALUE "norm.check-value"
-#define MF_R_CHANGE_SKIPPED "norm.change-skipped"
-#define MF_R_CHANGE_TYPE "norm.change-type"
-#define MF_R_CHANGE_INSPIRATION "norm.change-inspiration"
-#define MF_R_CHANGE_ATTRIBUTION "norm.change-attribution"
 
 /* The named normalizers (mf_normalizer_fn), one per norm_*.c file. */
 int mf_norm_interview(json_t **root, const mf_profile *p, const mf_options *o,

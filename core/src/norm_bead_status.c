@@ -48,7 +48,7 @@ static int status(json_t *root, mf_warnings *w)
     char *c = canonical_word(s, status_done, "done", status_error, "error");
     int rc = 0;
     if (c && *c && strcmp(c, s) != 0) {
-        rc = mf_warnings_add(w, MF_R_BEAD_STATUS, 0, "Normalized bead status \"%s\" to %s.", s, c);
+        rc = mf_warnings_add(w, MF_RULE_ID(NORM_BEAD_STATUS), 0, "Normalized bead status \"%s\" to %s.", s, c);
         json_object_set_new(root, "status", json_string(c));
     }
     free(c);
@@ -72,7 +72,7 @@ static int checks(json_t *root, mf_warnings *w)
         if (c && *c && !(json_is_string(v) && strcmp(c, json_string_value(v)) == 0)) {
             char *old = mf_norm_show(v);
             const char *q = json_is_string(v) ? "\"" : "";
-            rc = mf_warnings_add(w, MF_R_CHECK_VALUE, 0, "Normalized check %s value %s%s%s to %s.", gate, q, old, q, c);
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_CHECK_VALUE), 0, "Normalized check %s value %s%s%s to %s.", gate, q, old, q, c);
             free(old);
             json_object_set_new(cs, gate, json_string(c));
         }

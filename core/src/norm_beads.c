@@ -61,10 +61,10 @@ static int bead_ids(json_t *beads, mf_warnings *w)
         }
         json_object_set_new(next, stem, json_integer(k + 1));
         if (missing)
-            rc = mf_warnings_add(w, MF_R_BEAD_ID, 0, "Bead at index %zu was missing id. Filled with %s.", i,
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_BEAD_ID), 0, "Bead at index %zu was missing id. Filled with %s.", i,
                                  mf_buf_cstr(&fresh));
         else
-            rc = mf_warnings_add(w, MF_R_BEAD_RENUMBER, 0, "Renumbered duplicate bead id \"%s\" to \"%s\".", id,
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_BEAD_RENUMBER), 0, "Renumbered duplicate bead id \"%s\" to \"%s\".", id,
                                  mf_buf_cstr(&fresh));
         mf_norm_obj_put(b, "id", json_string(mf_buf_cstr(&fresh)), true);
         json_object_set_new(used, mf_buf_cstr(&fresh), json_true());
@@ -175,7 +175,7 @@ int mf_norm_beads(json_t **root, const mf_profile *p, const mf_options *o,
         json_object_set(obj, "beads", *root);
         json_decref(*root);
         *root = obj;
-        if (mf_warnings_add(w, MF_R_BEADS_ROOT, 0, "Placed the bare list of beads under the root key beads."))
+        if (mf_warnings_add(w, MF_RULE_ID(NORM_BEADS_ROOT), 0, "Placed the bare list of beads under the root key beads."))
             goto oom;
     }
     json_t *beads = json_object_get(*root, "beads");
@@ -190,7 +190,7 @@ int mf_norm_beads(json_t **root, const mf_profile *p, const mf_options *o,
         const char *cg = json_string_value(json_object_get(b, "context_guidance"));
         if (cg) {
             json_object_set_new(b, "context_guidance", guidance_object(cg));
-            if (mf_warnings_add(w, MF_R_CONTEXT_GUIDANCE, 0,
+            if (mf_warnings_add(w, MF_RULE_ID(NORM_CONTEXT_GUIDANCE), 0,
                                 "Canonicalized string context guidance at index %zu into patterns/anti_patterns object.",
                                 i))
                 goto oom;
@@ -199,7 +199,7 @@ int mf_norm_beads(json_t **root, const mf_profile *p, const mf_options *o,
         if (!refs || json_is_null(refs)) {
             const char *id = json_string_value(json_object_get(b, "id"));
             json_object_set_new(b, "prd_refs", json_array());
-            if (mf_warnings_add(w, MF_R_EMPTY_PRD_REFS, 0, "Bead \"%s\" has no PRD references (prdRefs is empty).",
+            if (mf_warnings_add(w, MF_RULE_ID(NORM_EMPTY_PRD_REFS), 0, "Bead \"%s\" has no PRD references (prdRefs is empty).",
                                 id ? id : ""))
                 goto oom;
         }

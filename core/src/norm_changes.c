@@ -39,7 +39,7 @@ static bool inspiration(json_t *c, size_t i, const json_t *roster, mf_warnings *
         json_t *obj = json_object();
         json_object_set(obj, "label", insp);
         json_object_set_new(c, "inspiration", obj);
-        *rc = mf_warnings_add(w, MF_R_CHANGE_INSPIRATION, 0,
+        *rc = mf_warnings_add(w, MF_RULE_ID(NORM_CHANGE_INSPIRATION), 0,
                               "Accepted bare-string inspiration of refinement change at index %zu as its label.", i);
         return true;
     }
@@ -58,7 +58,7 @@ static bool inspiration(json_t *c, size_t i, const json_t *roster, mf_warnings *
                             : NULL;
     if (!model)
         return false;
-    *rc = mf_warnings_add(w, MF_R_CHANGE_INSPIRATION, 0,
+    *rc = mf_warnings_add(w, MF_RULE_ID(NORM_CHANGE_INSPIRATION), 0,
                           "Resolved inspiration alternative_draft %lld of refinement change at index %zu to \"%s\".",
                           (long long)n, i, model);
     json_object_set_new(insp, "alternative_draft", json_string(model));
@@ -79,7 +79,7 @@ int mf_norm_changes(json_t **root, const mf_profile *p, const mf_options *o,
     for (size_t i = 0; i < json_array_size(list) && rc == 0; i++) {
         json_t *c = json_array_get(list, i);
         if (!json_is_object(c)) {
-            rc = mf_warnings_add(w, MF_R_CHANGE_SKIPPED, 0, "Skipped non-object refinement change at index %zu.", i);
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_CHANGE_SKIPPED), 0, "Skipped non-object refinement change at index %zu.", i);
             dropped = true;
             continue;
         }
@@ -91,13 +91,13 @@ int mf_norm_changes(json_t **root, const mf_profile *p, const mf_options *o,
                 canon = types[k];
         free(low);
         if (!canon) {
-            rc = mf_warnings_add(w, MF_R_CHANGE_SKIPPED, 0,
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_CHANGE_SKIPPED), 0,
                                  "Skipped refinement change at index %zu with invalid type.", i);
             dropped = true;
             continue;
         }
         if (strcmp(t, canon) != 0) {
-            rc = mf_warnings_add(w, MF_R_CHANGE_TYPE, 0,
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_CHANGE_TYPE), 0,
                                  "Normalized refinement change type \"%s\" at index %zu to %s.", t, i, canon);
             json_object_set_new(c, "type", json_string(canon));
         }
@@ -105,7 +105,7 @@ int mf_norm_changes(json_t **root, const mf_profile *p, const mf_options *o,
             const char *st = json_string_value(json_object_get(c, "attribution_status"));
             if (!st || strcmp(st, "invalid_unattributed") != 0) {
                 json_object_set_new(c, "attribution_status", json_string("invalid_unattributed"));
-                rc = mf_warnings_add(w, MF_R_CHANGE_ATTRIBUTION, 0,
+                rc = mf_warnings_add(w, MF_RULE_ID(NORM_CHANGE_ATTRIBUTION), 0,
                                      "Recorded refinement change at index %zu as invalid_unattributed: its "
                                      "inspiration cannot be resolved against the losing drafts.", i);
             }

@@ -87,7 +87,7 @@ static int hoist(json_t *qs, mf_warnings *w)
             const char *id = json_string_value(json_object_get(q, "id"));
             json_object_set(ans, *h, v);
             json_object_del(q, *h);
-            if (mf_warnings_add(w, MF_R_FA_HOIST, 0, "Hoisted %s into answer for canonical question %s.", *h,
+            if (mf_warnings_add(w, MF_RULE_ID(NORM_FULL_ANSWERS_HOIST), 0, "Hoisted %s into answer for canonical question %s.", *h,
                                 id ? id : "without id"))
                 return -1;
         }
@@ -111,7 +111,7 @@ int mf_norm_full_answers(json_t **root, const mf_profile *p, const mf_options *o
         if (merged) {
             json_object_set_new(*root, "questions", merged);
             qs = merged;
-            if (mf_warnings_add(w, MF_R_FA_OVERLAY, 0,
+            if (mf_warnings_add(w, MF_RULE_ID(NORM_FULL_ANSWERS_OVERLAY), 0,
                                 "Recovered Full Answers answer-only question blocks using canonical question metadata."))
                 goto oom;
         }

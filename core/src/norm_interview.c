@@ -94,7 +94,7 @@ static int normalize_ids(json_t *qs, mf_warnings *w)
             continue;
         char *old = mf_norm_show(id);
         json_object_set_new(q, "id", json_string(canon));
-        int rc = mf_warnings_add(w, MF_R_QUESTION_ID, 0, "Normalized question id %s%s%s to %s.",
+        int rc = mf_warnings_add(w, MF_RULE_ID(NORM_QUESTION_ID), 0, "Normalized question id %s%s%s to %s.",
                                  s ? "\"" : "", old, s ? "\"" : "", canon);
         free(old);
         if (rc)
@@ -114,7 +114,7 @@ static int normalize_ids(json_t *qs, mf_warnings *w)
         do
             format_qid(canon, sizeof canon, ++max);
         while (json_object_get(seen, canon));
-        if (mf_warnings_add(w, MF_R_QUESTION_RENUMBER, 0,
+        if (mf_warnings_add(w, MF_RULE_ID(NORM_QUESTION_RENUMBER), 0,
                             "Renumbered duplicate question id %s at index %zu to %s.", id, i, canon)) {
             json_decref(seen);
             return -1;
@@ -138,7 +138,7 @@ static int normalize_phases(json_t *qs, mf_warnings *w)
             if (strcmp(low, phases[k]) != 0 || strcmp(ph, phases[k]) == 0)
                 continue;
             const char *id = json_string_value(json_object_get(q, "id"));
-            int rc = mf_warnings_add(w, MF_R_PHASE_CASE, 0,
+            int rc = mf_warnings_add(w, MF_RULE_ID(NORM_PHASE_CASE), 0,
                                      "Normalized phase \"%s\" to %s for question %s.", ph, phases[k],
                                      id ? id : "without id");
             json_object_set_new(q, "phase", json_string(phases[k]));
@@ -168,7 +168,7 @@ static int sort_phases(json_t *qs, mf_warnings *w)
             if (phase_rank(json_array_get(copy, i)) == r)
                 json_array_append(qs, json_array_get(copy, i));
     json_decref(copy);
-    return mf_warnings_add(w, MF_R_PHASE_ORDER, 0,
+    return mf_warnings_add(w, MF_RULE_ID(NORM_PHASE_ORDER), 0,
                            "Reordered questions by phase (foundation \xE2\x86\x92 structure \xE2\x86\x92 assembly).");
 }
 
@@ -235,7 +235,7 @@ static int coverage_refs(json_t *root, mf_warnings *w, mf_error *err)
             break;
         }
         char *canon = mf_strdup0(g);
-        rc = mf_warnings_add(w, MF_R_COVERAGE_GAP, 0,
+        rc = mf_warnings_add(w, MF_RULE_ID(NORM_COVERAGE_GAP_REF), 0,
                              "Canonicalized coverage gap reference \"%s\" to the provided gap text \"%s\".",
                              ref, canon);
         json_object_set_new(r, "gap", json_string(canon));

@@ -125,7 +125,7 @@ int mf_normalize_artifact_files(json_t **root, const mf_profile *p, const mf_opt
     if (json_is_string(r)) {
         json_t *arr = mf_artifact_files_from_markdown(json_string_value(r), expected);
         if (json_array_size(arr) > 0) {
-            mf_warnings_add(w, MF_R_ARTIFACT_MARKDOWN, 0, "Recovered %zu file%s from strict markdown "
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_MARKDOWN), 0, "Recovered %zu file%s from strict markdown "
                             "blocks (```lang / filename: NAME) instead of the JSON array.",
                             json_array_size(arr), json_array_size(arr) == 1 ? "" : "s");
             json_decref(r);
@@ -150,13 +150,13 @@ int mf_normalize_artifact_files(json_t **root, const mf_profile *p, const mf_opt
             json_t *arr = json_array();
             json_object_foreach(r, k, v)
                 json_array_append_new(arr, json_pack("{s:s, s:O}", "filename", k, "content", v));
-            mf_warnings_add(w, MF_R_ARTIFACT_FILES, 0, "Converted a filename -> content record of %zu "
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_FILES), 0, "Converted a filename -> content record of %zu "
                             "file%s into the [{filename, content}] array.", json_array_size(arr),
                             json_array_size(arr) == 1 ? "" : "s");
             json_decref(r);
             *root = r = arr;
         } else if (json_object_get(r, "filename") && json_object_get(r, "content")) {
-            mf_warnings_add(w, MF_R_ARTIFACT_FILES, 0, "Placed a single {filename, content} object in the array.");
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_FILES), 0, "Placed a single {filename, content} object in the array.");
             *root = json_pack("[O]", r);
             json_decref(r);
             r = *root;

@@ -68,13 +68,13 @@ int mf_normalize_code_files(json_t **root, const mf_profile *p, const mf_options
     (void)o;
     json_t *r = *root;
     if (json_is_array(r) && json_array_size(r) > 0 && looks_like_file(json_array_get(r, 0))) {
-        mf_warnings_add(w, MF_R_CODE_FILES, 0, "Placed a bare list of %zu file%s under files.",
+        mf_warnings_add(w, MF_RULE_ID(SCHEMA_CODE_FILES), 0, "Placed a bare list of %zu file%s under files.",
                         json_array_size(r), json_array_size(r) == 1 ? "" : "s");
         *root = json_pack("{s:O}", "files", r);
         json_decref(r);
         r = *root;
     } else if (looks_like_file(r) && !json_object_get(r, "files")) {
-        mf_warnings_add(w, MF_R_CODE_FILES, 0, "Placed a single file object under files.");
+        mf_warnings_add(w, MF_RULE_ID(SCHEMA_CODE_FILES), 0, "Placed a single file object under files.");
         *root = json_pack("{s:[O]}", "files", r);
         json_decref(r);
         r = *root;
@@ -87,7 +87,7 @@ int mf_normalize_code_files(json_t **root, const mf_profile *p, const mf_options
         json_object_foreach(files, k, v)
             all_strings = all_strings && json_is_string(v);
         if (all_strings) {
-            mf_warnings_add(w, MF_R_CODE_FILES, 0, "Converted a path -> content map of %zu file%s into "
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_CODE_FILES), 0, "Converted a path -> content map of %zu file%s into "
                             "files: [{path, content}].", json_object_size(files),
                             json_object_size(files) == 1 ? "" : "s");
             json_object_set_new(r, "files", map_to_files(files));
@@ -108,7 +108,7 @@ int mf_normalize_qa_tests(json_t **root, const mf_profile *p, const mf_options *
     if (json_is_object(r) && !json_object_get(r, "test_file") && !json_object_get(r, "test_content") &&
         json_array_size(files) == 1 && looks_like_file(json_array_get(files, 0))) {
         json_t *f = json_array_get(files, 0);
-        mf_warnings_add(w, MF_R_QA_TESTS, 0, "Took test_file and test_content from the single file in files.");
+        mf_warnings_add(w, MF_RULE_ID(SCHEMA_QA_TESTS), 0, "Took test_file and test_content from the single file in files.");
         json_t *out = json_object();
         json_object_set(out, "test_file", json_object_get(f, "path"));
         json_object_set(out, "test_content", json_object_get(f, "content"));

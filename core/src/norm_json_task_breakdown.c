@@ -72,7 +72,7 @@ static void fix_task_ids(json_t *tasks, const char *story, mf_warnings *w)
         if (json_is_string(id) && strcmp(json_string_value(id), want) == 0)
             continue;
         char *old = mf_value_preview(id);
-        mf_warnings_add(w, MF_R_TB_TASK_ID, 0, "Normalized task id %s at index %zu to %s.", old, i, want);
+        mf_warnings_add(w, MF_RULE_ID(SCHEMA_TASK_ID), 0, "Normalized task id %s at index %zu to %s.", old, i, want);
         free(old);
         json_object_set_new(t, "task_id", json_string(want));
     }
@@ -92,11 +92,11 @@ int mf_normalize_task_breakdown(json_t **root, const mf_profile *p, const mf_opt
     if (json_is_object(r) && o && o->story_id) {
         json_t *sid = json_object_get(r, "story_id");
         if (!sid) {
-            mf_warnings_add(w, MF_R_TB_STORY_ID, 0, "Filled missing story_id from runtime context (%s).", o->story_id);
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_STORY_ID), 0, "Filled missing story_id from runtime context (%s).", o->story_id);
             json_object_set_new(r, "story_id", json_string(o->story_id));
         } else if (!json_is_string(sid) || strcmp(json_string_value(sid), o->story_id) != 0) {
             char *old = mf_value_preview(sid);
-            mf_warnings_add(w, MF_R_TB_STORY_ID, 0, "Corrected story_id from %s to the runtime story id \"%s\".",
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_STORY_ID), 0, "Corrected story_id from %s to the runtime story id \"%s\".",
                             old, o->story_id);
             free(old);
             json_object_set_new(r, "story_id", json_string(o->story_id));

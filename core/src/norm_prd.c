@@ -35,7 +35,7 @@ static int status(json_t *root, mf_warnings *w)
     if (same)
         return 0;
     char *old = mf_norm_show(st);
-    int rc = mf_warnings_add(w, MF_R_PRD_STATUS, 0, "Normalized unsupported PRD status \"%s\" to %s.", old, canon);
+    int rc = mf_warnings_add(w, MF_RULE_ID(NORM_PRD_STATUS), 0, "Normalized unsupported PRD status \"%s\" to %s.", old, canon);
     free(old);
     json_object_set_new(root, "status", json_string(canon));
     return rc;
@@ -53,7 +53,7 @@ static int schema_version(json_t *root, mf_warnings *w)
             n = (long long)d;
     }
     json_object_set_new(root, "schema_version", json_integer(n));
-    return mf_warnings_add(w, MF_R_SCHEMA_VERSION, 0, "Normalized invalid schema_version to %lld.", n);
+    return mf_warnings_add(w, MF_RULE_ID(NORM_SCHEMA_VERSION), 0, "Normalized invalid schema_version to %lld.", n);
 }
 
 static int ticket_id(json_t *root, const mf_options *o, mf_warnings *w)
@@ -63,12 +63,12 @@ static int ticket_id(json_t *root, const mf_options *o, mf_warnings *w)
     json_t *t = json_object_get(root, "ticket_id");
     if (!t) {
         json_object_set_new(root, "ticket_id", json_string(o->ticket_id));
-        return mf_warnings_add(w, MF_R_TICKET_ID, 0, "Filled missing ticket_id from runtime context.");
+        return mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Filled missing ticket_id from runtime context.");
     }
     if (json_is_string(t) && strcmp(json_string_value(t), o->ticket_id) == 0)
         return 0;
     char *old = mf_norm_show(t);
-    int rc = mf_warnings_add(w, MF_R_TICKET_ID, 0, "Canonicalized ticket_id from `%s` to `%s`.", old, o->ticket_id);
+    int rc = mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Canonicalized ticket_id from `%s` to `%s`.", old, o->ticket_id);
     free(old);
     json_object_set_new(root, "ticket_id", json_string(o->ticket_id));
     return rc;
@@ -89,7 +89,7 @@ static int content_sha(json_t *root, const mf_options *o, mf_warnings *w)
         json_object_set_new(root, "source_interview", src);
     }
     json_object_set_new(src, "content_sha256", json_string(o->interview_sha256));
-    return mf_warnings_add(w, MF_R_CONTENT_SHA, 0,
+    return mf_warnings_add(w, MF_RULE_ID(NORM_CONTENT_SHA256), 0,
                            "Canonicalized source_interview.content_sha256 from the approved Interview Results artifact.");
 }
 
@@ -136,12 +136,12 @@ static int epic_ids(json_t *epics, mf_warnings *w)
                 snprintf(fresh, sizeof fresh, "EPIC-%lld", ++ceiling);
             if (suffix_number(fresh, "EPIC-") > ceiling)
                 ceiling = suffix_number(fresh, "EPIC-");
-            rc = mf_warnings_add(w, MF_R_EPIC_ID, 0, "Epic at index %zu was missing id. Filled with %s.", i, fresh);
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_EPIC_ID), 0, "Epic at index %zu was missing id. Filled with %s.", i, fresh);
         } else if (id && json_object_get(seen, id)) {
             do
                 snprintf(fresh, sizeof fresh, "EPIC-%lld", ++ceiling);
             while (json_object_get(used, fresh));
-            rc = mf_warnings_add(w, MF_R_EPIC_ID, 0, "Renumbered duplicate epic id %s to %s.", id, fresh);
+            rc = mf_warnings_add(w, MF_RULE_ID(NORM_EPIC_ID), 0, "Renumbered duplicate epic id %s to %s.", id, fresh);
         } else {
             if (id)
                 json_object_set_new(seen, id, json_true());
@@ -209,11 +209,11 @@ static int story_ids(json_t *epics, mf_warnings *w)
                 while (json_object_get(used, fresh));
             }
             if (missing)
-                rc = mf_warnings_add(w, MF_R_STORY_ID, 0,
+                rc = mf_warnings_add(w, MF_RULE_ID(NORM_STORY_ID), 0,
                                      "User story at epic %zu, index %zu was missing id. Filled with %s.", e + 1, s,
                                      fresh);
             else
-                rc = mf_warnings_add(w, MF_R_STORY_ID, 0, "Renumbered duplicate user story id %s to %s.", id, fresh);
+                rc = mf_warnings_add(w, MF_RULE_ID(NORM_STORY_ID), 0, "Renumbered duplicate user story id %s to %s.", id, fresh);
             mf_norm_obj_put(st, "id", json_string(fresh), true);
             json_object_set_new(used, fresh, json_true());
             json_object_set_new(seen, fresh, json_true());

@@ -111,7 +111,7 @@ static void integer_fix(walker *k, const char *field, json_t *parent, const char
         return;
     mf_buf tmp = {0};
     char *old = mf_value_preview(v);
-    mf_warnings_add(k->w, MF_R_INTEGER_FIELD, 0, "Coerced %s in integer field %s%s to %lld.", old,
+    mf_warnings_add(k->w, MF_RULE_ID(NORM_INTEGER_FIELD), 0, "Coerced %s in integer field %s%s to %lld.", old,
                     field, where(k, parent_len, &tmp), (long long)json_integer_value(iv));
     free(old);
     mf_buf_free(&tmp);
@@ -168,7 +168,7 @@ static void enum_fix(walker *k, const char *field, const json_t *spec, json_t *p
         return;
     mf_buf tmp = {0};
     char *old = mf_value_preview(v), *nw = mf_value_preview(canon);
-    mf_warnings_add(k->w, MF_R_ENUM_CASE, 0, "Normalized enum value %s in field %s%s to %s.", old,
+    mf_warnings_add(k->w, MF_RULE_ID(NORM_ENUM_CASE), 0, "Normalized enum value %s in field %s%s to %s.", old,
                     field, where(k, parent_len, &tmp), nw);
     free(old);
     free(nw);
@@ -195,7 +195,7 @@ static void prose_fix(walker *k, const char *field, json_t *obj, json_t *v, size
         json_t *e = json_array_get(v, i);
         mf_buf_put(&joined, json_string_value(e), json_string_length(e));
     }
-    mf_warnings_add(k->w, MF_R_PROSE_FIELD, 0,
+    mf_warnings_add(k->w, MF_RULE_ID(NORM_PROSE_FIELD), 0,
                     "Joined a list of %zu string%s in prose field %s%s into one newline-separated string.",
                     n, n == 1 ? "" : "s", field, where(k, parent_len, &tmp));
     json_object_set_new(obj, field, json_stringn(joined.s ? joined.s : "", joined.len));
@@ -219,7 +219,7 @@ static void fill_defaults(walker *k, const json_t *s, json_t *obj, bool root)
             if (!d || json_object_get(obj, name))
                 continue;
             char *pv = mf_value_preview(d);
-            mf_warnings_add(k->w, MF_R_DEFAULT, 0, "Filled omitted required field %s with default %s%s",
+            mf_warnings_add(k->w, MF_RULE_ID(NORM_DEFAULT), 0, "Filled omitted required field %s with default %s%s",
                             name, pv, where(k, k->path.len, &tmp));
             free(pv);
             json_object_set_new(obj, name, json_deep_copy(d));
@@ -231,7 +231,7 @@ static void fill_defaults(walker *k, const json_t *s, json_t *obj, bool root)
             if (json_object_get(obj, name))
                 continue;
             char *pv = mf_value_preview(d);
-            mf_warnings_add(k->w, MF_R_DEFAULT, 0, "Filled omitted required field %s with default %s",
+            mf_warnings_add(k->w, MF_RULE_ID(NORM_DEFAULT), 0, "Filled omitted required field %s with default %s",
                             name, pv);
             free(pv);
             json_object_set_new(obj, name, json_deep_copy(d));

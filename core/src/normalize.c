@@ -26,80 +26,6 @@
 #include "norm.h"
 #include "schema_checks.h"
 
-const mf_rule mf_rules_norm[] = {
-    {MF_R_WRAPPER, "000 Wrapper Unwrapping",
-     "A single wrapper key (output, result, data, document, artifact, or the profile's) around the artifact is removed."},
-    {MF_R_KEY_ALIAS, "000 Key Aliasing",
-     "A key spelled as a known alias (case/symbol-insensitive) is renamed to its canonical key."},
-    {MF_R_QUESTION_ID, "000 Interview / Question ID normalization",
-     "Numeric or prefixed question ids (1, q1, Q1) become Q## (Q01)."},
-    {MF_R_QUESTION_RENUMBER, "000 Interview / Duplicate question ID renumbering",
-     "A duplicate question id gets the next integer above the batch maximum."},
-    {MF_R_PHASE_CASE, "000 Interview / Phase normalization",
-     "A question phase is accepted case-insensitively and lowercased."},
-    {MF_R_PHASE_ORDER, "000 Interview / Question reordering",
-     "Questions are stably sorted by phase: foundation, structure, assembly."},
-    {MF_R_COVERAGE_GAP, "000 Interview / Coverage gap string list quoting",
-     "A coverage gap reference differing only in quotes or whitespace is canonicalized to the provided gap text."},
-    {MF_R_FA_OVERLAY, "000 Full Answers / Answer-only overlay recovery",
-     "Answer-only question blocks are overlaid on the approved interview's canonical questions."},
-    {MF_R_FA_HOIST, "000 Full Answers / Answer-only overlay recovery",
-     "A sibling answered_by / answered_at is hoisted into the nested answer object."},
-    {MF_R_PRD_STATUS, "000 PRD / Status normalization",
-     "A PRD status other than draft or approved becomes draft."},
-    {MF_R_SCHEMA_VERSION, "000 PRD / Schema version",
-     "A schema_version that is not a positive integer becomes 1."},
-    {MF_R_TICKET_ID, "000 PRD / ticket_id canonicalization",
-     "A missing or mismatched ticket_id is set from the runtime ticket id."},
-    {MF_R_CONTENT_SHA, "000 PRD / source_interview.content_sha256 canonicalization",
-     "source_interview.content_sha256 is set to the approved interview's hash."},
-    {MF_R_EPIC_ID, "000 PRD / Missing or duplicate epic IDs",
-     "A missing epic id is filled with EPIC-n; a duplicate is renumbered above the ceiling."},
-    {MF_R_STORY_ID, "000 PRD / Missing or duplicate user story IDs",
-     "A missing user story id is filled with US-e-s; a duplicate is renumbered."},
-    {MF_R_BEADS_ROOT, "000 Beads / Accepted wrapper keys",
-     "A bare list of beads is placed under the root key beads."},
-    {MF_R_BEAD_ID, "000 Beads / Missing bead ID",
-     "A bead without an id gets bead-{index+1}."},
-    {MF_R_BEAD_RENUMBER, "000 Beads / Duplicate bead ID renumbering",
-     "A duplicate bead id gets the suffix -2, -3, ... until unique."},
-    {MF_R_CONTEXT_GUIDANCE, "000 Beads / Context guidance string to object conversion",
-     "A context_guidance string (multi-line or inline) becomes {patterns, anti_patterns}."},
-    {MF_R_EMPTY_PRD_REFS, "000 Beads / Empty prdRefs warning",
-     "A bead without PRD references is recorded (a missing prd_refs becomes [])."},
-    {MF_R_BEAD_STATUS, "000 Bead Completion Marker / Status normalization",
-     "completed/complete/success/succeeded become done; failed/fail become error."},
-    {MF_R_CHECK_VALUE, "000 Bead Completion Marker / Check value normalization",
-     "Quality gate values (true, 1, ok, failed, timeout, ...) become pass or fail."},
-    {MF_R_CHANGE_SKIPPED, "000 Refinement Changes / Invalid entries skipped",
-     "A non-object refinement change or one with an invalid type is skipped."},
-    {MF_R_CHANGE_TYPE, "000 Refinement Changes / Invalid entries skipped",
-     "A refinement change type is matched case-insensitively and lowercased."},
-    {MF_R_CHANGE_INSPIRATION, "000 Refinement Changes / Inspiration item lenient parsing",
-     "A bare-string inspiration becomes {label}; an ordinal alternative_draft is resolved against the roster."},
-    {MF_R_CHANGE_ATTRIBUTION, "000 Refinement Changes / Inspiration item lenient parsing",
-     "A change whose inspiration cannot be resolved is kept with attribution_status invalid_unattributed."},
-    /* schema normalization (norm_schema.c) and the JSON profiles' normalizers (norm_json_*.c) */
-    {"norm.prose-field", "003 Schema normalization / array to string",
-     "A prose field given as a list of strings is joined with newlines."},
-    {"norm.integer-field", "003 Schema normalization / float to int",
-     "A float with a zero fraction in an integer field becomes an integer."},
-    {"norm.enum-case", "003 Schema normalization / enum case",
-     "An enum value in the wrong case, or a listed synonym, becomes the canonical value."},
-    {"norm.default", "003 Schema normalization / defaults",
-     "A required field the model omitted gets the profile's default."},
-    {"schema.story-id", "002 A2 story id", "The task breakdown's story_id is set to the runtime story id."},
-    {"schema.task-id", "002 A3 task id format", "A task id with the right number in another spelling becomes T-{story}-NN."},
-    {"schema.code-files", "002 B1-B2 developer file output",
-     "A path -> content map, a bare list of files or a single file becomes files: [{path, content}]."},
-    {"schema.qa-tests", "002 C1 QA test payload",
-     "A developer-shaped answer (files: [one file]) becomes test_file / test_content."},
-    {"schema.artifact-files", "001 structured multi-file output",
-     "A filename -> content record or a single {filename, content} object becomes the array."},
-    {"schema.artifact-markdown", "001 strict markdown fallback",
-     "Files are recovered from fenced markdown blocks that name an expected file."},
-    {NULL, NULL, NULL}};
-
 static const struct {
     const char *name;
     mf_normalizer_fn fn;
@@ -257,9 +183,9 @@ int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w)
     if (set_artifact && json_is_object(*root) && !json_object_get(*root, "artifact"))
         mf_norm_obj_put(*root, "artifact", json_string(set_artifact), true);
     int rc = links == 1
-                 ? mf_warnings_add(w, MF_R_WRAPPER, 0, "Removed wrapper key \"%s\" from top level.",
+                 ? mf_warnings_add(w, MF_RULE_ID(NORM_WRAPPER), 0, "Removed wrapper key \"%s\" from top level.",
                                    mf_buf_cstr(&chain))
-                 : mf_warnings_add(w, MF_R_WRAPPER, 0, "Removed wrapper key chain \"%s\" from top level.",
+                 : mf_warnings_add(w, MF_RULE_ID(NORM_WRAPPER), 0, "Removed wrapper key chain \"%s\" from top level.",
                                    mf_buf_cstr(&chain));
     mf_buf_free(&chain);
     return rc;
@@ -386,14 +312,14 @@ static void alias_visit(alias_ctx *A, json_t *v)
             if (!other)
                 other = json_object_get(v, c);
             if (other && json_equal(other, x)) {
-                if (mf_warnings_add(A->w, MF_R_KEY_ALIAS, 0,
+                if (mf_warnings_add(A->w, MF_RULE_ID(NORM_KEY_ALIAS), 0,
                                     "Dropped key \"%s\" at %s: it repeats the value of \"%s\".", k, at(A), c))
                     A->rc = -1;
             } else if (other) {
                 json_object_set(v, k, x); /* conflicting values: keep both, validation decides */
             } else {
                 json_object_set(v, c, x);
-                if (mf_warnings_add(A->w, MF_R_KEY_ALIAS, 0, "Renamed key \"%s\" to \"%s\" at %s.", k, c, at(A)))
+                if (mf_warnings_add(A->w, MF_RULE_ID(NORM_KEY_ALIAS), 0, "Renamed key \"%s\" to \"%s\" at %s.", k, c, at(A)))
                     A->rc = -1;
             }
         }

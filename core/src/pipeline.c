@@ -194,7 +194,7 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         mf_warnings_add(&all, c->warnings.items[i].rule, c->warnings.items[i].line, "%s",
                         c->warnings.items[i].message);
     if (strcmp(c->name, "raw") != 0)
-        mf_warnings_add(&all, "cand.recovered", 0, "Recovered the structured artifact from "
+        mf_warnings_add(&all, MF_RULE_ID(CAND_RECOVERED), 0, "Recovered the structured artifact from "
                         "surrounding transcript or wrapper text before validation.");
     mf_warnings_take(&all, &w);
 

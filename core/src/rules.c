@@ -1,32 +1,31 @@
-/* rules.c - the rule registry: every module's rule table, in one stable order. */
+/* rules.c - the rule registry: rules.def as a table, in its stable order. */
 #include <string.h>
 #include "internal.h"
 
-static const mf_rule *const tables[] = { mf_rules_cand, mf_rules_yaml, mf_rules_json, mf_rules_norm };
+#define RULE(cname, id, section, description) const char mf_rule_id_##cname[] = id;
+#include "rules.def"
+#undef RULE
+
+const mf_rule mf_rules[MF_RULE_COUNT] = {
+#define RULE(cname, id, section, description) [MF_RULE_##cname] = {mf_rule_id_##cname, section, description},
+#include "rules.def"
+#undef RULE
+};
 
 size_t mf_rules_count(void)
 {
-    size_t n = 0;
-    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
-        for (const mf_rule *r = tables[t]; r->id; r++)
-            n++;
-    return n;
+    return MF_RULE_COUNT;
 }
 
 const mf_rule *mf_rules_at(size_t i)
 {
-    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
-        for (const mf_rule *r = tables[t]; r->id; r++)
-            if (i-- == 0)
-                return r;
-    return NULL;
+    return i < MF_RULE_COUNT ? &mf_rules[i] : NULL;
 }
 
 const mf_rule *mf_rules_find(const char *id)
 {
-    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
-        for (const mf_rule *r = tables[t]; r->id; r++)
-            if (strcmp(r->id, id) == 0)
-                return r;
+    for (size_t i = 0; id && i < MF_RULE_COUNT; i++)
+        if (strcmp(mf_rules[i].id, id) == 0)
+            return &mf_rules[i];
     return NULL;
 }

@@ -8,19 +8,6 @@
 #include <pcre2.h>
 #include "internal.h"
 
-/* Rule ids of schema normalization and the JSON profiles' normalizers
- * (listed in mf_rules_norm[] in normalize.c). */
-#define MF_R_PROSE_FIELD "norm.prose-field"
-#define MF_R_INTEGER_FIELD "norm.integer-field"
-#define MF_R_ENUM_CASE "norm.enum-case"
-#define MF_R_DEFAULT "norm.default"
-#define MF_R_TB_STORY_ID "schema.story-id"
-#define MF_R_TB_TASK_ID "schema.task-id"
-#define MF_R_CODE_FILES "schema.code-files"
-#define MF_R_QA_TESTS "schema.qa-tests"
-#define MF_R_ARTIFACT_FILES "schema.artifact-files"
-#define MF_R_ARTIFACT_MARKDOWN "schema.artifact-markdown"
-
 /* ---- regexes (validate.c) ---- */
 /* The compiled UTF-mode pattern, from a process-wide cache keyed by the
  * pattern text (thread-safe). NULL with msg filled when it does not compile.

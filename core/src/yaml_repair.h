@@ -6,44 +6,6 @@
 
 #include "internal.h"
 
-/* Rule ids: one static string each, shared by mf_rules_yaml[] and the warnings. */
-extern const char mf_yr_nested_children[];
-#define YR_NESTED_CHILDREN mf_yr_nested_children
-extern const char mf_yr_inline_seq_parent[];
-#define YR_INLINE_SEQ_PARENT mf_yr_inline_seq_parent
-extern const char mf_yr_colon_space[];
-#define YR_COLON_SPACE mf_yr_colon_space
-extern const char mf_yr_inline_keys[];
-#define YR_INLINE_KEYS mf_yr_inline_keys
-extern const char mf_yr_plain_colon[];
-#define YR_PLAIN_COLON mf_yr_plain_colon
-extern const char mf_yr_code_fence[];
-#define YR_CODE_FENCE mf_yr_code_fence
-extern const char mf_yr_xml_tag_lines[];
-#define YR_XML_TAG_LINES mf_yr_xml_tag_lines
-extern const char mf_yr_free_text[];
-#define YR_FREE_TEXT mf_yr_free_text
-extern const char mf_yr_dash_space[];
-#define YR_DASH_SPACE mf_yr_dash_space
-extern const char mf_yr_duplicate_key[];
-#define YR_DUPLICATE_KEY mf_yr_duplicate_key
-extern const char mf_yr_invalid_escape[];
-#define YR_INVALID_ESCAPE mf_yr_invalid_escape
-extern const char mf_yr_unclosed_quote[];
-#define YR_UNCLOSED_QUOTE mf_yr_unclosed_quote
-extern const char mf_yr_quoted_fragment[];
-#define YR_QUOTED_FRAGMENT mf_yr_quoted_fragment
-extern const char mf_yr_quoted_block_ind[];
-#define YR_QUOTED_BLOCK_IND mf_yr_quoted_block_ind
-extern const char mf_yr_type_union[];
-#define YR_TYPE_UNION mf_yr_type_union
-extern const char mf_yr_reserved_indicator[];
-#define YR_RESERVED_INDICATOR mf_yr_reserved_indicator
-extern const char mf_yr_seq_indent_drift[];
-#define YR_SEQ_INDENT_DRIFT mf_yr_seq_indent_drift
-extern const char mf_yr_property_indent[];
-#define YR_PROPERTY_INDENT mf_yr_property_indent
-
 /* ---- the rules (each an mf_text_rule_fn) ---- */
 size_t mf_yaml_fix_code_fence(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
 size_t mf_yaml_fix_xml_tag_lines(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);

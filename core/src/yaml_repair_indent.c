@@ -91,7 +91,7 @@ size_t mf_yaml_fix_seq_indent_drift(const char *in, size_t len, mf_buf *out, con
         if (to != x) {
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
-            mf_warnings_add(w, YR_SEQ_INDENT_DRIFT, yr_lineno(i),
+            mf_warnings_add(w, MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), yr_lineno(i),
                             "Re-aligned YAML sequence dashes that drifted after a block scalar.");
             changes++;
         } else {
@@ -160,7 +160,7 @@ size_t mf_yaml_fix_property_indent(const char *in, size_t len, mf_buf *out, cons
         if (to != x) {
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
-            mf_warnings_add(w, YR_PROPERTY_INDENT, yr_lineno(i),
+            mf_warnings_add(w, MF_RULE_ID(YAML_PROPERTY_INDENT), yr_lineno(i),
                             "Re-indented YAML list item property lines to the item's indentation.");
             changes++;
         } else {

@@ -92,7 +92,7 @@ size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, co
         yr_spaces(&o, dash);
         yr_put(&o, rest, rn);
         yr_endl(&o, l->eol);
-        mf_warnings_add(w, YR_INLINE_SEQ_PARENT, yr_lineno(i), MSG_INLINE);
+        mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), yr_lineno(i), MSG_INLINE);
         changes++;
         yr_block_note(&blk, rest, rn);
         if (blk.active)
@@ -152,7 +152,7 @@ size_t mf_yaml_fix_colon_space(const char *in, size_t len, mf_buf *out, const mf
         if (!o.oom)
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
         yr_endl(&o, l->eol);
-        mf_warnings_add(w, YR_COLON_SPACE, yr_lineno(i),
+        mf_warnings_add(w, MF_RULE_ID(YAML_COLON_SPACE), yr_lineno(i),
                         "Repaired YAML mapping keys missing a space after colon before parsing.");
         changes++;
     }
@@ -308,7 +308,7 @@ size_t mf_yaml_fix_inline_keys(const char *in, size_t len, mf_buf *out, const mf
         }
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
-        mf_warnings_add(w, YR_INLINE_KEYS, yr_lineno(i), MSG_INLINE);
+        mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KEYS), yr_lineno(i), MSG_INLINE);
         changes++;
     }
     yr_keyset_free(&ks);
@@ -385,7 +385,7 @@ size_t mf_yaml_fix_dash_space(const char *in, size_t len, mf_buf *out, const mf_
             yr_put(&o, l->s, c + 1);
             yr_put(&o, " ", 1);
             yr_put(&o, l->s + c + 1, l->n - c - 1);
-            mf_warnings_add(w, YR_DASH_SPACE, yr_lineno(i), "Inserted the missing space after a YAML list dash.");
+            mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i), "Inserted the missing space after a YAML list dash.");
             changes++;
         } else {
             yr_put(&o, l->s, l->n);
@@ -466,7 +466,7 @@ size_t mf_yaml_fix_nested_children(const char *in, size_t len, mf_buf *out, cons
             yr_put_line(&o, m);
             k++;
         }
-        mf_warnings_add(w, YR_NESTED_CHILDREN, yr_lineno(i),
+        mf_warnings_add(w, MF_RULE_ID(YAML_NESTED_CHILDREN), yr_lineno(i),
                         "Repaired inconsistent YAML indentation for nested mapping children.");
         changes++;
         blk.active = false;

@@ -76,7 +76,7 @@ size_t mf_yaml_fix_code_fence(const char *in, size_t len, mf_buf *out, const mf_
     yr_out o = {out, false};
     for (size_t i = first + 1; i + 1 < last; i++)
         yr_put_line(&o, &d.l[i]);
-    mf_warnings_add(w, YR_CODE_FENCE, yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
+    mf_warnings_add(w, MF_RULE_ID(YAML_CODE_FENCE), yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
     d.final_nl = true;
     size_t n = yr_finish(&o, &d, 1);
     yr_doc_close(&d);
@@ -126,7 +126,7 @@ size_t mf_yaml_fix_xml_tag_lines(const char *in, size_t len, mf_buf *out, const 
         size_t tn;
         const char *tag;
         if (!yr_block_body(&blk, l) && (tag = bare_tag(l, &tn)) != NULL) {
-            mf_warnings_add(w, YR_XML_TAG_LINES, yr_lineno(i),
+            mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
             changes++;
             continue;
@@ -293,7 +293,7 @@ size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const 
             if (found == (size_t)-1) {
                 tab.t[k] = (dk_slot){h, scope, i, true};
             } else if (!e.dashes && same_block(&d, end, found, i)) {
-                mf_warnings_add(w, YR_DUPLICATE_KEY, yr_lineno(i),
+                mf_warnings_add(w, MF_RULE_ID(YAML_DUPLICATE_KEY), yr_lineno(i),
                                 "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
                                 (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
                 changes++;

@@ -286,7 +286,7 @@ size_t mf_yaml_fix_invalid_escape(const char *in, size_t len, mf_buf *out, const
         }
         yr_endl(&o, l->eol);
         if (fixed) {
-            mf_warnings_add(w, YR_INVALID_ESCAPE, yr_lineno(i),
+            mf_warnings_add(w, MF_RULE_ID(YAML_INVALID_ESCAPE), yr_lineno(i),
                             "Escaped invalid YAML double-quoted scalar backslash sequences before reparsing.");
             changes++;
         }
@@ -311,7 +311,7 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     yr_put(o, l->s, e->end);
     yr_puts(o, bs % 2 ? "\\\"" : "\"");
     yr_endl(o, l->eol);
-    mf_warnings_add(w, YR_UNCLOSED_QUOTE, yr_lineno(i), "Closed an unterminated YAML double-quoted value before reparsing.");
+    mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i), "Closed an unterminated YAML double-quoted value before reparsing.");
     return i + 1;
 }
 
@@ -347,7 +347,7 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     size_t r = after_quoted(&d->l[i], e);
     if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
         return 0;
-    mf_warnings_add(w, YR_QUOTED_FRAGMENT, yr_lineno(i), MSG_QUOTED);
+    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i), MSG_QUOTED);
     return put_quoted(o, d, i, e, i);
 }
 
@@ -363,7 +363,7 @@ static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
     size_t r = after_quoted(&d->l[i], e);
     if (!r || d->l[i].s[r] != '|' || r + 1 >= e->end)
         return 0;
-    mf_warnings_add(w, YR_TYPE_UNION, yr_lineno(i), "Quoted YAML type-union scalar values before reparsing.");
+    mf_warnings_add(w, MF_RULE_ID(YAML_TYPE_UNION), yr_lineno(i), "Quoted YAML type-union scalar values before reparsing.");
     return put_quoted(o, d, i, e, i);
 }
 
@@ -397,7 +397,7 @@ static size_t fix_block_ind(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     yr_put(o, l->s + e->val + 1, q - e->val - 2);
     yr_put(o, l->s + q, l->n - q);
     yr_endl(o, l->eol);
-    mf_warnings_add(w, YR_QUOTED_BLOCK_IND, yr_lineno(i), MSG_QUOTED);
+    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), yr_lineno(i), MSG_QUOTED);
     return i + 1;
 }
 
@@ -415,7 +415,7 @@ static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     char c = d->l[i].s[e->val];
     if (c != '`' && c != '@')
         return 0;
-    mf_warnings_add(w, YR_RESERVED_INDICATOR, yr_lineno(i),
+    mf_warnings_add(w, MF_RULE_ID(YAML_RESERVED_INDICATOR), yr_lineno(i),
                     "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
     return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
 }
@@ -458,7 +458,7 @@ static size_t fix_plain_colon(yr_out *o, const yr_doc *d, size_t i, const yr_ent
     size_t n = e->end - e->val;
     if (!e->key || !plain_start(v, n) || !has_colon_space(v, n))
         return 0;
-    mf_warnings_add(w, YR_PLAIN_COLON, yr_lineno(i), "Quoted YAML plain scalar values containing colon-space before reparsing.");
+    mf_warnings_add(w, MF_RULE_ID(YAML_PLAIN_COLON), yr_lineno(i), "Quoted YAML plain scalar values containing colon-space before reparsing.");
     return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
 }
 
@@ -577,13 +577,13 @@ static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     if (v[0] == '\'' && !sq_close(v, n, 1)) {
         size_t next = sq_to_block(o, d, i, e);
         if (next)
-            mf_warnings_add(w, YR_FREE_TEXT, yr_lineno(i),
+            mf_warnings_add(w, MF_RULE_ID(YAML_FREE_TEXT), yr_lineno(i),
                             "Converted a multi-line single-quoted free-text value to a YAML block literal.");
         return next;
     }
     if (!plain_misread(v, n) || strchr("\"'|>[{&*!", v[0]))
         return 0;
-    mf_warnings_add(w, YR_FREE_TEXT, yr_lineno(i), "Quoted a free-text YAML value before reparsing.");
+    mf_warnings_add(w, MF_RULE_ID(YAML_FREE_TEXT), yr_lineno(i), "Quoted a free-text YAML value before reparsing.");
     return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
 }
 

@@ -6,30 +6,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include "cli_util.h"
 #include "harness.h"
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: malform check [--profile NAME] [--opts FILE.json] CASE|RAWFILE\n");
-    return 2;
-}
+static const struct option options[] = {
+    {"profile", required_argument, NULL, 'p'}, {"opts", required_argument, NULL, 'o'}, {0}};
+static const cli_cmd cmd = {"check", "[--profile NAME|FILE.yaml] [--opts FILE.json] CASE|RAWFILE|-",
+                            "Repair one input and run every oracle: the ops applied, the candidate chosen, each\n"
+                            "repair, the value diff against the ground truth and each oracle's verdict.\n"
+                            "Exit: 0 pass, 1 an oracle failed, 2 usage or unreadable input.\n",
+                            "", options};
 
 int cmd_check(int argc, char **argv)
 {
-    const char *pname = NULL, *path = NULL, *opts_path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--profile") && i + 1 < argc)
-            pname = argv[++i];
-        else if (!strcmp(argv[i], "--opts") && i + 1 < argc)
-            opts_path = argv[++i];
-        else if (!path && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
-            path = argv[i];
+    const char *pname = NULL, *opts_path = NULL;
+    int c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        if (c == CLI_EXIT)
+            return rc;
+        if (c == 'p')
+            pname = optarg;
         else
-            return usage();
+            opts_path = optarg;
     }
-    if (!path)
-        return usage();
+    if (argc - optind != 1)
+        return cli_usage_error(&cmd, argc == optind ? "no input given" : "one input only");
+    const char *path = argv[optind];
     mf_profile *owned = NULL;
     const mf_profile *p = NULL;
     if (pname && !(p = cli_profile(pname, &owned)))
@@ -55,7 +58,7 @@ int cmd_check(int argc, char **argv)
         }
     }
     mf_check k;
-    int rc = mf_check_run_opts(&k, text, len, p, opts, true, true);
+    rc = mf_check_run_opts(&k, text, len, p, opts, true, true);
     if (rc < 0) {
         fprintf(stderr, "malform: %s: %s\n", path, k.error);
         mf_check_free(&k);

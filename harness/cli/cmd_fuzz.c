@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -484,12 +485,18 @@ static int run_afl(fz *z)
     return st;
 }
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: malform fuzz --engine libfuzzer|afl --target structured|raw --time SECONDS --jobs N\n"
-                    "                    --workdir DIR [--corpus DIR] [--build DIR]\n");
-    return 2;
-}
+static const struct option options[] = {
+    {"engine", required_argument, NULL, 'e'},  {"target", required_argument, NULL, 't'},
+    {"time", required_argument, NULL, 'T'},    {"jobs", required_argument, NULL, 'j'},
+    {"workdir", required_argument, NULL, 'w'}, {"corpus", required_argument, NULL, 'c'},
+    {"build", required_argument, NULL, 'b'},   {0}};
+static const cli_cmd cmd = {"fuzz",
+                            "--engine libfuzzer|afl --target structured|raw [--time SECONDS] [--jobs N]\n"
+                            "--workdir DIR [--corpus DIR] [--build DIR]",
+                            "Runs one engine on one fuzz target of the fuzz/afl preset build (default --time 60,\n"
+                            "--jobs 1) and writes WORKDIR/stats.json. Exit: 0 no failure, 1 failures found, 2 usage\n"
+                            "or setup error.\n",
+                            "", options};
 
 int cmd_fuzz(int argc, char **argv)
 {
@@ -499,31 +506,27 @@ int cmd_fuzz(int argc, char **argv)
     memset(&z, 0, sizeof z);
     z.seconds = 60;
     z.jobs = 1;
-    for (int i = 1; i < argc; i += 2) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            return usage();
-        if (!strcmp(a, "--engine"))
-            z.engine = v;
-        else if (!strcmp(a, "--target"))
-            z.target = v;
-        else if (!strcmp(a, "--time"))
-            z.seconds = atoi(v);
-        else if (!strcmp(a, "--jobs"))
-            z.jobs = atoi(v);
-        else if (!strcmp(a, "--workdir"))
-            z.workdir = v;
-        else if (!strcmp(a, "--corpus"))
-            z.corpus_arg = v;
-        else if (!strcmp(a, "--build"))
-            z.build = v;
-        else
-            return usage();
+    int c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        switch (c) {
+        case CLI_EXIT: return rc;
+        case 'e': z.engine = optarg; break;
+        case 't': z.target = optarg; break;
+        case 'T': if (!cli_int_arg(&cmd, "--time", optarg, 1, 7 * 86400, &z.seconds)) return 2; break;
+        case 'j': if (!cli_int_arg(&cmd, "--jobs", optarg, 1, 1024, &z.jobs)) return 2; break;
+        case 'w': z.workdir = optarg; break;
+        case 'c': z.corpus_arg = optarg; break;
+        case 'b': z.build = optarg; break;
+        }
     }
-    if (!z.engine || !z.target || !z.workdir || z.seconds <= 0 || z.jobs <= 0 ||
-        (strcmp(z.engine, "libfuzzer") && strcmp(z.engine, "afl")) ||
-        (strcmp(z.target, "structured") && strcmp(z.target, "raw")))
-        return usage();
+    if (optind < argc)
+        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    if (!z.engine || (strcmp(z.engine, "libfuzzer") && strcmp(z.engine, "afl")))
+        return cli_usage_error(&cmd, "--engine is libfuzzer or afl");
+    if (!z.target || (strcmp(z.target, "structured") && strcmp(z.target, "raw")))
+        return cli_usage_error(&cmd, "--target is structured or raw");
+    if (!z.workdir)
+        return cli_usage_error(&cmd, "--workdir is required");
     bool lf = !strcmp(z.engine, "libfuzzer");
     const char *preset = lf ? "fuzz" : "afl";
     snprintf(z.root, sizeof z.root, "%s", getenv("MALFORM_ROOT") ? getenv("MALFORM_ROOT") : MF_SOURCE_ROOT);

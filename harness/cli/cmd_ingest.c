@@ -14,23 +14,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include <unistd.h>
 #include <jansson.h>
 #include "lifecycle.h"
 #include "lc_eval.h"
 #include "cli_util.h"
 
-static int usage(FILE *f)
-{
-    fprintf(f,
-            "usage: malform ingest --profile P [--note TEXT] [--field DIR] [--regression DIR]\n"
-            "                      [--workdir DIR] [--runner 'CMD ARGS'] FILE...\n"
-            "Stores each FILE as corpus/field/<sha256-prefix>.raw (+ .json metadata), prints the\n"
+static const struct option options[] = {
+    {"profile", required_argument, NULL, 'p'},   {"note", required_argument, NULL, 'n'},
+    {"field", required_argument, NULL, 'f'},     {"regression", required_argument, NULL, 'r'},
+    {"workdir", required_argument, NULL, 'w'},   {"runner", required_argument, NULL, 'R'},
+    {0}};
+static const cli_cmd cmd = {"ingest",
+                            "--profile P [--note TEXT] [--field DIR] [--regression DIR]\n"
+                            "[--workdir DIR] [--runner 'CMD ARGS'] FILE...",
+                            "Stores each FILE as corpus/field/<sha256-prefix>.raw (+ .json metadata), prints the\n"
             "verdict of `malform check`, and triages an oracle failure or crash into\n"
             "corpus/regression. Idempotent. Exit: 0 every file passes, 1 some file fails (new or\n"
-            "already tracked), 2 usage or I/O error.\n");
-    return f == stdout ? 0 : 2;
-}
+            "already tracked), 2 usage or I/O error.\n",
+                            "", options};
 
 /* Print `malform check --profile P FILE` (a child of this very binary). */
 static void print_check(const char *profile, const char *path)
@@ -141,20 +144,26 @@ int cmd_ingest(int argc, char **argv)
     mf_lc_triage_opts topt = {0};
     const char *files[512];
     int nf = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--profile") && next) profile = argv[++i];
-        else if (!strcmp(a, "--note") && next) note = argv[++i];
-        else if (!strcmp(a, "--field") && next) field = argv[++i];
-        else if (!strcmp(a, "--regression") && next) topt.regression_dir = argv[++i];
-        else if (!strcmp(a, "--workdir") && next) workdir = argv[++i];
-        else if (!strcmp(a, "--runner") && next) runner = argv[++i];
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
-        else if ((a[0] == '-' && a[1]) || nf == 512) return usage(stderr);
-        else files[nf++] = a;
+    int c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        switch (c) {
+        case CLI_EXIT: return rc;
+        case 'p': profile = optarg; break;
+        case 'n': note = optarg; break;
+        case 'f': field = optarg; break;
+        case 'r': topt.regression_dir = optarg; break;
+        case 'w': workdir = optarg; break;
+        case 'R': runner = optarg; break;
+        }
     }
-    if (!profile || !nf)
-        return usage(stderr);
+    if (argc - optind > 512)
+        return cli_usage_error(&cmd, "at most 512 files at once");
+    while (optind < argc)
+        files[nf++] = argv[optind++];
+    if (!profile)
+        return cli_usage_error(&cmd, "--profile is required");
+    if (!nf)
+        return cli_usage_error(&cmd, "no FILE given");
     if (!mf_profiles_get(profile)) {
         fprintf(stderr, "malform ingest: unknown profile '%s' (malform profiles lists them)\n", profile);
         return 2;
@@ -179,7 +188,7 @@ int cmd_ingest(int argc, char **argv)
         fprintf(stderr, "malform ingest: this build has no oracles (harness library)\n");
         return 2;
     }
-    int rc = 0;
+    rc = 0;
     for (int i = 0; i < nf; i++) {
         int r = ingest_one(files[i], profile, note, field, &topt, workdir);
         if (r > rc)

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -67,21 +68,24 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int usage(FILE *f)
-{
-    fprintf(f,
-            "usage: malform nightly --budget MINUTES [--engines libfuzzer,afl] [--targets structured,raw]\n"
-            "                       [--jobs N] [--workdir DIR] [--regression DIR] [--no-build]\n"
-            "                       [--min-free-mb N] [--fuzz-cmd 'CMD ARGS']\n"
-            "Builds the fuzz/afl presets, fuzzes every engine x target within the budget, merges and\n"
+static const struct option options[] = {
+    {"budget", required_argument, NULL, 'B'},     {"engines", required_argument, NULL, 'e'},
+    {"targets", required_argument, NULL, 't'},    {"jobs", required_argument, NULL, 'j'},
+    {"workdir", required_argument, NULL, 'w'},    {"regression", required_argument, NULL, 'r'},
+    {"min-free-mb", required_argument, NULL, 'm'}, {"no-build", no_argument, NULL, 'N'},
+    {"fuzz-cmd", required_argument, NULL, 'F'},   {0}};
+static const cli_cmd cmd = {"nightly",
+                            "--budget MINUTES [--engines libfuzzer,afl] [--targets structured,raw]\n"
+                            "[--jobs N] [--workdir DIR] [--regression DIR] [--no-build]\n"
+                            "[--min-free-mb N] [--fuzz-cmd 'CMD ARGS']",
+                            "Builds the fuzz/afl presets, fuzzes every engine x target within the budget, merges and\n"
             "minimizes WORKDIR/corpus, triages into corpus/regression, writes WORKDIR/nightly.json,\n"
             "WORKDIR/nightly.xml (JUnit) and WORKDIR/report/. Default workdir fuzz-out/nightly.\n"
             "--fuzz-cmd runs CMD instead of `malform fuzz` (same arguments appended), skips the\n"
             "build and merges by plain union: for custom engines and for the tests.\n"
             "Exit: 0 no new signature, 1 new reproducible signature(s), 2 usage or nothing could run,\n"
-            "3 stopped by a full disk, 130/143 interrupted (corpus intact, partial report).\n");
-    return f == stdout ? 0 : 2;
-}
+            "3 stopped by a full disk, 130/143 interrupted (corpus intact, partial report).\n",
+                            "", options};
 
 static bool disk_low(nightly *n)
 {
@@ -667,22 +671,25 @@ int cmd_nightly(int argc, char **argv)
     const char *engines_s = "libfuzzer,afl", *targets_s = "structured,raw", *workdir = NULL, *reg = NULL;
     bool no_build = false;
     const char *fuzz_cmd = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--budget") && next) budget_min = atof(argv[++i]);
-        else if (!strcmp(a, "--engines") && next) engines_s = argv[++i];
-        else if (!strcmp(a, "--targets") && next) targets_s = argv[++i];
-        else if (!strcmp(a, "--jobs") && next) n.jobs = atoi(argv[++i]);
-        else if (!strcmp(a, "--workdir") && next) workdir = argv[++i];
-        else if (!strcmp(a, "--regression") && next) reg = argv[++i];
-        else if (!strcmp(a, "--min-free-mb") && next) n.min_free_mb = atoi(argv[++i]);
-        else if (!strcmp(a, "--no-build")) no_build = true;
-        else if (!strcmp(a, "--fuzz-cmd") && next) fuzz_cmd = argv[++i];
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
-        else return usage(stderr);
+    int c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        switch (c) {
+        case CLI_EXIT: return rc;
+        case 'B': if (!cli_double_arg(&cmd, "--budget", optarg, 0, &budget_min)) return 2; break;
+        case 'e': engines_s = optarg; break;
+        case 't': targets_s = optarg; break;
+        case 'j': if (!cli_int_arg(&cmd, "--jobs", optarg, 1, 1024, &n.jobs)) return 2; break;
+        case 'w': workdir = optarg; break;
+        case 'r': reg = optarg; break;
+        case 'm': if (!cli_int_arg(&cmd, "--min-free-mb", optarg, 0, 1 << 30, &n.min_free_mb)) return 2; break;
+        case 'N': no_build = true; break;
+        case 'F': fuzz_cmd = optarg; break;
+        }
     }
-    if (budget_min <= 0 || n.jobs <= 0)
-        return usage(stderr);
+    if (optind < argc)
+        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    if (budget_min <= 0)
+        return cli_usage_error(&cmd, "--budget MINUTES (more than 0) is required");
     n.t0 = now();
     n.budget = budget_min * 60;
     n.root = mf_lc_root();
@@ -912,7 +919,7 @@ int cmd_nightly(int argc, char **argv)
     mf_lc_now(te, sizeof te);
     json_object_set_new(n.doc, "end", json_string(te));
     json_object_set_new(n.doc, "seconds", json_real(now() - n.t0));
-    int rc = got_signal ? 128 + got_signal : n.disk_full ? 3 : new_sigs ? 1 : slots ? 0 : 2;
+    rc = got_signal ? 128 + got_signal : n.disk_full ? 3 : new_sigs ? 1 : slots ? 0 : 2;
     json_object_set_new(n.doc, "exit_code", json_integer(rc));
     save(&n);
     write_junit(&n, items, oracles);

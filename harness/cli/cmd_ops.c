@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include "malform/mutators.h"
 
 static const char *formats(unsigned f)
@@ -9,17 +10,21 @@ static const char *formats(unsigned f)
     return f == MF_OP_ANY ? "any" : f == MF_OP_YAML ? "yaml" : "json";
 }
 
+static const struct option options[] = {{"json", no_argument, NULL, 'j'}, {0}};
+static const cli_cmd cmd = {"ops", "[--json]",
+                            "Every malformation op: id, contract, formats, kind, expected rules, description.\n", "",
+                            options};
+
 int cmd_ops(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else {
-            fprintf(stderr, "usage: malform ops [--json]\n");
-            return 2;
-        }
+    int json = 0, c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        if (c == CLI_EXIT)
+            return rc;
+        json = 1;
     }
+    if (optind < argc)
+        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
     json_t *arr = json ? json_array() : NULL;
     for (size_t i = 0; i < mf_ops_count(); i++) {
         const mf_op *o = mf_ops_at(i);

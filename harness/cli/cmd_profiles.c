@@ -2,11 +2,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include "cli_util.h"
+
+static const struct option options[] = {{"json", no_argument, NULL, 'j'}, {0}};
+static const cli_cmd cmd = {"profiles", "[--json]", "The built-in artifact profiles: name, format, description.\n", "",
+                            options};
 
 int cmd_profiles(int argc, char **argv)
 {
-    int json = argc > 1 && !strcmp(argv[1], "--json");
+    int json = 0, c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        if (c == CLI_EXIT)
+            return rc;
+        json = 1;
+    }
+    if (optind < argc)
+        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
     json_t *arr = json ? json_array() : NULL;
     for (size_t i = 0; i < mf_profiles_count(); i++) {
         const mf_profile *p = mf_profiles_at(i);

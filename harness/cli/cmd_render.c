@@ -3,25 +3,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include "cli_util.h"
 #include "malform/mutators.h"
 
+static const struct option options[] = {{"clean", no_argument, NULL, 'c'}, {0}};
+static const cli_cmd cmd = {"render", "[--clean] CASE|-",
+                            "Print the raw model output a structured case renders to; with --clean, its ground-truth\n"
+                            "text after the value ops.\n",
+                            "", options};
+
 int cmd_render(int argc, char **argv)
 {
-    int clean = 0;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--clean"))
-            clean = 1;
-        else if (!path && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
-            path = argv[i];
-        else
-            path = NULL, i = argc;
+    int clean = 0, opt, rc;
+    while ((opt = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        if (opt == CLI_EXIT)
+            return rc;
+        clean = 1;
     }
-    if (!path) {
-        fprintf(stderr, "usage: malform render [--clean] CASE\n");
-        return 2;
-    }
+    if (argc - optind != 1)
+        return cli_usage_error(&cmd, argc == optind ? "no CASE given" : "one CASE only");
+    const char *path = argv[optind];
     size_t len;
     char *text = cli_read_file(path, &len);
     if (!text)
@@ -34,7 +36,7 @@ int cmd_render(int argc, char **argv)
         return 2;
     }
     mf_render r;
-    int rc = 0;
+    rc = 0;
     if (mf_case_render(c, &r) < 0) {
         fprintf(stderr, "malform: %s: %s\n", path, r.error);
         rc = 2;

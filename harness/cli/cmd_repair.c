@@ -2,38 +2,45 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include "cli_util.h"
 
-static int usage(void)
-{
-    fprintf(stderr,
-            "usage: malform repair [--profile NAME|FILE.yaml] [--output json|yaml|result]\n"
-            "                      [--options FILE.json] [--ticket-id ID] [--story-id ID]\n"
-            "                      [--interview-sha256 HEX] [FILE|-]\n"
-            "Exit: 0 accepted, 1 rejected, 2 usage or I/O error.\n");
-    return 2;
-}
+static const struct option options[] = {
+    {"profile", required_argument, NULL, 'p'},   {"output", required_argument, NULL, 'o'},
+    {"options", required_argument, NULL, 'O'},   {"ticket-id", required_argument, NULL, 't'},
+    {"story-id", required_argument, NULL, 's'},  {"interview-sha256", required_argument, NULL, 'i'},
+    {0}};
+static const cli_cmd cmd = {"repair",
+                            "[--profile NAME|FILE.yaml] [--output json|yaml|result]\n"
+                            "[--options FILE.json] [--ticket-id ID] [--story-id ID]\n"
+                            "[--interview-sha256 HEX] [FILE|-]",
+                            "Repair one model output (default: stdin) and print the value; warnings go to stderr.\n"
+                            "Exit: 0 accepted, 1 rejected, 2 usage or I/O error.\n",
+                            "", options};
 
 int cmd_repair(int argc, char **argv)
 {
     const char *profile = NULL, *output = NULL, *file = "-", *optfile = NULL;
     mf_options o = {0};
     const char *ticket = NULL, *story = NULL, *sha = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--profile") && next) profile = argv[++i];
-        else if (!strcmp(a, "--output") && next) output = argv[++i];
-        else if (!strcmp(a, "--options") && next) optfile = argv[++i];
-        else if (!strcmp(a, "--ticket-id") && next) ticket = argv[++i];
-        else if (!strcmp(a, "--story-id") && next) story = argv[++i];
-        else if (!strcmp(a, "--interview-sha256") && next) sha = argv[++i];
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(), 0;
-        else if (a[0] == '-' && a[1]) return usage();
-        else file = a;
+    int c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        switch (c) {
+        case CLI_EXIT: return rc;
+        case 'p': profile = optarg; break;
+        case 'o': output = optarg; break;
+        case 'O': optfile = optarg; break;
+        case 't': ticket = optarg; break;
+        case 's': story = optarg; break;
+        case 'i': sha = optarg; break;
+        }
     }
+    if (argc - optind > 1)
+        return cli_usage_error(&cmd, "one input only");
+    if (optind < argc)
+        file = argv[optind];
     if (output && strcmp(output, "json") && strcmp(output, "yaml") && strcmp(output, "result"))
-        return usage();
+        return cli_usage_error(&cmd, "--output is json, yaml or result, not '%s'", output);
     mf_profile *owned = NULL;
     const mf_profile *p = NULL;
     if (profile && !(p = cli_profile(profile, &owned)))
@@ -61,7 +68,7 @@ int cmd_repair(int argc, char **argv)
         return 2;
     }
     mf_result *r = mf_repair(p, raw, len, &o);
-    int rc = 2;
+    rc = 2;
     if (r) {
         if (output && !strcmp(output, "result")) {
             json_t *j = mf_result_to_json(r);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include <sys/stat.h>
 #include <jansson.h>
 #include "lifecycle.h"
@@ -42,15 +43,15 @@ typedef struct {
     json_t *items;
 } replay_state;
 
-static int usage(FILE *f)
-{
-    fprintf(f,
-            "usage: malform replay [-v] [--json] [--runner 'CMD ARGS'] [--timeout SEC] [DIR|FILE...]\n"
-            "Replays regression entries (default: corpus/regression). fixed entries must pass;\n"
+static const struct option options[] = {
+    {"verbose", no_argument, NULL, 'v'},         {"json", no_argument, NULL, 'j'},
+    {"runner", required_argument, NULL, 'R'},    {"timeout", required_argument, NULL, 'T'},
+    {0}};
+static const cli_cmd cmd = {"replay", "[-v] [--json] [--runner 'CMD ARGS'] [--timeout SEC] [DIR|FILE...]",
+                            "Replays regression entries (default: corpus/regression). fixed entries must pass;\n"
             "open entries must still fail with their recorded signature. Exit: 0 all as recorded,\n"
-            "1 some entry regressed, got fixed (flip its status) or fails differently, 2 usage error.\n");
-    return f == stdout ? 0 : 2;
-}
+            "1 some entry regressed, got fixed (flip its status) or fails differently, 2 usage error.\n",
+                            "v", options};
 
 /* A crash kind only a sanitizer reports (not a plain signal or an oracle). */
 static bool needs_sanitizer(const mf_lc_entry *e)
@@ -255,17 +256,20 @@ int cmd_replay(int argc, char **argv)
     replay_state s = {.timeout = 20};
     const char *runner = NULL;
     const char *targets[256];
-    int nt = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) s.verbose = 1;
-        else if (!strcmp(a, "--json")) s.json = 1;
-        else if (!strcmp(a, "--runner") && next) runner = argv[++i];
-        else if (!strcmp(a, "--timeout") && next) s.timeout = atoi(argv[++i]);
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
-        else if (a[0] == '-' || nt == 256) return usage(stderr);
-        else targets[nt++] = a;
+    int nt = 0, c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        switch (c) {
+        case CLI_EXIT: return rc;
+        case 'v': s.verbose = 1; break;
+        case 'j': s.json = 1; break;
+        case 'R': runner = optarg; break;
+        case 'T': if (!cli_int_arg(&cmd, "--timeout", optarg, 1, 86400, &s.timeout)) return 2; break;
+        }
     }
+    if (argc - optind > 256)
+        return cli_usage_error(&cmd, "at most 256 paths");
+    while (optind < argc)
+        targets[nt++] = argv[optind++];
     char defdir[PATH_MAX];
     if (!nt) {
         snprintf(defdir, sizeof defdir, "%s/corpus/regression", mf_lc_root());
@@ -282,7 +286,7 @@ int cmd_replay(int argc, char **argv)
         if (stat(targets[i], &st) == 0 && S_ISDIR(st.st_mode))
             load_known(&s, targets[i]);
     }
-    int rc = 0;
+    rc = 0;
     for (int i = 0; i < nt; i++) {
         struct stat st;
         if (stat(targets[i], &st) < 0) {

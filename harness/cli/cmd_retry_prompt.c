@@ -3,27 +3,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include "cli_util.h"
 #include "malform/retry.h"
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: malform retry-prompt [--profile NAME|FILE.yaml] [--options OPTS.json] ATTEMPTS.json|-\n"
-                    "ATTEMPTS.json: a JSON array of `malform repair --output result` objects, oldest first.\n");
-    return 2;
-}
+static const struct option options[] = {
+    {"profile", required_argument, NULL, 'p'}, {"options", required_argument, NULL, 'O'}, {0}};
+static const cli_cmd cmd = {"retry-prompt", "[--profile NAME|FILE.yaml] [--options OPTS.json] ATTEMPTS.json|-",
+                            "Print the retry feedback text (seed 004) built from past attempts.\n"
+                            "ATTEMPTS.json: a JSON array of `malform repair --output result` objects, oldest first.\n",
+                            "", options};
 
 int cmd_retry_prompt(int argc, char **argv)
 {
-    const char *profile = NULL, *optfile = NULL, *file = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--profile") && i + 1 < argc) profile = argv[++i];
-        else if (!strcmp(argv[i], "--options") && i + 1 < argc) optfile = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1]) return usage();
-        else file = argv[i];
+    const char *profile = NULL, *optfile = NULL;
+    int c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        if (c == CLI_EXIT)
+            return rc;
+        if (c == 'p')
+            profile = optarg;
+        else
+            optfile = optarg;
     }
-    if (!file)
-        return usage();
+    if (argc - optind != 1)
+        return cli_usage_error(&cmd, argc == optind ? "no ATTEMPTS.json given" : "one ATTEMPTS.json only");
+    const char *file = argv[optind];
     mf_profile *owned = NULL;
     const mf_profile *p = NULL;
     if (profile && !(p = cli_profile(profile, &owned)))
@@ -44,7 +49,7 @@ int cmd_retry_prompt(int argc, char **argv)
     char *text = cli_read_file(file, &len);
     json_error_t je;
     json_t *attempts = text ? json_loadb(text, len, 0, &je) : NULL;
-    int rc = 2;
+    rc = 2;
     if (!text) {
         /* message already printed */
     } else if (!attempts) {

@@ -5,22 +5,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include <jansson.h>
 #include "lifecycle.h"
 
-static int usage(FILE *f)
-{
-    fprintf(f,
-            "usage: malform triage WORKDIR [--regression DIR] [--runner 'CMD ARGS'] [--target NAME]\n"
-            "                      [--profile P] [--repeats N] [--timeout SEC] [--min-runs N]\n"
-            "                      [--max-seconds S] [--no-minimize] [--dry-run] [--json]\n"
-            "Collects libFuzzer crash-/timeout-/oom-/leak- files and AFL++ crashes/ and hangs/ under\n"
+static const struct option options[] = {
+    {"regression", required_argument, NULL, 'r'}, {"runner", required_argument, NULL, 'R'},
+    {"target", required_argument, NULL, 't'},     {"profile", required_argument, NULL, 'p'},
+    {"repeats", required_argument, NULL, 'n'},    {"timeout", required_argument, NULL, 'T'},
+    {"min-runs", required_argument, NULL, 'm'},   {"max-seconds", required_argument, NULL, 'S'},
+    {"no-minimize", no_argument, NULL, 'M'},      {"dry-run", no_argument, NULL, 'd'},
+    {"json", no_argument, NULL, 'j'},             {0}};
+static const cli_cmd cmd = {"triage",
+                            "WORKDIR [--regression DIR] [--runner 'CMD ARGS'] [--target NAME]\n"
+                            "[--profile P] [--repeats N] [--timeout SEC] [--min-runs N]\n"
+                            "[--max-seconds S] [--no-minimize] [--dry-run] [--json]",
+                            "Collects libFuzzer crash-/timeout-/oom-/leak- files and AFL++ crashes/ and hangs/ under\n"
             "WORKDIR, reproduces each --repeats times (default 3), dedupes by signature against\n"
             "--regression (default corpus/regression), minimizes new ones (originals and results in\n"
             "WORKDIR/triage/) and writes one entry per new signature. WORKDIR/triage/triage.json\n"
-            "lists every input. Exit: 0 nothing new, 1 new signature(s) written, 2 usage or I/O error.\n");
-    return f == stdout ? 0 : 2;
-}
+            "lists every input. Exit: 0 nothing new, 1 new signature(s) written, 2 usage or I/O error.\n",
+                            "", options};
 
 static void on_signal(int sig)
 {
@@ -33,25 +38,33 @@ int cmd_triage(int argc, char **argv)
     mf_lc_triage_opts o = {0};
     const char *workdir = NULL, *runner = NULL;
     int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--regression") && next) o.regression_dir = argv[++i];
-        else if (!strcmp(a, "--runner") && next) runner = argv[++i];
-        else if (!strcmp(a, "--target") && next) o.target = argv[++i];
-        else if (!strcmp(a, "--profile") && next) o.profile = argv[++i];
-        else if (!strcmp(a, "--repeats") && next) o.repeats = atoi(argv[++i]);
-        else if (!strcmp(a, "--timeout") && next) o.timeout_sec = atoi(argv[++i]);
-        else if (!strcmp(a, "--min-runs") && next) o.min_runs = atoi(argv[++i]);
-        else if (!strcmp(a, "--max-seconds") && next) o.deadline = mf_lc_clock() + atof(argv[++i]);
-        else if (!strcmp(a, "--no-minimize")) o.no_minimize = true;
-        else if (!strcmp(a, "--dry-run")) o.dry_run = true;
-        else if (!strcmp(a, "--json")) json = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
-        else if (a[0] == '-' || workdir) return usage(stderr);
-        else workdir = a;
+    int c, rc;
+    double max_seconds;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        switch (c) {
+        case CLI_EXIT: return rc;
+        case 'r': o.regression_dir = optarg; break;
+        case 'R': runner = optarg; break;
+        case 't': o.target = optarg; break;
+        case 'p': o.profile = optarg; break;
+        case 'n': if (!cli_int_arg(&cmd, "--repeats", optarg, 1, 1000, &o.repeats)) return 2; break;
+        case 'T': if (!cli_int_arg(&cmd, "--timeout", optarg, 1, 86400, &o.timeout_sec)) return 2; break;
+        case 'm': if (!cli_int_arg(&cmd, "--min-runs", optarg, 1, 1000000, &o.min_runs)) return 2; break;
+        case 'S':
+            if (!cli_double_arg(&cmd, "--max-seconds", optarg, 0, &max_seconds))
+                return 2;
+            o.deadline = mf_lc_clock() + max_seconds;
+            break;
+        case 'M': o.no_minimize = true; break;
+        case 'd': o.dry_run = true; break;
+        case 'j': json = 1; break;
+        }
     }
-    if (!workdir)
-        return usage(stderr);
+    if (argc - optind != 1)
+        return cli_usage_error(&cmd, argc == optind ? "no WORKDIR given" : "one WORKDIR only");
+    workdir = argv[optind];
+    if (cli_need_path(&cmd, "WORKDIR", workdir))
+        return 2;
     char **rargv = runner ? mf_lc_argv_split(runner) : NULL;
     if (runner && (!rargv || !rargv[0])) {
         fprintf(stderr, "malform triage: empty --runner\n");
@@ -65,7 +78,7 @@ int cmd_triage(int argc, char **argv)
     if (!json)
         printf("triage %s\n", workdir);
     mf_lc_triage_report rep;
-    int rc = mf_lc_triage(workdir, &o, &rep);
+    rc = mf_lc_triage(workdir, &o, &rep);
     if (json) {
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/triage/triage.json", workdir);

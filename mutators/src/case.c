@@ -1,5 +1,5 @@
-/* case.c - the structured fuzz case: the op registry, and the text form
- * (encode/decode) documented in mutators.h.
+/* case.c - the structured fuzz case and its text form (encode/decode)
+ * documented in mutators.h.
  *
  * Decoding is strict about the header (unknown keys, unknown op ids and a
  * missing profile are errors naming the line) and exact about the artifact:
@@ -10,35 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mut_internal.h"
-
-static const mf_op *const tables[] = {mt_ops_cand, mt_ops_yaml, mt_ops_json, mt_ops_norm, mt_ops_value};
-
-size_t mf_ops_count(void)
-{
-    size_t n = 0;
-    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
-        for (const mf_op *o = tables[t]; o->id; o++)
-            n++;
-    return n;
-}
-
-const mf_op *mf_ops_at(size_t i)
-{
-    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
-        for (const mf_op *o = tables[t]; o->id; o++)
-            if (i-- == 0)
-                return o;
-    return NULL;
-}
-
-const mf_op *mf_ops_find(const char *id)
-{
-    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
-        for (const mf_op *o = tables[t]; o->id; o++)
-            if (strcmp(o->id, id) == 0)
-                return o;
-    return NULL;
-}
 
 const char *mf_contract_name(mf_contract c)
 {

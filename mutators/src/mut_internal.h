@@ -72,11 +72,9 @@ typedef struct { mt_jtok *v; size_t n; } mt_jtoks;
 int mt_json_scan(const char *text, size_t len, mt_jtoks *out);
 void mt_jtoks_free(mt_jtoks *t);
 
-/* The op tables of each module, terminated by {NULL}. */
-extern const mf_op mt_ops_cand[];
-extern const mf_op mt_ops_yaml[];
-extern const mf_op mt_ops_json[];
-extern const mf_op mt_ops_norm[];
-extern const mf_op mt_ops_value[];
+/* The apply function of every op in ops.def (defined in ops_<module>.c). */
+#define OP(fn, id, contract, formats, kind, rules, section, description) int fn(mf_op_ctx *ctx);
+#include "ops.def"
+#undef OP
 
 #endif

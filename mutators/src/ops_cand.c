@@ -28,7 +28,7 @@ static const char *const roles[] = {
     "[assistant]", "[assistant/gpt-4o]", "[user]", "[system]", "[sys]",
     "[tool]", "[model]", "[error]", "[assistant/claude-3-5-sonnet/turn-2]"};
 
-static int op_transcript(mf_op_ctx *ctx)
+int mt_op_cand_transcript(mf_op_ctx *ctx)
 {
     size_t nroles = sizeof roles / sizeof *roles;
     size_t r = (size_t)mt_param_int(ctx, "role", (long)mt_rand(ctx, nroles)) % nroles;
@@ -66,12 +66,12 @@ static const char *pick(mf_op_ctx *ctx, const char *const *list, size_t n, const
     return list[(size_t)mt_param_int(ctx, param, (long)mt_rand(ctx, n)) % n];
 }
 
-static int op_prose_before(mf_op_ctx *ctx)
+int mt_op_cand_prose_before(mf_op_ctx *ctx)
 {
     return wrap(ctx, pick(ctx, prose_before, 5, "text"), "");
 }
 
-static int op_prose_after(mf_op_ctx *ctx)
+int mt_op_cand_prose_after(mf_op_ctx *ctx)
 {
     return wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
 }
@@ -92,10 +92,10 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
     return wrap(ctx, pre, post);
 }
 
-static int op_fence(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), true); }
-static int op_fence_unclosed(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), false); }
+int mt_op_cand_fence(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), true); }
+int mt_op_cand_fence_unclosed(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), false); }
 
-static int op_fence_wrong_tag(mf_op_ctx *ctx)
+int mt_op_cand_fence_wrong_tag(mf_op_ctx *ctx)
 {
     static const char *const tags[] = {"", "text", "markdown", "json", "yaml", "plaintext"};
     const char *t = pick(ctx, tags, 6, "tag");
@@ -119,10 +119,10 @@ static int op_tag(mf_op_ctx *ctx, bool close)
     return wrap(ctx, pre, post);
 }
 
-static int op_tag_envelope(mf_op_ctx *ctx) { return op_tag(ctx, true); }
-static int op_tag_truncated(mf_op_ctx *ctx) { return op_tag(ctx, false); }
+int mt_op_cand_tag_envelope(mf_op_ctx *ctx) { return op_tag(ctx, true); }
+int mt_op_cand_tag_truncated(mf_op_ctx *ctx) { return op_tag(ctx, false); }
 
-static int op_anchor(mf_op_ctx *ctx)
+int mt_op_cand_anchor(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_array_size(ctx->profile->top_level_keys) == 0 || !mt_is_yaml(ctx))
         return 0;
@@ -134,7 +134,7 @@ static int op_anchor(mf_op_ctx *ctx)
     return wrap(ctx, pick(ctx, pre, 3, "text"), "");
 }
 
-static int op_ansi(mf_op_ctx *ctx)
+int mt_op_cand_ansi(mf_op_ctx *ctx)
 {
     static const char *const noise[] = {"\x1b[0m", "\x1b[?25h\x1b[0m", "\x1b[32m\x1b[0m\x1b[K", "\x1b[2K\x1b[1G"};
     const char *n = pick(ctx, noise, 4, "seq");
@@ -150,7 +150,7 @@ static int op_ansi(mf_op_ctx *ctx)
     return wrap(ctx, "", post);
 }
 
-static int op_paste(mf_op_ctx *ctx)
+int mt_op_cand_paste(mf_op_ctx *ctx)
 {
     static const char *const noise[] = {"\x1b[201~", "[201~", "\x1b[200~\x1b[201~", "[200~"};
     char post[64];
@@ -158,7 +158,7 @@ static int op_paste(mf_op_ctx *ctx)
     return wrap(ctx, "", post);
 }
 
-static int op_control(mf_op_ctx *ctx)
+int mt_op_cand_control(mf_op_ctx *ctx)
 {
     static const char *const noise[] = {"\x07", "\x7f\x7f", "\x01\x02\x1f", "\x0b\x0c"};
     char post[32];
@@ -166,12 +166,12 @@ static int op_control(mf_op_ctx *ctx)
     return wrap(ctx, "", post);
 }
 
-static int op_orphan_fence(mf_op_ctx *ctx)
+int mt_op_cand_orphan_fence(mf_op_ctx *ctx)
 {
     return wrap(ctx, "", ends_nl(ctx) ? "```\n" : "\n```\n");
 }
 
-static int op_prompt_echo(mf_op_ctx *ctx)
+int mt_op_cand_prompt_echo(mf_op_ctx *ctx)
 {
     static const char *const hard[] = {"CRITICAL OUTPUT RULE: return only the artifact, no prose.\n",
                                        "CONTEXT REFRESH: you are continuing the same task.\n"};
@@ -186,7 +186,7 @@ static int op_prompt_echo(mf_op_ctx *ctx)
     return wrap(ctx, pre, "");
 }
 
-static int op_schema_echo(mf_op_ctx *ctx)
+int mt_op_cand_schema_echo(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_array_size(ctx->profile->top_level_keys) == 0 || !mt_is_yaml(ctx))
         return 0;
@@ -198,49 +198,3 @@ static int op_schema_echo(mf_op_ctx *ctx)
     snprintf(pre, sizeof pre, "%s: <value>\n\n%s\nEmit the document below.\n\n", key, pick(ctx, marker, 3, "marker"));
     return wrap(ctx, pre, "");
 }
-
-const mf_op mt_ops_cand[] = {
-    {"cand.transcript-prefix", "000 Candidate Extraction / Transcript prefix stripping",
-     "prefix lines with a transcript role tag ([assistant], [assistant/gpt-4o], [user], [system], [sys], [tool], [model], [error])",
-     "cand.transcript-prefix cand.recovered", MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_transcript},
-    {"cand.prose-before", "000 Candidate Extraction / Candidate collection from surrounding prose",
-     "explanation text before the artifact", "cand.recovered cand.anchor cand.json-balanced", MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_prose_before},
-    {"cand.prose-after", "000 Candidate Extraction / Candidate collection from surrounding prose",
-     "explanation text after the artifact", "cand.recovered cand.json-balanced", MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_prose_after},
-    {"cand.fence", "000 Candidate Extraction (code fence) / YAML repair #6",
-     "wrap in a ```yaml/```yml/```json/```jsonl fence, optionally with prose around", "cand.fence cand.recovered yaml.code-fence",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_fence},
-    {"cand.fence-unclosed", "000 Candidate Extraction (code fence)",
-     "opening code fence without the closing one", "cand.fence cand.recovered yaml.code-fence",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_fence_unclosed},
-    {"cand.fence-wrong-tag", "000 Candidate Extraction (code fence)",
-     "code fence with a missing or wrong language tag", "cand.fence cand.recovered yaml.code-fence",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_fence_wrong_tag},
-    {"cand.tag-envelope", "000 Tagged-candidate extraction",
-     "wrap in the profile's <TAG>...</TAG> envelope", "cand.recovered cand.tag",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_tag_envelope},
-    {"cand.tag-truncated", "000 Tagged-candidate extraction (truncated output)",
-     "opening <TAG> with no closing tag", "cand.tag-truncated cand.recovered",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_tag_truncated},
-    {"cand.anchor", "000 Candidate Extraction (first top-level key to end)",
-     "YAML-looking prose before the first top-level key", "cand.recovered cand.anchor",
-     MF_CONTRACT_EXACT, MF_OP_YAML, MF_OP_TEXT, op_anchor},
-    {"cand.ansi-noise", "000 Trailing terminal noise",
-     "trailing ANSI escape sequences (own line or inline suffix)", "cand.terminal-noise",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_ansi},
-    {"cand.bracketed-paste", "000 Trailing terminal noise",
-     "trailing bracketed-paste markers ([200~ / [201~)", "cand.terminal-noise",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_paste},
-    {"cand.control-chars", "000 Trailing terminal noise",
-     "trailing non-printable control characters", "cand.terminal-noise",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_control},
-    {"cand.orphan-fence", "000 Orphan closing code fence",
-     "a lone closing ``` after the artifact", "cand.orphan-fence",
-     MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, op_orphan_fence},
-    {"cand.prompt-echo", "000 Prompt Echo Detection",
-     "the model echoes its prompt (hard + soft markers) before the artifact", "echo.prompt",
-     MF_CONTRACT_REJECT, MF_OP_ANY, MF_OP_TEXT, op_prompt_echo},
-    {"cand.schema-echo", "000 Prompt Echo Detection (schema echo)",
-     "output starts with a root key and carries a prompt schema marker", "echo.prompt",
-     MF_CONTRACT_REJECT, MF_OP_YAML, MF_OP_TEXT, op_schema_echo},
-    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

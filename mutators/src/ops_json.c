@@ -91,8 +91,8 @@ static int e_backtick(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     return 1;
 }
 
-static int op_template(mf_op_ctx *ctx) { return tok_op(ctx, s_template, e_backtick); }
-static int op_backtick(mf_op_ctx *ctx) { return tok_op(ctx, s_backtick, e_backtick); }
+int mt_op_json_template(mf_op_ctx *ctx) { return tok_op(ctx, s_template, e_backtick); }
+int mt_op_json_backtick(mf_op_ctx *ctx) { return tok_op(ctx, s_backtick, e_backtick); }
 
 /* Rewrite string token k, replacing every `from` (one char, or an escape
  * pair starting with a backslash) by `to`; other escape pairs are kept. */
@@ -119,23 +119,23 @@ static bool s_has_apos(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     return (t->v[i].kind == JT_STR || t->v[i].kind == JT_KEY) && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "'");
 }
 static int e_apos(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "'", "\\'"); }
-static int op_apos(mf_op_ctx *ctx) { return tok_op(ctx, s_has_apos, e_apos); }
+int mt_op_json_apos(mf_op_ctx *ctx) { return tok_op(ctx, s_has_apos, e_apos); }
 
 static bool s_has_nl(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\n");
 }
 static int e_nl(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\n", "\n"); }
-static int op_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
+int mt_op_json_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
 
 static bool s_has_quote(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\\"");
 }
 static int e_quote(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\\"", "\""); }
-static int op_inner_quote(mf_op_ctx *ctx) { return tok_op(ctx, s_has_quote, e_quote); }
+int mt_op_json_inner_quote(mf_op_ctx *ctx) { return tok_op(ctx, s_has_quote, e_quote); }
 
-static int op_single_quotes(mf_op_ctx *ctx)
+int mt_op_json_single_quotes(mf_op_ctx *ctx)
 {
     mt_jtoks t;
     if (mt_json_scan(ctx->text, ctx->len, &t) < 0)
@@ -169,9 +169,9 @@ static int e_trailing(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     size_t at = t->v[i - 1].off + t->v[i - 1].len;
     return mt_splice(ctx, at, at, ",", 1);
 }
-static int op_trailing_comma(mf_op_ctx *ctx) { return tok_op(ctx, s_close, e_trailing); }
+int mt_op_json_trailing_comma(mf_op_ctx *ctx) { return tok_op(ctx, s_close, e_trailing); }
 
-static int op_python(mf_op_ctx *ctx)
+int mt_op_json_python(mf_op_ctx *ctx)
 {
     mt_jtoks t;
     if (mt_json_scan(ctx->text, ctx->len, &t) < 0)
@@ -218,7 +218,7 @@ static int e_comment(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     const char *s = c[mt_rand(ctx, 3)];
     return mt_splice(ctx, t->v[i].off, t->v[i].off, s, strlen(s));
 }
-static int op_comment(mf_op_ctx *ctx) { return tok_op(ctx, s_member_start, e_comment); }
+int mt_op_json_comment(mf_op_ctx *ctx) { return tok_op(ctx, s_member_start, e_comment); }
 
 /* ---- truncation (contract subset) ---- */
 
@@ -236,7 +236,7 @@ static int e_truncate(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     ctx->text[cut] = '\0';
     return 1;
 }
-static int op_truncate(mf_op_ctx *ctx) { return tok_op(ctx, s_comma, e_truncate); }
+int mt_op_json_truncate(mf_op_ctx *ctx) { return tok_op(ctx, s_comma, e_truncate); }
 
 /* ---- schema-level (seed 003) ---- */
 
@@ -265,7 +265,7 @@ static int e_prose(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     rc |= mt_puts(&b, "]");
     return splice_buf(ctx, v->off, v->off + v->len, &b, rc);
 }
-static int op_prose_array(mf_op_ctx *ctx) { return tok_op(ctx, s_prose, e_prose); }
+int mt_op_json_prose_array(mf_op_ctx *ctx) { return tok_op(ctx, s_prose, e_prose); }
 
 static bool s_int(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
@@ -284,7 +284,7 @@ static int e_int(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     size_t at = t->v[i + 2].off + t->v[i + 2].len;
     return mt_splice(ctx, at, at, ".0", 2);
 }
-static int op_float_int(mf_op_ctx *ctx) { return tok_op(ctx, s_int, e_int); }
+int mt_op_json_float_int(mf_op_ctx *ctx) { return tok_op(ctx, s_int, e_int); }
 
 static bool s_default(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
@@ -311,7 +311,7 @@ static int e_omit(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
         b = e + 2 < t->n ? t->v[e + 2].off : t->v[e + 1].off + 1;
     return mt_splice(ctx, a, b, "", 0);
 }
-static int op_omit(mf_op_ctx *ctx) { return tok_op(ctx, s_default, e_omit); }
+int mt_op_json_omit(mf_op_ctx *ctx) { return tok_op(ctx, s_default, e_omit); }
 
 /* ---- more aggressive-repair breakpoints ---- */
 
@@ -324,7 +324,7 @@ static int e_missing_comma(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     return mt_splice(ctx, t->v[i].off, t->v[i].off + 1, " ", 1);
 }
-static int op_missing_comma(mf_op_ctx *ctx) { return tok_op(ctx, s_comma_member, e_missing_comma); }
+int mt_op_json_missing_comma(mf_op_ctx *ctx) { return tok_op(ctx, s_comma_member, e_missing_comma); }
 
 static bool s_simple_key(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
@@ -343,7 +343,7 @@ static int e_unquote_key(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     const mt_jtok *k = &t->v[i];
     return mt_splice(ctx, k->off, k->off + k->len, tok_s(ctx, k) + 1, k->len - 2);
 }
-static int op_unquoted_key(mf_op_ctx *ctx) { return tok_op(ctx, s_simple_key, e_unquote_key); }
+int mt_op_json_unquoted_key(mf_op_ctx *ctx) { return tok_op(ctx, s_simple_key, e_unquote_key); }
 
 static bool s_plain_str(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
@@ -358,7 +358,7 @@ static int e_smart(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     int rc = mt_puts(&b, "\xe2\x80\x9c") | mt_put(&b, tok_s(ctx, k) + 1, k->len - 2) | mt_puts(&b, "\xe2\x80\x9d");
     return splice_buf(ctx, k->off, k->off + k->len, &b, rc);
 }
-static int op_smart_quotes(mf_op_ctx *ctx) { return tok_op(ctx, s_plain_str, e_smart); }
+int mt_op_json_smart_quotes(mf_op_ctx *ctx) { return tok_op(ctx, s_plain_str, e_smart); }
 
 static bool s_number(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
@@ -373,7 +373,7 @@ static int e_number(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
         return mt_splice(ctx, k->off, k->off + 1, "", 0);
     return mt_splice(ctx, k->off, k->off, "+", 1); /* 12 -> +12 */
 }
-static int op_number_format(mf_op_ctx *ctx) { return tok_op(ctx, s_number, e_number); }
+int mt_op_json_number_format(mf_op_ctx *ctx) { return tok_op(ctx, s_number, e_number); }
 
 static bool s_between(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
@@ -387,10 +387,10 @@ static int e_uspace(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     size_t at = t->v[i].off + 1;
     return mt_splice(ctx, at, at, s, strlen(s));
 }
-static int op_unicode_space(mf_op_ctx *ctx) { return tok_op(ctx, s_between, e_uspace); }
+int mt_op_json_unicode_space(mf_op_ctx *ctx) { return tok_op(ctx, s_between, e_uspace); }
 
 /* A small stray object next to the artifact: object profiles keep the largest. */
-static int op_concatenated(mf_op_ctx *ctx)
+int mt_op_json_concatenated(mf_op_ctx *ctx)
 {
     if (!ctx->profile || !ctx->profile->schema || ctx->len == 0 || ctx->text[0] != '{')
         return 0;
@@ -400,47 +400,3 @@ static int op_concatenated(mf_op_ctx *ctx)
         return mt_splice(ctx, 0, 0, x, strlen(x));
     return mt_splice(ctx, ctx->len, ctx->len, x, strlen(x));
 }
-
-#define J(id, sec, desc, rules, contract, fn) {id, sec, desc, rules, contract, MF_OP_JSON, MF_OP_TEXT, fn}
-const mf_op mt_ops_json[] = {
-    J("json.template-literal", "002 A1 (template literal ${...})",
-      "a string value holding ${...} written as a backtick template literal", "json.template-literal",
-      MF_CONTRACT_EXACT, op_template),
-    J("json.backtick-string", "002 Key mismatches #1 (backticks)", "a string delimited by backticks",
-      "json.template-literal", MF_CONTRACT_EXACT, op_backtick),
-    J("json.escaped-single-quote", "002 A1 (\\' -> ')", "single quotes inside a string escaped as \\'",
-      "json.single-quote-escape", MF_CONTRACT_EXACT, op_apos),
-    J("json.literal-newline", "002 Key mismatches #1/#3 (literal newlines)",
-      "\\n escapes inside a string written as raw newlines", "json.control-char", MF_CONTRACT_EXACT, op_newline),
-    J("json.unescaped-quote", "002 Key mismatches #1 (unescaped inner quotes)",
-      "escaped inner double quotes written bare", "json.inner-quote", MF_CONTRACT_EXACT, op_inner_quote),
-    J("json.trailing-comma", "002 A1 (aggressive repair)", "a comma before a closing } or ]",
-      "json.trailing-comma", MF_CONTRACT_EXACT, op_trailing_comma),
-    J("json.single-quotes", "002 A1 (aggressive repair)", "keys and strings in single quotes",
-      "json.single-quotes", MF_CONTRACT_EXACT, op_single_quotes),
-    J("json.python-literals", "002 A1 (aggressive repair)", "True / False / None for true / false / null",
-      "json.python-literal", MF_CONTRACT_EXACT, op_python),
-    J("json.comments", "002 A1 (aggressive repair)", "// , /* */ or # comments between members",
-      "json.comment", MF_CONTRACT_EXACT, op_comment),
-    J("json.truncate", "002 A1/A4 (truncated output, incomplete object)",
-      "output cut after a complete element, maybe inside the next", "json.truncated",
-      MF_CONTRACT_SUBSET, op_truncate),
-    J("json.prose-array", "003 Array-to-String Conversion", "a prose field given as an array of lines",
-      "norm.prose-field", MF_CONTRACT_EXACT, op_prose_array),
-    J("json.float-int", "003 Numeric Type Coercion", "an integer field written as 5.0", "norm.integer-field",
-      MF_CONTRACT_EXACT, op_float_int),
-    J("json.omit-required", "003 Missing Required Field Defaults", "a required field with a default left out",
-      "norm.default", MF_CONTRACT_SUBSET, op_omit),
-    J("json.missing-comma", "002 A1 (aggressive repair)", "the comma between two members or elements left out",
-      "json.missing-comma", MF_CONTRACT_EXACT, op_missing_comma),
-    J("json.unquoted-key", "002 A1 (aggressive repair)", "an object key written as a bare word",
-      "json.unquoted-key", MF_CONTRACT_EXACT, op_unquoted_key),
-    J("json.smart-quotes", "002 A1 (aggressive repair)", "a string delimited by typographic quotes",
-      "json.smart-quotes", MF_CONTRACT_EXACT, op_smart_quotes),
-    J("json.number-format", "002 A1 (aggressive repair)", "a number written +12 or .5",
-      "json.number-format", MF_CONTRACT_EXACT, op_number_format),
-    J("json.unicode-space", "002 A1 (aggressive repair)", "NBSP, zero-width or em space between tokens",
-      "json.unicode-space", MF_CONTRACT_EXACT, op_unicode_space),
-    J("json.concatenated", "002 A1 (largest candidate)", "a stray small object before or after the artifact",
-      "json.concatenated cand.json-balanced", MF_CONTRACT_EXACT, op_concatenated),
-    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

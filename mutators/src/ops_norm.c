@@ -240,9 +240,9 @@ static bool c_check(mf_op_ctx *ctx, const kv_site *s, char *r, size_t n)
 }
 
 static bool c_synonym(mf_op_ctx *ctx, const kv_site *s, char *r, size_t n) { return choose_variant(ctx, s, r, n); }
-static int op_status(mf_op_ctx *ctx) { return value_op(ctx, c_status); }
-static int op_check(mf_op_ctx *ctx) { return value_op(ctx, c_check); }
-static int op_synonym(mf_op_ctx *ctx) { return value_op(ctx, c_synonym); }
+int mt_op_norm_status(mf_op_ctx *ctx) { return value_op(ctx, c_status); }
+int mt_op_norm_check(mf_op_ctx *ctx) { return value_op(ctx, c_check); }
+int mt_op_norm_synonym(mf_op_ctx *ctx) { return value_op(ctx, c_synonym); }
 
 static bool c_case(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
 {
@@ -262,7 +262,7 @@ static bool c_case(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
     emit_scalar(ctx, v, repl, n);
     return true;
 }
-static int op_enum_case(mf_op_ctx *ctx) { return value_op(ctx, c_case); }
+int mt_op_norm_enum_case(mf_op_ctx *ctx) { return value_op(ctx, c_case); }
 
 /* ---- keyword case (interview phase, refinement change type) ---- */
 
@@ -281,7 +281,7 @@ static bool c_keyword(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
     emit_scalar(ctx, v, repl, n);
     return true;
 }
-static int op_keyword_case(mf_op_ctx *ctx) { return value_op(ctx, c_keyword); }
+int mt_op_norm_keyword_case(mf_op_ctx *ctx) { return value_op(ctx, c_keyword); }
 
 /* ---- task id spelling (task_breakdown): T-US-4-01 -> T-US-4-1, t-us-4-01 ---- */
 
@@ -304,7 +304,7 @@ static bool c_task_id(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
     snprintf(repl, n, mt_is_yaml(ctx) ? "%s" : "\"%s\"", v);
     return true;
 }
-static int op_task_id(mf_op_ctx *ctx) { return value_op(ctx, c_task_id); }
+int mt_op_norm_task_id(mf_op_ctx *ctx) { return value_op(ctx, c_task_id); }
 
 /* ---- ID variants: Q01 -> 1, q1, Q1 ---- */
 
@@ -321,11 +321,11 @@ static bool c_id(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
     }
     return strcmp(repl, s->val) != 0;
 }
-static int op_id(mf_op_ctx *ctx) { return value_op(ctx, c_id); }
+int mt_op_norm_id(mf_op_ctx *ctx) { return value_op(ctx, c_id); }
 
 /* ---- key aliases ---- */
 
-static int op_alias(mf_op_ctx *ctx)
+int mt_op_norm_alias(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_object_size(ctx->profile->aliases) == 0)
         return 0;
@@ -405,12 +405,12 @@ static bool wrappable(const mf_op_ctx *ctx)
     return ctx->profile && (ctx->profile->schema || json_array_size(ctx->profile->wrappers) > 0);
 }
 
-static int op_wrapper(mf_op_ctx *ctx)
+int mt_op_norm_wrapper(mf_op_ctx *ctx)
 {
     return wrappable(ctx) ? wrap_once(ctx, pick_wrapper(ctx)) : 0;
 }
 
-static int op_wrapper_chain(mf_op_ctx *ctx)
+int mt_op_norm_wrapper_chain(mf_op_ctx *ctx)
 {
     if (!wrappable(ctx))
         return 0;
@@ -419,29 +419,3 @@ static int op_wrapper_chain(mf_op_ctx *ctx)
         return -1;
     return wrap_once(ctx, outer);
 }
-
-#define N(id, sec, desc, rules, fn) {id, sec, desc, rules, MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_TEXT, fn}
-const mf_op mt_ops_norm[] = {
-    N("norm.wrapper", "000 Wrapper Unwrapping", "the artifact under one wrapper key (output:, result:, profile wrappers)",
-      "norm.wrapper", op_wrapper),
-    N("norm.wrapper-chain", "000 Wrapper Unwrapping (chain)", "the artifact under two wrapper keys (result -> prd)",
-      "norm.wrapper", op_wrapper_chain),
-    N("norm.key-alias", "000 Key Aliasing", "a key spelled as one of its profile aliases (any case)",
-      "norm.key-alias", op_alias),
-    N("norm.id-variant", "000 Interview / Question ID normalization", "question id Q01 written as 1, q1 or Q1",
-      "norm.question-id", op_id),
-    N("norm.status-variant", "000 Bead Completion Marker / Status normalization",
-      "status written as a mapped variant (completed, success, failed...)", "norm.bead-status", op_status),
-    N("norm.check-variant", "000 Bead Completion Marker / Check value normalization",
-      "a check value written as a mapped variant (passed, ok, true, 1, failed...)", "norm.check-value", op_check),
-    N("norm.keyword-case", "000 Interview / Phase normalization; Refinement Changes type",
-      "an interview phase or a refinement change type in other case (Foundation, MODIFIED)",
-      "norm.phase-case norm.change-type", op_keyword_case),
-    N("norm.task-id-variant", "002 A3 task id format", "a task id without zero padding or in lower case",
-      "schema.task-id", op_task_id),
-    N("norm.enum-synonym", "003 Enum case mismatches (listed synonyms)",
-      "an enum value written as a synonym from the profile's enum map (invested for invest)", "norm.enum-case",
-      op_synonym),
-    N("norm.enum-case", "003 Enum case mismatches", "an enum value in other case (High for high)", "norm.enum-case",
-      op_enum_case),
-    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

@@ -76,30 +76,30 @@ static int from_list(mf_op_ctx *ctx, const char *const *list, size_t n)
 }
 
 #define LIST_OP(fn, ...)                                                        \
-    static int fn(mf_op_ctx *ctx)                                              \
+    int fn(mf_op_ctx *ctx)                                                     \
     {                                                                          \
         static const char *const l[] = {__VA_ARGS__};                          \
         return from_list(ctx, l, sizeof l / sizeof *l);                        \
     }
 
-LIST_OP(op_bool, "yes", "no", "true", "False", "on", "OFF", "y", "n", "null", "~", "Null", "NO")
-LIST_OP(op_number, "0123", "1e3", "0x1F", ".5", "1_000", "+12", "-0", "1.0", "NaN", ".inf", "0o17", "12:30:45")
-LIST_OP(op_date, "2026-01-01", "2026-01-01T00:00:00Z", "2026-13-45", "12:30", "2026-01-01 10:00:00 +02:00")
-LIST_OP(op_syntax, "key: value", "a # not a comment", "- item", "[1, 2]", "{a: 1}", "&anchor", "*alias",
+LIST_OP(mt_op_val_bool, "yes", "no", "true", "False", "on", "OFF", "y", "n", "null", "~", "Null", "NO")
+LIST_OP(mt_op_val_number, "0123", "1e3", "0x1F", ".5", "1_000", "+12", "-0", "1.0", "NaN", ".inf", "0o17", "12:30:45")
+LIST_OP(mt_op_val_date, "2026-01-01", "2026-01-01T00:00:00Z", "2026-13-45", "12:30", "2026-01-01 10:00:00 +02:00")
+LIST_OP(mt_op_val_syntax, "key: value", "a # not a comment", "- item", "[1, 2]", "{a: 1}", "&anchor", "*alias",
         "!tag value", "%directive", "? complex", ">- folded", "|", "rules: apply: here", "ends with colon:",
         "---", "...", ",leading comma", "trailing space ")
-LIST_OP(op_backtick_at, "`repo_git_mutex` behavior?", "@trace/span-id", "`cmd` and @user", "@", "`")
-LIST_OP(op_template, "echo ${HOME}", "`${a}-${b}`", "$(whoami)", "${", "}\">", "{{ template }}")
-LIST_OP(op_quotes, "He said \"hi\"", "it's", "'single' and \"double\"", "\"pink\" is accepted",
+LIST_OP(mt_op_val_backtick_at, "`repo_git_mutex` behavior?", "@trace/span-id", "`cmd` and @user", "@", "`")
+LIST_OP(mt_op_val_template, "echo ${HOME}", "`${a}-${b}`", "$(whoami)", "${", "}\">", "{{ template }}")
+LIST_OP(mt_op_val_quotes, "He said \"hi\"", "it's", "'single' and \"double\"", "\"pink\" is accepted",
         "'pink' remains supported", "\"epic\" | \"user_story\"", "back\\slash \\d+ \\+", "\\'", "\"")
-LIST_OP(op_unicode, "na\xc3\xafve caf\xc3\xa9 \xe2\x80\x94 \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xf0\x9f\x8e\x89",
+LIST_OP(mt_op_val_unicode, "na\xc3\xafve caf\xc3\xa9 \xe2\x80\x94 \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xf0\x9f\x8e\x89",
         "\xc2\xa0nbsp lead", "zero\xe2\x80\x8bwidth", "RTL \xe2\x80\xae override", "line\xe2\x80\xa8sep",
         "\xef\xbb\xbf" "bom inside", "tab\there")
-LIST_OP(op_multiline, "def f(x):\n    return x * 2\n", "line1\n\n  indented\ttab\n", "trailing spaces   \nend",
+LIST_OP(mt_op_val_multiline, "def f(x):\n    return x * 2\n", "line1\n\n  indented\ttab\n", "trailing spaces   \nend",
         "first\nsecond", "\n leading newline", "ends with newlines\n\n", "- a\n- b\n", "key: v\nother: w\n",
         "```yaml\nx: 1\n```")
 
-static int op_long(mf_op_ctx *ctx)
+int mt_op_val_long(mf_op_ctx *ctx)
 {
     size_t n = 2000 + mt_rand(ctx, 6000);
     char *s = malloc(n + 1);
@@ -115,17 +115,3 @@ static int op_long(mf_op_ctx *ctx)
     free(s);
     return rc;
 }
-
-#define V(id, desc, fn) {id, "issue 4 value mutations", desc, "", MF_CONTRACT_EXACT, MF_OP_ANY, MF_OP_VALUE, fn}
-const mf_op mt_ops_value[] = {
-    V("val.bool-like", "a string that looks like a boolean or null (yes, off, ~)", op_bool),
-    V("val.number-like", "a string that looks like a number (0123, 1e3, .inf)", op_number),
-    V("val.date-like", "a string that looks like a date or time", op_date),
-    V("val.yaml-syntax", "a string full of YAML syntax (': ', ' #', '- ', '[', '&', '|')", op_syntax),
-    V("val.backtick-at", "a string starting with ` or @", op_backtick_at),
-    V("val.template", "a string with ${}, $() or }\">", op_template),
-    V("val.quotes", "a string with inner quotes and backslashes", op_quotes),
-    V("val.unicode", "a string with non-ASCII, zero-width, NBSP, line separator", op_unicode),
-    V("val.long-line", "a 2-8 KB one-line string", op_long),
-    V("val.multiline", "a multi-line string (code, blank lines, trailing newlines)", op_multiline),
-    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};

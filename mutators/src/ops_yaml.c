@@ -180,7 +180,7 @@ static int e_nested(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return mt_ctx_commit(ctx, &b, rc);
 }
 
-static int op_nested(mf_op_ctx *ctx) { return line_op(ctx, s_nested, e_nested); }
+int mt_op_yaml_nested(mf_op_ctx *ctx) { return line_op(ctx, s_nested, e_nested); }
 
 /* ---- #2 inline sequence parent ---- */
 
@@ -206,7 +206,7 @@ static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return mt_ctx_commit(ctx, &b, rc);
 }
 
-static int op_inline_seq(mf_op_ctx *ctx) { return line_op(ctx, s_inline_seq, e_inline_seq); }
+int mt_op_yaml_inline_seq(mf_op_ctx *ctx) { return line_op(ctx, s_inline_seq, e_inline_seq); }
 
 /* ---- #3 missing colon space ---- */
 
@@ -229,7 +229,7 @@ static int e_colon(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return replace_line_buf(ctx, ls, i, &b, rc);
 }
 
-static int op_colon(mf_op_ctx *ctx) { return line_op(ctx, s_colon, e_colon); }
+int mt_op_yaml_colon(mf_op_ctx *ctx) { return line_op(ctx, s_colon, e_colon); }
 
 /* ---- #4 inline keys ---- */
 
@@ -278,7 +278,7 @@ static int e_inline_keys(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return 1;
 }
 
-static int op_inline_keys(mf_op_ctx *ctx) { return line_op(ctx, s_inline_keys, e_inline_keys); }
+int mt_op_yaml_inline_keys(mf_op_ctx *ctx) { return line_op(ctx, s_inline_keys, e_inline_keys); }
 
 /* ---- #5 plain scalar with ": " and #8 free text unquoted ---- */
 
@@ -302,7 +302,7 @@ static int e_unquote(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return rewrite_scalar(ctx, ls, i, "", v + 1, n - 2, "");
 }
 
-static int op_plain_colon(mf_op_ctx *ctx) { return line_op(ctx, s_plain_colon, e_unquote); }
+int mt_op_yaml_plain_colon(mf_op_ctx *ctx) { return line_op(ctx, s_plain_colon, e_unquote); }
 
 static bool s_free_text(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
@@ -323,11 +323,11 @@ static bool s_free_text(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     return c[0] == '`' || c[0] == '@' || has(c, cn, ": ") || isdigit((unsigned char)c[0]);
 }
 
-static int op_free_text(mf_op_ctx *ctx) { return line_op(ctx, s_free_text, e_unquote); }
+int mt_op_yaml_free_text(mf_op_ctx *ctx) { return line_op(ctx, s_free_text, e_unquote); }
 
 /* ---- #6 whole-artifact fence ---- */
 
-static int op_code_fence(mf_op_ctx *ctx)
+int mt_op_yaml_code_fence(mf_op_ctx *ctx)
 {
     static const char *const tags[] = {"yaml", "yml", "json", "jsonl"};
     char tag[16];
@@ -357,7 +357,7 @@ static int e_xml(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return mt_ctx_commit(ctx, &b, rc);
 }
 
-static int op_xml_tags(mf_op_ctx *ctx)
+int mt_op_yaml_xml_tags(mf_op_ctx *ctx)
 {
     if (mt_param_int(ctx, "around", (long)mt_rand(ctx, 2))) {
         static const char *const t[] = {"artifact", "response", "yaml"};
@@ -387,7 +387,7 @@ static int e_dash(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return replace_line_buf(ctx, ls, i, &b, rc);
 }
 
-static int op_dash(mf_op_ctx *ctx) { return line_op(ctx, s_dash, e_dash); }
+int mt_op_yaml_dash(mf_op_ctx *ctx) { return line_op(ctx, s_dash, e_dash); }
 
 /* ---- #10 exact duplicate key ---- */
 
@@ -409,7 +409,7 @@ static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return mt_ctx_commit(ctx, &b, rc);
 }
 
-static int op_dup(mf_op_ctx *ctx) { return line_op(ctx, s_dup, e_dup); }
+int mt_op_yaml_dup(mf_op_ctx *ctx) { return line_op(ctx, s_dup, e_dup); }
 
 /* ---- #11 invalid double-quoted escapes ---- */
 
@@ -457,7 +457,7 @@ static int e_escape(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return rewrite_scalar(ctx, ls, i, "\"", c, cn, "\"");
 }
 
-static int op_escape(mf_op_ctx *ctx) { return line_op(ctx, s_escape, e_escape); }
+int mt_op_yaml_escape(mf_op_ctx *ctx) { return line_op(ctx, s_escape, e_escape); }
 
 /* ---- #12 unclosed double quote ---- */
 
@@ -480,7 +480,7 @@ static int e_unclosed(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return rewrite_scalar(ctx, ls, i, "\"", v + 1, n - 2, "");
 }
 
-static int op_unclosed(mf_op_ctx *ctx) { return line_op(ctx, s_unclosed, e_unclosed); }
+int mt_op_yaml_unclosed(mf_op_ctx *ctx) { return line_op(ctx, s_unclosed, e_unclosed); }
 
 /* ---- #13a quoted fragment + plain text, #14 type union, #15 reserved indicator ---- */
 
@@ -523,9 +523,9 @@ static bool s_reserved(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     return quoted_content(&ls->v[i], &c, &cn) && (c[0] == '`' || c[0] == '@') && !has(c, cn, "\\");
 }
 
-static int op_fragment(mf_op_ctx *ctx) { return line_op(ctx, s_fragment, e_unquote); }
-static int op_union(mf_op_ctx *ctx) { return line_op(ctx, s_union, e_unquote); }
-static int op_reserved(mf_op_ctx *ctx) { return line_op(ctx, s_reserved, e_unquote); }
+int mt_op_yaml_fragment(mf_op_ctx *ctx) { return line_op(ctx, s_fragment, e_unquote); }
+int mt_op_yaml_union(mf_op_ctx *ctx) { return line_op(ctx, s_union, e_unquote); }
+int mt_op_yaml_reserved(mf_op_ctx *ctx) { return line_op(ctx, s_reserved, e_unquote); }
 
 /* ---- #13b quoted block indicator ---- */
 
@@ -544,7 +544,7 @@ static int e_block_ind(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return rewrite_scalar(ctx, ls, i, q, v, n, q);
 }
 
-static int op_block_ind(mf_op_ctx *ctx) { return line_op(ctx, s_block_ind, e_block_ind); }
+int mt_op_yaml_block_ind(mf_op_ctx *ctx) { return line_op(ctx, s_block_ind, e_block_ind); }
 
 /* ---- #16 sequence entry indent drift ---- */
 
@@ -589,7 +589,7 @@ static int e_drift(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return replace_line_buf(ctx, ls, j, &b, rc);
 }
 
-static int op_drift(mf_op_ctx *ctx) { return line_op(ctx, s_drift, e_drift); }
+int mt_op_yaml_drift(mf_op_ctx *ctx) { return line_op(ctx, s_drift, e_drift); }
 
 /* ---- #17 property indent off by 1-2 ---- */
 
@@ -618,7 +618,7 @@ static int e_prop(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return replace_line_buf(ctx, ls, i, &b, rc);
 }
 
-static int op_prop(mf_op_ctx *ctx) { return line_op(ctx, s_prop, e_prop); }
+int mt_op_yaml_prop(mf_op_ctx *ctx) { return line_op(ctx, s_prop, e_prop); }
 
 /* ---- beads context_guidance written as one string (seed 000 Beads) ---- */
 
@@ -695,41 +695,4 @@ static int e_guidance(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return mt_ctx_commit(ctx, &b, rc);
 }
 
-static int op_guidance(mf_op_ctx *ctx) { return line_op(ctx, s_guidance, e_guidance); }
-
-#define Y(id, sec, desc, rules, fn) {id, "000 YAML Structural Repairs " sec, desc, rules, MF_CONTRACT_EXACT, MF_OP_YAML, MF_OP_TEXT, fn}
-const mf_op mt_ops_yaml[] = {
-    Y("yaml.nested-children", "#1", "children of a whitelisted parent dedented to the parent's level",
-      "yaml.nested-children", op_nested),
-    Y("yaml.inline-sequence-parent", "#2", "first sequence item on the parent key's line (key: - item)",
-      "yaml.inline-sequence-parent", op_inline_seq),
-    Y("yaml.colon-space", "#3", "no space after a mapping key's colon (key:value)", "yaml.colon-space", op_colon),
-    Y("yaml.inline-keys", "#4", "two sibling keys on one line (a: 1 b: 2)", "yaml.inline-keys", op_inline_keys),
-    Y("yaml.plain-colon", "#5", "a value containing ': ' left unquoted", "yaml.plain-colon", op_plain_colon),
-    Y("yaml.code-fence", "#6", "the whole artifact inside a ```yaml/yml/json/jsonl fence, no prose",
-      "yaml.code-fence cand.recovered", op_code_fence),
-    Y("yaml.xml-tag-lines", "#7", "bare XML-style tag lines (<tag>, </tag>, <tag/>) in or around the payload",
-      "yaml.xml-tag-lines", op_xml_tags),
-    Y("yaml.free-text", "#8", "a free_text field's value left as an unquoted plain scalar", "yaml.free-text",
-      op_free_text),
-    Y("yaml.dash-space", "#9", "no space after a list dash (-key: value)", "yaml.dash-space", op_dash),
-    Y("yaml.duplicate-key", "#10", "a key line repeated verbatim", "yaml.duplicate-key", op_dup),
-    Y("yaml.invalid-escape", "#11", "a value with regex-like backslashes put in double quotes (\\d, \\+)",
-      "yaml.invalid-escape", op_escape),
-    Y("yaml.unclosed-quote", "#12", "a double-quoted value missing its closing quote", "yaml.unclosed-quote",
-      op_unclosed),
-    Y("yaml.quoted-fragment", "#13a", "a quoted token followed by plain text (\"pink\" is accepted)",
-      "yaml.quoted-fragment", op_fragment),
-    Y("yaml.quoted-block-indicator", "#13b", "a block-scalar indicator in quotes (\"|-\")",
-      "yaml.quoted-block-indicator", op_block_ind),
-    Y("yaml.type-union", "#14", "a schema-like union left unquoted (\"epic\" | \"user_story\")", "yaml.type-union",
-      op_union),
-    Y("yaml.reserved-indicator", "#15", "a plain scalar starting with ` or @", "yaml.reserved-indicator",
-      op_reserved),
-    Y("yaml.sequence-indent-drift", "#16", "the dash of the list item after a block scalar drifted 1-3 spaces", "yaml.sequence-indent-drift",
-      op_drift),
-    Y("yaml.property-indent", "#17", "a list item's property indented off by 1-2", "yaml.property-indent", op_prop),
-    {"norm.context-guidance", "000 Beads / Context guidance string to object conversion",
-     "context_guidance patterns/anti_patterns lists written as one multi-line string", "norm.context-guidance",
-     MF_CONTRACT_EXACT, MF_OP_YAML, MF_OP_TEXT, op_guidance},
-    {NULL, NULL, NULL, NULL, 0, 0, 0, NULL}};
+int mt_op_yaml_guidance(mf_op_ctx *ctx) { return line_op(ctx, s_guidance, e_guidance); }

@@ -14,8 +14,11 @@
 #include <yaml.h>
 #include "malform/oracles.h"
 
-static const char *const names[MF_ORACLE_COUNT] = {"idempotence", "no-data-loss", "schema", "accounting",
-                                                   "determinism"};
+static const char *const names[MF_ORACLE_COUNT] = {
+#define ORACLE(cname, name, fn) [MF_ORACLE_##cname] = name,
+#include "malform/oracles.def"
+#undef ORACLE
+};
 
 const char *mf_oracle_name(mf_oracle_id id)
 {
@@ -599,7 +602,10 @@ int mf_oracle_determinism(const mf_oracle_input *in, mf_verdict *v)
 int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v)
 {
     int (*const fns[MF_ORACLE_COUNT])(const mf_oracle_input *, mf_verdict *) = {
-        mf_oracle_idempotence, mf_oracle_no_data_loss, mf_oracle_schema, mf_oracle_accounting, mf_oracle_determinism};
+#define ORACLE(cname, name, fn) [MF_ORACLE_##cname] = fn,
+#include "malform/oracles.def"
+#undef ORACLE
+    };
     int failed = 0;
     for (int i = 0; i < MF_ORACLE_COUNT; i++)
         failed += fns[i](in, &v[i]);

@@ -13,6 +13,9 @@ from . import cli
 
 def _report(a):
     from . import report
+    if not os.path.isdir(a.workdir):
+        print(f"malform-reports: WORKDIR {a.workdir}: no such directory", file=sys.stderr)
+        return 2
     malform = cli.find_malform(a.malform)
     if a.malform and not malform:
         print(f"malform-reports: --malform {a.malform}: not an executable", file=sys.stderr)

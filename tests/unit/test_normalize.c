@@ -65,15 +65,6 @@ static void test_registry(void **state)
         assert_non_null(mf_normalizer_find(*n));
     assert_null(mf_normalizer_find("no_such_normalizer"));
     assert_null(mf_normalizer_find(NULL));
-    static const char *const ids[] = {
-        MF_R_WRAPPER, MF_R_KEY_ALIAS, MF_R_QUESTION_ID, MF_R_QUESTION_RENUMBER, MF_R_PHASE_CASE,
-        MF_R_PHASE_ORDER, MF_R_COVERAGE_GAP, MF_R_FA_OVERLAY, MF_R_FA_HOIST, MF_R_PRD_STATUS,
-        MF_R_SCHEMA_VERSION, MF_R_TICKET_ID, MF_R_CONTENT_SHA, MF_R_EPIC_ID, MF_R_STORY_ID,
-        MF_R_BEADS_ROOT, MF_R_BEAD_ID, MF_R_BEAD_RENUMBER, MF_R_CONTEXT_GUIDANCE, MF_R_EMPTY_PRD_REFS,
-        MF_R_BEAD_STATUS, MF_R_CHECK_VALUE, MF_R_CHANGE_SKIPPED, MF_R_CHANGE_TYPE,
-        MF_R_CHANGE_INSPIRATION, MF_R_CHANGE_ATTRIBUTION, NULL};
-    for (const char *const *id = ids; *id; id++)
-        assert_non_null(mf_rules_find(*id));
     static const char *const profiles[] = {"interview", "full_answers", "prd", "beads", "bead_status",
                                            "refinement_changes", NULL};
     for (const char *const *n = profiles; *n; n++)
@@ -171,8 +162,8 @@ static void test_interview(void **state)
                    "{\"id\": \"Q05\", \"phase\": \"foundation\", \"question\": \"d\"},"
                    "{\"id\": \"Q03\", \"phase\": \"structure\", \"question\": \"c\"},"
                    "{\"id\": \"Q01\", \"phase\": \"assembly\", \"question\": \"a\"}]}");
-    assert_true(mf_warnings_has(&w, MF_R_QUESTION_RENUMBER));
-    assert_true(mf_warnings_has(&w, MF_R_PHASE_ORDER));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_QUESTION_RENUMBER)));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_PHASE_ORDER)));
     assert_fixed_point("interview", "interview", v, NULL);
     json_decref(v);
     mf_warnings_clear(&w);
@@ -323,8 +314,8 @@ static void test_pipeline(void **state)
     assert_int_equal(r->status, MF_ACCEPTED);
     assert_json(r->value, "{\"status\": \"done\", \"checks\": {\"tests\": \"pass\", \"lint\": \"pass\","
                           " \"typecheck\": \"pass\", \"qualitative\": \"pass\"}}");
-    assert_true(mf_warnings_has(&r->warnings, MF_R_WRAPPER));
-    assert_true(mf_warnings_has(&r->warnings, MF_R_KEY_ALIAS));
+    assert_true(mf_warnings_has(&r->warnings, MF_RULE_ID(NORM_WRAPPER)));
+    assert_true(mf_warnings_has(&r->warnings, MF_RULE_ID(NORM_KEY_ALIAS)));
     mf_result_free(r);
 }
 

@@ -178,10 +178,10 @@ static void test_norm_schema(void **state)
                      "\"items\": [{\"n\": 2, \"funding_ask\": \"$1M\"}, {\"n\": 3, \"funding_ask\": \"Not specified\"}],"
                      "\"funding_ask\": \"Not specified\"}");
     assert_true(json_equal(v, want));
-    assert_true(mf_warnings_has(&w, MF_R_PROSE_FIELD));
-    assert_true(mf_warnings_has(&w, MF_R_INTEGER_FIELD));
-    assert_true(mf_warnings_has(&w, MF_R_ENUM_CASE));
-    assert_true(mf_warnings_has(&w, MF_R_DEFAULT));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_PROSE_FIELD)));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_INTEGER_FIELD)));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_ENUM_CASE)));
+    assert_true(mf_warnings_has(&w, MF_RULE_ID(NORM_DEFAULT)));
     bool found = false;
     for (size_t i = 0; i < w.count; i++)
         found = found || strcmp(w.items[i].message,

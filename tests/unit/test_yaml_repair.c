@@ -155,7 +155,10 @@ static void test_tables(void **state)
 {
     (void)state;
     size_t nrules = 0, nfix = 0;
-    for (const mf_rule *r = mf_rules_yaml; r->id; r++) {
+    for (size_t i = 0; i < mf_rules_count(); i++) {
+        const mf_rule *r = mf_rules_at(i);
+        if (strncmp(r->id, "yaml.", 5))
+            continue;
         nrules++;
         assert_non_null(r->section);
         assert_non_null(r->description);

@@ -10,12 +10,11 @@
 #include <stddef.h>
 #include "malform/malform.h"
 
+/* MF_ORACLE_<CNAME> for each line of oracles.def, in its order. */
 typedef enum {
-    MF_ORACLE_IDEMPOTENCE = 0,
-    MF_ORACLE_NO_DATA_LOSS,
-    MF_ORACLE_SCHEMA,
-    MF_ORACLE_ACCOUNTING,
-    MF_ORACLE_DETERMINISM,
+#define ORACLE(cname, name, fn) MF_ORACLE_##cname,
+#include "malform/oracles.def"
+#undef ORACLE
     MF_ORACLE_COUNT
 } mf_oracle_id;
 
@@ -44,7 +43,7 @@ typedef struct {
     char detail[480];
 } mf_verdict;
 
-/* "idempotence", "no-data-loss", "schema", "accounting", "determinism". */
+/* The oracle's name in oracles.def ("idempotence", "no-data-loss", ...); "?" when out of range. */
 const char *mf_oracle_name(mf_oracle_id id);
 
 /* Repairing the canonical output again gives the same value and no warnings. */

@@ -1,0 +1,28 @@
+/* ops.c - the op registry: ops.def as a table, in its stable order. */
+#include <string.h>
+#include "mut_internal.h"
+
+static const mf_op ops[] = {
+#define OP(fn, id, contract, formats, kind, rules, section, description) \
+    {id, section, description, rules, contract, formats, kind, fn},
+#include "ops.def"
+#undef OP
+};
+
+size_t mf_ops_count(void)
+{
+    return sizeof ops / sizeof *ops;
+}
+
+const mf_op *mf_ops_at(size_t i)
+{
+    return i < mf_ops_count() ? &ops[i] : NULL;
+}
+
+const mf_op *mf_ops_find(const char *id)
+{
+    for (size_t i = 0; id && i < mf_ops_count(); i++)
+        if (strcmp(ops[i].id, id) == 0)
+            return &ops[i];
+    return NULL;
+}
