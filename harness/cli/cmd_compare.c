@@ -2,21 +2,29 @@
  * --out DIR`: the same rendered cases through every pipeline; the
  * differential matrix goes to DIR/compare.json and a text table to stdout.
  * Exit 0, 2 usage or a pipeline that cannot start, 77 a pipeline not installed. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include "lifecycle.h"
 #include "pl_cli.h"
 #include "pl_compare.h"
 
-static const char usage_text[] =
-    "usage: malform compare --pipelines NAME,NAME,... --time S --out DIR [--cases N] [--seed N]\n"
-    "  Render cases (a seed artifact under one malformation op each), send each to every\n"
-    "  pipeline that handles its profile, and tabulate per op and op family x pipeline the\n"
-    "  share restored exactly, accepted with lost or changed data, rejected, crashed.\n"
-    "  Writes DIR/compare.json, DIR/cases/ (smallest worst case per cell, disagreements).\n";
+static const struct option options[] = {{"pipelines", required_argument, NULL, 'p'},
+                                        {"time", required_argument, NULL, 't'},
+                                        {"out", required_argument, NULL, 'o'},
+                                        {"cases", required_argument, NULL, 'n'},
+                                        {"seed", required_argument, NULL, 's'},
+                                        {0}};
+static const cli_cmd cmd = {"compare", "--pipelines NAME,NAME,... --out DIR [--time SECONDS] [--cases N] [--seed N]",
+                            "Render cases (a seed artifact under one malformation op each), send each to every\n"
+                            "pipeline that handles its profile, and tabulate per op and op family x pipeline the\n"
+                            "share restored exactly, accepted with lost or changed data, rejected, crashed\n"
+                            "(default --time 30). Writes DIR/compare.json and DIR/cases/ (the smallest case of\n"
+                            "each cell's worst outcome, the inputs the pipelines disagree on).\n"
+                            "Exit: 0, 2 usage or a pipeline that cannot start, 77 a pipeline not installed here.\n",
+                            "", options};
 
 static void on_signal(int sig)
 {
@@ -26,35 +34,30 @@ static void on_signal(int sig)
 
 int cmd_compare(int argc, char **argv)
 {
-    static const struct option options[] = {{"pipelines", required_argument, 0, 'p'}, {"time", required_argument, 0, 't'},
-                                            {"out", required_argument, 0, 'o'},       {"cases", required_argument, 0, 'n'},
-                                            {"seed", required_argument, 0, 's'},      {"help", no_argument, 0, 'h'},
-                                            {0, 0, 0, 0}};
     mf_pl_compare_opts o = {0};
     o.seconds = 30;
     char *list = NULL;
-    optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "h", options, NULL)) != -1;) {
+    int c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
         switch (c) {
+        case CLI_EXIT: return rc;
         case 'p': list = optarg; break;
-        case 't': o.seconds = atof(optarg); break;
+        case 't': if (!cli_double_arg(&cmd, "--time", optarg, 0.1, &o.seconds)) return 2; break;
         case 'o': o.out_dir = optarg; break;
         case 'n': o.max_cases = atol(optarg); break;
         case 's': o.seed = strtoull(optarg, NULL, 10); break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: fputs(usage_text, stderr); return 2;
         }
     }
-    if (!list || !o.out_dir || o.seconds <= 0 || optind != argc) {
-        fputs(usage_text, stderr);
-        return 2;
-    }
+    if (optind < argc)
+        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    if (!list || !o.out_dir)
+        return cli_usage_error(&cmd, "--pipelines and --out are required");
     char *copy = strdup(list);
     const char *names[16];
     mf_pl_def defs[16];
     mf_pl_worker *w[16];
     size_t n = 0;
-    int rc = 0;
+    rc = 0;
     for (char *t = copy ? strtok(copy, ",") : NULL; t && !rc; t = strtok(NULL, ",")) {
         if (n == 16) {
             fprintf(stderr, "malform compare: at most 16 pipelines\n");

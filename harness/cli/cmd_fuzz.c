@@ -27,6 +27,7 @@
 #include "cli_util.h"
 #include "harness.h"
 #include "lifecycle.h"
+#include "pl_blackbox.h"
 #include "pl_cli.h"
 
 #ifndef MF_SOURCE_ROOT
@@ -489,23 +490,32 @@ static const struct option options[] = {
     {"engine", required_argument, NULL, 'e'},  {"target", required_argument, NULL, 't'},
     {"time", required_argument, NULL, 'T'},    {"jobs", required_argument, NULL, 'j'},
     {"workdir", required_argument, NULL, 'w'}, {"corpus", required_argument, NULL, 'c'},
-    {"build", required_argument, NULL, 'b'},   {0}};
+    {"build", required_argument, NULL, 'b'},   {"pipeline", required_argument, NULL, 'P'},
+    {"runs", required_argument, NULL, 'r'},    {"seed", required_argument, NULL, 's'},
+    {"coverage", no_argument, NULL, 'C'},      {"no-behaviour", no_argument, NULL, 'B'},
+    {"min-runs", required_argument, NULL, 'm'}, {0}};
 static const cli_cmd cmd = {"fuzz",
                             "--engine libfuzzer|afl --target structured|raw [--time SECONDS] [--jobs N]\n"
-                            "--workdir DIR [--corpus DIR] [--build DIR]",
+                            "--workdir DIR [--corpus DIR] [--build DIR]\n"
+                            "malform fuzz --engine blackbox --pipeline NAME --time SECONDS --workdir DIR [--runs N]\n"
+                            "[--seed N] [--coverage] [--no-behaviour] [--min-runs N] [--corpus SEEDS_DIR]",
                             "Runs one engine on one fuzz target of the fuzz/afl preset build (default --time 60,\n"
                             "--jobs 1) and writes WORKDIR/stats.json. Exit: 0 no failure, 1 failures found, 2 usage\n"
-                            "or setup error.\n",
+                            "or setup error.\n"
+                            "--engine blackbox fuzzes a pipeline under test (malform pipelines; core too) with\n"
+                            "malform's own engine: structured cases kept when they show new behaviour (and, with\n"
+                            "--coverage, new coverage reported by the worker); minimized findings go to\n"
+                            "WORKDIR/findings/. Exit 77: the pipeline is not installed here.\n",
                             "", options};
 
 int cmd_fuzz(int argc, char **argv)
 {
-    if (mf_pl_fuzz_wanted(argc, argv))
-        return mf_pl_fuzz_cli(argc, argv);
     fz z;
     memset(&z, 0, sizeof z);
     z.seconds = 60;
     z.jobs = 1;
+    mf_pl_bb_opts bb = {.behaviour = true};
+    const char *pipeline = NULL;
     int c, rc;
     while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
         switch (c) {
@@ -517,10 +527,28 @@ int cmd_fuzz(int argc, char **argv)
         case 'w': z.workdir = optarg; break;
         case 'c': z.corpus_arg = optarg; break;
         case 'b': z.build = optarg; break;
+        case 'P': pipeline = optarg; break;
+        case 'r': bb.max_execs = atol(optarg); break;
+        case 's': bb.seed = strtoull(optarg, NULL, 10); break;
+        case 'C': bb.coverage = true; break;
+        case 'B': bb.behaviour = false; break;
+        case 'm': if (!cli_int_arg(&cmd, "--min-runs", optarg, 1, 100000, &bb.min_runs)) return 2; break;
         }
     }
     if (optind < argc)
         return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    if ((z.engine && !strcmp(z.engine, "blackbox")) || (pipeline && strcmp(pipeline, "core"))) {
+        if (z.engine && strcmp(z.engine, "blackbox"))
+            return cli_usage_error(&cmd, "a pipeline other than core runs under --engine blackbox only");
+        if (!pipeline || !z.workdir)
+            return cli_usage_error(&cmd, "--engine blackbox needs --pipeline and --workdir");
+        if (!bb.behaviour && !bb.coverage)
+            return cli_usage_error(&cmd, "--no-behaviour needs --coverage");
+        bb.workdir = z.workdir;
+        bb.seconds = z.seconds;
+        bb.seeds_dir = z.corpus_arg;
+        return mf_pl_fuzz_run(pipeline, &bb);
+    }
     if (!z.engine || (strcmp(z.engine, "libfuzzer") && strcmp(z.engine, "afl")))
         return cli_usage_error(&cmd, "--engine is libfuzzer or afl");
     if (!z.target || (strcmp(z.target, "structured") && strcmp(z.target, "raw")))

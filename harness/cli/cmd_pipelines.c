@@ -2,14 +2,19 @@
  * knows (core, then harness/pipelines/<name>.yaml and $MALFORM_PIPELINES_DIR),
  * each started once to show its handshake: name, version, formats,
  * profiles, warnings, coverage - or why it is missing or broken. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli_args.h"
 #include "pl_cli.h"
 
-static const char usage_text[] = "usage: malform pipelines [--json]\n"
-                                 "  List the pipelines under test with their handshake status.\n";
+static const struct option options[] = {{"json", no_argument, NULL, 'j'}, {0}};
+static const cli_cmd cmd = {"pipelines", "[--json]",
+                            "List the pipelines under test - core (built in) and every definition in\n"
+                            "harness/pipelines/<name>.yaml or $MALFORM_PIPELINES_DIR - each started once to show\n"
+                            "its handshake (version, formats, profiles, warnings, coverage), or why it is\n"
+                            "missing (not installed here) or broken.\n",
+                            "", options};
 
 static json_t *status_of(const char *name)
 {
@@ -70,24 +75,14 @@ static void print_text(const json_t *o)
 
 int cmd_pipelines(int argc, char **argv)
 {
-    static const struct option options[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    int json = 0;
-    optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "h", options, NULL)) != -1;) {
-        if (c == 'j')
-            json = 1;
-        else if (c == 'h') {
-            fputs(usage_text, stdout);
-            return 0;
-        } else {
-            fputs(usage_text, stderr);
-            return 2;
-        }
+    int json = 0, c, rc;
+    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
+        if (c == CLI_EXIT)
+            return rc;
+        json = 1;
     }
-    if (optind != argc) {
-        fputs(usage_text, stderr);
-        return 2;
-    }
+    if (optind < argc)
+        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
     char **names = mf_pl_names();
     json_t *all = json_array();
     for (size_t i = 0; names && names[i]; i++) {

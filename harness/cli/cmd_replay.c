@@ -22,6 +22,7 @@
 #include <jansson.h>
 #include "lifecycle.h"
 #include "lc_eval.h"
+#include "pl_cli.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define BUILD_HAS_ASAN 1
@@ -46,11 +47,13 @@ typedef struct {
 static const struct option options[] = {
     {"verbose", no_argument, NULL, 'v'},         {"json", no_argument, NULL, 'j'},
     {"runner", required_argument, NULL, 'R'},    {"timeout", required_argument, NULL, 'T'},
-    {0}};
-static const cli_cmd cmd = {"replay", "[-v] [--json] [--runner 'CMD ARGS'] [--timeout SEC] [DIR|FILE...]",
+    {"pipeline", required_argument, NULL, 'P'},  {0}};
+static const cli_cmd cmd = {"replay", "[-v] [--json] [--runner 'CMD ARGS'] [--timeout SEC] [--pipeline NAME] [DIR|FILE...]",
                             "Replays regression entries (default: corpus/regression). fixed entries must pass;\n"
             "open entries must still fail with their recorded signature. Exit: 0 all as recorded,\n"
-            "1 some entry regressed, got fixed (flip its status) or fails differently, 2 usage error.\n",
+            "1 some entry regressed, got fixed (flip its status) or fails differently, 2 usage error.\n"
+            "--pipeline NAME replays a pipeline's entries (default corpus/regression/NAME/) through its\n"
+            "worker (exit 77 when it is not installed here).\n",
                             "v", options};
 
 /* A crash kind only a sanitizer reports (not a plain signal or an oracle). */
@@ -254,7 +257,7 @@ static void load_known(replay_state *s, const char *dir)
 int cmd_replay(int argc, char **argv)
 {
     replay_state s = {.timeout = 20};
-    const char *runner = NULL;
+    const char *runner = NULL, *pipeline = NULL;
     const char *targets[256];
     int nt = 0, c, rc;
     while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
@@ -264,8 +267,11 @@ int cmd_replay(int argc, char **argv)
         case 'j': s.json = 1; break;
         case 'R': runner = optarg; break;
         case 'T': if (!cli_int_arg(&cmd, "--timeout", optarg, 1, 86400, &s.timeout)) return 2; break;
+        case 'P': pipeline = optarg; break;
         }
     }
+    if (pipeline && strcmp(pipeline, "core"))
+        return mf_pl_replay(pipeline, argv + optind, argc - optind, s.verbose);
     if (argc - optind > 256)
         return cli_usage_error(&cmd, "at most 256 paths");
     while (optind < argc)

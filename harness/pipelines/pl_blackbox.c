@@ -290,7 +290,7 @@ static void finding(bb *b, const char *text, size_t len, const mf_pl_check *c)
     char when[32];
     mf_lc_now(when, sizeof when);
     char reproduce[512];
-    snprintf(reproduce, sizeof reproduce, "malform check --pipeline %s FILE", b->name);
+    snprintf(reproduce, sizeof reproduce, "malform check --pipeline %s <this file>", b->name);
     mf_lc_entry e = {0};
     e.signature = (char *)sig;
     e.original_signature = strcmp(sig, o.sig) ? o.sig : NULL;

@@ -10,7 +10,7 @@
 
 #include "pl_finding.h"
 
-typedef struct {
+typedef struct mf_pl_bb_opts_s {
     const char *workdir;
     double seconds;           /* wall-clock budget */
     long max_execs;           /* stop after this many checks (0: none) */

@@ -43,9 +43,11 @@ static char *fired_rules(const mf_result *r)
     return s;
 }
 
-static void emit_canon(const mf_profile *p, const json_t *v, char **out)
+/* The canonical text of v in the profile's format, or JSON when the pipeline reads no YAML. */
+static void emit_canon(const mf_pl_worker *w, const mf_profile *p, const json_t *v, char **out)
 {
-    *out = p && p->format == MF_FORMAT_YAML ? mf_value_to_yaml(v) : mf_value_to_json(v);
+    bool yaml = p && p->format == MF_FORMAT_YAML && (mf_pl_hello_of(w)->formats & MF_PL_YAML);
+    *out = yaml ? mf_value_to_yaml(v) : mf_value_to_json(v);
 }
 
 static void idempotence(mf_pl_check *c, mf_pl_worker *w, const mf_oracle_input *in)
@@ -57,7 +59,7 @@ static void idempotence(mf_pl_check *c, mf_pl_worker *w, const mf_oracle_input *
         return;
     v->ran = true;
     char *canon;
-    emit_canon(c->k.profile, r->value, &canon);
+    emit_canon(w, c->k.profile, r->value, &canon);
     if (!canon) {
         snprintf(v->detail, sizeof v->detail, "canonical output could not be emitted");
         v->failed = true;
@@ -185,8 +187,9 @@ int mf_pl_check_run(mf_pl_check *c, mf_pl_worker *w, const char *data, size_t le
         size_t i = 0;
         while (i < k->raw_len && strchr(" \t\r\n", k->raw[i]))
             i++;
-        k->profile = mf_profiles_get(i < k->raw_len && (k->raw[i] == '{' || k->raw[i] == '[') ? "generic_json"
-                                                                                                : "generic_yaml");
+        bool json = (i < k->raw_len && (k->raw[i] == '{' || k->raw[i] == '[')) ||
+                    !(mf_pl_hello_of(w)->formats & MF_PL_YAML);
+        k->profile = mf_profiles_get(json ? "generic_json" : "generic_yaml");
     }
     mf_expect expect = MF_EXPECT_RAW;
     if (k->structured) {

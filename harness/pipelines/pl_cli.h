@@ -3,6 +3,7 @@
 #define MALFORM_PL_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "pipeline.h"
 
 /* Exit status of a command whose pipeline is not installed here (ctest's
@@ -13,10 +14,26 @@
  * On failure prints "<who>: ..." to stderr, frees def and returns NULL with
  * *exit_code MF_PL_EXIT_MISSING (not installed) or 2 (unknown, broken). */
 mf_pl_worker *mf_pl_cli_start(const char *name, mf_pl_def *def, bool coverage, const char *who, int *exit_code);
-/* True when a `malform fuzz` command line asks for the black-box engine
- * (--engine blackbox, or --pipeline other than core). */
-bool mf_pl_fuzz_wanted(int argc, char **argv);
-/* `malform fuzz --engine blackbox ...` (argv[0] is "fuzz"). */
-int mf_pl_fuzz_cli(int argc, char **argv);
+/* `malform check --pipeline NAME`: check one input (text of path; raw input
+ * under profile p and options opts) on the pipeline and explain it to f.
+ * Exit status: 0 pass, 1 failed, 2 error, MF_PL_EXIT_MISSING not installed. */
+int mf_pl_check_explain(const char *pipeline, const char *path, const char *text, size_t len, const mf_profile *p,
+                        const json_t *opts, FILE *f);
+
+/* `malform replay --pipeline NAME [PATH...]`: the pipeline's regression
+ * entries (default corpus/regression/NAME/). 0 all as recorded, 1 a failure,
+ * 2 error, MF_PL_EXIT_MISSING not installed. */
+int mf_pl_replay(const char *pipeline, char **paths, int n, bool verbose);
+
+/* `malform triage --pipeline NAME WORKDIR`: WORKDIR/findings/ of NAME,
+ * reproduced `repeats` times, into regression_dir (NULL: corpus/regression/NAME/)
+ * as open entries. 0, 2 error, MF_PL_EXIT_MISSING not installed. */
+int mf_pl_triage(const char *pipeline, const char *workdir, const char *regression_dir, int repeats, bool dry_run);
+
+struct mf_pl_bb_opts_s;
+/* `malform fuzz --engine blackbox --pipeline NAME`: start it, run the engine
+ * with o (pl_blackbox.h), print the summary. Exit status: 0 no finding,
+ * 1 findings, 2 error, MF_PL_EXIT_MISSING not installed. */
+int mf_pl_fuzz_run(const char *pipeline, const struct mf_pl_bb_opts_s *o);
 
 #endif
