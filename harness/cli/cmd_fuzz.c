@@ -493,12 +493,12 @@ static const struct option options[] = {
     {"build", required_argument, NULL, 'b'},   {"pipeline", required_argument, NULL, 'P'},
     {"runs", required_argument, NULL, 'r'},    {"seed", required_argument, NULL, 's'},
     {"coverage", no_argument, NULL, 'C'},      {"no-behaviour", no_argument, NULL, 'B'},
-    {"min-runs", required_argument, NULL, 'm'}, {0}};
+    {"min-runs", required_argument, NULL, 'm'}, {"measure-coverage", no_argument, NULL, 'M'}, {0}};
 static const cli_cmd cmd = {"fuzz",
                             "--engine libfuzzer|afl --target structured|raw [--time SECONDS] [--jobs N]\n"
                             "--workdir DIR [--corpus DIR] [--build DIR]\n"
                             "malform fuzz --engine blackbox --pipeline NAME --time SECONDS --workdir DIR [--runs N]\n"
-                            "[--seed N] [--coverage] [--no-behaviour] [--min-runs N] [--corpus SEEDS_DIR]",
+                            "[--seed N] [--coverage|--measure-coverage] [--no-behaviour] [--min-runs N] [--corpus SEEDS_DIR]",
                             "Runs one engine on one fuzz target of the fuzz/afl preset build (default --time 60,\n"
                             "--jobs 1) and writes WORKDIR/stats.json. Exit: 0 no failure, 1 failures found, 2 usage\n"
                             "or setup error.\n"
@@ -532,6 +532,7 @@ int cmd_fuzz(int argc, char **argv)
         case 's': bb.seed = strtoull(optarg, NULL, 10); break;
         case 'C': bb.coverage = true; break;
         case 'B': bb.behaviour = false; break;
+        case 'M': bb.measure_coverage = true; break;
         case 'm': if (!cli_int_arg(&cmd, "--min-runs", optarg, 1, 100000, &bb.min_runs)) return 2; break;
         }
     }

@@ -337,7 +337,7 @@ static void run_one(bb *b, const char *text, size_t len, bool always_keep)
     b->st->execs++;
     record(b, &c);
     bool fresh = b->o->behaviour && new_behaviour(b, &c);
-    if (b->o->coverage && new_coverage(b, &c.reply))
+    if ((b->o->coverage || b->o->measure_coverage) && new_coverage(b, &c.reply) && b->o->coverage)
         fresh = true;
     if (fresh || always_keep)
         keep(b, text, len);

@@ -17,6 +17,7 @@ typedef struct mf_pl_bb_opts_s {
     uint64_t seed;
     bool behaviour;           /* behavioural features as feedback (default on) */
     bool coverage;            /* the worker's coverage ids as feedback (start it with coverage) */
+    bool measure_coverage;    /* count coverage ids without using them as feedback (comparisons) */
     const char *seeds_dir;    /* clean artifacts per profile (default ROOT/corpus/seeds) */
     const char *regression_dir; /* open signatures there are known, not findings (default per pipeline) */
     int min_runs;             /* minimization budget per finding (default 200 checks) */

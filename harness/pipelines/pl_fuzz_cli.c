@@ -16,10 +16,10 @@ int mf_pl_fuzz_run(const char *pipeline, const mf_pl_bb_opts *o)
 {
     mf_pl_def def;
     int exit_code;
-    mf_pl_worker *w = mf_pl_cli_start(pipeline, &def, o->coverage, "malform fuzz", &exit_code);
+    mf_pl_worker *w = mf_pl_cli_start(pipeline, &def, o->coverage || o->measure_coverage, "malform fuzz", &exit_code);
     if (!w)
         return exit_code;
-    if (o->coverage && !mf_pl_hello_of(w)->coverage)
+    if ((o->coverage || o->measure_coverage) && !mf_pl_hello_of(w)->coverage)
         fprintf(stderr, "malform fuzz: %s does not report coverage: behaviour feedback only\n", pipeline);
     if (mf_lc_mkdirs(o->workdir) < 0) {
         fprintf(stderr, "malform fuzz: cannot create %s\n", o->workdir);

@@ -520,20 +520,10 @@ void mf_pl_reply_free(mf_pl_reply *r)
 
 void mf_pl_signature(const mf_pl_reply *r, const char *pipeline, char *out, size_t n)
 {
-    switch (r->fail) {
-    case MF_PL_CRASH:
-        snprintf(out, n, "crash %s pipeline=%s", r->what, pipeline);
-        break;
-    case MF_PL_PROTOCOL:
-        snprintf(out, n, "protocol %s pipeline=%s", r->what, pipeline);
-        break;
-    case MF_PL_TIMEOUT:
-    case MF_PL_OOM:
+    if (r->fail == MF_PL_CRASH || r->fail == MF_PL_PROTOCOL)
+        snprintf(out, n, "%s %s pipeline=%s", mf_pl_fail_name(r->fail), r->what, pipeline);
+    else
         snprintf(out, n, "%s pipeline=%s", mf_pl_fail_name(r->fail), pipeline);
-        break;
-    default:
-        snprintf(out, n, "%s pipeline=%s", mf_pl_fail_name(r->fail), pipeline);
-    }
 }
 
 /* ---- response -> mf_result ---- */
