@@ -54,9 +54,17 @@ function coverageProbe(filter) {
   };
 }
 
+// A repair function returns either a response ({status, value, warnings,
+// error}: a status of the protocol and no other keys) or the bare value. An
+// artifact that merely has a `status` key ({"status": "ok"}) is a value.
+const RESPONSE_KEYS = new Set(['status', 'value', 'warnings', 'error']);
+function isResponse(out) {
+  return out !== null && typeof out === 'object' && !Array.isArray(out) &&
+    ['accepted', 'rejected', 'crashed'].includes(out.status) && Object.keys(out).every((k) => RESPONSE_KEYS.has(k));
+}
+
 function normalize(out) {
-  if (out === null || typeof out !== 'object' || !('status' in out)) return { status: 'accepted', value: out };
-  return out;
+  return isResponse(out) ? out : { status: 'accepted', value: out };
 }
 
 function errorRecord(err) {

@@ -8,8 +8,9 @@ version 1) for Python adapters.
 
     serve("my-pipeline", "1.0", ["json"], ["task_breakdown"], False, repair)
 
-repair(text, request) returns {"status", "value", "warnings", "error"} (any
-other value means accepted with that value) or raises Rejected(type, message)
+repair(text, request) returns {"status", "value", "warnings", "error"} (a
+protocol status and only those keys; any other value means accepted with that
+value - wrap a value that could look like a response) or raises Rejected(type, message)
 to reject. Any other exception is answered as status "crashed" (the worker
 stays up); the traceback goes to stderr.
 """
@@ -76,8 +77,13 @@ class _LineCoverage:
             sys.settrace(None)
 
 
+_RESPONSE_KEYS = {"status", "value", "warnings", "error"}
+
+
 def _normalize(out):
-    if isinstance(out, dict) and "status" in out:
+    """A response (a protocol status and no other keys) or the bare value: an
+    artifact that merely has a "status" key ({"status": "ok"}) is a value."""
+    if isinstance(out, dict) and out.get("status") in ("accepted", "rejected", "crashed") and set(out) <= _RESPONSE_KEYS:
         return dict(out)
     return {"status": "accepted", "value": out}
 
