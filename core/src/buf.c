@@ -11,12 +11,12 @@ static int buf_reserve(mf_buf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + extra + 1) {
         if (cap > ((size_t)-1) / 2)
-            return -1;
+            return mf_oom();
         cap *= 2;
     }
     char *s = realloc(b->s, cap);
     if (!s)
-        return -1;
+        return mf_oom();
     b->s = s;
     b->cap = cap;
     return 0;
@@ -78,8 +78,10 @@ const char *mf_buf_cstr(const mf_buf *b) { return b->s ? b->s : ""; }
 char *mf_strndup(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
-    if (!d)
+    if (!d) {
+        mf_oom();
         return NULL;
+    }
     if (n)
         memcpy(d, s, n);
     d[n] = '\0';
@@ -96,7 +98,7 @@ int mf_lines_split(const char *text, size_t len, mf_lines *out)
     out->items = malloc(n * sizeof *out->items);
     out->count = 0;
     if (!out->items)
-        return -1;
+        return mf_oom();
     size_t start = 0;
     for (size_t i = 0; i <= len; i++) {
         if (i == len || text[i] == '\n') {

@@ -12,14 +12,21 @@
 #include <yaml.h>
 #include "internal.h"
 
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17))
+
 char *mf_value_to_json(const json_t *v)
 {
-    return json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+    return json_dumps(v, JSON_FLAGS);
 }
 
 static int write_buf(void *data, unsigned char *s, size_t n)
 {
     return mf_buf_put(data, (const char *)s, n) == 0;
+}
+
+static int write_file(void *data, unsigned char *s, size_t n)
+{
+    return fwrite(s, 1, n, data) == n;
 }
 
 static void format_real(double d, char *out, size_t n)
@@ -99,14 +106,14 @@ static int emit_value(yaml_emitter_t *em, const json_t *v)
     }
 }
 
-char *mf_value_to_yaml(const json_t *v)
+/* Emit v as one YAML document through handler; 0, or -1 (OOM noted when it was OOM). */
+static int emit_yaml(const json_t *v, yaml_write_handler_t *handler, void *data)
 {
     yaml_emitter_t em;
     yaml_event_t e;
-    mf_buf out = {0};
     if (!yaml_emitter_initialize(&em))
-        return NULL;
-    yaml_emitter_set_output(&em, write_buf, &out);
+        return mf_oom();
+    yaml_emitter_set_output(&em, handler, data);
     yaml_emitter_set_unicode(&em, 1);
     yaml_emitter_set_width(&em, -1);
     yaml_emitter_set_indent(&em, 2);
@@ -116,10 +123,25 @@ char *mf_value_to_yaml(const json_t *v)
              yaml_document_end_event_initialize(&e, 1) && yaml_emitter_emit(&em, &e) &&
              yaml_stream_end_event_initialize(&e) && yaml_emitter_emit(&em, &e) &&
              yaml_emitter_flush(&em);
+    if (!ok && em.error == YAML_MEMORY_ERROR)
+        mf_oom();
     yaml_emitter_delete(&em);
-    if (!ok) {
+    return ok ? 0 : -1;
+}
+
+char *mf_value_to_yaml(const json_t *v)
+{
+    mf_buf out = {0};
+    if (emit_yaml(v, write_buf, &out)) {
         mf_buf_free(&out);
         return NULL;
     }
     return mf_buf_detach(&out);
+}
+
+int mf_value_write(const json_t *v, bool json, FILE *f)
+{
+    if (json)
+        return json_dumpf(v, f, JSON_FLAGS) == 0 && fputc('\n', f) != EOF ? 0 : -1;
+    return emit_yaml(v, write_file, f);
 }

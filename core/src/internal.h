@@ -5,7 +5,30 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "malform/malform.h"
+
+/* ---- allocation hook (alloc.c) ---- */
+/* malloc, calloc and realloc that note a failure (mf_oom) before returning NULL. */
+void *mf_malloc(size_t n);
+void *mf_calloc(size_t n, size_t size);
+void *mf_realloc(void *p, size_t n);
+/* Every allocation in core goes through the hook, so no failure goes unnoticed. */
+#define malloc(n) mf_malloc(n)
+#define calloc(n, size) mf_calloc(n, size)
+#define realloc(p, n) mf_realloc(p, n)
+
+/* ---- allocation failures (alloc.c) ---- */
+/* Note an allocation failure on this thread (mf_repair then rejects with
+ * OUT_OF_MEMORY); returns -1 so callers can `return mf_oom();`. */
+int mf_oom(void);
+/* How many allocation failures this thread has noted so far. */
+size_t mf_oom_count(void);
+/* Route jansson's allocations through a hook that notes failures (once per process). */
+void mf_oom_hook_jansson(void);
+
+/* Turn r into an OUT_OF_MEMORY rejection (result.c). */
+void mf_result_reject_oom(mf_result *r);
 
 /* ---- growable byte buffer (always NUL-terminated when len > 0) ---- */
 typedef struct { char *s; size_t len, cap; } mf_buf;

@@ -671,6 +671,10 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         }
         char *key = mf_strndup(b->s ? b->s : "", b->len);
         size_t keylen = b->len;
+        if (!key) {
+            fail(p, "out of memory");
+            goto error;
+        }
         skip_ws(p);
         if (at_end(p)) {
             free(key);

@@ -30,7 +30,7 @@
  * furthest (highest tier), the earliest among equals. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "schema_compile.h"
 
 typedef struct {
     const mf_profile *p;
@@ -40,12 +40,17 @@ typedef struct {
     json_t *weak;          /* generic profiles: scalar-root fallback */
     mf_warnings weak_w;
     char *weak_name, *weak_text;
+    /* JSON: the repaired parse of a text that pass A (strict) turned down,
+     * kept so that pass B does not scan the same bytes again */
+    json_t *stash;
+    mf_warnings stash_w;
+    const char *stash_text;
+    size_t stash_len;
 } run;
 
 static bool is_generic(const mf_profile *p)
 {
-    return !p->schema && json_array_size(p->normalizers) == 0 && !p->changes &&
-           json_array_size(p->wrappers) == 0 && json_object_size(p->aliases) == 0;
+    return p->compiled->generic;
 }
 
 /* 0 when valid; -1 with err. Byte offset of the first invalid sequence in *bad. */
@@ -97,12 +102,6 @@ static void offer_error(run *R, mf_error *err)
     }
 }
 
-static int run_normalizer(run *R, const char *name, json_t **v, mf_warnings *w, mf_error *err)
-{
-    mf_normalizer_fn fn = mf_normalizer_find(name);
-    return fn ? fn(v, R->p, R->o, w, err) : 0;
-}
-
 /* Everything after parsing. 0 = valid. */
 static int finish(run *R, json_t **v, mf_warnings *w, mf_error *err)
 {
@@ -110,17 +109,18 @@ static int finish(run *R, json_t **v, mf_warnings *w, mf_error *err)
         mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "cannot normalize artifact");
         return -1;
     }
-    if (R->p->changes && run_normalizer(R, "changes", v, w, err))
-        return -1;
-    for (size_t i = 0; i < json_array_size(R->p->normalizers); i++)
-        if (run_normalizer(R, json_string_value(json_array_get(R->p->normalizers, i)), v, w, err))
+    const mf_profile_compiled *c = R->p->compiled;
+    for (size_t i = 0; i < c->nnormalizers; i++)
+        if (c->normalizers[i].fn(v, R->p, R->o, w, err))
             return -1;
+    if (c->gated)
+        return 0; /* the last normalizer ran the schema gate and only read afterwards */
     if (mf_norm_schema(R->p, *v, w)) {
         if (!err->tier)
             mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "schema normalization failed");
         return -1;
     }
-    if (R->p->schema && mf_schema_validate(R->p->schema, *v, err))
+    if (mf_schema_check(c->schema, *v, err))
         return -1;
     return 0;
 }
@@ -132,10 +132,21 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
     *v = NULL;
     if (R->p->format == MF_FORMAT_JSON) {
         size_t before = w->count;
-        if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err))
+        if (R->stash && len == R->stash_len && memcmp(text, R->stash_text, len) == 0) {
+            *v = R->stash;
+            R->stash = NULL;
+            mf_warnings_take(w, &R->stash_w);
+        } else if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err)) {
             return -1;
+        }
         if (!allow_json_repair && w->count > before) {
-            json_decref(*v);
+            json_decref(R->stash);
+            mf_warnings_clear(&R->stash_w);
+            R->stash = *v;
+            R->stash_text = text;
+            R->stash_len = len;
+            for (size_t i = before; i < w->count; i++)
+                mf_warnings_add(&R->stash_w, w->items[i].rule, w->items[i].line, "%s", w->items[i].message);
             *v = NULL;
             mf_warnings_truncate(w, before);
             mf_error_set(err, 1, "JSON_SYNTAX_ERROR", "", 0, 0, "not strict JSON");
@@ -154,7 +165,8 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
     return 0;
 }
 
-/* Try one candidate; on success fill R->r and return 1 (or stash a weak win). */
+/* Try one candidate; on success fill R->r and return 1 (or stash a weak win);
+ * -1 when a cap or out-of-memory ends the whole run (the error is in R->r). */
 static int try_candidate(run *R, mf_candidate *c, bool repair)
 {
     mf_warnings w = {0};
@@ -162,6 +174,12 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     json_t *v = NULL;
     mf_buf text = {0};
     int ok = parse_and_finish(R, c->text, c->len, repair, &v, &w, &err) == 0;
+    if (!ok && mf_error_is_final(&err)) { /* a cap or OOM: no other attempt can do better */
+        mf_error_clear(&R->r->error);
+        R->r->error = err;
+        mf_warnings_clear(&w);
+        return -1;
+    }
     mf_buf_put(&text, c->text, c->len);
     if (!ok) {
         /* in pass A a JSON candidate that needed repair is not a rejection yet */
@@ -177,6 +195,13 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
                 continue;
             size_t repaired = w.count;
             ok = parse_and_finish(R, mf_buf_cstr(&text), text.len, true, &v, &w, &err) == 0;
+            if (!ok && mf_error_is_final(&err)) {
+                mf_error_clear(&R->r->error);
+                R->r->error = err;
+                mf_warnings_clear(&w);
+                mf_buf_free(&text);
+                return -1;
+            }
             if (!ok) {
                 offer_error(R, &err);
                 mf_warnings_truncate(&w, repaired); /* keep repair warnings, drop normalizer ones */
@@ -256,7 +281,7 @@ static const mf_profile *detect_profile(const char *s, size_t n)
     return mf_profiles_get(json ? "generic_json" : "generic_yaml");
 }
 
-mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
+static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
 {
     static const mf_options no_options;
     mf_result *r = calloc(1, sizeof *r);
@@ -279,7 +304,7 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_
     r->profile = p->name;
     if (len > max_input) {
         mf_error_set(&r->error, 1, "INPUT_TOO_LARGE", "", 0, 0,
-                     "input is %zu bytes, over the limit of %zu", len, max_input);
+                     "input is larger than the size cap of %zu bytes", max_input);
         return r;
     }
     size_t bad;
@@ -293,7 +318,8 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_
     if (mf_echo_detect(p, raw, len, &r->error))
         return r;
 
-    run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL};
+    run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL,
+             NULL, {0}, NULL, 0};
     mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
     bool keyed;
     mf_cand_trailing_prose(p, raw, len, NULL, &keyed);
@@ -342,13 +368,27 @@ mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_
         free(R.weak_name);
         free(R.weak_text);
     }
-    if (won) {
+    json_decref(R.stash);
+    mf_warnings_clear(&R.stash_w);
+    if (won < 0) {
+        won = 0;
+    } else if (won) {
         r->status = MF_ACCEPTED;
         mf_error_clear(&r->error);
-        r->repair_applied = r->warnings.count > 0 || strcmp(r->candidate, "raw") != 0;
+        r->repair_applied = r->warnings.count > 0 || !r->candidate || strcmp(r->candidate, "raw") != 0;
     } else if (!r->error.tier) {
         mf_error_set(&r->error, 1, p->format == MF_FORMAT_JSON ? "JSON_SYNTAX_ERROR" : "YAML_SYNTAX_ERROR",
                      "", 0, 0, "no candidate could be parsed");
     }
+    return r;
+}
+
+mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
+{
+    mf_oom_hook_jansson();
+    size_t oom_before = mf_oom_count();
+    mf_result *r = repair(p, raw, len, opt);
+    if (r && mf_oom_count() != oom_before)
+        mf_result_reject_oom(r);
     return r;
 }

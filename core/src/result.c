@@ -15,46 +15,109 @@ static char *vformat(const char *fmt, va_list ap)
     char *s = malloc((size_t)n + 1);
     if (s)
         vsnprintf(s, (size_t)n + 1, fmt, ap);
+    else
+        mf_oom();
     return s;
+}
+
+static void note_line(mf_warning *x, int line)
+{
+    if (x->nlines < MF_WARNING_LINES && (x->nlines == 0 || x->lines[x->nlines - 1] != line))
+        x->lines[x->nlines++] = line;
+}
+
+/* The record a new (rule, message) joins: the last one when it has the same
+ * rule and message; past MF_WARNINGS_MAX records, the rule's overflow record. */
+static mf_warning *joinable(mf_warnings *w, const char *rule, const char *msg)
+{
+    if (w->count > 0) {
+        mf_warning *last = &w->items[w->count - 1];
+        if ((last->rule == rule || strcmp(last->rule, rule) == 0) && strcmp(last->message, msg) == 0)
+            return last;
+    }
+    if (w->count < MF_WARNINGS_MAX)
+        return NULL;
+    for (size_t i = MF_WARNINGS_MAX; i < w->count; i++)
+        if (w->items[i].rule == rule || strcmp(w->items[i].rule, rule) == 0)
+            return &w->items[i];
+    return NULL;
+}
+
+/* Append record x (its message is taken) or fold it into a joinable one. */
+static int add_record(mf_warnings *w, mf_warning *x)
+{
+    mf_warning *j = joinable(w, x->rule, x->message);
+    if (j) {
+        j->count += x->count;
+        for (int i = 0; i < x->nlines; i++)
+            note_line(j, x->lines[i]);
+        free(x->message);
+        return 0;
+    }
+    if (w->count == w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 8;
+        mf_warning *items = realloc(w->items, cap * sizeof *items);
+        if (!items) {
+            free(x->message);
+            return mf_oom();
+        }
+        w->items = items;
+        w->cap = cap;
+    }
+    if (w->count == MF_WARNINGS_MAX) {
+        /* the first overflow record of this rule says that it stands for several messages */
+        char *m = NULL;
+        size_t n = strlen(x->message);
+        if ((m = malloc(n + 80))) {
+            snprintf(m, n + 80, "%s (and similar: the warning list keeps %d distinct records)",
+                     x->message, MF_WARNINGS_MAX);
+            free(x->message);
+            x->message = m;
+        }
+    }
+    w->items[w->count++] = *x;
+    return 0;
 }
 
 int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt, ...)
 {
-    if (w->count == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 8;
-        mf_warning *items = realloc(w->items, cap * sizeof *items);
-        if (!items)
-            return -1;
-        w->items = items;
-        w->cap = cap;
-    }
     va_list ap;
     va_start(ap, fmt);
     char *msg = vformat(fmt, ap);
     va_end(ap);
     if (!msg)
-        return -1;
-    w->items[w->count].rule = rule;
-    w->items[w->count].message = msg;
-    w->items[w->count].line = line;
-    w->count++;
-    return 0;
+        return mf_oom();
+    mf_warning x = {rule, msg, line, 1, {0}, 0};
+    note_line(&x, line);
+    return add_record(w, &x);
 }
 
-void mf_warnings_take(mf_warnings *dst, mf_warnings *src)
+int mf_warnings_take(mf_warnings *dst, mf_warnings *src)
 {
+    int rc = 0;
     for (size_t i = 0; i < src->count; i++) {
-        mf_warning *x = &src->items[i];
-        if (mf_warnings_add(dst, x->rule, x->line, "%s", x->message) != 0)
-            break;
+        if (rc == 0)
+            rc = add_record(dst, &src->items[i]);
+        else
+            free(src->items[i].message);
     }
+    src->count = 0;
     mf_warnings_clear(src);
+    return rc;
 }
 
 void mf_warnings_truncate(mf_warnings *w, size_t n)
 {
     while (w->count > n)
         free(w->items[--w->count].message);
+}
+
+size_t mf_warnings_total(const mf_warnings *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->count; i++)
+        n += w->items[i].count;
+    return n;
 }
 
 bool mf_warnings_has(const mf_warnings *w, const char *rule)
@@ -95,28 +158,68 @@ void mf_error_clear(mf_error *e)
     memset(e, 0, sizeof *e);
 }
 
+bool mf_error_is_final(const mf_error *e)
+{
+    static const char *const final[] = {"OUT_OF_MEMORY", "INPUT_TOO_LARGE", "NESTING_TOO_DEEP",
+                                        "TOO_MANY_NODES", NULL};
+    for (int i = 0; e->type && final[i]; i++)
+        if (strcmp(e->type, final[i]) == 0)
+            return true;
+    return false;
+}
+
+void mf_result_reject_oom(mf_result *r)
+{
+    json_decref(r->value);
+    r->value = NULL;
+    r->status = MF_REJECTED;
+    mf_error_set(&r->error, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory while repairing");
+}
+
+static json_t *warning_to_json(const mf_warning *w)
+{
+    json_t *lines = json_array();
+    for (int i = 0; i < w->nlines; i++)
+        json_array_append_new(lines, json_integer(w->lines[i]));
+    return json_pack("{s:s, s:s, s:i, s:I, s:o}", "rule", w->rule, "message", w->message ? w->message : "",
+                     "line", w->line, "count", (json_int_t)w->count, "lines", lines);
+}
+
+/* json_pack and friends return NULL on OOM; one NULL anywhere fails the whole object. */
+static int put(json_t *o, const char *k, json_t *v, bool *ok)
+{
+    if (!v || json_object_set_new(o, k, v))
+        *ok = false;
+    return 0;
+}
+
 json_t *mf_result_to_json(const mf_result *r)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "status", json_string(r->status == MF_ACCEPTED ? "accepted" : "rejected"));
-    json_object_set_new(o, "profile", r->profile ? json_string(r->profile) : json_null());
-    json_object_set_new(o, "value", r->value ? json_incref(r->value) : json_null());
+    if (!o)
+        return NULL;
+    bool ok = true;
+    put(o, "status", json_string(r->status == MF_ACCEPTED ? "accepted" : "rejected"), &ok);
+    put(o, "profile", r->profile ? json_string(r->profile) : json_null(), &ok);
+    put(o, "value", r->value ? json_incref(r->value) : json_null(), &ok);
     json_t *ws = json_array();
-    for (size_t i = 0; i < r->warnings.count; i++) {
-        const mf_warning *w = &r->warnings.items[i];
-        json_array_append_new(ws, json_pack("{s:s, s:s, s:i}", "rule", w->rule,
-                                            "message", w->message, "line", w->line));
-    }
-    json_object_set_new(o, "warnings", ws);
-    json_object_set_new(o, "repair_applied", json_boolean(r->repair_applied));
-    json_object_set_new(o, "candidate", r->candidate ? json_string(r->candidate) : json_null());
+    for (size_t i = 0; ws && i < r->warnings.count; i++)
+        if (json_array_append_new(ws, warning_to_json(&r->warnings.items[i])))
+            ok = false;
+    put(o, "warnings", ws, &ok);
+    put(o, "repair_applied", json_boolean(r->repair_applied), &ok);
+    put(o, "candidate", r->candidate ? json_string(r->candidate) : json_null(), &ok);
     if (r->error.tier) {
-        json_object_set_new(o, "error", json_pack("{s:i, s:s, s:s, s:i, s:i, s:s}",
-            "tier", r->error.tier, "type", r->error.type, "path", r->error.path ? r->error.path : "",
+        put(o, "error", json_pack("{s:i, s:s, s:s, s:i, s:i, s:s}",
+            "tier", r->error.tier, "type", r->error.type ? r->error.type : "", "path", r->error.path ? r->error.path : "",
             "line", r->error.line, "column", r->error.column,
-            "message", r->error.message ? r->error.message : ""));
+            "message", r->error.message ? r->error.message : ""), &ok);
     } else {
-        json_object_set_new(o, "error", json_null());
+        put(o, "error", json_null(), &ok);
+    }
+    if (!ok) {
+        json_decref(o);
+        return NULL;
     }
     return o;
 }

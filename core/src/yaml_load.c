@@ -7,13 +7,24 @@
  * string), except under keys the profile names as string fields, where a plain
  * scalar keeps its text. Duplicate keys are a syntax error (YAML forbids them
  * and picking one would silently drop data). Depth and total node count
- * (including alias expansion) are capped so hostile input stays bounded. */
+ * (including alias expansion) are capped so hostile input stays bounded:
+ * every anchor remembers how many nodes it holds, so an alias is counted
+ * against the caps before it is copied, and the nodes aliases add may not
+ * exceed an eighth of the text's length plus MF_ALIAS_NODES_MIN ("billion
+ * laughs" stops at the first alias over it). Each cap and out-of-memory is
+ * its own error type (NESTING_TOO_DEEP, TOO_MANY_NODES, OUT_OF_MEMORY). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <yaml.h>
 #include "internal.h"
+
+#define MF_DEFAULT_MAX_NODES 4000000
+#define MF_ALIAS_NODES_MIN 10000
+#define INTERN_SLOTS 4096     /* recent short scalars, shared instead of copied */
+#define INTERN_MAX_LEN 48
 
 typedef struct {
     json_t *node;       /* the collection being filled */
@@ -21,18 +32,24 @@ typedef struct {
     bool strings;       /* plain scalars in this frame stay strings */
     char *key;          /* map: pending key, NULL when expecting a key */
     char *anchor;       /* anchor of this collection, registered when it ends */
+    size_t first_node;  /* loader's node count when the collection started */
 } frame;
 
 typedef struct {
     frame *st;
     size_t depth, cap;
     json_t *anchors;    /* anchor name -> value */
+    json_t *anchor_nodes; /* anchor name -> node count of its value */
     json_t *docs;       /* finished documents */
     json_t *root;       /* current document's root */
-    size_t nodes;
+    size_t nodes, alias_nodes;
+    size_t max_nodes, max_alias_nodes;
     const mf_yaml_load_opts *o;
+    size_t oom_before;  /* mf_oom_count() when loading began */
     mf_error *err;
     int line, col;      /* position of the current event */
+    char cap_text[24], alias_cap_text[24];
+    json_t *intern[INTERN_SLOTS]; /* scalar values are never changed in place, so equal ones can be one json_t */
 } loader;
 
 static bool text_eq(const char *s, size_t n, const char *lit)
@@ -115,11 +132,31 @@ json_t *mf_yaml_plain_value(const char *s, size_t n)
     return json_stringn_nocheck(s, n);
 }
 
-static int fail(loader *L, const char *fmt, const char *arg)
+static int fail_as(loader *L, const char *type, const char *fmt, const char *arg)
 {
     if (!L->err->tier)
-        mf_error_set(L->err, 1, "YAML_SYNTAX_ERROR", "", L->line, L->col, fmt, arg);
+        mf_error_set(L->err, 1, type, "", L->line, L->col, fmt, arg);
     return -1;
+}
+
+static int fail(loader *L, const char *fmt, const char *arg)
+{
+    return fail_as(L, "YAML_SYNTAX_ERROR", fmt, arg);
+}
+
+static int fail_oom(loader *L)
+{
+    mf_oom();
+    return fail_as(L, "OUT_OF_MEMORY", "%s", "out of memory while loading YAML");
+}
+
+/* Remember anchor -> (value, node count); the count lets an alias be capped before it is copied. */
+static int register_anchor(loader *L, const char *anchor, json_t *v, size_t nodes)
+{
+    json_t *n = json_integer((json_int_t)nodes);
+    if (!n || json_object_set(L->anchors, anchor, v) || json_object_set_new(L->anchor_nodes, anchor, n))
+        return fail_oom(L);
+    return 0;
 }
 
 /* Do plain scalars added to frame f stay strings? Map values: when the key is
@@ -133,12 +170,13 @@ static bool frame_strings(const loader *L, const frame *f)
 }
 
 /* Add a finished node (reference stolen) to the frame on top, or make it the root. */
-static int emit(loader *L, json_t *v, const char *anchor, const char *key_text)
+static int emit(loader *L, json_t *v, const char *anchor, const char *key_text, size_t nodes)
 {
     if (!v)
-        return fail(L, "%s", "out of memory or invalid unicode in scalar");
-    if (anchor) {
-        json_object_set(L->anchors, anchor, v);
+        return mf_oom_count() != L->oom_before ? fail_oom(L) : fail(L, "%s", "invalid unicode in scalar");
+    if (anchor && register_anchor(L, anchor, v, nodes)) {
+        json_decref(v);
+        return -1;
     }
     if (L->depth == 0) {
         json_decref(L->root);
@@ -146,10 +184,8 @@ static int emit(loader *L, json_t *v, const char *anchor, const char *key_text)
         return 0;
     }
     frame *f = &L->st[L->depth - 1];
-    if (!f->is_map) {
-        json_array_append_new(f->node, v);
-        return 0;
-    }
+    if (!f->is_map)
+        return json_array_append_new(f->node, v) ? fail_oom(L) : 0;
     if (!f->key) {
         if (key_text) {
             f->key = mf_strdup0(key_text);
@@ -159,40 +195,47 @@ static int emit(loader *L, json_t *v, const char *anchor, const char *key_text)
             f->key = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
         }
         json_decref(v);
-        return f->key ? 0 : fail(L, "%s", "out of memory");
+        return f->key ? 0 : fail_oom(L);
     }
     if (json_object_get(f->node, f->key)) {
         int rc = fail(L, "found duplicate mapping key \"%s\" with a different value", f->key);
         json_decref(v);
         return rc;
     }
-    json_object_set_new_nocheck(f->node, f->key, v); /* libyaml checked UTF-8 */
+    int rc = json_object_set_new_nocheck(f->node, f->key, v); /* libyaml checked UTF-8 */
     free(f->key);
     f->key = NULL;
-    return 0;
+    return rc ? fail_oom(L) : 0;
 }
 
 static int push(loader *L, json_t *node, bool is_map, const char *anchor)
 {
     int max_depth = L->o && L->o->max_depth ? L->o->max_depth : MF_DEFAULT_MAX_DEPTH;
+    if (!node)
+        return fail_oom(L);
     if ((int)L->depth >= max_depth) {
         json_decref(node);
         char lim[24];
         snprintf(lim, sizeof lim, "%d", max_depth);
-        return fail(L, "nesting deeper than %s levels", lim);
+        return fail_as(L, "NESTING_TOO_DEEP", "nesting deeper than the depth cap of %s levels", lim);
     }
     if (L->depth == L->cap) {
         size_t cap = L->cap ? L->cap * 2 : 16;
         frame *st = realloc(L->st, cap * sizeof *st);
         if (!st) {
             json_decref(node);
-            return fail(L, "%s", "out of memory");
+            return fail_oom(L);
         }
         L->st = st;
         L->cap = cap;
     }
     bool strings = L->depth > 0 && frame_strings(L, &L->st[L->depth - 1]);
-    L->st[L->depth++] = (frame){node, is_map, strings, NULL, mf_strdup0(anchor)};
+    char *a = mf_strdup0(anchor);
+    if (anchor && !a) {
+        json_decref(node);
+        return fail_oom(L);
+    }
+    L->st[L->depth++] = (frame){node, is_map, strings, NULL, a, L->nodes};
     return 0;
 }
 
@@ -200,23 +243,9 @@ static int pop(loader *L)
 {
     frame f = L->st[--L->depth];
     free(f.key);
-    int rc = emit(L, f.node, f.anchor, NULL);
+    int rc = emit(L, f.node, f.anchor, NULL, L->nodes - f.first_node + 1);
     free(f.anchor);
     return rc;
-}
-
-static size_t count_nodes(const json_t *v)
-{
-    size_t n = 1;
-    if (json_is_array(v)) {
-        for (size_t i = 0; i < json_array_size(v); i++)
-            n += count_nodes(json_array_get(v, i));
-    } else if (json_is_object(v)) {
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)v, k, x) n += count_nodes(x);
-    }
-    return n;
 }
 
 static json_t *scalar_value(loader *L, const yaml_event_t *e)
@@ -239,13 +268,36 @@ static json_t *scalar_value(loader *L, const yaml_event_t *e)
     return mf_yaml_plain_value(s, n);
 }
 
+/* v, or an equal scalar seen recently (v released): a list of a million "- a"
+ * items holds one string, not a million. */
+static json_t *intern(loader *L, json_t *v)
+{
+    uint64_t h = 1469598103934665603ULL;
+    if (json_is_string(v) && json_string_length(v) <= INTERN_MAX_LEN) {
+        const char *s = json_string_value(v);
+        for (size_t i = 0, n = json_string_length(v); i < n; i++)
+            h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    } else if (json_is_integer(v)) {
+        h = ((uint64_t)json_integer_value(v) + 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+    } else {
+        return v;
+    }
+    json_t **slot = &L->intern[(h ^ (h >> 29)) & (INTERN_SLOTS - 1)];
+    if (*slot && json_typeof(*slot) == json_typeof(v) && json_equal(*slot, v)) {
+        json_decref(v);
+        return json_incref(*slot);
+    }
+    json_decref(*slot);
+    *slot = json_incref(v);
+    return v;
+}
+
 static int handle(loader *L, yaml_event_t *e)
 {
-    size_t max_nodes = L->o && L->o->max_nodes ? L->o->max_nodes : 4000000;
     if (e->type == YAML_SCALAR_EVENT || e->type == YAML_SEQUENCE_START_EVENT ||
         e->type == YAML_MAPPING_START_EVENT) {
-        if (++L->nodes > max_nodes)
-            return fail(L, "%s", "document has too many nodes");
+        if (++L->nodes > L->max_nodes)
+            return fail_as(L, "TOO_MANY_NODES", "more nodes than the node cap of %s", L->cap_text);
     }
     switch (e->type) {
     case YAML_SCALAR_EVENT: {
@@ -254,24 +306,31 @@ static int handle(loader *L, yaml_event_t *e)
         if (key_pos) {
             char *k = mf_strndup((const char *)e->data.scalar.value, e->data.scalar.length);
             json_t *v = scalar_value(L, e);
-            if (anchor && v)
-                json_object_set(L->anchors, anchor, v);
+            int rc = !k || !v ? fail_oom(L) : anchor ? register_anchor(L, anchor, v, 1) : 0;
             json_decref(v);
-            int rc = emit(L, json_string(""), NULL, k);
+            if (rc == 0)
+                rc = emit(L, json_string(""), NULL, k, 1);
             free(k);
             return rc;
         }
-        return emit(L, scalar_value(L, e), anchor, NULL);
+        json_t *v = scalar_value(L, e);
+        return emit(L, v ? intern(L, v) : NULL, anchor, NULL, 1);
     }
     case YAML_ALIAS_EVENT: {
-        json_t *v = json_object_get(L->anchors, (const char *)e->data.alias.anchor);
+        const char *name = (const char *)e->data.alias.anchor;
+        json_t *v = json_object_get(L->anchors, name);
         if (!v)
-            return fail(L, "found undefined alias \"%s\"", (const char *)e->data.alias.anchor);
-        L->nodes += count_nodes(v);
-        if (L->nodes > max_nodes)
-            return fail(L, "%s", "alias expansion has too many nodes");
+            return fail(L, "found undefined alias \"%s\"", name);
+        size_t n = (size_t)json_integer_value(json_object_get(L->anchor_nodes, name));
+        L->nodes += n;
+        L->alias_nodes += n;
+        if (L->nodes > L->max_nodes)
+            return fail_as(L, "TOO_MANY_NODES", "alias expansion passes the node cap of %s", L->cap_text);
+        if (L->alias_nodes > L->max_alias_nodes)
+            return fail_as(L, "TOO_MANY_NODES", "alias expansion passes its cap of %s nodes "
+                           "(an eighth of the text length plus 10000)", L->alias_cap_text);
         bool key_pos = L->depth > 0 && L->st[L->depth - 1].is_map && !L->st[L->depth - 1].key;
-        return emit(L, key_pos && json_is_string(v) ? json_incref(v) : json_deep_copy(v), NULL, NULL);
+        return emit(L, key_pos && json_is_string(v) ? json_incref(v) : json_deep_copy(v), NULL, NULL, n);
     }
     case YAML_SEQUENCE_START_EVENT:
         return push(L, json_array(), false, (const char *)e->data.sequence_start.anchor);
@@ -284,11 +343,13 @@ static int handle(loader *L, yaml_event_t *e)
         json_decref(L->root);
         L->root = NULL;
         json_object_clear(L->anchors);
+        json_object_clear(L->anchor_nodes);
         return 0;
-    case YAML_DOCUMENT_END_EVENT:
-        json_array_append_new(L->docs, L->root ? L->root : json_null());
+    case YAML_DOCUMENT_END_EVENT: {
+        int rc = json_array_append_new(L->docs, L->root ? L->root : json_null());
         L->root = NULL;
-        return 0;
+        return rc ? fail_oom(L) : 0;
+    }
     default:
         return 0;
     }
@@ -302,12 +363,20 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     loader L = {0};
     L.o = o;
     L.err = err;
+    L.oom_before = mf_oom_count();
+    L.max_nodes = o && o->max_nodes ? o->max_nodes : MF_DEFAULT_MAX_NODES;
+    L.max_alias_nodes = len / 8 + MF_ALIAS_NODES_MIN;
+    snprintf(L.cap_text, sizeof L.cap_text, "%zu", L.max_nodes);
+    snprintf(L.alias_cap_text, sizeof L.alias_cap_text, "%zu", L.max_alias_nodes);
     L.anchors = json_object();
+    L.anchor_nodes = json_object();
     L.docs = json_array();
     *out = NULL;
-    if (!yaml_parser_initialize(&parser)) {
-        mf_error_set(err, 1, "YAML_SYNTAX_ERROR", "", 0, 0, "cannot initialise libyaml");
+    if (!L.anchors || !L.anchor_nodes || !L.docs || !yaml_parser_initialize(&parser)) {
+        mf_oom();
+        mf_error_set(err, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory starting the YAML parser");
         json_decref(L.anchors);
+        json_decref(L.anchor_nodes);
         json_decref(L.docs);
         return -1;
     }
@@ -315,6 +384,10 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     int rc = 0;
     for (;;) {
         if (!yaml_parser_parse(&parser, &e)) {
+            if (parser.error == YAML_MEMORY_ERROR) {
+                rc = fail_oom(&L);
+                break;
+            }
             const char *ctx = parser.context;
             yaml_mark_t m = parser.problem_mark;
             mf_error_set(err, 1, "YAML_SYNTAX_ERROR", "", (int)m.line + 1, (int)m.column + 1,
@@ -341,6 +414,9 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     free(L.st);
     json_decref(L.root);
     json_decref(L.anchors);
+    json_decref(L.anchor_nodes);
+    for (size_t i = 0; i < INTERN_SLOTS; i++)
+        json_decref(L.intern[i]);
     if (rc == 0) {
         size_t n = json_array_size(L.docs);
         *out = n == 0 ? json_null() : n == 1 ? json_incref(json_array_get(L.docs, 0)) : json_incref(L.docs);

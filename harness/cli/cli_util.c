@@ -4,48 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli_util.h"
+#include "malform/input.h"
 
 char *cli_read_file(const char *path, size_t *len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "malform: cannot open %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap + 1);
-    for (;;) {
-        if (!buf) {
-            fprintf(stderr, "malform: out of memory reading %s\n", path);
-            break;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n == cap) {
-            cap *= 2;
-            char *nb = realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                continue;
-            }
-            buf = nb;
-        }
-    }
-    int err = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (err && buf) {
-        fprintf(stderr, "malform: cannot read %s\n", path);
-        free(buf);
-        return NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
-    return buf;
+    char *buf;
+    mf_input_status st = mf_input_read(path, MF_DEFAULT_MAX_INPUT, &buf, len);
+    if (st == MF_INPUT_OK)
+        return buf;
+    fprintf(stderr, "malform: %s\n", mf_input_describe(st, path, MF_DEFAULT_MAX_INPUT));
+    free(buf);
+    return NULL;
 }
 
 const mf_profile *cli_profile(const char *name, mf_profile **owned)
@@ -66,13 +35,10 @@ const mf_profile *cli_profile(const char *name, mf_profile **owned)
 }
 
 
-void cli_print_value(const json_t *v, int json)
+int cli_print_value(const json_t *v, int json)
 {
-    char *s = json ? mf_value_to_json(v) : mf_value_to_yaml(v);
-    if (s) {
-        fputs(s, stdout);
-        if (json)
-            fputc('\n', stdout);
-    }
-    free(s);
+    if (mf_value_write(v, json, stdout) == 0)
+        return 0;
+    fprintf(stderr, "malform: cannot write the value (out of memory or output closed)\n");
+    return -1;
 }

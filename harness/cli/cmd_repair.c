@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli_args.h"
 #include "cli_util.h"
+#include "malform/input.h"
 
 static const struct option options[] = {
     {"profile", required_argument, NULL, 'p'},   {"output", required_argument, NULL, 'o'},
@@ -17,6 +18,19 @@ static const cli_cmd cmd = {"repair",
                             "Repair one model output (default: stdin) and print the value; warnings go to stderr.\n"
                             "Exit: 0 accepted, 1 rejected, 2 usage or I/O error.\n",
                             "", options};
+
+/* "warning: line 3: [rule] message", plus "(applied N times, first at lines 3, 7, 12, ...)" for a run. */
+static void print_warning(const mf_warning *w)
+{
+    fprintf(stderr, "warning: line %d: [%s] %s", w->line, w->rule, w->message ? w->message : "");
+    if (w->count > 1) {
+        fprintf(stderr, " (applied %zu times, first at lines", w->count);
+        for (int i = 0; i < w->nlines; i++)
+            fprintf(stderr, "%s %d", i ? "," : "", w->lines[i]);
+        fprintf(stderr, "%s)", (size_t)w->nlines < w->count ? ", ..." : "");
+    }
+    fputc('\n', stderr);
+}
 
 int cmd_repair(int argc, char **argv)
 {
@@ -57,12 +71,20 @@ int cmd_repair(int argc, char **argv)
         }
         mf_options_from_json(json_object_get(optjson, "options") ? json_object_get(optjson, "options") : optjson, &o);
     }
-    if (ticket) o.ticket_id = ticket;
-    if (story) o.story_id = story;
-    if (sha) o.interview_sha256 = sha;
+    json_t *context = json_object(); /* the flags override the options file's context */
+    if (o.context)
+        json_object_update(context, (json_t *)o.context);
+    if (ticket) json_object_set_new(context, "ticket_id", json_string(ticket));
+    if (story) json_object_set_new(context, "story_id", json_string(story));
+    if (sha) json_object_set_new(context, "interview_sha256", json_string(sha));
+    o.context = context;
     size_t len;
-    char *raw = cli_read_file(file, &len);
-    if (!raw) {
+    char *raw;
+    /* Over the cap, the first cap + 1 bytes go to mf_repair, which rejects them as INPUT_TOO_LARGE. */
+    mf_input_status st = mf_input_read(file, o.max_input, &raw, &len);
+    if (st != MF_INPUT_OK && st != MF_INPUT_TOO_LARGE) {
+        fprintf(stderr, "malform: %s\n", mf_input_describe(st, file, o.max_input));
+        json_decref(context);
         json_decref(optjson);
         mf_profile_free(owned);
         return 2;
@@ -70,21 +92,23 @@ int cmd_repair(int argc, char **argv)
     mf_result *r = mf_repair(p, raw, len, &o);
     rc = 2;
     if (r) {
+        rc = r->status == MF_ACCEPTED ? 0 : 1;
         if (output && !strcmp(output, "result")) {
             json_t *j = mf_result_to_json(r);
-            char *s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-            puts(s);
-            free(s);
+            if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) || fputc('\n', stdout) == EOF) {
+                fprintf(stderr, "malform: cannot write the result (out of memory or output closed)\n");
+                rc = 2;
+            }
             json_decref(j);
         } else {
             for (size_t i = 0; i < r->warnings.count; i++)
-                fprintf(stderr, "warning: line %d: [%s] %s\n", r->warnings.items[i].line,
-                        r->warnings.items[i].rule, r->warnings.items[i].message);
+                print_warning(&r->warnings.items[i]);
             if (r->status == MF_ACCEPTED) {
                 int json = output ? !strcmp(output, "json") : !strcmp(r->profile, "generic_json") ||
                            (p && p->format == MF_FORMAT_JSON) ||
                            (!p && mf_profiles_get(r->profile) && mf_profiles_get(r->profile)->format == MF_FORMAT_JSON);
-                cli_print_value(r->value, json);
+                if (cli_print_value(r->value, json))
+                    rc = 2;
             } else {
                 fprintf(stderr, "rejected: tier %d %s at line %d, column %d%s%s: %s\n", r->error.tier,
                         r->error.type, r->error.line, r->error.column,
@@ -92,12 +116,12 @@ int cmd_repair(int argc, char **argv)
                         r->error.message ? r->error.message : "");
             }
         }
-        rc = r->status == MF_ACCEPTED ? 0 : 1;
     } else {
         fprintf(stderr, "malform: out of memory\n");
     }
     mf_result_free(r);
     free(raw);
+    json_decref(context);
     json_decref(optjson);
     mf_profile_free(owned);
     return rc;

@@ -6,8 +6,10 @@
  * or link()ed to the new name (create-only: link fails with EEXIST instead
  * of overwriting, which is what makes concurrent triage runs safe). A full
  * disk or a kill leaves at most a stray `.tmp-*` file, never a truncated
- * entry. Also: mkdir -p, whole-file read, UTC timestamps and SHA-256 (for
+ * entry. An entry of two files (a field case's payload and metadata) is
+ * written as a pair whose metadata lands last (mf_lc_write_pair). Also: mkdir -p, rm -rf, whole-file read, UTC timestamps and SHA-256 (for
  * content-addressed field cases; no crypto library needed). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -116,6 +118,52 @@ int mf_lc_write_new(const char *path, const void *data, size_t len)
     return -1;
 }
 
+/* fsync the directory holding path, so that a rename in it survives a crash. */
+static void sync_dir(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+int mf_lc_write_pair(const char *payload_path, const void *payload, size_t payload_len,
+                     const char *meta_path, const void *meta, size_t meta_len)
+{
+    if (access(meta_path, F_OK) == 0)
+        return 0;
+    char ptmp[4200], mtmp[4200];
+    if (write_temp(payload_path, payload, payload_len, ptmp, sizeof ptmp) < 0)
+        return -1;
+    if (write_temp(meta_path, meta, meta_len, mtmp, sizeof mtmp) < 0) {
+        int e = errno;
+        unlink(ptmp);
+        errno = e;
+        return -1;
+    }
+    if (rename(ptmp, payload_path) < 0) {
+        int e = errno;
+        unlink(ptmp);
+        unlink(mtmp);
+        errno = e;
+        return -1;
+    }
+    sync_dir(payload_path);
+    int rc = link(mtmp, meta_path);
+    int e = errno;
+    unlink(mtmp);
+    if (rc < 0 && e != EEXIST) {
+        errno = e;
+        return -1;
+    }
+    sync_dir(meta_path);
+    return rc == 0 ? 1 : 0;
+}
+
 char *mf_lc_read(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -217,4 +265,27 @@ void mf_lc_sha256_hex(const void *data, size_t len, char *out)
         sha_block(h, tail + 64);
     for (int i = 0; i < 8; i++)
         snprintf(out + 8 * i, 9, "%08x", h[i]);
+}
+
+void mf_lc_rm_rf(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    DIR *d = opendir(path);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        char sub[4096];
+        if (snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) < (int)sizeof sub)
+            mf_lc_rm_rf(sub);
+    }
+    if (d)
+        closedir(d);
+    rmdir(path);
 }

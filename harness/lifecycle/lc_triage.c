@@ -575,8 +575,7 @@ int mf_lc_triage_input(const char *path, const char *workdir, const mf_lc_triage
 
 int mf_lc_triage(const char *workdir, const mf_lc_triage_opts *o, mf_lc_triage_report *rep)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = mf_lc_clock();
     triage_state s;
     char regbuf[PATH_MAX];
     state_init(&s, workdir, o, rep, regbuf, sizeof regbuf);
@@ -637,8 +636,7 @@ int mf_lc_triage(const char *workdir, const mf_lc_triage_opts *o, mf_lc_triage_r
     free(done);
     free(qsig);
     free(fl.v);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    rep->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    rep->seconds = mf_lc_clock() - t0;
 
     char tdir[PATH_MAX + 16], tpath[PATH_MAX + 32];
     mf_lc_pathf(tdir, sizeof tdir, "%s", s.outdir);

@@ -131,12 +131,22 @@ int mf_lc_write_atomic(const char *path, const void *data, size_t len);
 /* Create path with the bytes only when it does not exist (temp + link).
  * 1 written, 0 existed, -1 error (errno). */
 int mf_lc_write_new(const char *path, const void *data, size_t len);
+/* Write an entry made of a payload and its metadata so that a kill at any
+ * instant leaves either no entry or both files: both go to fsync'd temp
+ * files, the payload is renamed into place, then the metadata is linked in
+ * last (create-only). An entry exists when its metadata does; a payload
+ * without metadata is a torn write and is replaced. 1 written, 0 the
+ * metadata existed already, -1 error (errno; no new file is left behind). */
+int mf_lc_write_pair(const char *payload_path, const void *payload, size_t payload_len,
+                     const char *meta_path, const void *meta, size_t meta_len);
 /* Read a whole file (NUL-terminated); NULL on error (errno). */
 char *mf_lc_read(const char *path, size_t *len);
 /* snprintf for file paths: -1 (and ENAMETOOLONG) when the result did not fit. */
 int mf_lc_pathf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* mkdir -p. 0 or -1 (errno). */
 int mf_lc_mkdirs(const char *path);
+/* rm -rf (symlinks removed, not followed); a missing path is fine. */
+void mf_lc_rm_rf(const char *path);
 /* CLOCK_MONOTONIC now, in seconds (the clock deadlines are given in). */
 double mf_lc_clock(void);
 /* UTC time now as 2026-01-31T12:00:00Z into out (size >= 21). */

@@ -395,8 +395,10 @@ static bool enum_value(const mf_profile *p, const char *s)
 
 static bool from_options(const mf_options *o, const char *s)
 {
-    return o && ((o->ticket_id && !strcmp(o->ticket_id, s)) || (o->interview_sha256 && !strcmp(o->interview_sha256, s)) ||
-                 (o->story_id && !strcmp(o->story_id, s)));
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)(o ? o->context : NULL), k, v) if (json_is_string(v) && !strcmp(json_string_value(v), s)) return true;
+    return false;
 }
 
 typedef struct {

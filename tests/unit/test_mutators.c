@@ -90,7 +90,7 @@ static void test_case_roundtrip(void **state)
     assert_string_equal(c->artifact, "a: 1\nb: two\n");
     mf_options o;
     mf_case_options(c, &o);
-    assert_string_equal(o.ticket_id, "T-1");
+    assert_string_equal(mf_options_context_string(&o, mf_profiles_get("prd"), "ticket_id"), "T-1");
     size_t len;
     char *enc = mf_case_encode(c, &len);
     mf_case *d = mf_case_decode(enc, len, err, sizeof err);

@@ -184,8 +184,8 @@ static void test_prd(void **state)
     mf_warnings w = {0};
     mf_error err = {0};
     mf_options o = {0};
-    o.ticket_id = "LT-9";
-    o.interview_sha256 = "ab";
+    json_t *context = J("{\"ticket_id\": \"LT-9\", \"interview_sha256\": \"ab\"}");
+    o.context = context;
     json_t *v;
     assert_int_equal(run("prd", "prd",
                          "{\"schema_version\": -3, \"status\": \"pending\", \"ticket_id\": 9,"
@@ -203,6 +203,7 @@ static void test_prd(void **state)
                          NULL, &v, &w, &err), 0);
     assert_int_equal(w.count, 0);
     json_decref(v);
+    json_decref(context);
 }
 
 static void test_beads(void **state)
@@ -248,8 +249,8 @@ static void test_changes(void **state)
     mf_warnings w = {0};
     mf_error err = {0};
     mf_options o = {0};
-    json_t *roster = J("[\"m1\", \"m2\"]");
-    o.roster = roster;
+    json_t *roster = J("{\"roster\": [\"m1\", \"m2\"]}");
+    o.context = roster;
     json_t *v;
     assert_int_equal(run("changes", "refinement_changes",
                          "{\"changes\": [\"x\", {\"type\": \"Added\", \"inspiration\": {\"alternative_draft\": 2}},"
@@ -284,7 +285,7 @@ static void test_hostile_duplicates(void **state)
         mf_warnings w = {0};
         mf_error err = {0};
         assert_int_equal(mf_normalizer_find(cases[c].norm)(&root, P(cases[c].norm), NULL, &w, &err), 0);
-        assert_true(w.count >= n - 1);
+        assert_true(mf_warnings_total(&w) >= n - 1);
         mf_warnings_clear(&w);
         json_decref(root);
     }

@@ -1,4 +1,4 @@
-/* norm_json_task_breakdown.c - the architect persona's task breakdown (seed 002, A2-A5).
+/* norm_task_breakdown.c - the architect persona's task breakdown (seed 002, A2-A5).
  *
  * Repairs first: the breakdown's story_id is set to the runtime story id
  * (A2: "orchestrator corrects it"), and task ids that carry the right number
@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 #include "schema_checks.h"
+#include "norm.h"
 
 static bool all_digits(const char *s, size_t n)
 {
@@ -85,21 +86,22 @@ static bool is_canonical_id(const char *id, const char *story)
            id[2 + sl] == '-' && all_digits(id + 3 + sl, 2);
 }
 
-int mf_normalize_task_breakdown(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_task_breakdown(json_t **root, const mf_profile *p, const mf_options *o,
                                 mf_warnings *w, mf_error *err)
 {
     json_t *r = *root;
-    if (json_is_object(r) && o && o->story_id) {
+    const char *runtime_story = mf_options_context_string(o, p, "story_id");
+    if (json_is_object(r) && runtime_story) {
         json_t *sid = json_object_get(r, "story_id");
         if (!sid) {
-            mf_warnings_add(w, MF_RULE_ID(SCHEMA_STORY_ID), 0, "Filled missing story_id from runtime context (%s).", o->story_id);
-            json_object_set_new(r, "story_id", json_string(o->story_id));
-        } else if (!json_is_string(sid) || strcmp(json_string_value(sid), o->story_id) != 0) {
+            mf_warnings_add(w, MF_RULE_ID(SCHEMA_STORY_ID), 0, "Filled missing story_id from runtime context (%s).", runtime_story);
+            json_object_set_new(r, "story_id", json_string(runtime_story));
+        } else if (!json_is_string(sid) || strcmp(json_string_value(sid), runtime_story) != 0) {
             char *old = mf_value_preview(sid);
             mf_warnings_add(w, MF_RULE_ID(SCHEMA_STORY_ID), 0, "Corrected story_id from %s to the runtime story id \"%s\".",
-                            old, o->story_id);
+                            old, runtime_story);
             free(old);
-            json_object_set_new(r, "story_id", json_string(o->story_id));
+            json_object_set_new(r, "story_id", json_string(runtime_story));
         }
     }
     const char *story = json_is_object(r) ? json_string_value(json_object_get(r, "story_id")) : NULL;

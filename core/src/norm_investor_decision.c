@@ -1,4 +1,4 @@
-/* norm_json_investor_decision.c - an investor persona's decision (seed 003).
+/* norm_investor_decision.c - an investor persona's decision (seed 003).
  *
  * The seed's known problem patterns are all schema normalization, driven by
  * the profile: prose fields given as lists (key_conditions, pass_reasons,
@@ -9,8 +9,9 @@
 #include <ctype.h>
 #include <string.h>
 #include "schema_checks.h"
+#include "norm.h"
 
-int mf_normalize_investor_decision(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_investor_decision(json_t **root, const mf_profile *p, const mf_options *o,
                                    mf_warnings *w, mf_error *err)
 {
     (void)o;

@@ -1,4 +1,4 @@
-/* norm_json_code_files.c - the developer persona's file output (seed 002, B1-B2),
+/* norm_code_files.c - the developer persona's file output (seed 002, B1-B2),
  * and the QA persona's test payload (seed 002, C1).
  *
  * code_files: `_normalize_alex_response` accepts several shapes and extracts
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schema_checks.h"
+#include "norm.h"
 
 /* files: {"a.js": "..."} -> [{"path": "a.js", "content": "..."}] */
 static json_t *map_to_files(json_t *map)
@@ -62,7 +63,7 @@ static int check_paths(const json_t *files, const char *key, mf_error *err)
     return rc;
 }
 
-int mf_normalize_code_files(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_code_files(json_t **root, const mf_profile *p, const mf_options *o,
                             mf_warnings *w, mf_error *err)
 {
     (void)o;
@@ -99,7 +100,7 @@ int mf_normalize_code_files(json_t **root, const mf_profile *p, const mf_options
     return check_paths(json_object_get(r, "files"), "path", err);
 }
 
-int mf_normalize_qa_tests(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_qa_tests(json_t **root, const mf_profile *p, const mf_options *o,
                           mf_warnings *w, mf_error *err)
 {
     (void)o;

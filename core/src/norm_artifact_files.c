@@ -1,4 +1,4 @@
-/* norm_json_artifact_files.c - multi-file artifacts, fail-fast (seed 001).
+/* norm_artifact_files.c - multi-file artifacts, fail-fast (seed 001).
  *
  * The canonical form is the structured-output array [{filename, content}].
  * Two other shapes are recovered, each with a warning:
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schema_checks.h"
+#include "norm.h"
 
 static const char markdown_block[] = "```(\\w+)?\\s*\\nfilename:\\s*([^\\n]+)\\n([\\s\\S]*?)```";
 
@@ -117,10 +118,10 @@ static int check_files(const json_t *arr, const json_t *expected, mf_error *err)
     return err->tier ? -1 : 0;
 }
 
-int mf_normalize_artifact_files(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_artifact_files(json_t **root, const mf_profile *p, const mf_options *o,
                                 mf_warnings *w, mf_error *err)
 {
-    const json_t *expected = o && json_is_array(o->expected_files) ? o->expected_files : NULL;
+    const json_t *expected = mf_options_context(o, p, "expected_files");
     json_t *r = *root;
     if (json_is_string(r)) {
         json_t *arr = mf_artifact_files_from_markdown(json_string_value(r), expected);
