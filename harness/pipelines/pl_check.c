@@ -87,6 +87,7 @@ static void idempotence(mf_pl_check *c, mf_pl_worker *w, const mf_oracle_input *
                  a->warnings.items[0].message);
     v->failed = v->detail[0] != '\0';
     mf_pl_reply_free(&again);
+    free(canon);
 }
 
 static bool same_str(const char *a, const char *b)
