@@ -30,6 +30,12 @@ int mf_pl_replay(const char *pipeline, char **paths, int n, bool verbose);
  * as open entries. 0, 2 error, MF_PL_EXIT_MISSING not installed. */
 int mf_pl_triage(const char *pipeline, const char *workdir, const char *regression_dir, int repeats, bool dry_run);
 
+/* `malform ingest --pipeline NAME`: judge the stored input (path) under
+ * profile on NAME; a failure is minimized and written to
+ * corpus/regression/NAME/ (or regression_dir/NAME/). 0 pass, 1 failure,
+ * 2 error, MF_PL_EXIT_MISSING not installed. */
+int mf_pl_ingest(const char *pipeline, const char *path, const char *profile, const char *regression_dir);
+
 struct mf_pl_bb_opts_s;
 /* `malform fuzz --engine blackbox --pipeline NAME`: start it, run the engine
  * with o (pl_blackbox.h), print the summary. Exit status: 0 no finding,
