@@ -36,6 +36,13 @@ int mf_pl_triage(const char *pipeline, const char *workdir, const char *regressi
  * 2 error, MF_PL_EXIT_MISSING not installed. */
 int mf_pl_ingest(const char *pipeline, const char *path, const char *profile, const char *regression_dir);
 
+/* The pipelines' part of `malform nightly --pipelines A,B`: each (core
+ * excepted) fuzzed seconds_each under the black-box engine in
+ * WORKDIR/pipelines/NAME/, findings triaged into regression_dir/NAME/
+ * (NULL: corpus/regression/NAME/). 0 nothing new, 1 findings, 2 a pipeline
+ * could not run; one not installed here is skipped. */
+int mf_pl_nightly(const char *names, double seconds_each, const char *workdir, const char *regression_dir);
+
 struct mf_pl_bb_opts_s;
 /* `malform fuzz --engine blackbox --pipeline NAME`: start it, run the engine
  * with o (pl_blackbox.h), print the summary. Exit status: 0 no finding,
