@@ -456,17 +456,34 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
     return false;
 }
 
-/* Does a line of [s, s+n) start with a top-level key of p once a transcript
- * prefix is removed (`[tool] source_prd:`)? Then dropping it drops data. */
+/* Does a line of [s, s+n) start with a top-level key of p followed by ':'
+ * once transcript prefixes are removed (`[tool] source_prd:`, `key:value`
+ * with its space missing)? Then dropping it drops data. */
 static bool mentions_key(const mf_profile *p, const char *s, size_t n)
 {
+    bool json = is_json(p);
     for (size_t a = 0; a < n;) {
         const char *nl = memchr(s + a, '\n', n - a);
-        size_t b = nl ? (size_t)(nl - s) + 1 : n;
-        size_t pl = mf_cand_prefix_len(s + a, b - a);
-        const char *key;
-        if (pl && anchor_line(p, s + a + pl, b - a - pl, &key))
-            return true;
+        size_t b = nl ? (size_t)(nl - s) + 1 : n, i = a;
+        for (size_t q; (q = mf_cand_prefix_len(s + i, b - i));)
+            i += q;
+        if (json)
+            while (i < b && (s[i] == ' ' || s[i] == '\t'))
+                i++;
+        if (json && i < b && s[i] == '"')
+            i++;
+        for (size_t k = 0; k < json_array_size(p->top_level_keys); k++) {
+            const char *name = json_string_value(json_array_get(p->top_level_keys, k));
+            size_t kl = name ? strlen(name) : 0, j = i + kl;
+            if (!kl || j > b || memcmp(s + i, name, kl) != 0)
+                continue;
+            if (json && j < b && s[j] == '"')
+                j++;
+            while (json && j < b && (s[j] == ' ' || s[j] == '\t'))
+                j++;
+            if (j < b && s[j] == ':')
+                return true;
+        }
         a = b;
     }
     return false;

@@ -184,20 +184,26 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     mf_error err = {0};
     json_t *v = NULL;
     mf_buf text = {0};
-    int ok = parse_and_finish(R, c->text, c->len, repair, &v, &w, &err) == 0;
+    mf_buf_put(&text, c->text, c->len);
+    bool yaml = R->p->format == MF_FORMAT_YAML;
+    if (yaml) /* repairs needed although the text parses (it parses to another value) */
+        mf_yaml_repair_misread(&text, R->p, &w);
+    size_t misread = w.count; /* those repairs stand whatever the parse says */
+    int ok = parse_and_finish(R, yaml ? mf_buf_cstr(&text) : c->text, yaml ? text.len : c->len, repair, &v, &w,
+                              &err) == 0;
     if (!ok && mf_error_is_final(&err)) { /* a cap or OOM: no other attempt can do better */
         mf_error_clear(&R->r->error);
         R->r->error = err;
         mf_warnings_clear(&w);
+        mf_buf_free(&text);
         return -1;
     }
-    mf_buf_put(&text, c->text, c->len);
     if (!ok) {
         /* in pass A a JSON candidate that needed repair is not a rejection yet */
         if (!(R->p->format == MF_FORMAT_JSON && !repair))
             offer_error(R, &err);
         mf_error_clear(&err);
-        mf_warnings_truncate(&w, 0);
+        mf_warnings_truncate(&w, misread);
     }
     if (!ok && repair && R->p->format == MF_FORMAT_YAML) {
         for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
