@@ -260,9 +260,17 @@ static bool fence_info(const char *s, size_t n, fence *f)
 }
 
 /* Could [s, s+n) be a structured artifact: a ':' (mapping), a bracket, or
- * a "- " sequence item? A fenced sentence ("Done.") is prose, no payload. */
+ * a "- " sequence item? A fenced sentence ("Done.") or a one-line caption
+ * ("Here is the output:") is prose, no payload. */
 static bool structured_text(const char *s, size_t n)
 {
+    size_t a = 0, e = n;
+    while (a < e && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r' || s[a] == '\n'))
+        a++;
+    while (e > a && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n'))
+        e--;
+    if (e > a && s[e - 1] == ':' && !memchr(s + a, '\n', e - a) && memchr(s + a, ' ', e - a))
+        return false;                   /* one line "Here is the output:": a caption */
     if (memchr(s, ':', n) || memchr(s, '{', n) || memchr(s, '[', n))
         return true;
     for (size_t i = 0; i < n; i++)
