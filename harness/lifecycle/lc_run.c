@@ -49,6 +49,7 @@ static void child_setup(void *ctx)
         mf_lc_sanitizer_env();
     }
     unsetenv("MALFORM_STATS_DIR");   /* a replayed input must not count in a campaign */
+    unsetenv("MALFORM_FINDINGS_DIR");   /* ... and must fail the old way (abort), not be recorded */
 }
 
 static int child_fn(void *ctx)
@@ -126,6 +127,8 @@ int mf_lc_run(const mf_lc_runner *r, const void *data, size_t len, mf_lc_outcome
 {
     if (log)
         *log = NULL;
+    if (r->judge)
+        return r->judge(data, len, r->ctx, o);
     if (!r->argv)
         return run_child(r, NULL, data, len, o, log);
     char path[4096];
