@@ -169,6 +169,11 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 break;
             continue;
         }
+        if ((c == ':' || c == ';') && comma && is_ws(at(p, p->i + 1))) {
+            jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "stray '%c' after a comma removed", c);
+            jl_advance(p);
+            continue;
+        }
         if (c == ',') {
             if (!need_sep)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an object removed");
@@ -316,6 +321,11 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
                 jl_advance(p);
             }
             break;
+        }
+        if ((c == ':' || c == ';') && comma && is_ws(at(p, p->i + 1))) {
+            jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "stray '%c' after a comma removed", c);
+            jl_advance(p);
+            continue;
         }
         if (c == ',') {
             if (!need_sep)

@@ -21,6 +21,8 @@
 static bool structure_after_comma(const jp *p, size_t k)
 {
     k = jl_past_spaces(p, k);
+    if ((at(p, k) == ':' || at(p, k) == ';') && is_ws(at(p, k + 1)))
+        k = jl_past_spaces(p, k + 1);   /* a stray ':' or ';' after the comma (",: ") */
     int c = at(p, k);
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
