@@ -160,20 +160,24 @@ void mf_error_clear(mf_error *e)
 
 bool mf_error_is_final(const mf_error *e)
 {
-    static const char *const final[] = {"OUT_OF_MEMORY", "INPUT_TOO_LARGE", "NESTING_TOO_DEEP",
-                                        "TOO_MANY_NODES", NULL};
+    static const char *const final[] = {"OUT_OF_MEMORY", "MEMORY_LIMIT", "INPUT_TOO_LARGE",
+                                        "NESTING_TOO_DEEP", "TOO_MANY_NODES", NULL};
     for (int i = 0; e->type && final[i]; i++)
         if (strcmp(e->type, final[i]) == 0)
             return true;
     return false;
 }
 
-void mf_result_reject_oom(mf_result *r)
+void mf_result_reject_oom(mf_result *r, bool over_budget)
 {
     json_decref(r->value);
     r->value = NULL;
     r->status = MF_REJECTED;
-    mf_error_set(&r->error, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory while repairing");
+    if (over_budget)
+        mf_error_set(&r->error, 1, "MEMORY_LIMIT", "", 0, 0, "the value tree needs more memory than its cap "
+                     "of %d times the input size plus %d MiB", MF_MEMORY_FACTOR, MF_MEMORY_CONSTANT >> 20);
+    else
+        mf_error_set(&r->error, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory while repairing");
 }
 
 static json_t *warning_to_json(const mf_warning *w)

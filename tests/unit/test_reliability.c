@@ -93,6 +93,24 @@ static void size_cap_names_itself(void **state)
     mf_result_free(r);
 }
 
+static void memory_cap_names_itself(void **state)
+{
+    (void)state;
+    size_t len;
+    char *s = repeat("- []\n", 100000, &len); /* ~150 bytes of jansson per 5 input bytes */
+    size_t saved = mf_mem_budget_set(4 << 20);  /* a tighter outer budget than 16x + 64 MiB */
+    mf_result *r = mf_repair(NULL, s, len, NULL);
+    mf_mem_budget_restore(saved);
+    assert_int_equal(r->status, MF_REJECTED);
+    assert_string_equal(r->error.type, "MEMORY_LIMIT");
+    mf_result_free(r);
+    r = mf_repair(NULL, s, len, NULL); /* within the default budget */
+    assert_int_equal(r->status, MF_ACCEPTED);
+    assert_int_equal(json_array_size(r->value), 100000);
+    mf_result_free(r);
+    free(s);
+}
+
 static void warnings_aggregate(void **state)
 {
     (void)state;
@@ -192,7 +210,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(node_cap_names_itself),   cmocka_unit_test(alias_bomb_stops_early),
         cmocka_unit_test(depth_cap_names_itself),  cmocka_unit_test(size_cap_names_itself),
-        cmocka_unit_test(warnings_aggregate),      cmocka_unit_test(warning_records_capped),
+        cmocka_unit_test(memory_cap_names_itself), cmocka_unit_test(warnings_aggregate),
+        cmocka_unit_test(warning_records_capped),
         cmocka_unit_test(read_stops_at_cap),       cmocka_unit_test(read_endless_pipe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
