@@ -16,4 +16,6 @@ if [ -d reports/tests ]; then
   echo "== test: reports (python)"
   tools/python-env.sh >/dev/null
   .venv/bin/python -m pytest -q reports/tests
+  echo "== test: pipeline adapters (python + node; skipped when node or the npm packages are missing)"
+  .venv/bin/python -m pytest -q -p no:cacheprovider harness/pipelines/examples
 fi

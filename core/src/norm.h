@@ -7,7 +7,8 @@
 
 #include "internal.h"
 
-/* The named normalizers (mf_normalizer_fn), one per norm_*.c file. */
+/* The named normalizers (mf_normalizer_fn): mf_norm_<name> in norm_<name>.c
+ * (qa_tests shares norm_code_files.c), registered by name in normalize.c. */
 int mf_norm_interview(json_t **root, const mf_profile *p, const mf_options *o,
                       mf_warnings *w, mf_error *err);
 int mf_norm_full_answers(json_t **root, const mf_profile *p, const mf_options *o,
@@ -20,6 +21,18 @@ int mf_norm_bead_status(json_t **root, const mf_profile *p, const mf_options *o,
                         mf_warnings *w, mf_error *err);
 int mf_norm_changes(json_t **root, const mf_profile *p, const mf_options *o,
                     mf_warnings *w, mf_error *err);
+int mf_norm_task_breakdown(json_t **root, const mf_profile *p, const mf_options *o,
+                           mf_warnings *w, mf_error *err);
+int mf_norm_code_files(json_t **root, const mf_profile *p, const mf_options *o,
+                       mf_warnings *w, mf_error *err);
+int mf_norm_qa_tests(json_t **root, const mf_profile *p, const mf_options *o,
+                     mf_warnings *w, mf_error *err);
+int mf_norm_artifact_files(json_t **root, const mf_profile *p, const mf_options *o,
+                           mf_warnings *w, mf_error *err);
+int mf_norm_investor_decision(json_t **root, const mf_profile *p, const mf_options *o,
+                              mf_warnings *w, mf_error *err);
+int mf_norm_extraction_rule(json_t **root, const mf_profile *p, const mf_options *o,
+                            mf_warnings *w, mf_error *err);
 
 /* Replace key `key` of obj by `v` (reference stolen) keeping the key's
  * position; a new key goes to the front when `front`, else to the end. */

@@ -3,49 +3,54 @@
  *
  * The marker comes out of a <BEAD_STATUS> envelope (candidate extraction) and
  * its gate keys are already canonical (test -> tests, type_check -> typecheck,
- * review -> qualitative: profile aliases). Here:
- *   status  completed / complete / success / succeeded -> done;
- *           failed / fail / error -> error; any other text is lowercased
- *   checks  each gate: "pass", "passed", "ok", "success", "complete",
- *           "completed", true, 1 -> pass; "fail", "failed", "error",
- *           "timeout", "timedout", "notrun", "skipped", "pending", false, 0
- *           -> fail; any other string is kept, lowercased.
+ * review -> qualitative: profile aliases). Here, with the words taken from
+ * the profile's enum maps (`enums: status` and `enums: checks`, each
+ * {values, map}):
+ *   status  a listed synonym (completed, success, failed, ...) -> its
+ *           canonical value; any other text is lowercased
+ *   checks  each gate's value the same way (true, 1, ok, timeout, ... ->
+ *           pass or fail; booleans and integers are looked up spelled out);
+ *           any other string is kept, lowercased.
  * Words are compared by their normalized form (lowercase alphanumerics), so
  * "Timed out" and "not_run" match too. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "norm.h"
 
-static const char *const status_done[] = {"done", "completed", "complete", "success", "succeeded", NULL};
-static const char *const status_error[] = {"error", "failed", "fail", NULL};
-static const char *const check_pass[] = {"pass", "passed", "ok", "success", "complete", "completed", NULL};
-static const char *const check_fail[] = {"fail",   "failed",  "error",   "timeout", "timedout",
-                                         "notrun", "skipped", "pending", NULL};
-
-static bool member(const char *const *set, const char *s)
+static bool same_word(const char *a, const char *key)
 {
-    for (; s && *set; set++)
-        if (strcmp(*set, s) == 0)
-            return true;
-    return false;
+    char *n = a ? mf_key_normalize(a) : NULL;
+    bool eq = n && strcmp(n, key) == 0;
+    free(n);
+    return eq;
 }
 
-/* Canonical text for a word: "done"/"pass" style maps, else the lowercased text. Caller frees. */
-static char *canonical_word(const char *s, const char *const *a, const char *ca,
-                            const char *const *b, const char *cb)
+/* The canonical value spec (profile enum {values, map}) gives s, else s lowercased. Caller frees. */
+static char *canonical_word(const json_t *spec, const char *s)
 {
     char *key = mf_key_normalize(s);
-    char *out = member(a, key) ? mf_strdup0(ca) : member(b, key) ? mf_strdup0(cb) : mf_norm_lower_trim(s);
+    const char *hit = NULL;
+    const json_t *values = json_object_get(spec, "values");
+    for (size_t i = 0; key && !hit && i < json_array_size(values); i++)
+        if (same_word(json_string_value(json_array_get(values, i)), key))
+            hit = json_string_value(json_array_get(values, i));
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(spec, "map"), k, v) {
+        if (key && !hit && json_is_string(v) && same_word(k, key))
+            hit = json_string_value(v);
+    }
     free(key);
-    return out;
+    return hit ? mf_strdup0(hit) : mf_norm_lower_trim(s);
 }
 
-static int status(json_t *root, mf_warnings *w)
+static int status(json_t *root, const json_t *spec, mf_warnings *w)
 {
     const char *s = json_string_value(json_object_get(root, "status"));
     if (!s)
         return 0;
-    char *c = canonical_word(s, status_done, "done", status_error, "error");
+    char *c = canonical_word(spec, s);
     int rc = 0;
     if (c && *c && strcmp(c, s) != 0) {
         rc = mf_warnings_add(w, MF_RULE_ID(NORM_BEAD_STATUS), 0, "Normalized bead status \"%s\" to %s.", s, c);
@@ -55,20 +60,27 @@ static int status(json_t *root, mf_warnings *w)
     return rc;
 }
 
-static int checks(json_t *root, mf_warnings *w)
+static int checks(json_t *root, const json_t *spec, mf_warnings *w)
 {
     json_t *cs = json_object_get(root, "checks");
     const char *gate;
     json_t *v;
     int rc = 0;
     json_object_foreach(cs, gate, v) {
-        char *c = NULL;
-        if (json_is_true(v) || (json_is_integer(v) && json_integer_value(v) == 1))
-            c = mf_strdup0("pass");
-        else if (json_is_false(v) || (json_is_integer(v) && json_integer_value(v) == 0))
-            c = mf_strdup0("fail");
-        else if (json_is_string(v))
-            c = canonical_word(json_string_value(v), check_pass, "pass", check_fail, "fail");
+        char *c = NULL, spelled[32];
+        if (json_is_boolean(v) || json_is_integer(v)) {
+            if (json_is_boolean(v))
+                snprintf(spelled, sizeof spelled, "%s", json_is_true(v) ? "true" : "false");
+            else
+                snprintf(spelled, sizeof spelled, "%lld", (long long)json_integer_value(v));
+            c = canonical_word(spec, spelled);
+            if (c && strcmp(c, spelled) == 0) { /* not in the map: left for the validator */
+                free(c);
+                c = NULL;
+            }
+        } else if (json_is_string(v)) {
+            c = canonical_word(spec, json_string_value(v));
+        }
         if (c && *c && !(json_is_string(v) && strcmp(c, json_string_value(v)) == 0)) {
             char *old = mf_norm_show(v);
             const char *q = json_is_string(v) ? "\"" : "";
@@ -86,11 +98,11 @@ static int checks(json_t *root, mf_warnings *w)
 int mf_norm_bead_status(json_t **root, const mf_profile *p, const mf_options *o,
                         mf_warnings *w, mf_error *err)
 {
-    (void)p;
     (void)o;
     if (!json_is_object(*root))
         return 0;
-    if (status(*root, w) || checks(*root, w)) {
+    if (status(*root, json_object_get(p->enums, "status"), w) ||
+        checks(*root, json_object_get(p->enums, "checks"), w)) {
         mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "out of memory");
         return -1;
     }

@@ -68,11 +68,10 @@ static bool inspiration(json_t *c, size_t i, const json_t *roster, mf_warnings *
 int mf_norm_changes(json_t **root, const mf_profile *p, const mf_options *o,
                     mf_warnings *w, mf_error *err)
 {
-    (void)p;
     json_t *list = json_object_get(*root, "changes");
     if (!json_is_array(list))
         return 0;
-    const json_t *roster = o ? o->roster : NULL;
+    const json_t *roster = mf_options_context(o, p, "roster");
     json_t *kept = json_array();
     int rc = 0;
     bool dropped = false;

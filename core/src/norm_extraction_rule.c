@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schema_checks.h"
+#include "norm.h"
 
 typedef struct {
     const char *name;
@@ -219,7 +220,7 @@ static int semantic(const json_t *rule, field *fields, size_t n, const json_t *s
     return 0;
 }
 
-int mf_normalize_extraction_rule(json_t **root, const mf_profile *p, const mf_options *o,
+int mf_norm_extraction_rule(json_t **root, const mf_profile *p, const mf_options *o,
                                  mf_warnings *w, mf_error *err)
 {
     if (mf_schema_gate(p, *root, w, err))
@@ -249,7 +250,7 @@ int mf_normalize_extraction_rule(json_t **root, const mf_profile *p, const mf_op
         i++;
     }
     if (!rc)
-        rc = semantic(*root, fields, n, o ? o->sample_paths : NULL, err);
+        rc = semantic(*root, fields, n, mf_options_context(o, p, "sample_paths"), err);
     for (i = 0; i < n; i++)
         pcre2_code_free(fields[i].re);
     free(fields);

@@ -98,11 +98,10 @@ static int hoist(json_t *qs, mf_warnings *w)
 int mf_norm_full_answers(json_t **root, const mf_profile *p, const mf_options *o,
                          mf_warnings *w, mf_error *err)
 {
-    (void)p;
     json_t *qs = json_object_get(*root, "questions");
     if (!json_is_array(qs))
         return 0;
-    const json_t *approved = o ? json_object_get(o->approved_interview, "questions") : NULL;
+    const json_t *approved = json_object_get(mf_options_context(o, p, "approved_interview"), "questions");
     bool all_blocks = json_array_size(qs) > 0;
     for (size_t i = 0; i < json_array_size(qs) && all_blocks; i++)
         all_blocks = answer_only(json_array_get(qs, i));

@@ -2,9 +2,9 @@
  *
  *   status          draft | approved (case-insensitive); anything else -> draft
  *   schema_version  a positive integer; anything else -> 1 (an integral 2.0 -> 2)
- *   ticket_id       missing or different from opt->ticket_id -> runtime value
+ *   ticket_id       missing or different from the context's ticket_id -> runtime value
  *                   (without a runtime ticket id a present one is kept)
- *   source_interview.content_sha256  -> opt->interview_sha256 when given
+ *   source_interview.content_sha256  -> the context's interview_sha256 when given
  *   epics[].id      missing -> EPIC-{index+1}; duplicate -> next EPIC-n above
  *                   the ceiling
  *   user_stories[].id  missing -> US-{epic}-{story}; duplicate -> US-{epic}-n
@@ -56,39 +56,39 @@ static int schema_version(json_t *root, mf_warnings *w)
     return mf_warnings_add(w, MF_RULE_ID(NORM_SCHEMA_VERSION), 0, "Normalized invalid schema_version to %lld.", n);
 }
 
-static int ticket_id(json_t *root, const mf_options *o, mf_warnings *w)
+static int ticket_id(json_t *root, const char *ticket, mf_warnings *w)
 {
-    if (!o || !o->ticket_id)
+    if (!ticket)
         return 0;
     json_t *t = json_object_get(root, "ticket_id");
     if (!t) {
-        json_object_set_new(root, "ticket_id", json_string(o->ticket_id));
+        json_object_set_new(root, "ticket_id", json_string(ticket));
         return mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Filled missing ticket_id from runtime context.");
     }
-    if (json_is_string(t) && strcmp(json_string_value(t), o->ticket_id) == 0)
+    if (json_is_string(t) && strcmp(json_string_value(t), ticket) == 0)
         return 0;
     char *old = mf_norm_show(t);
-    int rc = mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Canonicalized ticket_id from `%s` to `%s`.", old, o->ticket_id);
+    int rc = mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Canonicalized ticket_id from `%s` to `%s`.", old, ticket);
     free(old);
-    json_object_set_new(root, "ticket_id", json_string(o->ticket_id));
+    json_object_set_new(root, "ticket_id", json_string(ticket));
     return rc;
 }
 
-static int content_sha(json_t *root, const mf_options *o, mf_warnings *w)
+static int content_sha(json_t *root, const char *sha, mf_warnings *w)
 {
-    if (!o || !o->interview_sha256)
+    if (!sha)
         return 0;
     json_t *src = json_object_get(root, "source_interview");
     if (src && !json_is_object(src))
         return 0;
     const char *have = json_string_value(json_object_get(src, "content_sha256"));
-    if (have && strcmp(have, o->interview_sha256) == 0)
+    if (have && strcmp(have, sha) == 0)
         return 0;
     if (!src) {
         src = json_object();
         json_object_set_new(root, "source_interview", src);
     }
-    json_object_set_new(src, "content_sha256", json_string(o->interview_sha256));
+    json_object_set_new(src, "content_sha256", json_string(sha));
     return mf_warnings_add(w, MF_RULE_ID(NORM_CONTENT_SHA256), 0,
                            "Canonicalized source_interview.content_sha256 from the approved Interview Results artifact.");
 }
@@ -229,10 +229,11 @@ static int story_ids(json_t *epics, mf_warnings *w)
 int mf_norm_prd(json_t **root, const mf_profile *p, const mf_options *o,
                 mf_warnings *w, mf_error *err)
 {
-    (void)p;
     if (!json_is_object(*root))
         return 0;
-    if (status(*root, w) || schema_version(*root, w) || ticket_id(*root, o, w) || content_sha(*root, o, w))
+    if (status(*root, w) || schema_version(*root, w) ||
+        ticket_id(*root, mf_options_context_string(o, p, "ticket_id"), w) ||
+        content_sha(*root, mf_options_context_string(o, p, "interview_sha256"), w))
         return warn_oom(err);
     json_t *epics = json_object_get(*root, "epics");
     if (json_is_array(epics) && (epic_ids(epics, w) || story_ids(epics, w)))

@@ -28,12 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "schema_checks.h"
+#include "schema_compile.h"
 
 #define MAX_WALK_DEPTH 1000
 
 typedef struct {
     const mf_profile *p;
+    const mf_profile_compiled *c;
     mf_warnings *w;
     mf_buf path;
 } walker;
@@ -47,49 +48,19 @@ static const char *where(walker *k, size_t parent_len, mf_buf *tmp)
     return mf_buf_cstr(tmp);
 }
 
-static bool schema_type_fits(const json_t *s, const json_t *v)
+/* The first oneOf/anyOf branch with a "type" that fits v ("integer" fits any number), else s. */
+static const mf_snode *pick(const mf_snode *s, const json_t *v)
 {
-    const json_t *t = json_object_get(s, "type");
-    if (!t)
-        return true;
-    const char *have = mf_value_type_name(v);
-    for (size_t i = 0; i < (json_is_array(t) ? json_array_size(t) : 1); i++) {
-        const char *n = json_string_value(json_is_array(t) ? json_array_get(t, i) : t);
-        if (n && (strcmp(n, have) == 0 || (strcmp(n, "number") == 0 && json_is_number(v)) ||
-                  (strcmp(n, "integer") == 0 && json_is_number(v))))
-            return true;
-    }
-    return false;
-}
-
-/* The schema to walk v with: s itself, or its first oneOf/anyOf branch whose type fits. */
-static const json_t *pick(const json_t *s, const json_t *v)
-{
-    if (!json_is_object(s))
+    if (!s)
         return NULL;
-    const char *combos[] = {"oneOf", "anyOf"};
-    for (int c = 0; c < 2; c++) {
-        const json_t *br = json_object_get(s, combos[c]);
-        for (size_t i = 0; i < json_array_size(br); i++)
-            if (json_is_object(json_array_get(br, i)) && schema_type_fits(json_array_get(br, i), v) &&
-                json_object_get(json_array_get(br, i), "type"))
-                return json_array_get(br, i);
-    }
+    unsigned have = json_is_number(v) ? MF_T_INTEGER | MF_T_NUMBER : mf_value_bits(v);
+    for (size_t i = 0; i < s->none; i++)
+        if (s->one[i] && s->one[i]->type && (s->one[i]->types & have))
+            return s->one[i];
+    for (size_t i = 0; i < s->nany; i++)
+        if (s->any[i] && s->any[i]->type && (s->any[i]->types & have))
+            return s->any[i];
     return s;
-}
-
-static bool schema_says_integer(const json_t *s)
-{
-    const json_t *t = json_object_get(s, "type");
-    if (json_is_string(t))
-        return strcmp(json_string_value(t), "integer") == 0;
-    bool integer = false, number = false;
-    for (size_t i = 0; i < json_array_size(t); i++) {
-        const char *n = json_string_value(json_array_get(t, i));
-        integer = integer || (n && strcmp(n, "integer") == 0);
-        number = number || (n && strcmp(n, "number") == 0);
-    }
-    return integer && !number;
 }
 
 /* 5.0 -> 5 when v is a real with zero fraction that fits json_int_t; else NULL. */
@@ -203,19 +174,18 @@ static void prose_fix(walker *k, const char *field, json_t *obj, json_t *v, size
     mf_buf_free(&tmp);
 }
 
-static void walk(walker *k, const json_t *s, json_t *v, bool root, int depth);
+static void walk(walker *k, const mf_snode *s, json_t *v, bool root, int depth);
 
-static void fill_defaults(walker *k, const json_t *s, json_t *obj, bool root)
+static void fill_defaults(walker *k, const mf_snode *s, json_t *obj, bool root)
 {
     const json_t *defaults = k->p->defaults;
     if (json_object_size(defaults) == 0)
         return;
     mf_buf tmp = {0};
     if (s) {
-        const json_t *req = json_object_get(s, "required");
-        for (size_t i = 0; i < json_array_size(req); i++) {
-            const char *name = json_string_value(json_array_get(req, i));
-            const json_t *d = name ? json_object_get(defaults, name) : NULL;
+        for (size_t i = 0; i < s->nrequired; i++) {
+            const char *name = s->required[i];
+            const json_t *d = json_object_get(defaults, name);
             if (!d || json_object_get(obj, name))
                 continue;
             char *pv = mf_value_preview(d);
@@ -240,7 +210,7 @@ static void fill_defaults(walker *k, const json_t *s, json_t *obj, bool root)
     mf_buf_free(&tmp);
 }
 
-static void walk_child(walker *k, const json_t *cs, const char *key, size_t idx, json_t *v, int depth)
+static void walk_child(walker *k, const mf_snode *cs, const char *key, size_t idx, json_t *v, int depth)
 {
     size_t mark = k->path.len;
     if (key)
@@ -252,11 +222,9 @@ static void walk_child(walker *k, const json_t *cs, const char *key, size_t idx,
     k->path.s[mark] = '\0';
 }
 
-static void walk_object(walker *k, const json_t *s, json_t *obj, bool root, int depth)
+static void walk_object(walker *k, const mf_snode *s, json_t *obj, bool root, int depth)
 {
-    const mf_profile *p = k->p;
     fill_defaults(k, s, obj, root);
-    const json_t *props = json_object_get(s, "properties"), *addl = json_object_get(s, "additionalProperties");
     size_t here = k->path.len;
     const char *key;
     json_t *v;
@@ -265,17 +233,18 @@ static void walk_object(walker *k, const json_t *s, json_t *obj, bool root, int 
         key = json_object_iter_key(it);
         v = json_object_iter_value(it);
         it = json_object_iter_next(obj, it);
-        const json_t *cs = json_object_get(props, key);
-        if (!cs && json_is_object(addl))
-            cs = addl;
+        const mf_kslot *prop = s ? mf_keymap_get(&s->props, key) : NULL;
+        const mf_snode *cs = prop ? prop->val : s ? s->addl : NULL;
         cs = pick(cs, v);
-        if (json_object_get(p->prose_fields, key) && json_is_array(v)) {
+        const mf_kslot *field = mf_keymap_get(&k->c->fields, key);
+        unsigned flags = field ? field->flags : 0;
+        if ((flags & MF_F_PROSE) && json_is_array(v)) {
             prose_fix(k, key, obj, v, here);
             v = json_object_get(obj, key);
         }
-        bool int_field = json_object_get(p->integer_fields, key) != NULL;
-        const json_t *spec = json_object_get(p->enums, key);
-        if ((int_field || schema_says_integer(cs)) && json_is_real(v)) {
+        bool int_field = flags & MF_F_INTEGER;
+        const json_t *spec = flags & MF_F_ENUM ? field->val : NULL;
+        if ((int_field || (cs && cs->integer_only)) && json_is_real(v)) {
             integer_fix(k, key, obj, key, 0, v, here);
             v = json_object_get(obj, key);
         }
@@ -301,13 +270,13 @@ static void walk_object(walker *k, const json_t *s, json_t *obj, bool root, int 
     }
 }
 
-static void walk_array(walker *k, const json_t *s, json_t *arr, int depth)
+static void walk_array(walker *k, const mf_snode *s, json_t *arr, int depth)
 {
-    const json_t *items = json_object_get(s, "items");
+    const mf_snode *items = s ? s->items : NULL;
     for (size_t i = 0; i < json_array_size(arr); i++) {
         json_t *e = json_array_get(arr, i);
-        const json_t *cs = pick(items, e);
-        if (schema_says_integer(cs) && json_is_real(e)) {
+        const mf_snode *cs = pick(items, e);
+        if (cs && cs->integer_only && json_is_real(e)) {
             integer_fix(k, "item", arr, NULL, i, e, k->path.len);
             continue;
         }
@@ -316,7 +285,7 @@ static void walk_array(walker *k, const json_t *s, json_t *arr, int depth)
     }
 }
 
-static void walk(walker *k, const json_t *s, json_t *v, bool root, int depth)
+static void walk(walker *k, const mf_snode *s, json_t *v, bool root, int depth)
 {
     if (depth > MAX_WALK_DEPTH)
         return;
@@ -331,8 +300,11 @@ int mf_norm_schema(const mf_profile *p, json_t *root, mf_warnings *w)
 {
     if (!p || !root)
         return 0;
-    walker k = {p, w, {0}};
-    walk(&k, p->schema, root, true, 0);
+    const mf_profile_compiled *c = p->compiled;
+    if (!c->schema && !c->fields.slots && json_object_size(p->defaults) == 0)
+        return 0; /* nothing to normalize: skip the walk */
+    walker k = {p, c, w, {0}};
+    walk(&k, p->compiled->schema, root, true, 0);
     mf_buf_free(&k.path);
     return 0;
 }
@@ -341,7 +313,7 @@ int mf_schema_gate(const mf_profile *p, json_t *root, mf_warnings *w, mf_error *
 {
     if (mf_norm_schema(p, root, w))
         return -1;
-    return p->schema ? mf_schema_validate(p->schema, root, err) : 0;
+    return mf_schema_check(p->compiled->schema, root, err);
 }
 
 bool mf_path_unsafe(const char *path)

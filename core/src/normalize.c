@@ -24,20 +24,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include "norm.h"
-#include "schema_checks.h"
+#include "schema_compile.h"
 
+/* gates: the normalizer ends with mf_schema_gate (schema normalization and
+ * validation) and only reads the value after it, so the pipeline need not
+ * run that gate again when it is the profile's last normalizer. */
 static const struct {
     const char *name;
     mf_normalizer_fn fn;
+    bool gates;
 } normalizers[] = {
-    {"interview", mf_norm_interview},     {"full_answers", mf_norm_full_answers},
-    {"prd", mf_norm_prd},                 {"beads", mf_norm_beads},
-    {"bead_status", mf_norm_bead_status}, {"changes", mf_norm_changes},
-    {"task_breakdown", mf_normalize_task_breakdown}, {"code_files", mf_normalize_code_files},
-    {"qa_tests", mf_normalize_qa_tests},             {"artifact_files", mf_normalize_artifact_files},
-    {"investor_decision", mf_normalize_investor_decision},
-    {"extraction_rule", mf_normalize_extraction_rule},
-    {NULL, NULL}};
+    {"interview", mf_norm_interview, false},
+    {"full_answers", mf_norm_full_answers, false},
+    {"prd", mf_norm_prd, false},
+    {"beads", mf_norm_beads, false},
+    {"bead_status", mf_norm_bead_status, false},
+    {"changes", mf_norm_changes, false},
+    {"task_breakdown", mf_norm_task_breakdown, true},
+    {"code_files", mf_norm_code_files, true},
+    {"qa_tests", mf_norm_qa_tests, true},
+    {"artifact_files", mf_norm_artifact_files, true},
+    {"investor_decision", mf_norm_investor_decision, true},
+    {"extraction_rule", mf_norm_extraction_rule, true},
+    {NULL, NULL, false}};
 
 mf_normalizer_fn mf_normalizer_find(const char *name)
 {
@@ -45,6 +54,14 @@ mf_normalizer_fn mf_normalizer_find(const char *name)
         if (strcmp(normalizers[i].name, name) == 0)
             return normalizers[i].fn;
     return NULL;
+}
+
+bool mf_normalizer_gates(const char *name)
+{
+    for (size_t i = 0; name && normalizers[i].name; i++)
+        if (strcmp(normalizers[i].name, name) == 0)
+            return normalizers[i].gates;
+    return false;
 }
 
 /* ---- helpers shared by norm_*.c ---- */
@@ -220,10 +237,16 @@ static void known_from_schema(json_t *map, const json_t *s, int depth)
             known_from_schema(map, json_array_get(json_object_get(s, *l), i), depth + 1);
 }
 
+/* The JSON pointer of the value being visited, kept as segments and rendered
+ * only when a warning needs it (clean input renders nothing). */
+typedef struct { const char *key; size_t idx; } alias_seg;
+
 typedef struct {
     json_t *map;      /* normalized key -> canonical key */
     mf_warnings *w;
-    mf_buf path;      /* JSON pointer of the value being visited */
+    alias_seg *path;
+    size_t depth, cap;
+    mf_buf shown;     /* the rendered pointer of the last warning */
     int rc;
 } alias_ctx;
 
@@ -253,40 +276,45 @@ static const char *canonical(const alias_ctx *A, const char *key)
     return json_string_value(json_object_getn(A->map, small, o));
 }
 
-static const char *at(const alias_ctx *A)
+static const char *at(alias_ctx *A)
 {
-    return A->path.len ? mf_buf_cstr(&A->path) : "/";
+    mf_buf_reset(&A->shown);
+    for (size_t i = 0; i < A->depth; i++) {
+        if (A->path[i].key)
+            mf_pointer_push(&A->shown, A->path[i].key);
+        else
+            mf_pointer_push_index(&A->shown, A->path[i].idx);
+    }
+    return A->shown.len ? mf_buf_cstr(&A->shown) : "/";
 }
 
-static void push_token(alias_ctx *A, const char *tok)
+static bool push_seg(alias_ctx *A, const char *key, size_t idx)
 {
-    mf_buf_putc(&A->path, '/');
-    if (!strpbrk(tok, "~/")) {
-        mf_buf_puts(&A->path, tok);
-        return;
+    if (A->depth == A->cap) {
+        size_t cap = A->cap ? A->cap * 2 : 32;
+        alias_seg *p = realloc(A->path, cap * sizeof *p);
+        if (!p) {
+            A->rc = -1;
+            return false;
+        }
+        A->path = p;
+        A->cap = cap;
     }
-    for (const char *c = tok; *c; c++) {
-        if (*c == '~')
-            mf_buf_puts(&A->path, "~0");
-        else if (*c == '/')
-            mf_buf_puts(&A->path, "~1");
-        else
-            mf_buf_putc(&A->path, *c);
-    }
+    A->path[A->depth++] = (alias_seg){key, idx};
+    return true;
 }
 
 static void alias_visit(alias_ctx *A, json_t *v)
 {
     if (json_is_array(v)) {
-        size_t mark = A->path.len;
         for (size_t i = 0; i < json_array_size(v); i++) {
-            char idx[32];
-            snprintf(idx, sizeof idx, "%zu", i);
-            push_token(A, idx);
-            alias_visit(A, json_array_get(v, i));
-            A->path.len = mark;
-            if (A->path.s)
-                A->path.s[mark] = '\0';
+            json_t *e = json_array_get(v, i);
+            if (!json_is_object(e) && !json_is_array(e))
+                continue;
+            if (!push_seg(A, NULL, i))
+                return;
+            alias_visit(A, e);
+            A->depth--;
         }
         return;
     }
@@ -325,13 +353,13 @@ static void alias_visit(alias_ctx *A, json_t *v)
         }
         json_decref(old);
     }
-    size_t mark = A->path.len;
     json_object_foreach(v, k, x) {
-        push_token(A, k);
+        if (!json_is_object(x) && !json_is_array(x))
+            continue;
+        if (!push_seg(A, k, 0))
+            return;
         alias_visit(A, x);
-        A->path.len = mark;
-        if (A->path.s)
-            A->path.s[mark] = '\0';
+        A->depth--;
     }
 }
 
@@ -370,9 +398,10 @@ int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w)
 {
     if (!p || (json_object_size(p->aliases) == 0 && !p->schema))
         return 0;
-    alias_ctx A = {p->key_map ? json_incref(p->key_map) : mf_norm_key_map(p), w, {0}, 0};
+    alias_ctx A = {p->key_map ? json_incref(p->key_map) : mf_norm_key_map(p), w, NULL, 0, 0, {0}, 0};
     alias_visit(&A, root);
-    mf_buf_free(&A.path);
+    free(A.path);
+    mf_buf_free(&A.shown);
     json_decref(A.map);
     return A.rc;
 }

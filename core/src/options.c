@@ -1,17 +1,40 @@
-/* options.c - runtime options from their JSON form (CLI, fixtures, cases). */
+/* options.c - runtime options: the JSON form and the profile-declared context. */
 #include <string.h>
 #include "internal.h"
 
 void mf_options_from_json(const json_t *obj, mf_options *o)
 {
     memset(o, 0, sizeof *o);
-    if (!json_is_object(obj))
-        return;
-    o->ticket_id = json_string_value(json_object_get(obj, "ticket_id"));
-    o->interview_sha256 = json_string_value(json_object_get(obj, "interview_sha256"));
-    o->story_id = json_string_value(json_object_get(obj, "story_id"));
-    o->roster = json_object_get(obj, "roster");
-    o->approved_interview = json_object_get(obj, "approved_interview");
-    o->expected_files = json_object_get(obj, "expected_files");
-    o->sample_paths = json_object_get(obj, "sample_paths");
+    if (json_is_object(obj))
+        o->context = obj;
+}
+
+/* True when v has the type a profile's `context:` names for it. */
+static bool has_type(const char *type, const json_t *v)
+{
+    if (!type || strcmp(type, "any") == 0)
+        return true;
+    if (strcmp(type, "string") == 0)
+        return json_is_string(v);
+    if (strcmp(type, "array") == 0)
+        return json_is_array(v);
+    if (strcmp(type, "object") == 0)
+        return json_is_object(v);
+    return false;
+}
+
+const json_t *mf_options_context(const mf_options *o, const mf_profile *p, const char *key)
+{
+    if (!o || !key)
+        return NULL;
+    const json_t *v = json_object_get(o->context, key);
+    if (!v || !p)
+        return v;
+    const json_t *declared = json_object_get(p->context, key);
+    return declared && has_type(json_string_value(declared), v) ? v : NULL;
+}
+
+const char *mf_options_context_string(const mf_options *o, const mf_profile *p, const char *key)
+{
+    return json_string_value(mf_options_context(o, p, key));
 }

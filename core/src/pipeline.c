@@ -28,9 +28,10 @@
  * its normalizer parses or rejects precisely (MISSING_FILES).
  * When nothing is valid, the rejection is that of the attempt that got
  * furthest (highest tier), the earliest among equals. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "schema_compile.h"
 
 typedef struct {
     const mf_profile *p;
@@ -40,12 +41,17 @@ typedef struct {
     json_t *weak;          /* generic profiles: scalar-root fallback */
     mf_warnings weak_w;
     char *weak_name, *weak_text;
+    /* JSON: the repaired parse of a text that pass A (strict) turned down,
+     * kept so that pass B does not scan the same bytes again */
+    json_t *stash;
+    mf_warnings stash_w;
+    const char *stash_text;
+    size_t stash_len;
 } run;
 
 static bool is_generic(const mf_profile *p)
 {
-    return !p->schema && json_array_size(p->normalizers) == 0 && !p->changes &&
-           json_array_size(p->wrappers) == 0 && json_object_size(p->aliases) == 0;
+    return p->compiled->generic;
 }
 
 /* 0 when valid; -1 with err. Byte offset of the first invalid sequence in *bad. */
@@ -53,6 +59,11 @@ static int utf8_check(const unsigned char *s, size_t n, size_t *bad)
 {
     size_t i = 0;
     while (i < n) {
+        uint64_t word;
+        while (i + 8 <= n && (memcpy(&word, s + i, 8), (word & 0x8080808080808080ull) == 0))
+            i += 8; /* eight ASCII bytes at a time */
+        if (i >= n)
+            break;
         unsigned char c = s[i];
         if (c < 0x80) {
             i++;
@@ -97,12 +108,6 @@ static void offer_error(run *R, mf_error *err)
     }
 }
 
-static int run_normalizer(run *R, const char *name, json_t **v, mf_warnings *w, mf_error *err)
-{
-    mf_normalizer_fn fn = mf_normalizer_find(name);
-    return fn ? fn(v, R->p, R->o, w, err) : 0;
-}
-
 /* Everything after parsing. 0 = valid. */
 static int finish(run *R, json_t **v, mf_warnings *w, mf_error *err)
 {
@@ -110,17 +115,18 @@ static int finish(run *R, json_t **v, mf_warnings *w, mf_error *err)
         mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "cannot normalize artifact");
         return -1;
     }
-    if (R->p->changes && run_normalizer(R, "changes", v, w, err))
-        return -1;
-    for (size_t i = 0; i < json_array_size(R->p->normalizers); i++)
-        if (run_normalizer(R, json_string_value(json_array_get(R->p->normalizers, i)), v, w, err))
+    const mf_profile_compiled *c = R->p->compiled;
+    for (size_t i = 0; i < c->nnormalizers; i++)
+        if (c->normalizers[i].fn(v, R->p, R->o, w, err))
             return -1;
+    if (c->gated)
+        return 0; /* the last normalizer ran the schema gate and only read afterwards */
     if (mf_norm_schema(R->p, *v, w)) {
         if (!err->tier)
             mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "schema normalization failed");
         return -1;
     }
-    if (R->p->schema && mf_schema_validate(R->p->schema, *v, err))
+    if (mf_schema_check(c->schema, *v, err))
         return -1;
     return 0;
 }
@@ -132,12 +138,28 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
     *v = NULL;
     if (R->p->format == MF_FORMAT_JSON) {
         size_t before = w->count;
-        if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err))
+        if (R->stash && len == R->stash_len && memcmp(text, R->stash_text, len) == 0) {
+            *v = R->stash;
+            R->stash = NULL;
+            mf_warnings_take(w, &R->stash_w);
+        } else if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err)) {
             return -1;
+        }
         if (!allow_json_repair && w->count > before) {
-            json_decref(*v);
+            json_decref(R->stash);
+            mf_warnings_clear(&R->stash_w);
+            R->stash = NULL;
+            if (before == 0) { /* always so for JSON: the attempt's list starts empty */
+                R->stash = *v;
+                R->stash_w = *w;
+                R->stash_text = text;
+                R->stash_len = len;
+                memset(w, 0, sizeof *w);
+            } else {
+                json_decref(*v);
+                mf_warnings_truncate(w, before);
+            }
             *v = NULL;
-            mf_warnings_truncate(w, before);
             mf_error_set(err, 1, "JSON_SYNTAX_ERROR", "", 0, 0, "not strict JSON");
             return -1;
         }
@@ -162,20 +184,26 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     mf_error err = {0};
     json_t *v = NULL;
     mf_buf text = {0};
-    int ok = parse_and_finish(R, c->text, c->len, repair, &v, &w, &err) == 0;
+    mf_buf_put(&text, c->text, c->len);
+    bool yaml = R->p->format == MF_FORMAT_YAML;
+    if (yaml) /* repairs needed although the text parses (it parses to another value) */
+        mf_yaml_repair_misread(&text, R->p, &w);
+    size_t misread = w.count; /* those repairs stand whatever the parse says */
+    int ok = parse_and_finish(R, yaml ? mf_buf_cstr(&text) : c->text, yaml ? text.len : c->len, repair, &v, &w,
+                              &err) == 0;
     if (!ok && mf_error_is_final(&err)) { /* a cap or OOM: no other attempt can do better */
         mf_error_clear(&R->r->error);
         R->r->error = err;
         mf_warnings_clear(&w);
+        mf_buf_free(&text);
         return -1;
     }
-    mf_buf_put(&text, c->text, c->len);
     if (!ok) {
         /* in pass A a JSON candidate that needed repair is not a rejection yet */
         if (!(R->p->format == MF_FORMAT_JSON && !repair))
             offer_error(R, &err);
         mf_error_clear(&err);
-        mf_warnings_truncate(&w, 0);
+        mf_warnings_truncate(&w, misread);
     }
     if (!ok && repair && R->p->format == MF_FORMAT_YAML) {
         for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
@@ -210,7 +238,12 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     if (strcmp(c->name, "raw") != 0)
         mf_warnings_add(&all, MF_RULE_ID(CAND_RECOVERED), 0, "Recovered the structured artifact from "
                         "surrounding transcript or wrapper text before validation.");
-    mf_warnings_take(&all, &w);
+    if (all.count == 0) {
+        all = w; /* the common case: nothing owed by the candidate */
+        memset(&w, 0, sizeof w);
+    } else {
+        mf_warnings_take(&all, &w);
+    }
 
     if (is_generic(R->p) && !json_is_object(v) && !json_is_array(v)) {
         if (!R->weak) {
@@ -307,7 +340,8 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
     if (mf_echo_detect(p, raw, len, &r->error))
         return r;
 
-    run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL};
+    run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL,
+             NULL, {0}, NULL, 0};
     mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
     bool keyed;
     mf_cand_trailing_prose(p, raw, len, NULL, &keyed);
@@ -356,6 +390,8 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
         free(R.weak_name);
         free(R.weak_text);
     }
+    json_decref(R.stash);
+    mf_warnings_clear(&R.stash_w);
     if (won < 0) {
         won = 0;
     } else if (won) {

@@ -8,7 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "schema_checks.h"
+#include "schema_compile.h"
 
 struct mf_embedded_profile { const char *name, *origin, *text; size_t len; };
 extern const struct mf_embedded_profile mf_embedded_profiles[];
@@ -47,7 +47,7 @@ static int key_line(const char *text, size_t len, const char *key)
 static const char *const known_keys[] = {
     "name", "description", "format", "tag", "top_level_keys", "wrappers", "aliases",
     "nested_children", "string_fields", "free_text_fields", "prose_fields",
-    "integer_fields", "enums", "defaults", "normalizers", "schema", "changes", "text_fallback", NULL};
+    "integer_fields", "enums", "defaults", "normalizers", "schema", "changes", "text_fallback", "context", NULL};
 
 static bool string_list(const json_t *v)
 {
@@ -112,7 +112,7 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
             bad = *l, what = "must be a list of strings";
             goto invalid;
         }
-    static const char *const maps[] = {"aliases", "nested_children", "enums", "defaults", NULL};
+    static const char *const maps[] = {"aliases", "nested_children", "enums", "defaults", "context", NULL};
     for (const char *const *m = maps; *m; m++)
         if (json_object_get(doc, *m) && !json_is_object(json_object_get(doc, *m))) {
             bad = *m, what = "must be a mapping";
@@ -144,6 +144,13 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
             goto invalid;
         }
     }
+    json_object_foreach(json_object_get(doc, "context"), k, v) {
+        const char *t = json_string_value(v);
+        if (!t || (strcmp(t, "string") && strcmp(t, "array") && strcmp(t, "object") && strcmp(t, "any"))) {
+            bad = "context", what = "each runtime-context key maps to string, array, object or any";
+            goto invalid;
+        }
+    }
     for (size_t i = 0; i < json_array_size(json_object_get(doc, "normalizers")); i++) {
         const char *n = json_string_value(json_array_get(json_object_get(doc, "normalizers"), i));
         if (!mf_normalizer_find(n)) {
@@ -163,6 +170,7 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
     p->nested_children = own(doc, "nested_children", json_object());
     p->enums = own(doc, "enums", json_object());
     p->defaults = own(doc, "defaults", json_object());
+    p->context = own(doc, "context", json_object());
     p->normalizers = own(doc, "normalizers", json_array());
     p->schema = schema ? json_incref(schema) : NULL;
     p->changes = json_is_true(json_object_get(doc, "changes"));
@@ -180,6 +188,11 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
         }
     }
     p->key_map = mf_norm_key_map(p);
+    if (mf_profile_compile(p)) {
+        mf_profile_free(p);
+        snprintf(err, errlen, "%s:0: out of memory compiling the profile", origin);
+        return NULL;
+    }
     return p;
 
 invalid:
@@ -223,9 +236,11 @@ void mf_profile_free(mf_profile *p)
     json_decref(p->integer_fields);
     json_decref(p->enums);
     json_decref(p->defaults);
+    json_decref(p->context);
     json_decref(p->normalizers);
     json_decref(p->schema);
     json_decref(p->key_map);
+    mf_profile_compiled_free(p);
     json_decref(p->doc);
     free(p);
 }

@@ -162,7 +162,7 @@ static void dotted(mf_buf *b, const char *ptr)
 static void reminder(mf_buf *b, const mf_profile *p, const mf_options *o)
 {
     const json_t *req = p && p->schema ? json_object_get(p->schema, "required") : NULL;
-    const json_t *files = o ? o->expected_files : NULL, *samples = o ? o->sample_paths : NULL;
+    const json_t *files = mf_options_context(o, p, "expected_files"), *samples = mf_options_context(o, p, "sample_paths");
     if (json_array_size(req) || json_array_size(files)) {
         mf_buf_puts(b, "\n---\nREQUIREMENTS REMINDER:\n");
         if (json_array_size(req)) {

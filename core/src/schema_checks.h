@@ -1,6 +1,6 @@
 /* schema_checks.h - private helpers shared by the validator (validate.c),
  * schema normalization (norm_schema.c) and the JSON profiles' tier-3
- * normalizers (norm_json_*.c, norm_extraction_rule.c). Not installed. */
+ * normalizers (norm_code_files.c, norm_task_breakdown.c, ...). Not installed. */
 #ifndef MALFORM_SCHEMA_CHECKS_H
 #define MALFORM_SCHEMA_CHECKS_H
 
@@ -45,19 +45,6 @@ int mf_schema_gate(const mf_profile *p, json_t *root, mf_warnings *w, mf_error *
  * or with a ".." segment. */
 bool mf_path_unsafe(const char *path);
 
-/* ---- the JSON profiles' named normalizers (seed 001, 002, 003, 004) ---- */
-int mf_normalize_task_breakdown(json_t **root, const mf_profile *p, const mf_options *o,
-                                mf_warnings *w, mf_error *err);
-int mf_normalize_code_files(json_t **root, const mf_profile *p, const mf_options *o,
-                            mf_warnings *w, mf_error *err);
-int mf_normalize_qa_tests(json_t **root, const mf_profile *p, const mf_options *o,
-                          mf_warnings *w, mf_error *err);
-int mf_normalize_artifact_files(json_t **root, const mf_profile *p, const mf_options *o,
-                                mf_warnings *w, mf_error *err);
-int mf_normalize_investor_decision(json_t **root, const mf_profile *p, const mf_options *o,
-                                   mf_warnings *w, mf_error *err);
-int mf_normalize_extraction_rule(json_t **root, const mf_profile *p, const mf_options *o,
-                                 mf_warnings *w, mf_error *err);
 /* Strict markdown fallback of seed 001: every "```[lang]\nfilename: X\n...```"
  * block whose X is an expected file (all of them when expected is NULL).
  * Returns a new [{filename, content}] array (empty when nothing matched). */

@@ -28,7 +28,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "schema_checks.h"
+#include "schema_compile.h"
 
 #define CACHE_MAX 512
 #define MAX_SCHEMA_DEPTH 2000
@@ -287,17 +287,6 @@ static int fail(vctx *c, const char *type, const char *fmt, ...)
     return -1;
 }
 
-static bool type_matches(const char *t, const json_t *v)
-{
-    if (strcmp(t, "integer") == 0)
-        return json_is_integer(v);
-    if (strcmp(t, "number") == 0)
-        return json_is_number(v);
-    if (strcmp(t, "boolean") == 0)
-        return json_is_boolean(v);
-    return strcmp(t, mf_value_type_name(v)) == 0;
-}
-
 /* Wrong-type message: "expected integer, got string \"five\"". */
 static int type_error(vctx *c, const json_t *types, const json_t *v)
 {
@@ -322,7 +311,7 @@ static int type_error(vctx *c, const json_t *types, const json_t *v)
     return rc;
 }
 
-static int check(vctx *c, const json_t *s, const json_t *v, int depth);
+static int check(vctx *c, const mf_snode *s, const json_t *v, int depth);
 
 static char *key_list(const json_t *props)
 {
@@ -337,29 +326,27 @@ static char *key_list(const json_t *props)
     return mf_buf_detach(&b);
 }
 
-static int check_object(vctx *c, const json_t *s, const json_t *v, int depth)
+static int check_object(vctx *c, const mf_snode *s, const json_t *v, int depth)
 {
-    const json_t *req = json_object_get(s, "required");
-    for (size_t i = 0; i < json_array_size(req); i++) {
-        const char *name = json_string_value(json_array_get(req, i));
-        if (name && !json_object_get(v, name))
-            return fail(c, "SCHEMA_VIOLATION", "missing required property \"%s\"", name);
-    }
-    const json_t *props = json_object_get(s, "properties");
-    const json_t *addl = json_object_get(s, "additionalProperties");
+    for (size_t i = 0; i < s->nrequired; i++)
+        if (!json_object_get(v, s->required[i]))
+            return fail(c, "SCHEMA_VIOLATION", "missing required property \"%s\"", s->required[i]);
+    if (!s->props.slots && !s->addl && !s->addl_false)
+        return 0;
     const char *k;
     json_t *x;
     json_object_foreach((json_t *)v, k, x) {
-        const json_t *sub = json_object_get(props, k);
-        if (!sub && json_is_false(addl)) {
-            char *allowed = key_list(props);
+        const mf_kslot *slot = mf_keymap_get(&s->props, k);
+        const mf_snode *sub = slot ? slot->val : NULL;
+        if (!sub && s->addl_false) {
+            char *allowed = key_list(s->props_json);
             int rc = fail(c, "SCHEMA_VIOLATION", "unexpected property \"%s\" (allowed: %s)", k,
                           allowed && *allowed ? allowed : "none");
             free(allowed);
             return rc;
         }
-        if (!sub && json_is_object(addl))
-            sub = addl;
+        if (!sub)
+            sub = s->addl;
         if (!sub)
             continue;
         seg_push(c, k, 0);
@@ -371,22 +358,21 @@ static int check_object(vctx *c, const json_t *s, const json_t *v, int depth)
     return 0;
 }
 
-static int check_array(vctx *c, const json_t *s, const json_t *v, int depth)
+static int check_array(vctx *c, const mf_snode *s, const json_t *v, int depth)
 {
     size_t n = json_array_size(v);
-    const json_t *mn = json_object_get(s, "minItems"), *mx = json_object_get(s, "maxItems");
-    if (json_is_integer(mn) && (json_int_t)n < json_integer_value(mn))
+    const json_t *mn = s->min_items, *mx = s->max_items;
+    if (mn && (json_int_t)n < json_integer_value(mn))
         return fail(c, "SCHEMA_VIOLATION", "expected at least %lld item%s, got %zu",
                     (long long)json_integer_value(mn), json_integer_value(mn) == 1 ? "" : "s", n);
-    if (json_is_integer(mx) && (json_int_t)n > json_integer_value(mx))
+    if (mx && (json_int_t)n > json_integer_value(mx))
         return fail(c, "SCHEMA_VIOLATION", "expected at most %lld items, got %zu",
                     (long long)json_integer_value(mx), n);
-    const json_t *items = json_object_get(s, "items");
-    if (!json_is_object(items))
+    if (!s->items)
         return 0;
     for (size_t i = 0; i < n; i++) {
         seg_push(c, NULL, i);
-        int rc = check(c, items, json_array_get(v, i), depth + 1);
+        int rc = check(c, s->items, json_array_get(v, i), depth + 1);
         c->path->n--;
         if (rc)
             return rc;
@@ -394,28 +380,27 @@ static int check_array(vctx *c, const json_t *s, const json_t *v, int depth)
     return 0;
 }
 
-static int check_string(vctx *c, const json_t *s, const json_t *v)
+static int check_string(vctx *c, const mf_snode *s, const json_t *v)
 {
     const char *str = json_string_value(v);
     size_t len = json_string_length(v);
-    const json_t *mn = json_object_get(s, "minLength"), *mx = json_object_get(s, "maxLength");
-    if (json_is_integer(mn) || json_is_integer(mx)) {
+    const json_t *mn = s->min_len, *mx = s->max_len;
+    if (mn || mx) {
         size_t cps = utf8_length(str, len);
-        if (json_is_integer(mn) && (json_int_t)cps < json_integer_value(mn))
+        if (mn && (json_int_t)cps < json_integer_value(mn))
             return fail(c, "SCHEMA_VIOLATION", cps == 0 ? "must not be empty (at least %lld character%s)"
                                                         : "string is shorter than %lld character%s",
                         (long long)json_integer_value(mn), json_integer_value(mn) == 1 ? "" : "s");
-        if (json_is_integer(mx) && (json_int_t)cps > json_integer_value(mx))
+        if (mx && (json_int_t)cps > json_integer_value(mx))
             return fail(c, "SCHEMA_VIOLATION", "string is longer than %lld characters",
                         (long long)json_integer_value(mx));
     }
-    const char *pat = json_string_value(json_object_get(s, "pattern"));
+    const char *pat = s->pattern;
     if (pat) {
-        char msg[300];
-        const pcre2_code *re = mf_regex_cached(pat, msg, sizeof msg);
-        if (!re)
-            return fail(c, "INVALID_REGEX", "the schema pattern %s does not compile: %s", pat, msg);
-        int m = mf_regex_search(re, str, len, NULL, 0);
+        if (!s->re)
+            return fail(c, "INVALID_REGEX", "the schema pattern %s does not compile: %s", pat,
+                        s->re_error ? s->re_error : "?");
+        int m = mf_regex_search(s->re, str, len, NULL, 0);
         if (m < 0)
             return fail(c, "SCHEMA_VIOLATION", "pattern %s could not be matched (match limit)", pat);
         if (m == 0) {
@@ -428,16 +413,16 @@ static int check_string(vctx *c, const json_t *s, const json_t *v)
     return 0;
 }
 
-static int check_number(vctx *c, const json_t *s, const json_t *v)
+static int check_number(vctx *c, const mf_snode *s, const json_t *v)
 {
-    const json_t *mn = json_object_get(s, "minimum"), *mx = json_object_get(s, "maximum");
+    const json_t *mn = s->minimum, *mx = s->maximum;
     char *pv = NULL;
     int rc = 0;
     bool low = false, high = false;
-    if (json_is_number(mn))
+    if (mn)
         low = json_is_integer(v) && json_is_integer(mn) ? json_integer_value(v) < json_integer_value(mn)
                                                          : json_number_value(v) < json_number_value(mn);
-    if (json_is_number(mx))
+    if (mx)
         high = json_is_integer(v) && json_is_integer(mx) ? json_integer_value(v) > json_integer_value(mx)
                                                           : json_number_value(v) > json_number_value(mx);
     if (low || high) {
@@ -452,9 +437,9 @@ static int check_number(vctx *c, const json_t *s, const json_t *v)
 }
 
 /* enum / const: "value \"x\" is not one of: \"a\", \"b\"". */
-static int check_enum(vctx *c, const json_t *s, const json_t *v)
+static int check_enum(vctx *c, const mf_snode *s, const json_t *v)
 {
-    const json_t *cst = json_object_get(s, "const");
+    const json_t *cst = s->cnst;
     if (cst && !json_equal((json_t *)cst, (json_t *)v)) {
         char *want = mf_value_preview(cst), *got = mf_value_preview(v);
         int rc = fail(c, "SCHEMA_VIOLATION", "expected %s, got %s", want, got);
@@ -462,8 +447,8 @@ static int check_enum(vctx *c, const json_t *s, const json_t *v)
         free(got);
         return rc;
     }
-    const json_t *en = json_object_get(s, "enum");
-    if (!json_is_array(en))
+    const json_t *en = s->enm;
+    if (!en)
         return 0;
     for (size_t i = 0; i < json_array_size(en); i++)
         if (json_equal(json_array_get(en, i), (json_t *)v))
@@ -482,16 +467,16 @@ static int check_enum(vctx *c, const json_t *s, const json_t *v)
 }
 
 /* oneOf (exactly one branch) / anyOf (at least one). */
-static int check_branches(vctx *c, const json_t *branches, bool one, const json_t *v, int depth)
+static int check_branches(vctx *c, mf_snode *const *branches, size_t n, bool one, const json_t *v, int depth)
 {
-    size_t n = json_array_size(branches), ok = 0;
+    size_t ok = 0;
     mf_error best = {0};
     mf_buf msgs = {0};
     bool deeper = false;
     for (size_t i = 0; i < n; i++) {
         mf_error e = {0};
         vctx sub = {c->path, &e};
-        int rc = check(&sub, json_array_get(branches, i), v, depth + 1);
+        int rc = check(&sub, branches[i], v, depth + 1);
         if (rc == 0) {
             ok++;
             continue;
@@ -535,24 +520,15 @@ static int check_branches(vctx *c, const json_t *branches, bool one, const json_
     return rc;
 }
 
-static int check(vctx *c, const json_t *s, const json_t *v, int depth)
+static int check(vctx *c, const mf_snode *s, const json_t *v, int depth)
 {
-    if (!json_is_object(s))
+    if (!s)
         return 0;  /* true / {} / unknown: anything goes */
     if (depth > MAX_SCHEMA_DEPTH)
         return fail(c, "SCHEMA_VIOLATION", "value nested too deeply to validate");
-    const json_t *type = json_object_get(s, "type");
-    if (type) {
-        bool ok = false;
-        if (json_is_string(type))
-            ok = type_matches(json_string_value(type), v);
-        for (size_t i = 0; i < json_array_size(type) && !ok; i++)
-            ok = json_is_string(json_array_get(type, i)) &&
-                 type_matches(json_string_value(json_array_get(type, i)), v);
-        if (!ok)
-            return type_error(c, type, v);
-    }
-    if (check_enum(c, s, v))
+    if (s->types && !(s->types & mf_value_bits(v)))
+        return type_error(c, s->type, v);
+    if ((s->cnst || s->enm) && check_enum(c, s, v))
         return -1;
     int rc = 0;
     if (json_is_object(v))
@@ -561,25 +537,34 @@ static int check(vctx *c, const json_t *s, const json_t *v, int depth)
         rc = check_array(c, s, v, depth);
     else if (json_is_string(v))
         rc = check_string(c, s, v);
-    else if (json_is_number(v))
+    else if (json_is_number(v) && (s->minimum || s->maximum))
         rc = check_number(c, s, v);
     if (rc)
         return rc;
-    const json_t *any = json_object_get(s, "anyOf"), *one = json_object_get(s, "oneOf");
-    if (json_is_array(any) && check_branches(c, any, false, v, depth))
+    if (s->has_any && check_branches(c, s->any, s->nany, false, v, depth))
         return -1;
-    if (json_is_array(one) && check_branches(c, one, true, v, depth))
+    if (s->has_one && check_branches(c, s->one, s->none, true, v, depth))
         return -1;
     return 0;
+}
+
+int mf_schema_check(const mf_snode *n, const json_t *v, mf_error *err)
+{
+    if (!n)
+        return 0;
+    segstack st = {0};
+    vctx c = {&st, err};
+    int rc = check(&c, n, v, 0);
+    free(st.v);
+    return rc;
 }
 
 int mf_schema_validate(const json_t *schema, const json_t *v, mf_error *err)
 {
     if (!schema)
         return 0;
-    segstack st = {0};
-    vctx c = {&st, err};
-    int rc = check(&c, schema, v, 0);
-    free(st.v);
+    mf_snode *n = mf_schema_compile(schema);
+    int rc = mf_schema_check(n, v, err);
+    mf_schema_node_free(n);
     return rc;
 }

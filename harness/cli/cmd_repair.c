@@ -71,15 +71,20 @@ int cmd_repair(int argc, char **argv)
         }
         mf_options_from_json(json_object_get(optjson, "options") ? json_object_get(optjson, "options") : optjson, &o);
     }
-    if (ticket) o.ticket_id = ticket;
-    if (story) o.story_id = story;
-    if (sha) o.interview_sha256 = sha;
+    json_t *context = json_object(); /* the flags override the options file's context */
+    if (o.context)
+        json_object_update(context, (json_t *)o.context);
+    if (ticket) json_object_set_new(context, "ticket_id", json_string(ticket));
+    if (story) json_object_set_new(context, "story_id", json_string(story));
+    if (sha) json_object_set_new(context, "interview_sha256", json_string(sha));
+    o.context = context;
     size_t len;
     char *raw;
     /* Over the cap, the first cap + 1 bytes go to mf_repair, which rejects them as INPUT_TOO_LARGE. */
     mf_input_status st = mf_input_read(file, o.max_input, &raw, &len);
     if (st != MF_INPUT_OK && st != MF_INPUT_TOO_LARGE) {
         fprintf(stderr, "malform: %s\n", mf_input_describe(st, file, o.max_input));
+        json_decref(context);
         json_decref(optjson);
         mf_profile_free(owned);
         return 2;
@@ -116,6 +121,7 @@ int cmd_repair(int argc, char **argv)
     }
     mf_result_free(r);
     free(raw);
+    json_decref(context);
     json_decref(optjson);
     mf_profile_free(owned);
     return rc;

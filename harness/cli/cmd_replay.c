@@ -5,7 +5,7 @@
  * recorded way (same signature); one that passes now is reported as "fixed
  * now: flip its status", one that fails differently is reported with both
  * signatures. Both count as failures: CI stays honest and the corpus stays
- * true. Oracle entries are judged in-process (the fuzz targets' own check,
+ * true (the policy: harness/lifecycle/lc_replay.c). Oracle entries are judged in-process (the fuzz targets' own check,
  * in a forked child; fuzz_raw entries keep their profile selector byte);
  * crash entries run through their target's built binary when there is one. A
  * sanitizer-only crash replayed in a build without sanitizers is reported
@@ -17,11 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pl_cli.h"
 #include "cli_args.h"
 #include <sys/stat.h>
 #include <jansson.h>
 #include "lifecycle.h"
 #include "lc_eval.h"
+#include "lc_replay.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define BUILD_HAS_ASAN 1
@@ -46,23 +48,14 @@ typedef struct {
 static const struct option options[] = {
     {"verbose", no_argument, NULL, 'v'},         {"json", no_argument, NULL, 'j'},
     {"runner", required_argument, NULL, 'R'},    {"timeout", required_argument, NULL, 'T'},
-    {0}};
-static const cli_cmd cmd = {"replay", "[-v] [--json] [--runner 'CMD ARGS'] [--timeout SEC] [DIR|FILE...]",
+    {"pipeline", required_argument, NULL, 'P'},  {0}};
+static const cli_cmd cmd = {"replay", "[-v] [--json] [--runner 'CMD ARGS'] [--timeout SEC] [--pipeline NAME] [DIR|FILE...]",
                             "Replays regression entries (default: corpus/regression). fixed entries must pass;\n"
             "open entries must still fail with their recorded signature. Exit: 0 all as recorded,\n"
-            "1 some entry regressed, got fixed (flip its status) or fails differently, 2 usage error.\n",
+            "1 some entry regressed, got fixed (flip its status) or fails differently, 2 usage error.\n"
+            "--pipeline NAME replays a pipeline's entries (default corpus/regression/NAME/) through its\n"
+            "worker (exit 77 when it is not installed here).\n",
                             "v", options};
-
-/* A crash kind only a sanitizer reports (not a plain signal or an oracle). */
-static bool needs_sanitizer(const mf_lc_entry *e)
-{
-    if (!strcmp(e->kind, "leak"))
-        return true;
-    if (strcmp(e->kind, "crash"))
-        return false;
-    const char *k = e->signature + strlen("crash ");
-    return strncmp(k, "SIG", 3) != 0 && strncmp(k, "deadly-signal", 13) != 0;
-}
 
 static void record(replay_state *s, const char *path, const char *verdict, const char *msg, const char *log)
 {
@@ -92,41 +85,6 @@ static void record(replay_state *s, const char *path, const char *verdict, const
     }
 }
 
-/* The runner for an entry: oracle failures of the structured, raw and
- * field targets in-process (the fuzz targets' own check in a forked child;
- * raw entries keep their selector byte), crashes through the target's
- * built binary when there is one (sanitizers), else in-process. Returns
- * false (with why) when this build cannot replay it. */
-static bool runner_for(replay_state *s, const char *target, const char *kind, const char *profile,
-                       mf_lc_runner *r, mf_lc_eval_ctx *ectx, char ***owned, char *why, size_t n)
-{
-    memset(r, 0, sizeof *r);
-    r->timeout_sec = s->timeout;
-    *owned = NULL;
-    ectx->profile = profile;
-    ectx->selector = !strcmp(target, "raw");
-    if (s->runner) {
-        r->argv = s->runner;
-        return true;
-    }
-    bool inproc_ok = mf_lc_eval_available() &&
-                     (!strcmp(target, "structured") || !strcmp(target, "field") || !strcmp(target, "raw"));
-    bool lf;
-    if (!(inproc_ok && !strcmp(kind, "oracle")))
-        *owned = mf_lc_find_runner(mf_lc_root(), target, &lf);
-    if (*owned) {
-        r->argv = *owned;
-        return true;
-    }
-    if (inproc_ok) {
-        r->fn = mf_lc_eval;
-        r->ctx = ectx;
-        return true;
-    }
-    snprintf(why, n, "no runner for target '%s' in this build (build the default or fuzz preset)", target);
-    return false;
-}
-
 static void replay_entry(replay_state *s, const char *path)
 {
     mf_lc_entry e;
@@ -139,7 +97,7 @@ static void replay_entry(replay_state *s, const char *path)
     mf_lc_eval_ctx ectx;
     char **owned;
     const char *target = e.target ? e.target : e.raw ? "raw" : "structured";
-    if (!runner_for(s, target, e.kind, e.profile, &r, &ectx, &owned, why, sizeof why)) {
+    if (!mf_lc_replay_runner(target, e.kind, e.profile, s->runner, s->timeout, &r, &ectx, &owned, why, sizeof why)) {
         record(s, path, "skip", why, NULL);
         mf_lc_entry_free(&e);
         return;
@@ -149,29 +107,8 @@ static void replay_entry(replay_state *s, const char *path)
     mf_lc_outcome o;
     char *log = NULL;
     mf_lc_run(&r, e.payload, e.payload_len, &o, &log);
-    bool fixed = !strcmp(e.status, "fixed");
-    if (o.kind == MF_LC_ERROR) {
-        snprintf(msg, sizeof msg, "could not run: %s", o.detail);
-        record(s, path, "FAIL", msg, log);
-    } else if (fixed && o.kind == MF_LC_PASS) {
-        record(s, path, "ok", "fixed, passes", NULL);
-    } else if (fixed) {
-        snprintf(msg, sizeof msg, "REGRESSED: marked fixed but fails again: %s", o.sig);
-        record(s, path, "FAIL", msg, log);
-    } else if (!strcmp(o.sig, e.signature)) {
-        snprintf(msg, sizeof msg, "open, still fails as recorded (%s)", e.kind);
-        record(s, path, "ok", msg, s->verbose ? log : NULL);
-    } else if (o.kind == MF_LC_PASS && needs_sanitizer(&e) && !BUILD_HAS_ASAN && !s->runner) {
-        snprintf(msg, sizeof msg, "open sanitizer finding (%s): this build has no sanitizers, replay it in the "
-                 "sanitize preset", e.signature);
-        record(s, path, "skip", msg, NULL);
-    } else if (o.kind == MF_LC_PASS) {
-        snprintf(msg, sizeof msg, "fixed now: flip its status to 'fixed' (was: %s)", e.signature);
-        record(s, path, "FAIL", msg, NULL);
-    } else {
-        snprintf(msg, sizeof msg, "open, but fails differently: now '%s', recorded '%s'", o.sig, e.signature);
-        record(s, path, "FAIL", msg, log);
-    }
+    mf_lc_replay_verdict v = mf_lc_replay_judge(&e, &o, BUILD_HAS_ASAN || s->runner, msg, sizeof msg);
+    record(s, path, mf_lc_replay_verdict_name(v), msg, o.kind != MF_LC_PASS ? log : NULL);
     free(log);
     mf_lc_paths_free(owned);
     mf_lc_entry_free(&e);
@@ -184,7 +121,7 @@ static void replay_field(replay_state *s, const char *path, json_t *meta)
     mf_lc_runner r;
     mf_lc_eval_ctx ectx;
     char **owned, why[300], msg[1600];
-    if (!runner_for(s, "field", "oracle", profile, &r, &ectx, &owned, why, sizeof why)) {
+    if (!mf_lc_replay_runner("field", "oracle", profile, s->runner, s->timeout, &r, &ectx, &owned, why, sizeof why)) {
         record(s, path, "skip", why, NULL);
         return;
     }
@@ -199,18 +136,8 @@ static void replay_field(replay_state *s, const char *path, json_t *meta)
     }
     mf_lc_run(&r, data, len, &o, &log);
     const char *tracked = json_string_value(json_object_get(s->known, o.sig));
-    if (o.kind == MF_LC_PASS) {
-        record(s, path, "ok", "field case passes", NULL);
-    } else if (o.kind == MF_LC_ERROR) {
-        snprintf(msg, sizeof msg, "could not run: %s", o.detail);
-        record(s, path, "FAIL", msg, log);
-    } else if (tracked) {
-        snprintf(msg, sizeof msg, "field case fails as tracked by %s", tracked);
-        record(s, path, "ok", msg, NULL);
-    } else {
-        snprintf(msg, sizeof msg, "field case fails untracked: %s (run malform ingest on it)", o.sig);
-        record(s, path, "FAIL", msg, log);
-    }
+    mf_lc_replay_verdict v = mf_lc_replay_judge_field(&o, o.kind == MF_LC_PASS ? NULL : tracked, msg, sizeof msg);
+    record(s, path, mf_lc_replay_verdict_name(v), msg, o.kind != MF_LC_PASS ? log : NULL);
     free(log);
     free(data);
     mf_lc_paths_free(owned);
@@ -225,11 +152,16 @@ static void replay_path(replay_state *s, const char *path)
         size_t n;
         char *head = mf_lc_read(path, &n);
         bool entry = head && n >= strlen(MF_LC_ENTRY_MAGIC) && !memcmp(head, MF_LC_ENTRY_MAGIC, strlen(MF_LC_ENTRY_MAGIC));
+        bool readable = head != NULL;
         free(head);
         json_t *meta = entry ? NULL : json_load_file(meta_path, 0, NULL);
         if (meta) {
             replay_field(s, path, meta);
             json_decref(meta);
+            return;
+        }
+        if (!entry && readable) {   /* a field payload whose metadata was never written */
+            record(s, path, "skip", "payload without metadata (a torn ingest: run malform ingest on it again)", NULL);
             return;
         }
     }
@@ -254,7 +186,7 @@ static void load_known(replay_state *s, const char *dir)
 int cmd_replay(int argc, char **argv)
 {
     replay_state s = {.timeout = 20};
-    const char *runner = NULL;
+    const char *runner = NULL, *pipeline = NULL;
     const char *targets[256];
     int nt = 0, c, rc;
     while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
@@ -264,8 +196,11 @@ int cmd_replay(int argc, char **argv)
         case 'j': s.json = 1; break;
         case 'R': runner = optarg; break;
         case 'T': if (!cli_int_arg(&cmd, "--timeout", optarg, 1, 86400, &s.timeout)) return 2; break;
+        case 'P': pipeline = optarg; break;
         }
     }
+    if (pipeline && strcmp(pipeline, "core"))
+        return mf_pl_replay(pipeline, argv + optind, argc - optind, s.verbose);
     if (argc - optind > 256)
         return cli_usage_error(&cmd, "at most 256 paths");
     while (optind < argc)

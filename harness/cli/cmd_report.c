@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "lc_proc.h"
 
 int cli_run_python(const char *sub, int argc, char **argv);
 
@@ -61,38 +62,14 @@ static int find_root(char *root, size_t n)
 static int python_path(const char *root, char *py, size_t n)
 {
     char script[PATH_MAX];
-    int fd[2];
     snprintf(script, sizeof script, "%s/tools/python-env.sh", root);
-    if (pipe(fd))
-        return 0;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        return 0;
-    }
-    if (pid == 0) {
-        dup2(fd[1], STDOUT_FILENO);
-        close(fd[0]);
-        close(fd[1]);
-        execl(script, script, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t got = 0;
-    ssize_t r;
-    char rest[256];
-    while (got < n - 1 && (r = read(fd[0], py + got, n - 1 - got)) > 0)
-        got += (size_t)r;
-    while (read(fd[0], rest, sizeof rest) > 0) /* drain, so the script never blocks */
-        ;
-    close(fd[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    py[got] = '\0';
+    char *argv[] = {script, NULL};
+    mf_lc_proc p = {.argv = argv, .capture = n - 1, .keep_stderr = true};
+    int st = mf_lc_proc_run(&p);
+    snprintf(py, n, "%s", p.out ? p.out : "");
+    mf_lc_proc_free(&p);
     py[strcspn(py, "\r\n")] = '\0';
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 && py[0] == '/' && access(py, X_OK) == 0;
+    return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && py[0] == '/' && access(py, X_OK) == 0;
 }
 
 int cli_run_python(const char *sub, int argc, char **argv)

@@ -7,8 +7,9 @@
  * of overwriting, which is what makes concurrent triage runs safe). A full
  * disk or a kill leaves at most a stray `.tmp-*` file, never a truncated
  * entry. An entry of two files (a field case's payload and metadata) is
- * written as a pair whose metadata lands last (mf_lc_write_pair). Also: mkdir -p, whole-file read, UTC timestamps and SHA-256 (for
+ * written as a pair whose metadata lands last (mf_lc_write_pair). Also: mkdir -p, rm -rf, whole-file read, UTC timestamps and SHA-256 (for
  * content-addressed field cases; no crypto library needed). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -264,4 +265,27 @@ void mf_lc_sha256_hex(const void *data, size_t len, char *out)
         sha_block(h, tail + 64);
     for (int i = 0; i < 8; i++)
         snprintf(out + 8 * i, 9, "%08x", h[i]);
+}
+
+void mf_lc_rm_rf(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    DIR *d = opendir(path);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        char sub[4096];
+        if (snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) < (int)sizeof sub)
+            mf_lc_rm_rf(sub);
+    }
+    if (d)
+        closedir(d);
+    rmdir(path);
 }

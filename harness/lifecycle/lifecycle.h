@@ -66,6 +66,9 @@ typedef struct {
     char **argv;         /* program + fixed args (NULL-terminated); the input path is appended */
     mf_lc_fn fn;         /* or: in-process function (used when argv is NULL) */
     void *ctx;
+    /* or: judge in this process, no fork (used when set): fills o, returns
+     * 0. For pipelines under test, whose worker process is the isolation. */
+    int (*judge)(const void *data, size_t len, void *ctx, mf_lc_outcome *o);
     int timeout_sec;     /* wall-clock limit per run (default 10) */
     const char *tmpdir;  /* where input files for argv runners go (default /tmp) */
     size_t max_log;      /* bytes of output kept (default 64 KiB) */
@@ -142,6 +145,8 @@ char *mf_lc_read(const char *path, size_t *len);
 int mf_lc_pathf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* mkdir -p. 0 or -1 (errno). */
 int mf_lc_mkdirs(const char *path);
+/* rm -rf (symlinks removed, not followed); a missing path is fine. */
+void mf_lc_rm_rf(const char *path);
 /* CLOCK_MONOTONIC now, in seconds (the clock deadlines are given in). */
 double mf_lc_clock(void);
 /* UTC time now as 2026-01-31T12:00:00Z into out (size >= 21). */

@@ -33,6 +33,36 @@ def run(malform, args, stdin=None, timeout=60):
     return p.returncode, p.stdout, p.stderr
 
 
+def inspect(malform, args, problems, what="inspect", signatures=False):
+    """Items of `malform inspect --json [--signature] ARGS` (entries, cases and
+    signatures as the C code parses them; format in harness/cli/cmd_inspect.c),
+    or None with the reason in problems. Long argument lists go in batches."""
+    items, args = [], list(args)
+    for i in range(0, len(args), 200):
+        flag = ["--signature"] if signatures else []
+        rc, out, err = run(malform, ["inspect", "--json"] + flag + ["--"] + args[i:i + 200], timeout=120)
+        try:
+            d = json.loads(out)
+        except ValueError:
+            d = None
+        if not isinstance(d, dict) or not isinstance(d.get("items"), list):
+            problems.append(f"{what}: `malform inspect --json` failed (exit {rc}): "
+                            f"{err.decode(errors='replace').strip()[:200]}")
+            return None
+        items += [x for x in d["items"] if isinstance(x, dict)]
+    return items
+
+
+def signatures(malform, sigs, problems):
+    """{signature: parsed fields} for each signature string, parsed by `malform inspect --signature`."""
+    sigs = sorted({s for s in sigs if isinstance(s, str) and s})
+    if not sigs or not malform:
+        return {}
+    items = inspect(malform, sigs, problems, "signatures", signatures=True) or []
+    return {x["signature"]["signature"]: x["signature"] for x in items
+            if isinstance(x.get("signature"), dict) and x["signature"].get("signature")}
+
+
 def registry(malform, what, problems):
     """`malform rules|ops --json` as a list, or None (with the reason in problems)."""
     rc, out, err = run(malform, [what, "--json"])

@@ -32,6 +32,8 @@ import re
 import shutil
 import tempfile
 
+import yaml
+
 from . import cli, load
 
 GENERIC_WRAPPERS = ("output", "result", "data", "document", "artifact")
@@ -95,69 +97,22 @@ def line_shape(line):
     return (lead + body)[:80]
 
 
-# ---- YAML in and out (PyYAML when Debian ships it, else the malform CLI) ----
+# ---- YAML in and out (PyYAML) ----
 
-def load_yaml_file(path, malform):
+def load_yaml_file(path, malform=None):
     """A YAML file as a Python value, or raises ValueError."""
     with open(path, "r", encoding="utf-8") as f:
         text = f.read()
     try:
-        import yaml  # python3-yaml: optional
         return yaml.safe_load(text)
-    except ImportError:
-        pass
-    except Exception as e:  # a YAML error from PyYAML
+    except yaml.YAMLError as e:
         raise ValueError(f"{path}: {e}") from None
-    if not malform:
-        raise ValueError(f"{path}: reading YAML needs python3-yaml or the malform binary")
-    r = cli.repair(malform, "generic_yaml", path=path)
-    if r.get("status") != "accepted":
-        raise ValueError(f"{path}: {((r.get('error') or {}).get('message'))}")
-    return r.get("value")
 
 
-_RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
-
-
-def _plain(k):
-    return isinstance(k, str) and bool(re.match(r"^[A-Za-z_][\w.\-]*$", k)) and k.lower() not in _RESERVED
-
-
-def _scalar(v):
-    """A scalar as plain YAML when that reads back as the same string, else JSON-quoted."""
-    if isinstance(v, str) and re.match(r"^[A-Za-z_./][\w./,()\- ]*$", v) and not v.endswith(" ") \
-            and v.lower() not in _RESERVED:
-        return v
-    return json.dumps(v, ensure_ascii=False)
-
-
-def to_yaml(v, indent=0):
-    """Block YAML for dicts and lists of dicts; scalars and scalar lists as JSON (valid YAML)."""
-    pad = "  " * indent
-    if isinstance(v, dict):
-        if not v:
-            return "{}"
-        lines = []
-        for k, x in v.items():
-            key = k if _plain(k) else json.dumps(str(k))
-            if isinstance(x, (dict, list)) and x and not (_flat_list(x) and sum(len(str(i)) for i in x) < 60):
-                lines.append(f"{pad}{key}:\n{to_yaml(x, indent + 1)}")
-            else:
-                lines.append(f"{pad}{key}: {to_yaml(x, 0)}")
-        return "\n".join(lines)
-    if isinstance(v, list):
-        if _flat_list(v) and sum(len(str(x)) for x in v) < 60:
-            return "[" + ", ".join(json.dumps(x, ensure_ascii=False) if "," in str(x) else _scalar(x) for x in v) + "]"
-        out = []
-        for x in v:
-            body = to_yaml(x, indent + 1)
-            out.append(f"{pad}- {body.lstrip()}" if isinstance(x, (dict, list)) else f"{pad}- {body}")
-        return "\n".join(out)
-    return _scalar(v)
-
-
-def _flat_list(v):
-    return isinstance(v, list) and all(not isinstance(x, (dict, list)) for x in v)
+def to_yaml(v):
+    """Block YAML from PyYAML's emitter: every string that would read back as
+    something else (`.inf`, `.5`, `yes`, `null`) comes out quoted."""
+    return yaml.safe_dump(v, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100).rstrip("\n")
 
 
 # ---- profile knowledge ----
@@ -241,25 +196,12 @@ def _read_text(path):
         return f.read().decode("utf-8", errors="replace")
 
 
-def _case(path, origin, profile, raw=None, result=None, ops=(), oracle=None, signature=None):
+def _case(path, origin, profile, raw=None, result=None, ops=(), oracle=None, rules=(), structured=None):
+    """One case to mine. structured: the decoded structured case (`malform inspect`'s
+    "case"), rendered to its raw model output before repairing."""
     return {"id": path, "path": path, "origin": origin, "profile": profile, "raw": raw, "result": result,
-            "ops": sorted(set(ops or [])), "oracle": oracle, "parsed": None,
-            "rules": sorted(set(load.ops_from_signature(signature, "rules?"))),
-            "needs_render": bool(raw and raw.startswith("malform-case "))}
-
-
-def _case_header(text):
-    """(profile, op ids) from the header of a structured case (`malform-case 1`, `profile:`, `op:` lines)."""
-    profile, ops = None, []
-    for line in text.split("\n")[1:200]:
-        m = re.match(r"^([\w-]+):\s*(.*)$", line)
-        if not m:
-            break
-        if m.group(1) == "profile":
-            profile = m.group(2).strip() or None
-        elif m.group(1) == "op" and m.group(2).split():
-            ops.append(m.group(2).split()[0])
-    return profile, ops
+            "ops": sorted(set(ops or [])), "oracle": oracle, "parsed": None, "rules": sorted(set(rules or [])),
+            "needs_render": structured is not None}
 
 
 def _is_workdir(d):
@@ -272,61 +214,118 @@ def _is_workdir(d):
     return False
 
 
-def _from_file(path, profile, problems):
-    if path.endswith(".json"):
-        try:
-            d = json.loads(_read_text(path))
-        except (OSError, ValueError):
-            d = None
-        if _is_result(d):
-            raw = d.get("input") if isinstance(d.get("input"), str) else None
+_NOT_CASES = re.compile(r"^(readme|license|licence|changelog|notes|contributing)([._-].*)?$", re.I)
+
+
+def _entry_case(e, profile):
+    """A case from a regression entry (load.entry_from_item): field when triage took it from the field."""
+    origin = "field" if e.get("target") == "field" else "regression"
+    return _case(e["path"], origin, e.get("profile") or profile, raw=e.get("input"), ops=e.get("ops"),
+                 oracle=e.get("oracle"), rules=e.get("rules"), structured=e.get("case"))
+
+
+def _classify(paths, profile, malform, problems, stats):
+    """Cases from explicit files and files of field dirs: result JSON, regression
+    entries, structured cases and raw model outputs. A README or similar, a
+    metadata JSON beside its raw output (corpus/field's `<sha>.json`), a binary
+    file and a fixed entry are not cases (counted in stats['ignored'])."""
+    out, raw_files, sidecar_profile = [], [], {}
+    results = {p for p in paths if p.endswith(".result.json")}
+    for path in paths:
+        name = os.path.basename(path)
+        if not name.endswith(".json") and (path + ".result.json" in results or
+                                           os.path.splitext(path)[0] + ".result.json" in results):
+            continue  # read through its precomputed result
+        if _NOT_CASES.match(name) or name.startswith("."):
+            stats["ignored"] += 1
+            continue
+        if name.endswith(".json"):
+            try:
+                d = json.loads(_read_text(path))
+            except (OSError, ValueError):
+                d = None
             stem = re.sub(r"(\.result)?\.json$", "", path)
-            for sib in sorted(x for x in os.listdir(os.path.dirname(path) or ".")
-                              if os.path.join(os.path.dirname(path), x).startswith(stem + ".")):
-                sp = os.path.join(os.path.dirname(path), sib)
-                if raw is None and sp != path and not sib.endswith(".json"):
-                    raw = _read_text(sp)
-            return _case(path, "field", profile or d.get("profile"), raw=raw, result=d)
-    if path.endswith(load.REGRESSION_SUFFIXES):
-        header, body, ok = load.parse_regression_text(_read_text(path))
-        if ok:
-            if str(header.get("status", "open")).lower() == "fixed":
-                return None
-            return _case(path, "regression", header.get("profile") or profile, raw=body,
-                         ops=load.ops_from_signature(header.get("signature")) or
-                         [o for o in re.split(r"[\s,+]+", header.get("ops", "")) if o], oracle=header.get("oracle"),
-                         signature=header.get("signature"))
-    try:
-        return _case(path, "field", profile, raw=_read_text(path))
-    except OSError as e:
-        problems.append(f"{path}: cannot read ({e.strerror})")
-        return None
+            sibs = [x for x in paths if x != path and not x.endswith(".json") and
+                    (x == stem or x.startswith(stem + "."))]
+            if _is_result(d):
+                raw = d.get("input") if isinstance(d.get("input"), str) else None
+                if raw is None and sibs:
+                    raw = _read_text(sibs[0])
+                out.append(_case(path, "field", profile or d.get("profile"), raw=raw, result=d))
+                continue
+            if sibs:  # metadata of the raw output beside it
+                if isinstance(d, dict) and isinstance(d.get("profile"), str):
+                    for x in sibs:
+                        sidecar_profile[x] = d["profile"]
+                stats["ignored"] += 1
+                continue
+        raw_files.append(path)
+    if not raw_files:
+        return out
+    items = {}
+    if malform:
+        for it in cli.inspect(malform, raw_files, problems, "mine") or []:
+            items[it.get("path")] = it
+    for path in raw_files:
+        it = items.get(path) or {}
+        if it.get("type") == "entry":
+            if not isinstance(it.get("entry"), dict):
+                problems.append(f"{path}: broken regression entry ({it.get('error')}); ignored")
+                continue
+            e = load.entry_from_item(it)
+            if e.get("status") == "fixed":
+                stats["fixed"] += 1
+                continue
+            out.append(_entry_case(e, profile))
+        elif it.get("type") == "case":
+            c = it.get("case") or {}
+            out.append(_case(path, "case", c.get("profile") or profile, raw=_read_text(path),
+                             ops=[o.get("id") for o in c.get("ops") or [] if isinstance(o, dict)], structured=c))
+        else:
+            try:
+                with open(path, "rb") as f:
+                    head = f.read(4096)
+            except OSError as e:
+                problems.append(f"{path}: cannot read ({e.strerror})")
+                continue
+            if b"\0" in head:
+                stats["ignored"] += 1
+                continue
+            if not malform and (head.startswith(b"malform-regression ") or head.startswith(b"malform-case ")):
+                problems.append(f"{path}: reading a regression entry or case needs the malform binary; ignored")
+                continue
+            out.append(_case(path, "field", sidecar_profile.get(path) or profile, raw=_read_text(path)))
+    return out
 
 
-def collect(paths, profile, problems):
+def collect(paths, profile, problems, malform=None):
     """Every case under paths (work dirs, field dirs, files), without results yet."""
     cases, seen = [], set()
+    stats = {"ignored": 0, "fixed": 0}
 
     def add(c):
         if c and c["id"] not in seen:
             seen.add(c["id"])
             cases.append(c)
 
+    loose = []
     for p in paths:
         if os.path.isfile(p):
-            add(_from_file(p, profile, problems))
+            loose.append(p)
         elif os.path.isdir(p) and _is_workdir(p):
             sub = []
             camps = load.find_campaigns(p, sub)
+            load.fill_from_signatures([f for c in camps for f in c["failures"]], malform, problems)
             nightly = None
             if os.path.exists(os.path.join(p, "nightly.json")):
                 nightly = load.read_json(os.path.join(p, "nightly.json"), sub, "nightly.json")
-            entries = load.load_regression(load.regression_dirs(p, nightly, None), sub)
+            entries = load.load_entries(load.regression_dirs(p, nightly, None), malform, problems)
+            if os.path.isdir(os.path.join(p, "findings")):
+                entries += load.load_entries([os.path.join(p, "findings")], malform, problems, "finding")
             sig_profile = {e["signature"]: e.get("profile") for e in entries if e.get("profile")}
             for e in entries:
                 if e["status"] != "fixed":
-                    add(_case(e["path"], "regression", e.get("profile") or profile, raw=e["input"], ops=e["ops"],
-                              oracle=e.get("oracle"), signature=e.get("signature")))
+                    add(_entry_case(e, profile))
             for camp in camps:
                 for f in camp["failures"]:
                     fp = f.get("file_path")
@@ -335,22 +334,17 @@ def collect(paths, profile, problems):
                         continue
                     prof = f.get("profile") or sig_profile.get(f.get("signature")) or profile
                     add(_case(fp, "failure", prof, raw=_read_text(fp), ops=f["ops"], oracle=f.get("oracle"),
-                              signature=f.get("signature")))
+                              rules=f["rules"]))
         elif os.path.isdir(p):
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                results = {f for f in files if f.endswith(".json")}
-                for f in sorted(files):
-                    if f.startswith("."):
-                        continue
-                    fp = os.path.join(root, f)
-                    # a raw file with a precomputed result next to it is read through the result
-                    if not f.endswith(".json") and (f + ".result.json" in results or
-                                                    os.path.splitext(f)[0] + ".result.json" in results):
-                        continue
-                    add(_from_file(fp, profile, problems))
+                loose += [os.path.join(root, f) for f in sorted(files)]
         else:
             problems.append(f"{p}: no such file or directory")
+    for c in _classify(loose, profile, malform, problems, stats):
+        add(c)
+    if stats["ignored"]:
+        problems.append(f"{stats['ignored']} file(s) that are not cases (README, metadata JSON, binary) ignored")
     return cases
 
 
@@ -375,9 +369,6 @@ def run_cases(cases, malform, problems, profiles_dir=PROFILES_DIR):
             pass
     for c in cases:
         if c.get("needs_render") and malform and c["raw"] is not None:
-            prof, ops = _case_header(c["raw"])
-            c["profile"] = c["profile"] or prof
-            c["ops"] = c["ops"] or sorted(set(ops))
             rendered = cli.render(malform, c["raw"])
             if rendered is not None:
                 c["raw"] = rendered
@@ -447,7 +438,7 @@ def cluster(cases):
             f["_ops"][op] = f["_ops"].get(op, 0) + 1
         f["cases"].append(c)
         if c["origin"] == "field":
-            f["_field"].add(hashlib.sha1((c["raw"] or c["id"]).encode()).hexdigest())
+            f["_field"].add(_field_hash(c))
     out = []
     for f in fams.values():
         small = min(f["cases"], key=lambda c: (len(c["raw"] or ""), c["id"]))
@@ -508,8 +499,30 @@ def _wrapper_of(prof, v):
     return None
 
 
-def propose(cases, profiles):
-    """Proposals from every case whose profile file is known: [{id, kind, profile, patch, ...}]."""
+ALIAS_RULE = "norm.key-alias"
+
+
+def _field_hash(c):
+    return hashlib.sha1((c["raw"] or c["id"]).encode()).hexdigest()
+
+
+def alias_evidence(p, cases_by_id, alias_ops):
+    """Why an alias proposal may stand, or None: a fuzzer's bit-flip is no evidence;
+    the misspelling must be in two independent field cases or come from an op
+    that models key misspellings."""
+    backing = [cases_by_id[i] for i in p["cases"] if i in cases_by_id]
+    field = {_field_hash(c) for c in backing if c["origin"] == "field"}
+    ops = sorted({o for c in backing for o in c["ops"] if o in alias_ops})
+    if len(field) >= 2:
+        return f"{len(field)} independent field cases"
+    if ops:
+        return f"op {', '.join(ops)} models it"
+    return None
+
+
+def propose(cases, profiles, alias_ops=(), withheld=None):
+    """Proposals from every case whose profile file is known: [{id, kind, profile, patch, ...}].
+    Alias proposals without evidence (alias_evidence) go to withheld instead."""
     props = {}
 
     def add(pid, kind, prof, patch, why, c, issue):
@@ -560,7 +573,19 @@ def propose(cases, profiles):
                     and prof.types.get(k) == {"string"} and k not in prof.prose:
                 add(f"prose.{prof.name}.{k}", "prose", prof, {"prose_fields": [k]},
                     f"\"{k}\" arrives as a list of {len(x)} but the schema wants a string", c, {"field": k})
-    out = list(props.values())
+    by_id = {c["id"]: c for c in cases}
+    out = []
+    for p in props.values():
+        if p["kind"] == "alias":
+            why = alias_evidence(p, by_id, set(alias_ops))
+            if why is None:
+                if withheld is not None:
+                    withheld.append({"id": p["id"], "cases": p["cases"],
+                                     "reason": "seen in fewer than two independent field cases and no op models "
+                                               "the misspelling (a fuzzer's bit-flip is no evidence)"})
+                continue
+            p["evidence"] = why
+        out.append(p)
     out.sort(key=lambda p: (-len(p["cases"]), p["id"]))
     return out
 
@@ -648,6 +673,8 @@ def proposals_yaml(proposals):
         it = {"id": p["id"], "kind": p["kind"], "profile": p["profile"], "why": p["why"],
               "fixes": f"{len(p['cases'])} case(s): {p['rejected']} rejected, {p['accepted']} accepted with the problem",
               "patch": p["patch"]}
+        if p.get("evidence"):
+            it["evidence"] = p["evidence"]
         if p.get("check"):
             ch = p["check"]
             it["check"] = (f"error: {ch['error']}" if ch["error"] else
@@ -662,11 +689,11 @@ def proposals_yaml(proposals):
 
 # ---- entry points ----
 
-def mine(paths, profile=None, malform=None, do_check=False, profiles_dir=PROFILES_DIR, limit=None):
+def mine(paths, profile=None, malform=None, do_check=False, profiles_dir=PROFILES_DIR, limit=None, ops_reg=None):
     """The whole mining run: {cases, families, proposals, yaml, problems}; at most
     `limit` cases are read (the rest are counted in problems)."""
     problems = []
-    cases = collect(paths, profile, problems)
+    cases = collect(paths, profile, problems, malform)
     if limit is not None and len(cases) > limit:
         problems.append(f"{len(cases) - limit} of {len(cases)} case(s) left out (limit {limit})")
         cases = cases[:limit]
@@ -692,29 +719,36 @@ def mine(paths, profile=None, malform=None, do_check=False, profiles_dir=PROFILE
     profiles = {p.name: p for p in profiles.values()}
     parse_cases(cases, malform)
     fams = cluster(cases)
-    props = propose(cases, profiles)
+    if ops_reg is None and malform:
+        ops_reg = cli.registry(malform, "ops", problems)
+    alias_ops = {o["id"] for o in ops_reg or [] if ALIAS_RULE in str(o.get("rules") or "").split()}
+    withheld = []
+    props = propose(cases, profiles, alias_ops, withheld)
     if do_check:
         if malform:
             check(props, cases, profiles, malform, problems)
         else:
             problems.append("--check needs the malform binary")
     return {"cases": len(cases), "failing": sum(1 for c in cases if failing(c)), "families": fams,
-            "proposals": props, "yaml": proposals_yaml(props), "problems": problems}
+            "proposals": props, "withheld": withheld, "yaml": proposals_yaml(props), "problems": problems}
 
 
-def report_section(workdir, rdirs, malform, profile, problems):
+def report_section(workdir, rdirs, malform, profile, problems, ops_reg=None):
     """The report's mining section for a work dir (families and proposals, no --check)."""
     if not malform:
         return {"cases": 0, "families": [], "proposals": [], "yaml": "",
                 "note": "Mining skipped: no malform binary (pass --malform PATH or build the default preset)."}
-    paths = [workdir] + [d for d in rdirs if not os.path.abspath(d).startswith(os.path.abspath(workdir) + os.sep)]
+    # the work dir is mined as a work dir, never as a folder of field outputs (its README is no case)
+    paths = ([workdir] if os.path.isdir(workdir) and _is_workdir(workdir) else []) + \
+        [d for d in rdirs if not os.path.abspath(d).startswith(os.path.abspath(workdir) + os.sep)]
     try:
-        m = mine(paths, profile=profile, malform=malform, limit=REPORT_LIMIT) if os.path.isdir(workdir) else None
+        m = mine(paths, profile=profile, malform=malform, limit=REPORT_LIMIT, ops_reg=ops_reg) if paths else None
     except Exception as e:  # mining must never cost the whole report
         problems.append(f"mining failed: {type(e).__name__}: {e}")
         return {"cases": 0, "families": [], "proposals": [], "yaml": "", "note": f"Mining failed: {e}"}
     if m is None:
-        return {"cases": 0, "families": [], "proposals": [], "yaml": "", "note": "No work dir to mine."}
+        return {"cases": 0, "families": [], "proposals": [], "yaml": "",
+                "note": "Nothing to mine: no campaign failures and no regression entries."}
     problems.extend(f"mining: {x}" for x in m["problems"])
     m["note"] = None if m["families"] else f"No failing case to mine ({m['cases']} case(s) read)."
     for f in m["families"]:
@@ -742,5 +776,7 @@ def print_text(m, out):
             w(f"      | {ln}\n")
         w("\n")
     w(m["yaml"])
+    for x in m.get("withheld") or []:
+        w(f"withheld: {x['id']} ({len(x['cases'])} case(s)): {x['reason']}\n")
     for p in m["problems"]:
         w(f"note: {p}\n")

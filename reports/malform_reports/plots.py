@@ -10,6 +10,7 @@ import base64
 import io
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -19,9 +20,10 @@ PLOTS = [
     ("corpus", "Corpus size over time"),
     ("execs_per_sec", "Executions per second"),
     ("rules", "Repair rules fired"),
-    ("ops", "Malformation ops: applied vs ended in failure or rejection"),
+    ("ops", "Malformation ops: how often applied, and the failures they are part of"),
     ("failures", "Signatures by oracle and by profile"),
     ("trend", "Trend across nightly runs"),
+    ("compare", "Differential matrix: share of cases each pipeline restored exactly"),
 ]
 
 COLORS = {"fail": "#c0392b", "reject": "#e67e22", "ok": "#2e86c1", "none": "#bdc3c7",
@@ -39,30 +41,64 @@ def _label(c):
     return f"{c['engine']}/{c['target']}"
 
 
-def _series(campaigns, field, ylabel):
-    runs = [c for c in campaigns if any(p.get(field) is not None for p in c["timeline"])]
-    if not runs:
-        why = "no campaign has a timeline" if campaigns else "no stats.json found"
-        return None, f"No {ylabel.lower()} data: {why}."
-    fig, ax = plt.subplots(figsize=(10, 3.6))
-    for c in runs:
+def _color(campaigns, c):
+    """One colour per campaign, the same in every plot."""
+    labels = sorted({_label(x) for x in campaigns})
+    return plt.get_cmap("tab10")(labels.index(_label(c)) % 10)
+
+
+def _lines(ax, campaigns, field, everyone=None):
+    n = 0
+    for c in campaigns:
         pts = [(p["t"], p[field]) for p in c["timeline"] if p.get(field) is not None]
+        if not pts:
+            continue
         ax.plot([t for t, _ in pts], [v for _, v in pts], marker="." if len(pts) < 40 else None,
+                color=_color(everyone or campaigns, c),
                 label=_label(c) + (" (interrupted)" if c.get("interrupted") else ""))
+        n += 1
     ax.set_xlabel("seconds")
-    ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-    return _png(fig), None
+    if n:
+        ax.legend(fontsize=8, loc="lower right")
+    return n
 
 
 def plot_coverage(s, campaigns):
-    kinds = sorted({c["coverage"]["kind"] for c in campaigns if c["coverage"]["kind"]})
-    return _series(campaigns, "coverage", "Coverage (" + "/".join(kinds or ["edges"]) + ")")
+    """Edges over time for every engine; libFuzzer's features in their own panel, labelled."""
+    has = {f: [c for c in campaigns if any(p.get(f) is not None for p in c["timeline"])] for f in ("edges", "features")}
+    if not campaigns:
+        return None, "No coverage data: no stats.json found."
+    # a campaign whose count is known only at the end of the run: one labelled point, not a line
+    ends = {f: [c for c in campaigns if c not in has[f] and c["coverage"][f] is not None] for f in has}
+    panels = [f for f in ("edges", "features") if has[f] or ends[f]]
+    if not panels:
+        return None, "No coverage data: no campaign reported edges or features."
+    fig, axes = plt.subplots(1, len(panels), figsize=(10, 3.6), squeeze=False)
+    for ax, f in zip(axes[0], panels):
+        for c in ends[f]:
+            ax.plot([c["seconds"]], [c["coverage"][f]], marker="D", linestyle="none",
+                    color=_color(campaigns, c), label=_label(c) + " (end of run only)")
+        _lines(ax, has[f], f, campaigns)
+        if ends[f]:
+            ax.legend(fontsize=8, loc="lower right")
+        kinds = sorted({c["coverage"]["features_kind"] for c in has[f] + ends[f]}) if f == "features" else []
+        ax.set_ylabel("edges" if f == "edges" else "features")
+        ax.set_title("edges covered (AFL++ edges_found, libFuzzer cov:)" if f == "edges"
+                     else f"features ({', '.join(kinds)}), not comparable with edges", fontsize=9)
+    fig.tight_layout()
+    return _png(fig), None
 
 
 def plot_corpus(s, campaigns):
-    return _series(campaigns, "corpus", "Corpus entries")
+    runs = [c for c in campaigns if any(p.get("corpus") is not None for p in c["timeline"])]
+    if not runs:
+        why = "no campaign has a timeline" if campaigns else "no stats.json found"
+        return None, f"No corpus data: {why}."
+    fig, ax = plt.subplots(figsize=(10, 3.6))
+    _lines(ax, runs, "corpus", campaigns)
+    ax.set_ylabel("corpus entries")
+    return _png(fig), None
 
 
 def plot_execs(s, campaigns):
@@ -117,27 +153,44 @@ def plot_rules(s, campaigns):
 
 
 def plot_ops(s, campaigns):
+    """Two panels with their own scales: executions that applied each op, and the
+    failures (deduplicated signatures, or cases when the harness counted them)
+    and rejections (only when a campaign reported them) the op was part of."""
     o = s["ops"]
-    names = sorted(set(o["applied"]) | set(o["failed"]) | set(o["rejected"]) | set(o["never_applied"]),
+    names = sorted(set(o["applied"]) | set(o["failed"]) | set(o["rejected"]),
                    key=lambda k: (-o["applied"].get(k, 0), k))
     if not names:
-        return None, "No op data: no campaign reported ops_applied and no op registry was available."
-    fig, ax = plt.subplots(figsize=(10, 0.9 + 0.3 * len(names)))
+        return None, ("No op was applied: no campaign reported ops_applied."
+                      + (" The never-applied ops are listed below." if o["never_applied"] else ""))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 1.2 + 0.22 * len(names)), sharey=True,
+                                 gridspec_kw={"width_ratios": [1.3, 1]})
     y = list(range(len(names)))
-    h = 0.28
-    ax.barh([i - h for i in y], [o["applied"].get(n, 0) for n in names], h, label="applied", color=COLORS["ok"])
-    ax.barh(y, [o["failed"].get(n, 0) for n in names], h, label="oracle failure", color=COLORS["fail"])
-    ax.barh([i + h for i in y], [o["rejected"].get(n, 0) for n in names], h, label="rejected", color=COLORS["reject"])
-    ax.set_yticks(y)
-    ax.set_yticklabels(names, fontsize=7)
-    ax.margins(y=0.01)
-    for lbl, n in zip(ax.get_yticklabels(), names):
+    a1.barh(y, [o["applied"].get(n, 0) for n in names], 0.7, color=COLORS["ok"])
+    a1.set_yticks(y)
+    a1.set_yticklabels(names, fontsize=7)
+    for lbl, n in zip(a1.get_yticklabels(), names):
         if not o["applied"].get(n):
             lbl.set_color(COLORS["fail"])
-    ax.set_xscale("symlog", linthresh=1)
-    ax.invert_yaxis()
-    ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3, frameon=False)
-    ax.set_xlabel("cases (log scale); red labels: never applied")
+    a1.set_xscale("symlog", linthresh=1)
+    a1.set_xlabel("executions that applied the op (log scale)")
+    a1.set_title("applied" + ("; red labels: never applied" if any(not o["applied"].get(n) for n in names) else ""),
+                 fontsize=9)
+    a1.margins(y=0.01)
+    a1.invert_yaxis()
+    unit = o.get("failed_unit") or "signatures"
+    series = [("failed", f"oracle failures ({unit})", COLORS["fail"])]
+    if o["rejected"]:
+        series.append(("rejected", "rejected (cases)", COLORS["reject"]))
+    h = 0.8 / len(series)
+    for i, (k, label, color) in enumerate(series):
+        a2.barh([j - 0.4 + h * (i + 0.5) for j in y], [o[k].get(n, 0) for n in names], h, label=label, color=color)
+    top = max([o[k].get(n, 0) for k, _, _ in series for n in names] + [1])
+    a2.set_xlim(0, top * 1.15)
+    a2.xaxis.get_major_locator().set_params(integer=True)
+    a2.set_xlabel(f"{unit} the op is part of" + ("; rejected cases" if o["rejected"] else ""))
+    a2.set_title("failures" + (" and rejections" if o["rejected"] else ""), fontsize=9)
+    a2.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
     return _png(fig), None
 
 
@@ -183,8 +236,8 @@ def plot_failures(s, campaigns):
 def plot_trend(s, campaigns):
     t = s["trend"]
     if len(t) < 2:
-        return None, ("No trend: pass --history DIR with past summary.json files (only this run is known)."
-                      if t else "No trend: no run data.")
+        return None, ("The trend needs two or more nightly runs: only this run is known (pass --history DIR "
+                      "with the summary.json of earlier runs).")
     fig, ax = plt.subplots(figsize=(10, 3.4))
     xs = list(range(len(t)))
     bottom = [0] * len(t)
@@ -202,7 +255,38 @@ def plot_trend(s, campaigns):
     return _png(fig), None
 
 
-FUNCS = {"coverage": plot_coverage, "corpus": plot_corpus, "execs_per_sec": plot_execs, "rules": plot_rules,
+def plot_compare(s, campaigns):
+    m = s.get("compare")
+    if not m or not m["families"]:
+        return None, ("No differential matrix: run `malform compare --pipelines core,... --out WORKDIR/compare` "
+                      "or pass --compare FILE.")
+    fams, pipes = sorted(m["families"]), m["pipelines"]
+    grid = [[(m["families"][f].get(p) or {}).get("share") for p in pipes] for f in fams]
+    fig, ax = plt.subplots(figsize=(min(10, 2.5 + 1.3 * len(pipes)), 1.2 + 0.32 * len(fams)))
+    cmap = plt.get_cmap("RdYlGn").copy()
+    cmap.set_bad("#dddddd")
+    data = np.ma.masked_invalid(np.array([[np.nan if v is None else v for v in row] for row in grid], dtype=float))
+    im = ax.imshow(data, cmap=cmap, vmin=0, vmax=1, aspect="auto")
+    for i, f in enumerate(fams):
+        for j, p in enumerate(pipes):
+            c = m["families"][f].get(p)
+            if not c or not c["total"]:
+                ax.text(j, i, "-", ha="center", va="center", fontsize=7, color="#666")
+                continue
+            ax.text(j, i, f"{c['restored']}/{c['total']}", ha="center", va="center", fontsize=7,
+                    color="black" if 0.25 < c["share"] < 0.85 else "white")
+    ax.set_xticks(range(len(pipes)))
+    ax.set_xticklabels(pipes, fontsize=8, rotation=20, ha="right")
+    ax.set_yticks(range(len(fams)))
+    ax.set_yticklabels(fams, fontsize=7)
+    ax.xaxis.tick_top()
+    fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="restored exactly")
+    fig.tight_layout()
+    return _png(fig), None
+
+
+FUNCS = {"compare": plot_compare, "coverage": plot_coverage, "corpus": plot_corpus, "execs_per_sec": plot_execs,
+         "rules": plot_rules,
          "ops": plot_ops, "failures": plot_failures, "trend": plot_trend}
 
 

@@ -70,15 +70,23 @@ def test_precomputed_results_without_binary(fix, tmp_path):
     ok = {"status": "accepted", "profile": "widget", "warnings": [], "error": None,
           "value": {"widget": {"title": "t", "description": "d", "status": "draft", "titel": "x"}}}
     (d / "ok.result.json").write_text(json.dumps(ok))
-    m = mine.mine([str(d)], profile=_profile(fix), malform=None, profiles_dir=os.path.join(fix, "profiles"))
-    assert m["cases"] == 3 and m["failing"] == 2
+    (d / "README.md").write_text("# field outputs of the widget profile\ntitle: not a case\n")
+    m = mine.mine([str(d)], profile=_profile(fix), malform=None, profiles_dir=os.path.join(fix, "profiles"),
+                  ops_reg=[])
+    assert m["cases"] == 3 and m["failing"] == 2  # the README is no case
+    assert m["proposals"] == [] and [w["id"] for w in m["withheld"]] == ["alias.widget.title.titel"]
+    ok2 = dict(ok, value={"widget": {"title": "u", "description": "e", "status": "done", "titel": "y"}})
+    (d / "ok2.result.json").write_text(json.dumps(ok2))
+    m = mine.mine([str(d)], profile=_profile(fix), malform=None, profiles_dir=os.path.join(fix, "profiles"),
+                  ops_reg=[])
+    assert m["cases"] == 4 and m["failing"] == 2
     assert len(m["families"]) == 1  # same error, positions stripped, same line shape
     f = m["families"][0]
     assert f["count"] == 2 and f["field_cases"] == 2 and f["shape"] == "  a: a: a"
     assert f["problem"] == "mapping values are not allowed here (line N, column N)"
     # an unknown key riding along in an accepted value is an alias proposal too
     assert [p["id"] for p in m["proposals"]] == ["alias.widget.title.titel"]
-    assert m["proposals"][0]["accepted"] == 1
+    assert m["proposals"][0]["accepted"] == 2 and m["proposals"][0]["evidence"] == "2 independent field cases"
 
 
 def test_planted_families_found_and_fixed(fix, malform):
@@ -131,14 +139,16 @@ def test_mine_workdir_and_regression(fix, malform, tmp_path):
     (w / "libfuzzer" / "structured" / "artifacts").mkdir(parents=True)
     for i, title in enumerate(["Gear", "Cog wheel"]):
         (w / "regression" / f"sig{i}.raw").write_text(
-            f"signature: oracle:schema/widget/norm.key-alias/ops=alias.key\noracle: schema\nprofile: widget\n"
+            f"malform-regression 1\nsignature: oracle schema profile=widget rules=norm.key-alias ops=alias.key\n"
+            f"kind: oracle\noracle: schema\nprofile: widget\ntarget: field\n"
             f"status: open\n---\nwidget:\n  title: {title}\n  descripton: x\n  status: done\n")
-    (w / "regression" / "old.raw").write_text("signature: s\nstatus: fixed\nprofile: widget\n---\nwidget: [\n")
+    (w / "regression" / "old.raw").write_text("malform-regression 1\nsignature: crash SEGV f\nkind: crash\n"
+                                              "status: fixed\nprofile: widget\n---\nwidget: [\n")
     (w / "libfuzzer" / "structured" / "artifacts" / "crash-1").write_text("payload:\n  widget:\n    title: A\n"
                                                                           "    description: B\n    status: done\n")
     (w / "libfuzzer" / "structured" / "stats.json").write_text(json.dumps(
         {"engine": "libfuzzer", "target": "structured", "failures": [
-            {"signature": "oracle:accounting/widget/-/ops=wrap.key", "oracle": "accounting", "kind": "oracle",
+            {"signature": "oracle accounting profile=widget rules=- ops=wrap.key", "oracle": "accounting", "kind": "oracle",
              "file": "artifacts/crash-1", "profile": "widget"}]}))
     m = mine.mine([str(w)], malform=malform, profiles_dir=os.path.join(fix, "profiles"))
     assert m["cases"] == 3  # the fixed entry is left out

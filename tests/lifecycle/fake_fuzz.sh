@@ -2,7 +2,9 @@
 # fake_fuzz.sh - stands in for `malform fuzz` in the nightly tests (nightly
 # --fuzz-cmd): takes the same arguments, "finds" FAKE_FINDS new inputs into
 # WORKDIR/corpus-found one per FAKE_PACE seconds, writes stats.json, and runs
-# for FAKE_SECONDS (default: --time); FAKE_FILL=1 first fills the disk.
+# for FAKE_SECONDS (default: --time); FAKE_FILL=1 first fills the disk;
+# FAKE_WORKERS=N starts N background workers (like libFuzzer -fork's) and
+# lists its own pid and theirs in WORKDIR/pids.
 set -u
 while [ $# -gt 0 ]; do
   case $1 in
@@ -13,6 +15,11 @@ done
 mkdir -p "$workdir/corpus-found"
 # FAKE_FILL=1: behave like an engine that fills the disk.
 [ "${FAKE_FILL:-0}" = 1 ] && { dd if=/dev/zero of="$workdir/fill" bs=64k 2>/dev/null || true; }
+if [ "${FAKE_WORKERS:-0}" -gt 0 ]; then
+  for _ in $(seq 1 "$FAKE_WORKERS"); do sleep 300 & echo $! >> "$workdir/pids.tmp"; done
+  echo $$ >> "$workdir/pids.tmp"
+  mv "$workdir/pids.tmp" "$workdir/pids"
+fi
 secs=${FAKE_SECONDS:-$time}
 finds=${FAKE_FINDS:-5}
 end=$(( $(date +%s) + secs ))

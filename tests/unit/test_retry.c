@@ -91,9 +91,9 @@ static void test_feedback_text(void **state)
                         "^(segment\\(-?\\d+\\)|filename|full_path|rel_path)$\n  Path: extract.client.from\n");
     free(text);
 
-    json_t *samples = json_pack("[s,s,s,s]", "/a/1.csv", "/a/2.csv", "/a/3.csv", "/a/4.csv");
+    json_t *samples = json_pack("{s:[s,s,s,s]}", "sample_paths", "/a/1.csv", "/a/2.csv", "/a/3.csv", "/a/4.csv");
     mf_options o = {0};
-    o.sample_paths = samples;
+    o.context = samples;
     text = mf_retry_feedback(r, mf_profiles_get("extraction_rule"), &o);
     assert_non_null(strstr(text, "REQUIREMENTS REMINDER:\n- extraction_rule must have: name, glob\n"));
     assert_non_null(strstr(text, "SAMPLE PATHS TO MATCH:\n  - /a/1.csv\n  - /a/2.csv\n  - /a/3.csv\n"));
@@ -101,9 +101,9 @@ static void test_feedback_text(void **state)
     free(text);
     json_decref(samples);
 
-    json_t *files = json_pack("[s,s]", "component-mapping.md", "journey-maps.md");
+    json_t *files = json_pack("{s:[s,s]}", "expected_files", "component-mapping.md", "journey-maps.md");
     mf_options fo = {0};
-    fo.expected_files = files;
+    fo.context = files;
     text = mf_retry_feedback(r, NULL, &fo);
     assert_non_null(strstr(text, "- ALL 2 files must be present, filename matching exactly: "
                                  "component-mapping.md, journey-maps.md\n"));
@@ -117,9 +117,9 @@ static void test_feedback_from_json(void **state)
     (void)state;
     const mf_profile *p = mf_profiles_get("artifact_files");
     assert_non_null(p);
-    json_t *files = json_pack("[s,s]", "component-mapping.md", "journey-maps.md");
+    json_t *files = json_pack("{s:[s,s]}", "expected_files", "component-mapping.md", "journey-maps.md");
     mf_options o = {0};
-    o.expected_files = files;
+    o.context = files;
     const char *one = "[{\"filename\": \"component-mapping.md\", \"content\": \"# Map\"}]";
     mf_result *r1 = mf_repair(p, one, strlen(one), &o);
     assert_int_equal(r1->status, MF_REJECTED);

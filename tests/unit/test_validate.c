@@ -227,9 +227,9 @@ static const char *rule_type(const char *yaml, const char *samples_json, mf_resu
 {
     const mf_profile *p = mf_profiles_get("extraction_rule");
     assert_non_null(p);
-    json_t *samples = samples_json ? J(samples_json) : NULL;
+    json_t *samples = samples_json ? json_pack("{s:o}", "sample_paths", J(samples_json)) : NULL;
     mf_options o = {0};
-    o.sample_paths = samples;
+    o.context = samples;
     mf_result *r = mf_repair(p, yaml, strlen(yaml), &o);
     json_decref(samples);
     assert_non_null(r);

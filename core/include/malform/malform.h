@@ -16,23 +16,26 @@
 
 #define MF_VERSION "0.1.0"
 
-/* Runtime context and limits. Zero-initialise, then set what you have. */
+/* Runtime context and limits. Zero-initialise, then set what you have.
+ * The context is a JSON object of values the pipeline cannot know from the
+ * model output (a PRD's ticket_id, a task breakdown's story_id, ...); each
+ * profile declares the keys it reads and their types (profile `context:`),
+ * and a normalizer sees only those (mf_options_context). */
 typedef struct {
-    const char *ticket_id;         /* PRD: runtime ticket id */
-    const char *interview_sha256;  /* PRD: hash of the approved interview */
-    const json_t *roster;          /* refinement: array of losing-draft model ids */
-    const json_t *approved_interview; /* full_answers: the approved interview value */
-    const char *story_id;          /* task_breakdown: runtime story id */
-    const json_t *expected_files;  /* artifact_files: array of file names */
-    const json_t *sample_paths;    /* extraction_rule: paths to match globs against */
+    const json_t *context;         /* object, borrowed; NULL = no context */
     size_t max_input;              /* bytes; 0 = MF_DEFAULT_MAX_INPUT */
     int max_depth;                 /* nesting; 0 = MF_DEFAULT_MAX_DEPTH */
 } mf_options;
 
-/* Fill o from a JSON object {"ticket_id", "interview_sha256", "roster",
- * "approved_interview", "story_id", "expected_files", "sample_paths"}; other
- * fields are zeroed. The strings and arrays stay owned by obj (NULL: all zero). */
+/* Fill o from the JSON form of the options: the context object itself
+ * ({"ticket_id": ..., "story_id": ..., ...}); limits are zeroed. obj stays
+ * owned by the caller and must outlive o (NULL or not an object: no context). */
 void mf_options_from_json(const json_t *obj, mf_options *o);
+/* The context value `key` when profile p declares it (p NULL: any key) and the
+ * value has the declared type; else NULL. Borrowed from o->context. */
+const json_t *mf_options_context(const mf_options *o, const mf_profile *p, const char *key);
+/* mf_options_context as a C string (NULL when absent or not a string). */
+const char *mf_options_context_string(const mf_options *o, const mf_profile *p, const char *key);
 
 #define MF_DEFAULT_MAX_INPUT (64u * 1024u * 1024u)
 /* The heap one mf_repair's values may use (jansson's allocations, where the

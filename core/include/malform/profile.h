@@ -3,7 +3,8 @@
  * A profile is a YAML file (core/profiles/NAME.yaml, embedded into the library
  * at build time) naming the format, top-level keys, tag envelope, wrapper
  * keys, key aliases, nested-child whitelist, string/prose/integer fields, enum
- * maps, defaults, named normalizers and a JSON-Schema subset for tier 2. */
+ * maps, defaults, named normalizers, the runtime-context keys they read and a
+ * JSON-Schema subset for tier 2. */
 #ifndef MALFORM_PROFILE_H
 #define MALFORM_PROFILE_H
 
@@ -11,6 +12,10 @@
 #include <jansson.h>
 
 typedef enum { MF_FORMAT_YAML = 0, MF_FORMAT_JSON = 1 } mf_format;
+
+/* The profile resolved once at load (schema keywords in slots, field sets in
+ * one map, normalizers as functions); private to libmalform. */
+typedef struct mf_profile_compiled mf_profile_compiled;
 
 typedef struct mf_profile {
     char *name;
@@ -31,9 +36,11 @@ typedef struct mf_profile {
     json_t *defaults;         /* object: field -> default value for an omitted required field */
     json_t *normalizers;      /* array of named C normalizers to run (e.g. "interview") */
     json_t *schema;           /* JSON-Schema subset, or NULL for no schema */
+    json_t *context;          /* object: runtime-context key -> type ("string", "array", "object", "any") */
     bool changes;             /* a refinement `changes:` list may ride along */
     json_t *key_map;          /* normalized key -> canonical key (aliases, schema properties, top-level keys) */
     bool text_fallback;       /* when nothing parses, the raw text goes to the normalizers as one string */
+    mf_profile_compiled *compiled; /* built by mf_profile_parse; read-only afterwards */
 } mf_profile;
 
 /* Parse a profile from YAML text; `origin` names it in errors. On failure
