@@ -64,8 +64,8 @@ static int add_record(mf_warnings *w, mf_warning *x)
         w->items = items;
         w->cap = cap;
     }
-    if (w->count == MF_WARNINGS_MAX) {
-        /* the first overflow record of this rule says that it stands for several messages */
+    if (w->count >= MF_WARNINGS_MAX) {
+        /* a rule's overflow record says that it stands for several messages */
         char *m = NULL;
         size_t n = strlen(x->message);
         if ((m = malloc(n + 80))) {
@@ -190,11 +190,10 @@ static json_t *warning_to_json(const mf_warning *w)
 }
 
 /* json_pack and friends return NULL on OOM; one NULL anywhere fails the whole object. */
-static int put(json_t *o, const char *k, json_t *v, bool *ok)
+static void put(json_t *o, const char *k, json_t *v, bool *ok)
 {
     if (!v || json_object_set_new(o, k, v))
         *ok = false;
-    return 0;
 }
 
 json_t *mf_result_to_json(const mf_result *r)
