@@ -152,11 +152,16 @@ static void replay_path(replay_state *s, const char *path)
         size_t n;
         char *head = mf_lc_read(path, &n);
         bool entry = head && n >= strlen(MF_LC_ENTRY_MAGIC) && !memcmp(head, MF_LC_ENTRY_MAGIC, strlen(MF_LC_ENTRY_MAGIC));
+        bool readable = head != NULL;
         free(head);
         json_t *meta = entry ? NULL : json_load_file(meta_path, 0, NULL);
         if (meta) {
             replay_field(s, path, meta);
             json_decref(meta);
+            return;
+        }
+        if (!entry && readable) {   /* a field payload whose metadata was never written */
+            record(s, path, "skip", "payload without metadata (a torn ingest: run malform ingest on it again)", NULL);
             return;
         }
     }

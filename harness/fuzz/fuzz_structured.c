@@ -1,8 +1,9 @@
 /* fuzz_structured.c - the structure-aware target: the input is a structured
  * case (mutators.h). The custom mutator edits the op program and the
  * artifact instead of raw bytes, so every input renders to a realistic
- * malformed model output with its own ground truth; every oracle runs on it
- * and a violation aborts with one "malform-oracle:" line. */
+ * malformed model output with its own ground truth; every oracle runs on it.
+ * A violation is recorded in $MALFORM_FINDINGS_DIR and fuzzing goes on; with
+ * the variable unset it aborts with one "malform-oracle:" line. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > MF_FUZZ_MAX_INPUT)
         return 0;
     mf_check k;
-    int rc = mf_check_run(&k, (const char *)data, size, NULL, false, true);
+    int rc = mf_check_run(&k, (const char *)data, size, NULL, false, mf_fuzz_determinism_due());
     if (rc == 0) {
         mf_stats_record(&k);
         if (k.failed)
-            mf_fuzz_fail(&k);
+            mf_fuzz_finding(&k, data, size);
     }
     mf_check_free(&k);
     mf_stats_maybe_dump();

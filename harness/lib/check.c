@@ -73,10 +73,17 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 
 static int clean_check(mf_check *k)
 {
-    if (!cache_on || (k->kase && k->kase->opts))
+    if (!cache_on)
         return mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
     uint64_t key = fnv(fnv(1469598103934665603ull, k->profile->name, strlen(k->profile->name)), k->render.clean,
                        k->render.clean_len);
+    if (k->kase && k->kase->opts) {   /* the options are part of the key */
+        char *o = json_dumps(k->kase->opts, JSON_SORT_KEYS | JSON_COMPACT);
+        if (!o)
+            return mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+        key = fnv(key ^ 0x9e3779b97f4a7c15ull, o, strlen(o));
+        free(o);
+    }
     size_t slot = key % MF_CLEAN_CACHE;
     if (clean_cache[slot].p == k->profile && clean_cache[slot].key == key) {
         k->truth = json_incref(clean_cache[slot].truth);
@@ -147,12 +154,7 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
         k->profile = mf_profiles_get(k->result->profile);
     k->rules = fired_rules(k->result);
     mf_oracle_input in = {k->profile, &k->opt, k->raw, k->raw_len, k->result, k->truth, expect};
-    mf_oracle_idempotence(&in, &k->v[MF_ORACLE_IDEMPOTENCE]);
-    mf_oracle_no_data_loss(&in, &k->v[MF_ORACLE_NO_DATA_LOSS]);
-    mf_oracle_schema(&in, &k->v[MF_ORACLE_SCHEMA]);
-    mf_oracle_accounting(&in, &k->v[MF_ORACLE_ACCOUNTING]);
-    if (determinism)
-        mf_oracle_determinism(&in, &k->v[MF_ORACLE_DETERMINISM]);
+    mf_oracles_run_except(&in, k->v, determinism ? 0 : 1u << MF_ORACLE_DETERMINISM);
     if (strict && k->structured && k->clean_status == 1 && !k->v[MF_ORACLE_ACCOUNTING].failed) {
         k->v[MF_ORACLE_ACCOUNTING].ran = true;
         k->v[MF_ORACLE_ACCOUNTING].failed = true;

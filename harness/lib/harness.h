@@ -49,6 +49,12 @@ void mf_check_cache(bool on);
 /* The oracle line "malform-oracle: <oracle> profile=<p> ops=<ids> rules=<ids>: <detail>" of failure i. */
 void mf_check_line(const mf_check *k, int oracle, char *out, size_t n);
 
+/* Whether this exec runs the determinism oracle (a second full repair of
+ * the same input): always, except in a recording campaign
+ * ($MALFORM_FINDINGS_DIR set) where one exec in $MALFORM_DETERMINISM_EVERY
+ * (default 8) does. Replay and triage always run it. */
+bool mf_fuzz_determinism_due(void);
+
 /* ---- campaign counters ---- */
 void mf_stats_init(const char *target);
 void mf_stats_record(const mf_check *k);
@@ -60,5 +66,13 @@ void mf_stats_maybe_dump(void);
  * the engine saves the input. With MALFORM_ORACLE_ABORT=0 in the
  * environment it returns instead (benchmarks that must keep running). */
 void mf_fuzz_fail(const mf_check *k);
+/* What a fuzz target does with a failed check of data (the exact bytes it
+ * consumed): with $MALFORM_FINDINGS_DIR set, record it once per signature
+ * (finding.h) and return; a signature open in corpus/regression is only
+ * counted (known_findings). Unset: mf_fuzz_fail. */
+void mf_fuzz_finding(const mf_check *k, const void *data, size_t len);
+/* The same for a failure given as its oracle line (targets without an
+ * mf_check, e.g. fuzz_yaml_rules); raw: data is bytes, not a case. */
+void mf_fuzz_report(const char *line, bool raw, const void *data, size_t len);
 
 #endif

@@ -3,12 +3,18 @@
  * `malform fuzz` reads the dumps ($MALFORM_STATS_DIR/stats-<target>-<pid>.json,
  * rewritten atomically at most once a second, at exit and before an abort)
  * instead of re-running the corpus. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "finding.h"
 #include "harness.h"
+
+#ifndef MF_ENGINE_NAME
+#define MF_ENGINE_NAME "replay"
+#endif
 
 static struct {
     const char *target;
@@ -16,6 +22,7 @@ static struct {
     unsigned long long *rules;     /* per mf_rules_at index */
     unsigned long long *ops;       /* per mf_ops_at index */
     unsigned long long verdicts[MF_ORACLE_COUNT][2];
+    unsigned long long findings, known_findings, repeat_findings;
     time_t last;
     bool init;
 } S;
@@ -84,6 +91,9 @@ void mf_stats_dump(void)
     json_object_set_new(o, "pid", json_integer(getpid()));
     json_object_set_new(o, "execs", json_integer((json_int_t)S.execs));
     json_object_set_new(o, "unchecked", json_integer((json_int_t)S.unchecked));
+    json_object_set_new(o, "findings", json_integer((json_int_t)S.findings));
+    json_object_set_new(o, "known_findings", json_integer((json_int_t)S.known_findings));
+    json_object_set_new(o, "repeat_findings", json_integer((json_int_t)S.repeat_findings));
     json_object_set_new(o, "rules_fired", rules);
     json_object_set_new(o, "ops_applied", ops);
     json_object_set_new(o, "verdicts", ver);
@@ -117,4 +127,73 @@ void mf_fuzz_fail(const mf_check *k)
         return;
     mf_stats_dump();
     abort();
+}
+
+/* Record one failure; false when no findings directory is set (or it cannot
+ * be written), so the caller falls back to printing and aborting. */
+static bool record(const char *line, bool raw, const void *data, size_t len)
+{
+    char sig[720], oracle[64], profile[64], detail[600] = "";
+    mf_finding_oracle_signature(line, sig, sizeof sig, oracle, profile);
+    const char *rules = strstr(line, " rules="), *d = rules ? strstr(rules, ": ") : NULL;
+    if (d)
+        snprintf(detail, sizeof detail, "%s", d + 2);
+    mf_finding f = {.signature = sig, .kind = "oracle", .oracle = oracle, .profile = profile,
+                    .target = S.target ? S.target : "structured", .engine = MF_ENGINE_NAME, .detail = detail,
+                    .raw = raw, .payload = data, .payload_len = len};
+    switch (mf_finding_record(&f)) {
+    case MF_FINDING_OFF:
+        return false;
+    case MF_FINDING_NEW:
+        S.findings++;
+        fprintf(stderr, "malform-finding: %s\n", sig);
+        return true;
+    case MF_FINDING_KNOWN:
+        S.known_findings++;
+        return true;
+    case MF_FINDING_SEEN:
+        S.repeat_findings++;
+        return true;
+    case MF_FINDING_ERROR:
+    default:
+        fprintf(stderr, "malform: cannot record a finding in %s: %s\n", mf_finding_dir(), strerror(errno));
+        return false;
+    }
+}
+
+void mf_fuzz_finding(const mf_check *k, const void *data, size_t len)
+{
+    for (int i = 0; i < MF_ORACLE_COUNT; i++)
+        if (k->v[i].failed) {
+            char line[1024];
+            mf_check_line(k, i, line, sizeof line);
+            if (record(line, !k->structured, data, len))
+                return;
+            break;
+        }
+    mf_fuzz_fail(k);
+}
+
+void mf_fuzz_report(const char *line, bool raw, const void *data, size_t len)
+{
+    if (record(line, raw, data, len))
+        return;
+    fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+    const char *a = getenv("MALFORM_ORACLE_ABORT");
+    if (a && strcmp(a, "0") == 0)
+        return;
+    mf_stats_dump();
+    abort();
+}
+
+bool mf_fuzz_determinism_due(void)
+{
+    static long every = -1;
+    static unsigned long n;
+    if (every < 0) {
+        const char *e = getenv("MALFORM_DETERMINISM_EVERY");
+        every = !mf_finding_dir() ? 1 : e && atol(e) > 0 ? atol(e) : 8;
+    }
+    return n++ % (unsigned long)every == 0;
 }

@@ -5,7 +5,7 @@
  * build/afl for AFL++; --build overrides). The working corpus (--corpus, or
  * WORKDIR/corpus) is seeded when empty from corpus/cases and from every
  * clean artifact of corpus/seeds/<profile>/ as a zero-op case (the raw target
- * gets the rendered outputs behind their profile selector byte). The engine's output
+ * gets the rendered outputs, each naming its profile: raw_input.h). The engine's output
  * is read live: libFuzzer status lines give the timeline and coverage; for
  * AFL++ they come from fuzzer_stats and plot_data. Every saved failing input
  * (libFuzzer's artifacts, AFL++'s crashes/) is run once more the way triage
@@ -29,6 +29,7 @@
 #include "lifecycle.h"
 #ifdef HAVE_MALFORM_HARNESS
 #include "harness.h"
+#include "raw_input.h"
 #endif
 
 #ifndef MF_SOURCE_ROOT
@@ -39,7 +40,7 @@ typedef struct {
     const mf_lc_engine_opts *o;
     const char *engine, *target, *workdir;
     int seconds, jobs;
-    char root[2048], build[4096], bin[4096], corpus[4096], stats_dir[4096], art_dir[4096];
+    char root[2048], build[4096], bin[4096], corpus[4096], stats_dir[4096], art_dir[4096], find_dir[4096];
     json_t *timeline, *failures;
     unsigned long long execs_log;
     long edges, features, corp;
@@ -71,6 +72,18 @@ static int write_file(const char *path, const void *a, size_t n, const void *b, 
     return fclose(f);
 }
 
+#ifdef HAVE_MALFORM_HARNESS
+/* A raw target input (raw_input.h) naming its profile; 1 written. */
+static int write_raw(const char *path, const char *profile, const void *text, size_t len)
+{
+    size_t n;
+    uint8_t *data = mf_raw_input_encode(profile, text, len, &n);
+    int ok = data && write_file(path, data, n, NULL, 0) == 0;
+    free(data);
+    return ok;
+}
+#endif
+
 /* Seed an empty working corpus from corpus/cases. */
 static void seed_corpus(fz *z)
 {
@@ -98,11 +111,7 @@ static void seed_corpus(fz *z)
             mf_case *c = mf_case_decode(text, len, err, sizeof err);
             mf_render r;
             if (c && mf_case_render(c, &r) == 0) {
-                unsigned char sel = 0;
-                for (size_t i = 0; i < mf_profiles_count(); i++)
-                    if (mf_profiles_at(i) == r.profile)
-                        sel = (unsigned char)i;
-                n += write_file(dst, &sel, 1, r.raw, r.raw_len) == 0;
+                n += write_raw(dst, r.profile ? r.profile->name : NULL, r.raw, r.raw_len);
             }
             if (c)
                 mf_render_free(&r);
@@ -133,11 +142,7 @@ static void seed_corpus(fz *z)
             if (text && !strcmp(z->target, "structured")) {
                 n += write_file(dst, text, clen, NULL, 0) == 0;
             } else if (art) {
-                unsigned char sel = 0;
-                for (size_t i = 0; i < mf_profiles_count(); i++)
-                    if (mf_profiles_at(i) == p)
-                        sel = (unsigned char)i;
-                n += write_file(dst, &sel, 1, art, len) == 0;
+                n += write_raw(dst, p->name, art, len);
             }
             free(text);
             mf_case_free(c);
@@ -205,8 +210,10 @@ static void lf_line(void *ctx, const char *line)
         size_t n = json_array_size(z->timeline);
         json_t *last = n ? json_array_get(z->timeline, n - 1) : NULL;
         if (!last || t - json_real_value(json_object_get(last, "t")) >= 1.0)
-            json_array_append_new(z->timeline, json_pack("{s:f,s:I,s:I,s:I}", "t", t, "execs", (json_int_t)ex,
-                                                         "coverage", (json_int_t)z->features, "corpus", (json_int_t)z->corp));
+            json_array_append_new(z->timeline, json_pack("{s:f,s:I,s:I,s:I,s:I,s:I}", "t", t, "execs", (json_int_t)ex,
+                                                         "coverage", (json_int_t)z->features, "edges",
+                                                         (json_int_t)z->edges, "features", (json_int_t)z->features,
+                                                         "corpus", (json_int_t)z->corp));
     }
 }
 
@@ -272,7 +279,7 @@ static void progress_tick(void *ctx)
         return;
     z->last_progress = t;
     if (!strcmp(z->engine, "libfuzzer")) {
-        z->findings = count_entries(z->art_dir, "");
+        z->findings = count_entries(z->art_dir, "") + count_entries(z->find_dir, "");
     } else {
         char out[4200];
         snprintf(out, sizeof out, "%s/afl", z->workdir);
@@ -304,6 +311,8 @@ static unsigned long long merge_stats(fz *z, json_t *doc)
     json_object_set(doc, "rules_fired", json_object_get(acc, "rules_fired"));
     json_object_set(doc, "ops_applied", json_object_get(acc, "ops_applied"));
     json_object_set(doc, "verdicts", json_object_get(acc, "verdicts"));
+    json_object_set_new(doc, "known_findings", json_integer(json_integer_value(json_object_get(acc, "known_findings"))));
+    json_object_set_new(doc, "findings_recorded", json_integer(json_integer_value(json_object_get(acc, "findings"))));
     unsigned long long execs = (unsigned long long)json_integer_value(json_object_get(acc, "execs"));
     json_decref(acc);
     return execs;
@@ -331,18 +340,51 @@ static bool replay_one(fz *z, const char *file, bool on_stdin, const char *engin
     return false;
 }
 
+/* The failures the targets recorded themselves (WORKDIR/findings, see
+ * harness/lib/finding.h): each entry's signature is already the lifecycle's. */
+static void collect_findings(fz *z)
+{
+    size_t n;
+    char **paths = mf_lc_entry_list(z->find_dir, &n);
+    for (size_t i = 0; paths && i < n; i++) {
+        mf_lc_entry e;
+        char err[200];
+        if (mf_lc_entry_read(paths[i], &e, err, sizeof err) < 0)
+            continue;
+        mf_lc_outcome o;
+        const char *rules = strstr(e.signature, " rules="), *ops = strstr(e.signature, " ops=");
+        if (!strcmp(e.kind, "oracle") && e.oracle && rules && ops && ops > rules) {
+            /* the oracle line the target printed, classified again: the same outcome */
+            char line[2048];
+            snprintf(line, sizeof line, "malform-oracle: %s profile=%s ops=%s rules=%.*s: %s\n", e.oracle,
+                     e.profile ? e.profile : "-", ops + 5, (int)(ops - rules - 7), rules + 7, e.detail ? e.detail : "");
+            mf_lc_classify(line, strlen(line), 0, false, &o);
+            snprintf(o.sig, sizeof o.sig, "%s", e.signature);
+        } else {
+            memset(&o, 0, sizeof o);
+            o.kind = mf_lc_kind_parse(e.kind) > 0 ? (mf_lc_kind)mf_lc_kind_parse(e.kind) : MF_LC_CRASH;
+            snprintf(o.sig, sizeof o.sig, "%s", e.signature);
+        }
+        add_failure(z, paths[i], &o, true);
+        mf_lc_entry_free(&e);
+    }
+    mf_lc_paths_free(paths);
+}
+
 static int run_libfuzzer(fz *z)
 {
-    char a_time[32], a_prefix[4200], a_fork[32], log[4200], env_stats[4200];
+    char a_time[32], a_prefix[4200], a_fork[32], log[4200], env_stats[4200], env_find[4200];
     snprintf(a_time, sizeof a_time, "-max_total_time=%d", z->seconds);
     snprintf(a_prefix, sizeof a_prefix, "-artifact_prefix=%s/", z->art_dir);
     snprintf(a_fork, sizeof a_fork, "-fork=%d", z->jobs);
     snprintf(log, sizeof log, "%s/libfuzzer.log", z->workdir);
     snprintf(env_stats, sizeof env_stats, "MALFORM_STATS_DIR=%s", z->stats_dir);
+    snprintf(env_find, sizeof env_find, "MALFORM_FINDINGS_DIR=%s", z->find_dir);
     char *argv[] = {z->bin, a_time, a_prefix, "-max_len=65536", "-timeout=10", "-rss_limit_mb=2048",
                     "-print_final_stats=1", a_fork, "-ignore_crashes=1", "-ignore_ooms=1", "-ignore_timeouts=1",
                     z->corpus, NULL};
-    char *env[] = {env_stats, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3", NULL};
+    char *env[] = {env_stats, env_find, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3:malloc_context_size=2",
+                   NULL};
     int st = run_engine(z, argv, env, log);
     /* -fork keeps the children's reports to itself: name each saved input by running it once */
     DIR *d = opendir(z->art_dir);
@@ -397,8 +439,9 @@ static void afl_collect(fz *z, const char *out)
         if (line[0] == '#' || sscanf(line, "%llu, %llu, %llu, %llu, %llu, %llu, %lf%%, %*u, %*u, %*u, %lf, %llu, %llu",
                                      &t, &cyc, &cur, &corpus, &pt, &pf, &map, &eps, &total, &edges) != 10)
             continue;
-        json_array_append_new(z->timeline, json_pack("{s:I,s:I,s:I,s:I}", "t", (json_int_t)t, "execs", (json_int_t)total,
-                                                     "coverage", (json_int_t)edges, "corpus", (json_int_t)corpus));
+        json_array_append_new(z->timeline, json_pack("{s:I,s:I,s:I,s:I,s:I}", "t", (json_int_t)t, "execs",
+                                                     (json_int_t)total, "coverage", (json_int_t)edges, "edges",
+                                                     (json_int_t)edges, "corpus", (json_int_t)corpus));
     }
     if (f)
         fclose(f);
@@ -406,20 +449,22 @@ static void afl_collect(fz *z, const char *out)
 
 static int run_afl(fz *z)
 {
-    char out[4200], so[4200], v[32], env_stats[4200], env_mut[4300];
+    char out[4200], so[4200], v[32], env_stats[4200], env_mut[4300], env_find[4200];
     snprintf(out, sizeof out, "%s/afl", z->workdir);
     snprintf(so, sizeof so, "%s/libmalform_afl_mutator.so", z->build);
     snprintf(v, sizeof v, "%d", z->seconds);
     snprintf(env_stats, sizeof env_stats, "MALFORM_STATS_DIR=%s", z->stats_dir);
     snprintf(env_mut, sizeof env_mut, "AFL_CUSTOM_MUTATOR_LIBRARY=%s", so);
+    snprintf(env_find, sizeof env_find, "MALFORM_FINDINGS_DIR=%s", z->find_dir);
     bool custom = !strcmp(z->target, "structured") && access(so, R_OK) == 0;
     char afl[64] = "/usr/bin/afl-fuzz";
     if (access(afl, X_OK) != 0)
         snprintf(afl, sizeof afl, "/usr/local/bin/afl-fuzz");
     mf_lc_proc procs[64];
+    bool started[64];
     char logs[64][4300];
     char *env[] = {"AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_ALLOW_TMP=1",
-                   "AFL_NO_AFFINITY=1", env_stats, custom ? env_mut : NULL, NULL};
+                   "AFL_NO_AFFINITY=1", env_stats, env_find, custom ? env_mut : NULL, NULL};
     char names[64][16];
     int n = z->jobs > 64 ? 64 : z->jobs;
     for (int i = 0; i < n; i++) {
@@ -429,15 +474,15 @@ static int run_afl(fz *z)
                         z->bin, NULL};
         procs[i] = (mf_lc_proc){.argv = argv, .env = env, .log = logs[i], .log_truncate = true,
                                 .tick = i ? NULL : progress_tick, .stop = engine_stop, .grace = 15, .ctx = z};
-        if (mf_lc_proc_start(&procs[i]) < 0)
-            procs[i].pid = 0;
+        started[i] = mf_lc_proc_start(&procs[i]) == 0;
     }
-    int st = -1;
-    for (int i = 0; i < n; i++) {
-        int s = mf_lc_proc_wait(&procs[i]);
-        if (i == 0)
-            st = procs[0].pid < 0 ? -1 : s;
-    }
+    int st = -1;   /* the main instance's wait status */
+    for (int i = 0; i < n; i++)
+        if (started[i]) {
+            int s = mf_lc_proc_wait(&procs[i]);
+            if (i == 0)
+                st = s;
+        }
     afl_collect(z, out);
     /* grow the working corpus with the main queue */
     char q[4400];
@@ -522,9 +567,11 @@ int mf_lc_engine_run(const mf_lc_engine_opts *o, json_t **stats, char *err, size
     if (mf_lc_pathf(z.corpus, sizeof z.corpus, "%s", o->corpus ? o->corpus : "") < 0 ||
         (!o->corpus && mf_lc_pathf(z.corpus, sizeof z.corpus, "%s/corpus", z.workdir) < 0) ||
         mf_lc_pathf(z.stats_dir, sizeof z.stats_dir, "%s/stats", z.workdir) < 0 ||
-        mf_lc_pathf(z.art_dir, sizeof z.art_dir, "%s/artifacts", z.workdir) < 0)
+        mf_lc_pathf(z.art_dir, sizeof z.art_dir, "%s/artifacts", z.workdir) < 0 ||
+        mf_lc_pathf(z.find_dir, sizeof z.find_dir, "%s/findings", z.workdir) < 0)
         return FAIL("work directory path too long: %s", z.workdir);
-    if (mf_lc_mkdirs(z.corpus) < 0 || mf_lc_mkdirs(z.stats_dir) < 0 || mf_lc_mkdirs(z.art_dir) < 0)
+    if (mf_lc_mkdirs(z.corpus) < 0 || mf_lc_mkdirs(z.stats_dir) < 0 || mf_lc_mkdirs(z.art_dir) < 0 ||
+        mf_lc_mkdirs(z.find_dir) < 0)
         return FAIL("cannot create the work directories under %s: %s", z.workdir, strerror(errno));
     /* stale dumps from an earlier run would be summed in */
     DIR *d = opendir(z.stats_dir);
@@ -541,6 +588,7 @@ int mf_lc_engine_run(const mf_lc_engine_opts *o, json_t **stats, char *err, size
     z.failures = json_array();
     z.t0 = z.last_progress = mf_lc_clock();
     int st = lf ? run_libfuzzer(&z) : run_afl(&z);
+    collect_findings(&z);
     double secs = mf_lc_clock() - z.t0;
     json_t *doc = json_object();
     unsigned long long execs = merge_stats(&z, doc);

@@ -49,6 +49,7 @@ static void child_setup(void *ctx)
         mf_lc_sanitizer_env();
     }
     unsetenv("MALFORM_STATS_DIR");   /* a replayed input must not count in a campaign */
+    unsetenv("MALFORM_FINDINGS_DIR");   /* ... and must fail the old way (abort), not be recorded */
 }
 
 static int child_fn(void *ctx)

@@ -1,8 +1,9 @@
 /* lc_triage.c - from what the engines saved to new regression entries.
  *
  * 1. collect: libFuzzer's crash-*, timeout-*, oom-*, leak-* files (wherever
- *    -artifact_prefix put them under the work dir) and every AFL++ instance's
- *    crashes/ and hangs/ (id:* files);
+ *    -artifact_prefix put them under the work dir), every AFL++ instance's
+ *    crashes/ and hangs/ (id:* files) and the entries the targets recorded
+ *    themselves in findings/ (their payload is the input);
  * 2. which target: the nearest stats.json ("target") or AFL++ fuzzer_stats
  *    (command_line), else the content (a structured case or raw bytes);
  * 3. reproduce: run each input `repeats` times in a child; all runs with the
@@ -65,6 +66,25 @@ static int cmp_found(const void *a, const void *b)
     return strcmp(((const found_input *)a)->path, ((const found_input *)b)->path);
 }
 
+/* The engine a recorded finding names in its header. */
+static const char *finding_engine(const char *path)
+{
+    static const char *engines[] = {"libfuzzer", "afl", "blackbox"};
+    char head[2048] = "";
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    head[n] = '\0';
+    if (f)
+        fclose(f);
+    for (size_t i = 0; i < sizeof engines / sizeof *engines; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "\nengine: %s\n", engines[i]);
+        if (strstr(head, key))
+            return engines[i];
+    }
+    return "finding";
+}
+
 /* Walk dir; in_afl: "crashes" or "hangs" when inside such a directory. */
 static void collect(const char *dir, int depth, const char *in_afl, found_list *out)
 {
@@ -85,12 +105,19 @@ static void collect(const char *dir, int depth, const char *in_afl, found_list *
             /* Our own output and the corpora hold no failures. */
             if (!strcmp(nm, "triage") || !strcmp(nm, "queue") || !strcmp(nm, "corpus") || !strcmp(nm, "report"))
                 continue;
-            const char *afl = !strcmp(nm, "crashes") ? "crash" : !strcmp(nm, "hangs") ? "timeout" : NULL;
+            const char *afl = !strcmp(nm, "crashes") ? "crash" : !strcmp(nm, "hangs") ? "timeout"
+                              : !strcmp(nm, "findings") ? "finding" : NULL;
             collect(path, depth + 1, afl, out);
             continue;
         }
         if (!S_ISREG(st.st_mode))
             continue;
+        if (in_afl && !strcmp(in_afl, "finding")) {   /* recorded by a target itself (harness/lib/finding.h) */
+            size_t l = strlen(nm);
+            if (nm[0] != '.' && l > 5 && (!strcmp(nm + l - 5, ".case") || !strcmp(nm + l - 4, ".raw")))
+                add_found(out, path, finding_engine(path), "finding");
+            continue;
+        }
         if (in_afl) {
             if (!strncmp(nm, "id:", 3) || !strncmp(nm, "id_", 3))
                 add_found(out, path, "afl", in_afl);
@@ -271,10 +298,23 @@ static int triage_one(triage_state *s, const found_input *f, bool quick, char *q
         s->rep->errors++;
         return 0;
     }
-    char target[128];
+    char target[128] = "";
+    if (data && !strcmp(f->hint, "finding")) {   /* the entry's payload is the input */
+        mf_lc_entry e;
+        char err[200];
+        if (mf_lc_entry_parse((const char *)data, len, &e, err, sizeof err) == 0) {
+            free(data);
+            data = e.payload;
+            len = e.payload_len;
+            e.payload = NULL;
+            if (e.target)
+                snprintf(target, sizeof target, "%s", e.target);
+            mf_lc_entry_free(&e);
+        }
+    }
     if (o->target)
         snprintf(target, sizeof target, "%s", o->target);
-    else if (!target_from_stats(f->path, s->workdir, target, sizeof target))
+    else if (!target[0] && !target_from_stats(f->path, s->workdir, target, sizeof target))
         snprintf(target, sizeof target, "%s", is_case(data, len) ? "structured" : "raw");
     json_object_set_new(item, "target", json_string(target));
     json_object_set_new(item, "original_size", json_integer((json_int_t)len));

@@ -13,7 +13,7 @@
 
 const char *mf_contract_name(mf_contract c)
 {
-    return c == MF_CONTRACT_REJECT ? "reject" : c == MF_CONTRACT_SUBSET ? "subset" : "exact";
+    return c == MF_CONTRACT_RAW ? "raw" : c == MF_CONTRACT_REJECT ? "reject" : c == MF_CONTRACT_SUBSET ? "subset" : "exact";
 }
 
 bool mf_case_is_structured(const char *text, size_t len)

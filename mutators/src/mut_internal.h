@@ -23,6 +23,8 @@ typedef struct mf_op_ctx {
     char *text;               /* owned; replace with mt_ctx_set */
     size_t len;
     json_t *value;            /* value ops only */
+    mf_contract contract;     /* out: weaker contract for this application (0: the op's own) */
+    bool prose_key;           /* out: inserted prose that YAML reads as a key line */
 } mf_op_ctx;
 
 /* Replace ctx->text with the contents of b (b is consumed). */
@@ -67,7 +69,8 @@ int mt_splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n);
 typedef enum { JT_STR, JT_KEY, JT_NUM, JT_LIT, JT_OPEN, JT_CLOSE, JT_COMMA, JT_COLON } mt_jkind;
 typedef struct { mt_jkind kind; size_t off, len; } mt_jtok;
 typedef struct { mt_jtok *v; size_t n; } mt_jtoks;
-/* Tokenize JSON-ish text (best effort): "..", '..' and `..` strings, comments
+/* Tokenize JSON-ish text (best effort): "..", and where a key or value may
+ * stand '..' and `..`, strings; comments
  * and stray bytes skipped, an unclosed string ends the scan. */
 int mt_json_scan(const char *text, size_t len, mt_jtoks *out);
 void mt_jtoks_free(mt_jtoks *t);

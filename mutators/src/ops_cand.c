@@ -4,8 +4,10 @@
  * unclosed, wrong tag), XML tag envelopes (also truncated), prose before the
  * first top-level key, terminal noise (ANSI, bracketed paste, control bytes),
  * an orphan closing fence, and echoed prompts (which must be rejected). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <yaml.h>
 #include "mut_internal.h"
 
 static int wrap(mf_op_ctx *ctx, const char *pre, const char *post)
@@ -66,14 +68,118 @@ static const char *pick(mf_op_ctx *ctx, const char *const *list, size_t n, const
     return list[(size_t)mt_param_int(ctx, param, (long)mt_rand(ctx, n)) % n];
 }
 
+/* An empty or null artifact plus one sentence is a valid scalar document:
+ * nothing tells the prose from the artifact. */
+static bool empty_artifact(const mf_op_ctx *ctx)
+{
+    size_t i = 0;
+    while (i < ctx->len && strchr(" \t\r\n", ctx->text[i]))
+        i++;
+    size_t e = ctx->len;
+    while (e > i && strchr(" \t\r\n", ctx->text[e - 1]))
+        e--;
+    return e == i || (e - i == 4 && !memcmp(ctx->text + i, "null", 4)) || (e - i == 1 && ctx->text[i] == '~') ||
+           (e - i == 3 && !memcmp(ctx->text + i, "---", 3));
+}
+
+/* Does libyaml parse the text as it is? */
+static bool yaml_parses(const char *s, size_t n)
+{
+    yaml_parser_t parser;
+    yaml_event_t e;
+    bool ok = true;
+    if (!yaml_parser_initialize(&parser))
+        return false;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
+    for (;;) {
+        if (!yaml_parser_parse(&parser, &e)) {
+            ok = false;
+            break;
+        }
+        bool end = e.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&e);
+        if (end)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return ok;
+}
+
+static bool top_level_key(const mf_profile *p, const char *s, size_t n)
+{
+    for (size_t i = 0; p && i < json_array_size(p->top_level_keys); i++) {
+        const char *k = json_string_value(json_array_get(p->top_level_keys, i));
+        if (k && strlen(k) == n && !memcmp(k, s, n))
+            return true;
+    }
+    return false;
+}
+
+/* Prose `pre` was put before the artifact text `art` (YAML). When the whole
+ * still parses, the prose is data to a parser, and only core's leading-prose
+ * rule (cand.leading-prose) tells it apart: its first line ends with ':' and
+ * the artifact starts with a mapping entry or item at column 0 (A), or it is
+ * "words: text" and the artifact starts with one of the profile's top-level
+ * keys (B). Where that promise does not hold the application is ambiguous:
+ * raw contract. prose_key notes a key-like line for later wrapper ops. */
+static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
+{
+    if (!mt_is_yaml(ctx))
+        return;
+    const char *nl = memchr(pre, '\n', pre_len);
+    size_t l1 = nl ? (size_t)(nl - pre) : pre_len;
+    bool colon_end = l1 && pre[l1 - 1] == ':';
+    const char *cs = NULL;
+    for (size_t i = 0; i + 1 < l1; i++)
+        if (pre[i] == ':' && pre[i + 1] == ' ') {
+            cs = pre + i;
+            break;
+        }
+    if (!colon_end && !cs)
+        return;
+    ctx->prose_key = true;
+    if (!yaml_parses(ctx->text, ctx->len))
+        return;
+    const char *a = ctx->text + pre_len, *end = ctx->text + ctx->len;
+    for (;;) {   /* the first non-blank artifact line */
+        const char *p = a;
+        while (p < end && (*p == ' ' || *p == '\r'))
+            p++;
+        if (p >= end || *p != '\n')
+            break;
+        a = p + 1;
+    }
+    bool col0 = a < end && *a != ' ' && *a != '\n';
+    size_t kl = 0;
+    while (a + kl < end && (isalnum((unsigned char)a[kl]) || a[kl] == '_' || a[kl] == '-'))
+        kl++;
+    bool entry = col0 && ((a + kl + 1 < end && a[kl] == ':') || (a + 1 < end && a[0] == '-' && a[1] == ' '));
+    bool promised = colon_end ? entry
+                              : cs && memchr(pre, ' ', (size_t)(cs - pre)) && col0 && top_level_key(ctx->profile, a, kl) &&
+                                    !top_level_key(ctx->profile, pre, (size_t)(cs - pre));
+    if (!promised)
+        ctx->contract = MF_CONTRACT_RAW;
+}
+
 int mt_op_cand_prose_before(mf_op_ctx *ctx)
 {
-    return wrap(ctx, pick(ctx, prose_before, 5, "text"), "");
+    const char *pre = pick(ctx, prose_before, 5, "text");
+    bool empty = empty_artifact(ctx);
+    int rc = wrap(ctx, pre, "");
+    if (rc == 1)
+        judge_prose(ctx, pre, strlen(pre));
+    if (rc == 1 && empty)
+        ctx->contract = MF_CONTRACT_RAW;
+    return rc;
 }
 
 int mt_op_cand_prose_after(mf_op_ctx *ctx)
 {
-    return wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
+    bool empty = empty_artifact(ctx);
+    int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
+    if (rc == 1 && empty)
+        ctx->contract = MF_CONTRACT_RAW;
+    return rc;
 }
 
 static const char *fence_tag(mf_op_ctx *ctx)
@@ -131,7 +237,11 @@ int mt_op_cand_anchor(mf_op_ctx *ctx)
         "**Output**\n\nI have: checked every field.\n\n",
         "Status update: all sections complete\n\n",
     };
-    return wrap(ctx, pick(ctx, pre, 3, "text"), "");
+    const char *text = pick(ctx, pre, 3, "text");
+    int rc = wrap(ctx, text, "");
+    if (rc == 1)
+        judge_prose(ctx, text, strlen(text));
+    return rc;
 }
 
 int mt_op_cand_ansi(mf_op_ctx *ctx)

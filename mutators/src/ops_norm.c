@@ -308,10 +308,46 @@ int mt_op_norm_task_id(mf_op_ctx *ctx) { return value_op(ctx, c_task_id); }
 
 /* ---- ID variants: Q01 -> 1, q1, Q1 ---- */
 
+/* Is the YAML key at off the id of an item of the top-level `questions:`
+ * list (the only ids norm.question-id normalizes)? The item's dash is on the
+ * key's line or on the nearest shallower line, at the key's column. */
+static bool question_id_site(const mf_op_ctx *ctx, size_t off)
+{
+    if (!mt_is_yaml(ctx))
+        return false;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return false;
+    size_t i = 0;
+    while (i + 1 < ls.n && ls.v[i + 1].off <= off)
+        i++;
+    const mt_line *k = &ls.v[i];
+    bool item = k->dash;
+    for (size_t j = i; !item && j-- > 0;) {
+        const mt_line *l = &ls.v[j];
+        if (l->blank || l->comment || l->block_body || l->body > k->body)
+            continue;
+        item = l->dash && l->body == k->body;
+        break;
+    }
+    bool top = false;
+    for (size_t j = i + 1; item && j-- > 0;) {
+        const mt_line *l = &ls.v[j];
+        if (l->blank || l->comment || l->block_body || l->indent > 0)
+            continue;
+        top = l->key_len == 9 && !memcmp(l->s + l->body, "questions", 9);
+        break;
+    }
+    mt_lines_free(&ls);
+    return item && top;
+}
+
 static bool c_id(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
 {
     if (!key_is(ctx, s, "id") || (s->val[0] != 'Q') || strlen(s->val) < 3 ||
-        strspn(s->val + 1, "0123456789") != strlen(s->val + 1))
+        strspn(s->val + 1, "0123456789") != strlen(s->val + 1) ||
+        !(has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers")) ||
+        !question_id_site(ctx, s->key_off))
         return false;
     int num = atoi(s->val + 1);
     switch ((ctx->rng >> 5) % 3) {

@@ -43,7 +43,8 @@ static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
         if (c->ops[i].op->kind != MF_OP_VALUE)
             continue;
         json_t *before = json_deep_copy(value);
-        mf_op_ctx ctx = {r->profile, c->ops[i].seed ^ (0x9E37u * (i + 1)), c->ops[i].params, NULL, 0, value};
+        mf_op_ctx ctx = {r->profile, c->ops[i].seed ^ (0x9E37u * (i + 1)), c->ops[i].params, NULL, 0, value,
+                         MF_CONTRACT_EXACT, false};
         int rc = c->ops[i].op->apply(&ctx);
         if (rc < 0 || !before) {
             json_decref(before);
@@ -65,6 +66,8 @@ static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
         }
         json_decref(before);
         r->applied[i] = rc == 1;
+        if (rc == 1 && ctx.contract > r->contract)
+            r->contract = ctx.contract;
         changed |= rc == 1;
     }
     if (changed) {
@@ -79,6 +82,19 @@ static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
     }
     json_decref(value);
     return 0;
+}
+
+/* After these ops the JSON token scanner no longer sees where a string
+ * ends (inner quotes unescaped, typographic delimiters), so a later token
+ * op may land inside a string: no rule promises to undo that combination. */
+static bool obscures_tokens(const mf_op *op)
+{
+    return !strcmp(op->id, "json.unescaped-quote") || !strcmp(op->id, "json.smart-quotes");
+}
+
+static bool token_op(const mf_op *op)
+{
+    return !strncmp(op->id, "json.", 5) || !strncmp(op->id, "norm.", 5);
 }
 
 int mf_case_render(const mf_case *c, mf_render *r)
@@ -99,7 +115,8 @@ int mf_case_render(const mf_case *c, mf_render *r)
     mf_case_options(c, &opt);
     if (render_values(c, r, &opt) < 0)
         goto oom;
-    mf_op_ctx ctx = {r->profile, 0, "", malloc(r->clean_len + 1), r->clean_len, NULL};
+    mf_op_ctx ctx = {r->profile, 0, "", malloc(r->clean_len + 1), r->clean_len, NULL, MF_CONTRACT_EXACT, false};
+    bool ambiguous_prose = false, obscured = false;
     if (!ctx.text)
         goto oom;
     memcpy(ctx.text, r->clean, r->clean_len + 1);
@@ -112,16 +129,28 @@ int mf_case_render(const mf_case *c, mf_render *r)
             continue;
         ctx.rng = c->ops[i].seed ^ (0x9E37u * (i + 1));
         ctx.params = c->ops[i].params;
+        ctx.contract = MF_CONTRACT_EXACT;
         int rc = op->apply(&ctx);
         if (rc < 0) {
             free(ctx.text);
             goto oom;
         }
         r->applied[i] = rc == 1;
+        if (rc == 1 && ctx.contract > r->contract)
+            r->contract = ctx.contract;
+        /* Prose that reads as a key was inserted, then a wrapper indented
+         * it into the artifact: now it is data to every pipeline. */
+        if (rc == 1 && ambiguous_prose && !strncmp(op->id, "norm.wrapper", 12))
+            r->contract = MF_CONTRACT_RAW;
+        if (rc == 1 && ctx.prose_key)
+            ambiguous_prose = true;
+        if (rc == 1 && obscured && token_op(op))
+            r->contract = MF_CONTRACT_RAW;
+        if (rc == 1 && obscures_tokens(op))
+            obscured = true;
     }
     r->raw = ctx.text;
     r->raw_len = ctx.len;
-    r->contract = MF_CONTRACT_EXACT;
     for (size_t i = 0; i < c->nops; i++)
         if (r->applied[i] && c->ops[i].op->contract > r->contract)
             r->contract = c->ops[i].op->contract;

@@ -268,7 +268,10 @@ int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
             i = end ? (size_t)(end - t) + 1 : len;
             continue;
         }
-        if (c == '"' || c == '\'' || c == '`') {
+        /* '..' and `..` strings only where JSON expects a key or a value:
+         * in prose and fence lines (```json) they are apostrophes and backticks */
+        bool json_pos = n && (v[n - 1].kind == JT_COLON || v[n - 1].kind == JT_COMMA || v[n - 1].kind == JT_OPEN);
+        if (c == '"' || ((c == '\'' || c == '`') && json_pos)) {
             size_t j = i + 1;
             while (j < len && t[j] != (char)c)
                 j += t[j] == '\\' ? 2 : 1;

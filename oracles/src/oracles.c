@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 #include "malform/oracles.h"
 
@@ -159,7 +160,36 @@ int mf_oracle_idempotence(const mf_oracle_input *in, mf_verdict *v)
 
 /* ---- no-data-loss ---- */
 
-typedef struct { const json_t *defaults; const mf_result *r; } subset_ctx;
+typedef struct {
+    const json_t *defaults;
+    const mf_result *r;
+    const json_t *cut;   /* the last scalar of the output when json.truncated fired, else NULL */
+} subset_ctx;
+
+/* The last scalar of v in document order. */
+static const json_t *last_scalar(const json_t *v, int d)
+{
+    if (d > 64)
+        return NULL;
+    if (json_is_object(v)) {
+        const json_t *last = NULL;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) last = x;
+        return last ? last_scalar(last, d + 1) : NULL;
+    }
+    if (json_is_array(v))
+        return json_array_size(v) ? last_scalar(json_array_get(v, json_array_size(v) - 1), d + 1) : NULL;
+    return v;
+}
+
+static bool rule_fired(const mf_result *r, const char *rule)
+{
+    for (size_t i = 0; i < r->warnings.count; i++)
+        if (r->warnings.items[i].rule && !strcmp(r->warnings.items[i].rule, rule))
+            return true;
+    return false;
+}
 
 static bool warned_about(const mf_result *r, const char *s)
 {
@@ -176,6 +206,11 @@ static bool subset(const json_t *got, const json_t *want, const char *key, const
                    size_t plen, int d)
 {
     if (json_equal((json_t *)got, (json_t *)want))
+        return true;
+    /* the string the text was cut in is kept as far as it went (json.truncated) */
+    if (got == c->cut && json_is_string(got) && json_is_string(want) &&
+        json_string_length(got) <= json_string_length(want) &&
+        !memcmp(json_string_value(got), json_string_value(want), json_string_length(got)))
         return true;
     const json_t *def = key && json_is_object(c->defaults) ? json_object_get(c->defaults, key) : NULL;
     if (def && json_equal((json_t *)def, (json_t *)got) && c->r->warnings.count)
@@ -281,6 +316,12 @@ static void ws_scan(wordset *w, const char *s, size_t n)
         }
         size_t j = word_end(s, n, i);
         ws_add(w, word_hash(s + i, j - i));
+        /* 050 is the number 50: the value's digits are the word's without its leading zeros */
+        size_t z = i;
+        while (z + 1 < j && s[z] == '0' && strspn(s + z, "0123456789") >= j - z)
+            z++;
+        if (z > i)
+            ws_add(w, word_hash(s + z, j - z));
         i = j;
     }
 }
@@ -498,7 +539,8 @@ int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v)
         }
         break;
     case MF_EXPECT_SUBSET: {
-        subset_ctx c = {profile_of(in) ? profile_of(in)->defaults : NULL, r};
+        subset_ctx c = {profile_of(in) ? profile_of(in)->defaults : NULL, r,
+                        acc && rule_fired(r, "json.truncated") ? last_scalar(r->value, 0) : NULL};
         if (acc && in->truth && !subset(r->value, in->truth, NULL, &c, path, sizeof path, 0))
             snprintf(v->detail, sizeof v->detail, "subset contract broken at %.300s: value changed or invented",
                      *path ? path : "/");
@@ -525,6 +567,63 @@ int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v)
 }
 
 /* ---- accounting ---- */
+
+/* Is s the text of the scalar want (a number, boolean or null)? */
+static bool scalar_text(const json_t *want, const char *s)
+{
+    char *e;
+    if (!*s)
+        return json_is_null(want);
+    if (json_is_integer(want)) {
+        long long x = strtoll(s, &e, 10);
+        return !*e && x == json_integer_value(want);
+    }
+    if (json_is_real(want)) {
+        double x = strtod(s, &e);
+        return !*e && x == json_real_value(want);
+    }
+    if (json_is_boolean(want))
+        return !strcasecmp(s, json_is_true(want) ? "true" : "false") ||
+               !strcasecmp(s, json_is_true(want) ? "yes" : "no") || !strcasecmp(s, json_is_true(want) ? "on" : "off");
+    return json_is_null(want) && (!strcmp(s, "null") || !strcmp(s, "~"));
+}
+
+static bool declared_string(const mf_profile *p, const char *key)
+{
+    return key && p && (json_object_get(p->string_fields, key) || json_object_get(p->free_text_fields, key));
+}
+
+/* got equals the plain parse want, except that a field the profile declares
+ * a string (string_fields, free_text_fields: documented normalizations) may
+ * hold the text of the scalar the plain parse read (2 -> "2", 050 -> "050"). */
+static bool equal_as_declared(const json_t *got, const json_t *want, const mf_profile *p, const char *key, int d)
+{
+    if (json_equal((json_t *)got, (json_t *)want))
+        return true;
+    if (json_is_string(got) && !json_is_string(want) && !json_is_object(want) && !json_is_array(want))
+        return declared_string(p, key) && scalar_text(want, json_string_value(got));
+    if (d > 64)
+        return false;
+    if (json_is_object(got) && json_is_object(want)) {
+        if (json_object_size(got) != json_object_size(want))
+            return false;
+        const char *k;
+        json_t *g;
+        json_object_foreach((json_t *)got, k, g) {
+            const json_t *w = json_object_get(want, k);
+            if (!w || !equal_as_declared(g, w, p, k, d + 1))
+                return false;
+        }
+        return true;
+    }
+    if (json_is_array(got) && json_is_array(want) && json_array_size(got) == json_array_size(want)) {
+        for (size_t i = 0; i < json_array_size(got); i++)
+            if (!equal_as_declared(json_array_get(got, i), json_array_get(want, i), p, key, d + 1))
+                return false;
+        return true;
+    }
+    return false;
+}
 
 int mf_oracle_accounting(const mf_oracle_input *in, mf_verdict *v)
 {
@@ -556,7 +655,7 @@ int mf_oracle_accounting(const mf_oracle_input *in, mf_verdict *v)
         return finish(v);
     mf_result *plain = mf_repair(g, in->raw, in->raw_len, in->opt);
     if (plain && plain->status == MF_ACCEPTED && plain->warnings.count == 0 && !plain->repair_applied &&
-        !json_equal(plain->value, r->value)) {
+        !equal_as_declared(r->value, plain->value, in->profile, NULL, 0)) {
         char d[300];
         first_diff(r->value, plain->value, d, sizeof d);
         snprintf(v->detail, sizeof v->detail, "silent change: no warning but the value differs from the input's parse: %s", d);
@@ -603,14 +702,24 @@ int mf_oracle_determinism(const mf_oracle_input *in, mf_verdict *v)
 
 int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v)
 {
+    return mf_oracles_run_except(in, v, 0);
+}
+
+int mf_oracles_run_except(const mf_oracle_input *in, mf_verdict *v, unsigned skip)
+{
     int (*const fns[MF_ORACLE_COUNT])(const mf_oracle_input *, mf_verdict *) = {
 #define ORACLE(cname, name, fn) [MF_ORACLE_##cname] = fn,
 #include "malform/oracles.def"
 #undef ORACLE
     };
     int failed = 0;
-    for (int i = 0; i < MF_ORACLE_COUNT; i++)
+    for (int i = 0; i < MF_ORACLE_COUNT; i++) {
+        if (skip & (1u << i)) {
+            memset(&v[i], 0, sizeof v[i]);
+            continue;
+        }
         failed += fns[i](in, &v[i]);
+    }
     return failed;
 }
 

@@ -22,12 +22,13 @@ static bool type_is(const json_t *v, const char *t)
     return true;
 }
 
-/* UTF-8 code points of a string. */
-static size_t u8len(const char *s)
+/* UTF-8 code points of a JSON string (all of its bytes: U+0000 included). */
+static size_t u8len(const json_t *v)
 {
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
+    const char *s = json_string_value(v);
+    size_t n = 0, len = json_string_length(v);
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
     return n;
 }
 
@@ -62,7 +63,7 @@ static int validate(const json_t *s, const json_t *v, char *path, size_t plen, c
     if ((k = json_object_get(s, "const")) && !json_equal((json_t *)k, (json_t *)v))
         return fail(msg, n, path, "not const");
     if (json_is_string(v)) {
-        size_t l = u8len(json_string_value(v));
+        size_t l = u8len(v);
         if ((k = json_object_get(s, "minLength")) && json_is_integer(k) && l < (size_t)json_integer_value(k))
             return fail(msg, n, path, "shorter than minLength");
         if ((k = json_object_get(s, "maxLength")) && json_is_integer(k) && l > (size_t)json_integer_value(k))

@@ -253,6 +253,61 @@ out:
     return why;
 }
 
+static mf_contract contract_of(const char *text, char **raw)
+{
+    char err[200];
+    mf_case *c = mf_case_decode(text, strlen(text), err, sizeof err);
+    assert_non_null(c);
+    mf_render r;
+    assert_int_equal(mf_case_render(c, &r), 0);
+    mf_contract k = r.contract;
+    if (raw)
+        *raw = strdup(r.raw);
+    mf_render_free(&r);
+    mf_case_free(c);
+    return k;
+}
+
+/* Ops apply only where a rule promises to repair them, and say so where the
+ * text is ambiguous: question ids outside `questions:` are no site; prose
+ * that YAML reads as a key is exact only where cand.leading-prose promises
+ * to cut it, and raw once a wrapper indents it into the artifact. */
+static void test_op_sites_and_ambiguity(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[512], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.id-variant seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: Why?\n"
+                 "    inspiration:\n      id: Q05\nnotes:\n  id: Q07\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "id: Q05"));
+        assert_non_null(strstr(raw, "id: Q07"));
+        free(raw);
+    }
+    const char *promised = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1 text=3\n---\na: 1\nb: two\n";
+    char *raw = NULL;
+    assert_int_equal(contract_of(promised, &raw), MF_CONTRACT_EXACT);
+    assert_non_null(strstr(raw, "Okay, here it is:"));
+    free(raw);
+    const char *wrapped = "malform-case 1\nprofile: bead_status\nop: cand.prose-before seed=1 text=3\n"
+                          "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(wrapped, NULL), MF_CONTRACT_RAW);
+    const char *plain = "malform-case 1\nprofile: bead_status\nop: cand.prose-before seed=1 text=0\n"
+                        "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(plain, NULL), MF_CONTRACT_EXACT);
+    /* a token op after the quotes were made unreadable to the scanner */
+    const char *after = "malform-case 1\nprofile: generic_json\nop: json.smart-quotes seed=1\n"
+                        "op: json.trailing-comma seed=2\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
+    assert_int_equal(contract_of(after, NULL), MF_CONTRACT_RAW);
+    const char *before = "malform-case 1\nprofile: generic_json\nop: json.trailing-comma seed=2\n"
+                         "op: json.smart-quotes seed=1\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
+    assert_int_equal(contract_of(before, NULL), MF_CONTRACT_EXACT);
+    /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
+    const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
+    assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
+}
+
 static void test_op_fixtures(void **state)
 {
     (void)state;
@@ -295,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_registry),        cmocka_unit_test(test_case_roundtrip),
         cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
+        cmocka_unit_test(test_op_sites_and_ambiguity),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

@@ -147,6 +147,63 @@ static void test_accounting(void **state)
     mf_result_free(r);
 }
 
+/* Known false positives, fixed in the oracles: a field the profile declares
+ * a string keeps the scalar's text (2 -> "2", 050 -> "050"); 050 read as the
+ * number 50 invents nothing; a string with U+0000 is measured by its length. */
+static void test_oracle_false_positives(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("bead_status");
+    assert_non_null(p);
+    const char *raw = "bead_id: 2\nstatus: done\nsummary: 050\nchecks:\n  tests: pass\n";
+    mf_verdict v;
+    mf_result *r = fake(J("{\"bead_id\":\"2\",\"status\":\"done\",\"summary\":\"050\",\"checks\":{\"tests\":\"pass\"}}"),
+                        "raw", false);
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    if (mf_oracle_accounting(&in, &v))
+        fail_msg("declared string fields: %s", v.detail);
+    json_object_set_new(r->value, "bead_id", json_string("3"));   /* a changed value still fails */
+    assert_int_equal(mf_oracle_accounting(&in, &v), 1);
+    json_object_set_new(r->value, "bead_id", json_string("2"));
+    json_object_set_new(json_object_get(r->value, "checks"), "tests", json_integer(1));
+    assert_int_equal(mf_oracle_accounting(&in, &v), 1);
+    mf_result_free(r);
+
+    const mf_profile *g = mf_profiles_get("generic_yaml");
+    const char *raw2 = "n: 050\nm: 007\n";
+    r = fake(J("{\"n\":50,\"m\":7}"), "raw", false);
+    mf_oracle_input in2 = {g, NULL, raw2, strlen(raw2), r, NULL, MF_EXPECT_RAW};
+    if (mf_oracle_no_data_loss(&in2, &v))
+        fail_msg("050 -> 50: %s", v.detail);
+    json_object_set_new(r->value, "m", json_integer(70));
+    assert_int_equal(mf_oracle_no_data_loss(&in2, &v), 1);
+    mf_result_free(r);
+
+    /* subset after truncation: the string the text was cut in may be a prefix */
+    const mf_profile *gj = mf_profiles_get("generic_json");
+    json_t *t = J("{\"a\":\"first\",\"b\":[\"second\",\"third\"]}");
+    r = fake(J("{\"a\":\"first\",\"b\":[\"second\",\"th\"]}"), "raw", true);
+    mf_oracle_input in3 = {gj, NULL, "", 0, r, t, MF_EXPECT_SUBSET};
+    assert_int_equal(mf_oracle_no_data_loss(&in3, &v), 1);   /* no truncation warning */
+    mf_warnings_add(&r->warnings, "json.truncated", 1, "closed the truncated text");
+    if (mf_oracle_no_data_loss(&in3, &v))
+        fail_msg("cut string: %s", v.detail);
+    json_object_set_new(r->value, "a", json_string("fir"));   /* only the last one */
+    assert_int_equal(mf_oracle_no_data_loss(&in3, &v), 1);
+    mf_result_free(r);
+    json_decref(t);
+
+    json_t *schema = J("{\"type\":\"string\",\"minLength\":3}");
+    json_t *nul = json_stringn("\0\0a", 3);
+    char msg[200];
+    assert_int_equal(mf_oracle_schema_validate(schema, nul, msg, sizeof msg), 0);
+    json_decref(nul);
+    nul = json_stringn("\0a", 2);
+    assert_int_equal(mf_oracle_schema_validate(schema, nul, msg, sizeof msg), -1);
+    json_decref(nul);
+    json_decref(schema);
+}
+
 static void test_schema_oracle(void **state)
 {
     (void)state;
@@ -228,6 +285,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_schema_validator), cmocka_unit_test(test_no_data_loss),
         cmocka_unit_test(test_accounting),       cmocka_unit_test(test_schema_oracle),
+        cmocka_unit_test(test_oracle_false_positives),
         cmocka_unit_test(test_real_pipeline),    cmocka_unit_test(test_clean_and_diff),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,8 +26,11 @@
 #include "malform/malform.h"
 
 /* What the pipeline owes an op: restore exactly (or reject), keep a subset
- * of the data with nothing changed or invented, or reject. */
-typedef enum { MF_CONTRACT_EXACT = 0, MF_CONTRACT_SUBSET = 1, MF_CONTRACT_REJECT = 2 } mf_contract;
+ * of the data with nothing changed or invented, or reject. RAW: the rendered
+ * text is genuinely ambiguous (no pipeline can tell the malformation from
+ * data), so there is no ground-truth claim and only the raw-mode oracles
+ * judge it; an op sets it for one application, never in its declaration. */
+typedef enum { MF_CONTRACT_EXACT = 0, MF_CONTRACT_SUBSET = 1, MF_CONTRACT_REJECT = 2, MF_CONTRACT_RAW = 3 } mf_contract;
 
 enum { MF_OP_YAML = 1, MF_OP_JSON = 2, MF_OP_ANY = 3 };
 typedef enum { MF_OP_TEXT = 0, MF_OP_VALUE = 1 } mf_op_kind;
@@ -53,7 +56,7 @@ size_t mf_ops_count(void);
 const mf_op *mf_ops_at(size_t i);
 /* An op by id, or NULL. */
 const mf_op *mf_ops_find(const char *id);
-/* "exact", "subset" or "reject". */
+/* "exact", "subset", "reject" or "raw". */
 const char *mf_contract_name(mf_contract c);
 
 /* ---- the structured case ---- */

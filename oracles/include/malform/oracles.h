@@ -59,8 +59,20 @@ int mf_oracle_accounting(const mf_oracle_input *in, mf_verdict *v);
 /* Repairing the same input again gives the identical result. */
 int mf_oracle_determinism(const mf_oracle_input *in, mf_verdict *v);
 
+/* Raw mode (oracles/src/loss.c): every token of the text core parsed
+ * (result->text) is in the output - a key, in a string, or the same number -
+ * or a warning names it. */
+int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v);
+/* Raw mode: no output string holds a member-shaped run (`"key":`, or `key:`
+ * at a line start) for a key its object should have but lacks (schema
+ * property, key of its sibling objects, top-level key): a swallowed key. */
+int mf_oracle_structure(const mf_oracle_input *in, mf_verdict *v);
+
 /* Run every oracle; v has MF_ORACLE_COUNT entries. Returns the number failed. */
 int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v);
+/* mf_oracles_run without the oracles whose bit (1u << MF_ORACLE_x) is in skip
+ * (their verdicts: not run). */
+int mf_oracles_run_except(const mf_oracle_input *in, mf_verdict *v, unsigned skip);
 
 /* Ground truth of a clean artifact: its repair must be accepted with zero
  * warnings and no repair applied. Returns 0 with *truth (new reference), 1

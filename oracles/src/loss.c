@@ -1,0 +1,436 @@
+/* loss.c - oracles that see data loss without ground truth (raw mode: a
+ * fuzz_raw input, a field output, an ambiguous structured case).
+ *
+ * conservation: every token of the text the pipeline finally parsed
+ *   (mf_result.text: words, numbers, the content of quoted strings) is in
+ *   the output value - as a key, in a string, or as a number of the same
+ *   value - or a warning names it. YAML comments, tags, anchors and the
+ *   format's literals (true, no, null, ~) are syntax, not data.
+ * structure: a string of the output that holds a member-shaped run for a key
+ *   its enclosing object should have but lacks (a property of the profile's
+ *   schema there, a key its sibling objects have, or a top-level key of the
+ *   profile) swallowed that member: `"key":` (JSON) or `key:` at a line
+ *   start (YAML, also after a folded line break), e.g. an unclosed quote
+ *   that ran over the next lines. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "malform/oracles.h"
+
+static void start(mf_verdict *v)
+{
+    v->ran = true;
+    v->failed = false;
+    v->detail[0] = '\0';
+}
+
+static int finish(mf_verdict *v)
+{
+    v->failed = v->detail[0] != '\0';
+    return v->failed;
+}
+
+static bool applies(const mf_oracle_input *in)
+{
+    return in->expect == MF_EXPECT_RAW && in->result && in->result->status == MF_ACCEPTED && in->result->value;
+}
+
+/* ---- a growable bag of lowercase words (linear probing over 64-bit hashes) ---- */
+
+typedef struct {
+    unsigned long long *h;
+    size_t cap, n;
+    double *nums;
+    size_t nn, ncap;
+} bag;
+
+static unsigned long long hash_word(const char *s, size_t n)
+{
+    unsigned long long h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 1099511628211ull;
+    return h | 1;
+}
+
+static int bag_add(bag *b, unsigned long long h)
+{
+    if ((b->n + 1) * 2 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        unsigned long long *nh = calloc(cap, sizeof *nh);
+        if (!nh)
+            return -1;
+        for (size_t i = 0; i < b->cap; i++)
+            if (b->h[i]) {
+                size_t j = b->h[i] & (cap - 1);
+                while (nh[j])
+                    j = (j + 1) & (cap - 1);
+                nh[j] = b->h[i];
+            }
+        free(b->h);
+        b->h = nh;
+        b->cap = cap;
+    }
+    size_t j = h & (b->cap - 1);
+    while (b->h[j] && b->h[j] != h)
+        j = (j + 1) & (b->cap - 1);
+    if (!b->h[j]) {
+        b->h[j] = h;
+        b->n++;
+    }
+    return 0;
+}
+
+static bool bag_has(const bag *b, unsigned long long h)
+{
+    if (!b->cap)
+        return false;
+    size_t j = h & (b->cap - 1);
+    while (b->h[j]) {
+        if (b->h[j] == h)
+            return true;
+        j = (j + 1) & (b->cap - 1);
+    }
+    return false;
+}
+
+static int bag_num(bag *b, double x)
+{
+    if (b->nn == b->ncap) {
+        size_t cap = b->ncap ? b->ncap * 2 : 64;
+        double *t = realloc(b->nums, cap * sizeof *t);
+        if (!t)
+            return -1;
+        b->nums = t;
+        b->ncap = cap;
+    }
+    b->nums[b->nn++] = x;
+    return 0;
+}
+
+/* Bytes of the separator at s[i] (ASCII non-alphanumerics; U+00A0, general
+ * punctuation U+2000..U+207F such as smart quotes and dashes, CJK
+ * punctuation, BOM), or 0 when s[i] starts a word character. */
+static size_t sep_len(const char *str, size_t n, size_t i)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (s[i] < 0x80)
+        return isalnum(s[i]) ? 0 : 1;
+    if (s[i] == 0xC2 && i + 1 < n && s[i + 1] == 0xA0)
+        return 2;
+    if (s[i] == 0xE2 && i + 2 < n && (s[i + 1] == 0x80 || s[i + 1] == 0x81))
+        return 3;
+    if (s[i] == 0xE3 && i + 2 < n && s[i + 1] == 0x80)
+        return 3;
+    if (s[i] == 0xEF && i + 2 < n && s[i + 1] == 0xBB && s[i + 2] == 0xBF)
+        return 3;
+    return 0;
+}
+
+static bool word_char(unsigned char c)
+{
+    return isalnum(c) || c >= 0x80;
+}
+
+/* Words of s (and each word with its leading zeros dropped) and the numbers it spells. */
+static int bag_text(bag *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t k = sep_len(s, n, i);
+        if (k) {
+            i += k;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && !sep_len(s, n, j))
+            j++;
+        if (bag_add(b, hash_word(s + i, j - i)) < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static int bag_value(bag *b, const json_t *v, int d)
+{
+    if (d > 64)
+        return 0;
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) if (bag_text(b, k, strlen(k)) < 0 || bag_value(b, x, d + 1) < 0) return -1;
+        return 0;
+    }
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (bag_value(b, json_array_get(v, i), d + 1) < 0)
+                return -1;
+        return 0;
+    }
+    if (json_is_string(v))
+        return bag_text(b, json_string_value(v), json_string_length(v));
+    if (json_is_number(v)) {
+        char t[64];
+        if (json_is_integer(v))
+            snprintf(t, sizeof t, "%lld", (long long)json_integer_value(v));
+        else
+            snprintf(t, sizeof t, "%.17g", json_real_value(v));
+        return bag_num(b, json_number_value(v)) < 0 ? -1 : bag_text(b, t, strlen(t));
+    }
+    return 0;
+}
+
+static bool literal(const char *s, size_t n)
+{
+    static const char *const lits[] = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", NULL};
+    for (int i = 0; lits[i]; i++)
+        if (strlen(lits[i]) == n && !strncasecmp(s, lits[i], n))
+            return true;
+    return false;
+}
+
+static bool warned(const mf_result *r, const char *s, size_t n)
+{
+    for (size_t i = 0; i < r->warnings.count; i++)
+        for (const char *m = r->warnings.items[i].message, *p = m; p && *p; p++)
+            if (!strncasecmp(p, s, n) && (p == m || !word_char((unsigned char)p[-1])) &&
+                !word_char((unsigned char)p[n]))
+                return true;
+    return false;
+}
+
+/* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; \uXXXX left as is). */
+static size_t unescape(char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\\' && i + 1 < n && strchr("nrtbf\"'\\/", s[i + 1])) {
+            char c = s[++i];
+            s[k++] = c == 'n' || c == 'r' || c == 't' || c == 'b' || c == 'f' ? ' ' : c;
+        } else {
+            s[k++] = s[i];
+        }
+    }
+    return k;
+}
+
+/* Blank YAML comments, tags (!x), anchors and aliases (&x, *x) outside quotes. */
+static void blank_yaml_syntax(char *s, size_t n)
+{
+    char q = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '\n') {
+            q = 0;
+            continue;
+        }
+        if (q) {
+            if (c == q && (q == '\'' || s[i - 1] != '\\'))
+                q = 0;
+            continue;
+        }
+        if ((c == '"' || c == '\'') && (i == 0 || strchr(" \t:[{,-\n", s[i - 1])))
+            q = c;
+        else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
+            while (i < n && s[i] != '\n')
+                s[i++] = ' ';
+        else if ((c == '!' || c == '&' || c == '*') && (i == 0 || strchr(" \t:[{,-\n", s[i - 1])) && i + 1 < n &&
+                 s[i + 1] != ' ')
+            while (i < n && s[i] != ' ' && s[i] != '\n')
+                s[i++] = ' ';
+        if (i < n && s[i] == '\n')
+            q = 0;
+    }
+}
+
+int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
+{
+    start(v);
+    if (!applies(in) || !in->result->text) {
+        v->ran = false;
+        return 0;
+    }
+    size_t n = strlen(in->result->text);
+    char *s = malloc(n + 1);
+    bag b = {0};
+    if (!s || bag_value(&b, in->result->value, 0) < 0) {
+        free(s);
+        free(b.h);
+        free(b.nums);
+        v->ran = false;
+        return 0;
+    }
+    memcpy(s, in->result->text, n + 1);
+    const mf_profile *p = in->profile;
+    if (!p || p->format != MF_FORMAT_JSON)
+        blank_yaml_syntax(s, n);
+    n = unescape(s, n);
+    for (size_t i = 0; i < n && !v->detail[0];) {
+        size_t sl = sep_len(s, n, i);
+        if (sl) {
+            i += sl;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && !sep_len(s, n, j))
+            j++;
+        if (!bag_has(&b, hash_word(s + i, j - i)) && !literal(s + i, j - i)) {
+            /* a number written another way (5.0, 050, 1e3) is the same number */
+            bool same = false;
+            if (isdigit((unsigned char)s[i])) {
+                size_t a = i;
+                while (a > 0 && (isdigit((unsigned char)s[a - 1]) || strchr("+-.", s[a - 1])))
+                    a--;
+                char *e;
+                double x = strtod(s + a, &e);
+                for (size_t k = 0; e >= s + j && k < b.nn && !same; k++)
+                    same = b.nums[k] == x || fabs(b.nums[k] - x) <= 1e-9 * fabs(x);
+            }
+            if (!same && !warned(in->result, s + i, j - i))
+                snprintf(v->detail, sizeof v->detail,
+                         "the parsed text's token '%.*s' is not in the output and no warning names it",
+                         (int)(j - i > 60 ? 60 : j - i), s + i);
+        }
+        i = j;
+    }
+    free(s);
+    free(b.h);
+    free(b.nums);
+    return finish(v);
+}
+
+/* ---- structure ---- */
+
+/* A member-shaped run for key in s: 2 for `"key":` after a comma, a brace
+ * or a line break, or `key:` at a line start; 1 for ` key: ` inside a line
+ * (a folded line break looks so, and so does prose); 0 for none. */
+static int member_run(const char *s, size_t n, const char *key)
+{
+    size_t kl = strlen(key);
+    int best = 0;
+    for (size_t i = 0; kl && i + kl < n && best < 2; i++) {
+        if (memcmp(s + i, key, kl))
+            continue;
+        if (i > 0 && s[i - 1] == '"' && s[i + kl] == '"') {
+            size_t a = i - 1, e = i + kl + 1;
+            bool nl = false;
+            while (e < n && s[e] == ' ')
+                e++;
+            while (a > 0 && (s[a - 1] == ' ' || s[a - 1] == '\n'))
+                nl |= s[--a] == '\n';
+            if (e < n && s[e] == ':' && (a == 0 || nl || strchr(",{", s[a - 1])))
+                best = 2;
+            continue;
+        }
+        bool colon = s[i + kl] == ':' && (i + kl + 1 == n || s[i + kl + 1] == ' ' || s[i + kl + 1] == '\n');
+        if (!colon || (i > 0 && !strchr(" \n", s[i - 1])))
+            continue;
+        size_t a = i;
+        while (a > 0 && s[a - 1] == ' ')
+            a--;
+        best = a == 0 || s[a - 1] == '\n' ? 2 : best > 1 ? best : 1;
+    }
+    return best;
+}
+
+typedef struct {
+    const mf_oracle_input *in;
+    char *detail;
+    size_t dn;
+} st_ctx;
+
+static const json_t *schema_props(const json_t *schema)
+{
+    return json_is_object(schema) ? json_object_get(schema, "properties") : NULL;
+}
+
+static const json_t *schema_child(const json_t *schema, const char *key)
+{
+    if (!json_is_object(schema))
+        return NULL;
+    if (key)
+        return json_object_get(schema_props(schema), key);
+    return json_object_get(schema, "items");
+}
+
+/* Keys obj should have: schema properties, sibling objects' keys, top-level keys. */
+static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, const json_t *siblings, bool top,
+                         const char *path)
+{
+    json_t *want = json_object();
+    const char *k;
+    json_t *x;
+    json_object_foreach((json_t *)schema_props(schema), k, x) json_object_set_new(want, k, json_true());
+    for (size_t i = 0; json_is_array(siblings) && i < json_array_size(siblings); i++)
+        if (json_array_get(siblings, i) != obj && json_is_object(json_array_get(siblings, i)))
+            json_object_foreach(json_array_get(siblings, i), k, x) json_object_set_new(want, k, json_true());
+    for (size_t i = 0; top && c->in->profile && i < json_array_size(c->in->profile->top_level_keys); i++)
+        json_object_set_new(want, json_string_value(json_array_get(c->in->profile->top_level_keys, i)), json_true());
+    /* one clear run, or two folded ones for different keys (one could be prose) */
+    bool bad = false;
+    json_object_foreach((json_t *)obj, k, x) {
+        if (!json_is_string(x))
+            continue;
+        const char *key, *first = NULL;
+        json_t *y;
+        json_object_foreach(want, key, y) {
+            int run = json_object_get(obj, key) ? 0 : member_run(json_string_value(x), json_string_length(x), key);
+            if (run == 1 && !first) {
+                first = key;
+                continue;
+            }
+            if (!run)
+                continue;
+            snprintf(c->detail, c->dn, "%s/%s: the string holds %s '%s:' its object lacks (a swallowed key)", path, k,
+                     run == 2 ? "a member" : "members", run == 2 ? key : first);
+            bad = true;
+            break;
+        }
+        if (bad)
+            break;
+    }
+    json_decref(want);
+    return bad;
+}
+
+static bool walk(st_ctx *c, const json_t *v, const json_t *schema, const json_t *siblings, bool top, char *path,
+                 size_t plen, int d)
+{
+    if (d > 64)
+        return false;
+    size_t pl = strlen(path);
+    if (json_is_object(v)) {
+        if (check_object(c, v, schema, siblings, top, path))
+            return true;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            snprintf(path + pl, plen - pl, "/%s", k);
+            if (walk(c, x, schema_child(schema, k), NULL, false, path, plen, d + 1))
+                return true;
+        }
+    } else if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            snprintf(path + pl, plen - pl, "/%zu", i);
+            if (walk(c, json_array_get(v, i), schema_child(schema, NULL), v, false, path, plen, d + 1))
+                return true;
+        }
+    }
+    path[pl] = '\0';
+    return false;
+}
+
+int mf_oracle_structure(const mf_oracle_input *in, mf_verdict *v)
+{
+    start(v);
+    if (!applies(in)) {
+        v->ran = false;
+        return 0;
+    }
+    char path[512] = "";
+    st_ctx c = {in, v->detail, sizeof v->detail};
+    walk(&c, in->result->value, in->profile ? in->profile->schema : NULL, NULL, true, path, sizeof path, 0);
+    return finish(v);
+}

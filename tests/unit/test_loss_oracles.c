@@ -1,0 +1,131 @@
+/* test_loss_oracles.c - the raw-mode oracles that see loss without ground
+ * truth (oracles/src/loss.c), on the four lossy shapes of real model outputs
+ * core once accepted: a complete array dropped, and following keys swallowed
+ * into a string value (an unclosed YAML quote, a JSON inner quote, a folded
+ * plain scalar). Each shape fails; the faithful value of the same text passes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "malform/malform.h"
+#include "malform/oracles.h"
+
+static json_t *J(const char *s)
+{
+    json_t *v = json_loads(s, JSON_DECODE_ANY, NULL);
+    assert_non_null(v);
+    return v;
+}
+
+/* An accepted result whose parsed text is text and value is the JSON value. */
+static mf_result *fake(const char *text, const char *value)
+{
+    mf_result *r = calloc(1, sizeof *r);
+    r->status = MF_ACCEPTED;
+    r->value = J(value);
+    r->candidate = strdup("raw");
+    r->text = strdup(text);
+    return r;
+}
+
+static int run(int (*oracle)(const mf_oracle_input *, mf_verdict *), const char *profile, const char *text,
+               const char *value, mf_verdict *v)
+{
+    mf_result *r = fake(text, value);
+    mf_oracle_input in = {mf_profiles_get(profile), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW};
+    int rc = oracle(&in, v);
+    mf_result_free(r);
+    return rc;
+}
+
+static void test_array_dropped(void **state)
+{
+    (void)state;
+    const char *text = "title: Release\nitems:\n  - alpha step\n  - beta step\nowner: bob\n";
+    mf_verdict v;
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", text, "{\"title\":\"Release\",\"owner\":\"bob\"}", &v), 1);
+    assert_non_null(strstr(v.detail, "items"));
+    if (run(mf_oracle_conservation, "generic_yaml", text,
+            "{\"title\":\"Release\",\"items\":[\"alpha step\",\"beta step\"],\"owner\":\"bob\"}", &v))
+        fail_msg("faithful value: %s", v.detail);
+    /* numbers written another way, YAML literals, comments and tags are no loss */
+    const char *t2 = "n: 5.0  # five\nm: 050\nok: yes\nx: !!str 7\ne: 1e3\n";
+    if (run(mf_oracle_conservation, "generic_yaml", t2, "{\"n\":5,\"m\":50,\"ok\":true,\"x\":\"7\",\"e\":1000}", &v))
+        fail_msg("syntax is not data: %s", v.detail);
+    /* a removal a warning names is accounted for */
+    mf_result *r = fake(text, "{\"title\":\"Release\",\"owner\":\"bob\"}");
+    mf_warnings_add(&r->warnings, "norm.default", 2, "Dropped items (alpha step, beta step)");
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW};
+    assert_int_equal(mf_oracle_conservation(&in, &v), 0);
+    in.expect = MF_EXPECT_EXACT;   /* with ground truth it does not apply */
+    r->warnings.count = 0;
+    assert_int_equal(mf_oracle_conservation(&in, &v), 0);
+    assert_false(v.ran);
+    mf_result_free(r);
+}
+
+static void test_yaml_unclosed_quote(void **state)
+{
+    (void)state;
+    const char *text = "summary: \"Adds login\nstatus: done\nchecks:\n  tests: pass\n  lint: pass\n"
+                       "  typecheck: pass\n  qualitative: pass\n";
+    mf_verdict v;
+    assert_int_equal(run(mf_oracle_structure, "bead_status", text,
+                         "{\"summary\":\"Adds login\\nstatus: done\",\"checks\":{\"tests\":\"pass\",\"lint\":\"pass\","
+                         "\"typecheck\":\"pass\",\"qualitative\":\"pass\"}}", &v), 1);
+    assert_non_null(strstr(v.detail, "status"));
+    if (run(mf_oracle_structure, "bead_status", text,
+            "{\"summary\":\"Adds login\",\"status\":\"done\",\"checks\":{\"tests\":\"pass\",\"lint\":\"pass\","
+            "\"typecheck\":\"pass\",\"qualitative\":\"pass\"}}", &v))
+        fail_msg("faithful value: %s", v.detail);
+    /* a key-like line in a string whose object has that key already is content */
+    if (run(mf_oracle_structure, "bead_status", text,
+            "{\"summary\":\"Adds login\\nstatus: done\",\"status\":\"done\",\"checks\":{}}", &v))
+        fail_msg("content: %s", v.detail);
+}
+
+static void test_json_inner_quote(void **state)
+{
+    (void)state;
+    const char *text = "{\"tasks\": [{\"id\": \"T1\", \"cmd\": \"make\", \"deps\": []},\n"
+                       " {\"id\": \"T2\", \"cmd\": \"pytest\",: \n \"deps\": [], \"why\": \"S\"}]}";
+    mf_verdict v;
+    assert_int_equal(run(mf_oracle_structure, "generic_json", text,
+                         "{\"tasks\":[{\"id\":\"T1\",\"cmd\":\"make\",\"deps\":[]},"
+                         "{\"id\":\"T2\",\"cmd\":\"pytest\\\",: \\n \\\"deps\\\": [], \\\"why\\\": \\\"S\"}]}", &v), 1);
+    assert_non_null(strstr(v.detail, "/tasks/1/cmd"));
+    if (run(mf_oracle_structure, "generic_json", text,
+            "{\"tasks\":[{\"id\":\"T1\",\"cmd\":\"make\",\"deps\":[]},{\"id\":\"T2\",\"cmd\":\"pytest\",\"deps\":[],"
+            "\"why\":\"S\"}]}", &v))
+        fail_msg("faithful value: %s", v.detail);
+}
+
+static void test_folded_plain_scalar(void **state)
+{
+    (void)state;
+    const char *text = "steps:\n  - name: build\n    status: done\n    owner: ci\n  - name: ship\n    status: pending\n";
+    mf_verdict v;
+    /* the second item's keys folded into its name */
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", text,
+                         "{\"steps\":[{\"name\":\"build\",\"status\":\"done\",\"owner\":\"ci\"},"
+                         "{\"name\":\"ship status: pending owner: ci\"}]}", &v), 1);
+    /* one folded-looking phrase alone is prose */
+    if (run(mf_oracle_structure, "generic_yaml", text,
+            "{\"steps\":[{\"name\":\"build\",\"status\":\"done\",\"owner\":\"ci\"},"
+            "{\"name\":\"ship the status: pending\",\"owner\":\"ci\"}]}", &v))
+        fail_msg("prose: %s", v.detail);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_array_dropped),
+        cmocka_unit_test(test_yaml_unclosed_quote),
+        cmocka_unit_test(test_json_inner_quote),
+        cmocka_unit_test(test_folded_plain_scalar),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
