@@ -414,10 +414,11 @@ static void tick(bb *b, bool force)
     double now = clock_s();
     if (force || now >= b->next_tick) {
         b->next_tick = now + 1;
-        json_array_append_new(b->timeline, json_pack("{s:f,s:I,s:I,s:I,s:I}", "t", now - b->t0, "execs",
-                                                     (json_int_t)b->st->execs, "coverage",
-                                                     (json_int_t)(b->st->features + b->st->edges), "corpus",
-                                                     (json_int_t)b->n, "findings", (json_int_t)b->st->findings));
+        json_array_append_new(b->timeline, json_pack("{s:f,s:I,s:I,s:I,s:I,s:I}", "t", now - b->t0, "execs",
+                                                     (json_int_t)b->st->execs, "features",
+                                                     (json_int_t)b->st->features, "edges", (json_int_t)b->st->edges,
+                                                     "corpus", (json_int_t)b->n, "findings",
+                                                     (json_int_t)b->st->findings));
     }
     if (!b->o->quiet && now >= b->next_print) {
         b->next_print = now + 5;
