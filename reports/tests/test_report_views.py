@@ -313,6 +313,12 @@ def test_per_pipeline_findings(tmp_path, malform):
     same = sorted((g["pipeline"], g["status"], g["count"]) for g in s["signatures"] if g["signature"] == SIG_B)
     assert same == [("core", "open", 0), ("dirty-json", "untriaged", 1), ("jsonrepair", "fixed", 0)]
     shutil.rmtree(tmp_path / "bb")
+    (tmp_path / "findings").mkdir()  # a finding names its pipeline only in its `pipeline:` header
+    (tmp_path / "findings" / "f.raw").write_text(entry(SIG_A, status="new", extra="pipeline: partial-json\n"))
+    s, _ = report.build_summary(str(tmp_path), mine=False, malform=malform)
+    assert [(g["pipeline"], g["status"]) for g in s["signatures"] if g["signature"] == SIG_A] == \
+        [("partial-json", "untriaged")]
+    shutil.rmtree(tmp_path / "findings")
     page = report.render_html(s, [])
     table = page[page.index('<h2 id="pipelines">'):page.index("<figure id=\"plot-compare\"")]
     assert "<td>jsonrepair</td><td class=\"n\">3</td>" in table
