@@ -31,7 +31,7 @@ enum {
     /* context, from the lines before (in the text as given): */
     YR_DQ_CONT = 8,     /* a later line of a double-quoted scalar opened on an earlier line */
     YR_PLAIN_CONT = 16, /* a continuation line of a multi-line plain scalar (no key, no dash, deeper) */
-    YR_LONG = 32,       /* over 65535 bytes or 255 dashes: its entry is parsed when asked for */
+    YR_LONG = 32,       /* over 65535 bytes or 255 dashes: its entry is kept full size in long_e */
 };
 /* Lines whose text belongs to a scalar started on an earlier line: no rule reads them as entries. */
 #define YR_CONT (YR_DQ_CONT | YR_PLAIN_CONT)
@@ -58,7 +58,9 @@ typedef struct {
     const char *text;
     size_t len;
     yr_line *l;
-    yr_centry *ce;      /* ce[i]: line i parsed by yr_entry_parse (unless YR_LONG) */
+    yr_centry *ce;      /* ce[i]: line i parsed by yr_entry_parse; for a YR_LONG line,
+                           ce[i].key_s << 16 | ce[i].key_e indexes long_e */
+    yr_entry *long_e;   /* the entries of YR_LONG lines (few: one per 64 KB of text at most) */
     size_t count;
     bool final_nl;      /* the text ended with '\n' */
 } yr_doc;
@@ -140,15 +142,13 @@ void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i);
 /* Parse a line: indentation, sequence dashes, an optional key (plain or quoted
  * followed by ": " or ":" at end) and where the value starts. */
 void yr_entry_parse(const char *s, size_t n, yr_entry *e);
-/* Line i's entry (from the model; a YR_LONG line is parsed again). */
+/* Line i's entry. */
 static inline yr_entry yr_entry_at(const yr_doc *d, size_t i)
 {
     yr_entry e;
-    if (d->l[i].flags & YR_LONG) {
-        yr_entry_parse(d->l[i].s, d->l[i].n, &e);
-        return e;
-    }
     const yr_centry *c = &d->ce[i];
+    if (d->l[i].flags & YR_LONG)
+        return d->long_e[(size_t)c->key_s << 16 | c->key_e];
     e.indent = c->indent, e.dash = c->dash, e.content = c->content, e.key_s = c->key_s, e.key_e = c->key_e;
     e.val = c->val, e.end = c->end, e.dashes = c->dashes, e.key = c->key;
     return e;

@@ -87,6 +87,7 @@ int yr_doc_open(yr_doc *d, const char *in, size_t len)
         return -1;
     }
     const char *p = in, *end = in + len;
+    size_t nlong = 0;
     for (size_t i = 0; i < count; i++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -104,9 +105,19 @@ int yr_doc_open(yr_doc *d, const char *in, size_t len)
         yr_entry e;
         yr_entry_parse(l->s, l->n, &e);
         l->flags = line_flags(l, &e);
-        if (n > UINT16_MAX || e.dashes > UINT8_MAX)
+        if (n > UINT16_MAX || e.dashes > UINT8_MAX) {
+            /* at most len / 2^8 such lines (255 dashes take 510 bytes): the index fits 32 bits */
+            yr_entry *le = realloc(d->long_e, (nlong + 1) * sizeof *le);
+            if (!le) {
+                yr_doc_close(d);
+                return -1;
+            }
+            d->long_e = le;
+            le[nlong] = e;
             l->flags |= YR_LONG;
-        else
+            d->ce[i] = (yr_centry){0, 0, 0, (uint16_t)(nlong >> 16), (uint16_t)(nlong & 0xffff), 0, 0, 0, false};
+            nlong++;
+        } else
             d->ce[i] = (yr_centry){(uint16_t)e.indent, (uint16_t)e.dash, (uint16_t)e.content, (uint16_t)e.key_s,
                                    (uint16_t)e.key_e, (uint16_t)e.val, (uint16_t)e.end, (uint8_t)e.dashes, e.key};
         p = nl ? nl + 1 : end;
@@ -120,8 +131,10 @@ void yr_doc_close(yr_doc *d)
 {
     free(d->l);
     free(d->ce);
+    free(d->long_e);
     d->l = NULL;
     d->ce = NULL;
+    d->long_e = NULL;
     d->count = 0;
 }
 
