@@ -25,6 +25,7 @@ typedef struct mf_op_ctx {
     json_t *value;            /* value ops only */
     mf_contract contract;     /* out: weaker contract for this application (0: the op's own) */
     bool prose_key;           /* out: inserted prose that YAML reads as a key line */
+    const mf_options *opt;    /* the case's runtime options (never NULL while rendering) */
 } mf_op_ctx;
 
 /* Replace ctx->text with the contents of b (b is consumed). */
