@@ -203,3 +203,16 @@ int mt_op_ctx_schema_version(mf_op_ctx *ctx)
     const char *w = wrong[mt_rand(ctx, sizeof wrong / sizeof *wrong)];
     return mt_splice(ctx, s.val, s.val_end, w, strlen(w));
 }
+
+int mt_op_ctx_prd_status(mf_op_ctx *ctx)
+{
+    site s;
+    if (!has_normalizer(ctx, "prd") || !find_site(ctx, NULL, "status", &s) ||
+        (strcmp(s.v, "approved") && strcmp(s.v, "draft")))
+        return 0;
+    static const char *const approved[] = {"Approved", "APPROVED", "\" approved \""};
+    static const char *const draft[] = {"Draft", "DRAFT", "in review", "pending", "WIP"};
+    bool a = !strcmp(s.v, "approved");
+    const char *w = a ? approved[mt_rand(ctx, 3)] : draft[mt_rand(ctx, 5)];
+    return mt_splice(ctx, s.val, s.val_end, w, strlen(w));
+}
