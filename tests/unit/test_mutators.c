@@ -73,6 +73,17 @@ static void test_registry(void **state)
             fail_msg("op %s has no .case fixture", o->id);
     }
     assert_null(mf_ops_find("no.such-op"));
+    /* mutators/rule_reach.tsv has one line per registered rule */
+    size_t len;
+    char *tsv = slurp(MALFORM_SOURCE_DIR "/mutators/rule_reach.tsv", &len);
+    assert_non_null(tsv);
+    for (size_t i = 0; i < mf_rules_count(); i++) {
+        char needle[128];
+        snprintf(needle, sizeof needle, "\n%s\t", mf_rules_at(i)->id);
+        if (!strstr(tsv, needle))
+            fail_msg("rule %s has no line in mutators/rule_reach.tsv", mf_rules_at(i)->id);
+    }
+    free(tsv);
 }
 
 static void test_case_roundtrip(void **state)
