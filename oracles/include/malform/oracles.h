@@ -19,12 +19,15 @@ typedef enum {
 } mf_oracle_id;
 
 /* What no-data-loss demands (same values as mutators' mf_contract). RAW:
- * no ground truth, so no scalar may be invented. */
+ * no ground truth, so no scalar may be invented. REPAIR: exact, and a
+ * rejection fails too (every malformation of the case is one a rule
+ * promises to repair exactly). */
 typedef enum {
     MF_EXPECT_EXACT = 0,
     MF_EXPECT_SUBSET = 1,
     MF_EXPECT_REJECT = 2,
-    MF_EXPECT_RAW = 3
+    MF_EXPECT_RAW = 3,
+    MF_EXPECT_REPAIR = 4
 } mf_expect;
 
 typedef struct {
