@@ -63,6 +63,10 @@ size_t mt_line_value(const mt_line *l, const char **v);
 bool mt_line_block_indicator(const mt_line *l);
 /* Rebuild text with line i replaced by repl (n bytes, no '\n'). */
 int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *repl, size_t n);
+/* Is there a fence line (```) in the text already? Fencing it again nests
+ * fences, which markdown cannot: no rule promises to unwrap that, so the
+ * fence ops find no site. */
+bool mt_has_fence(const mf_op_ctx *ctx);
 /* Replace bytes [a, b) of the text with repl (n bytes). 1 applied, -1 OOM. */
 int mt_splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n);
 

@@ -210,7 +210,8 @@ static bool warned(const mf_result *r, const char *s, size_t n)
 static bool dropped_element(const mf_result *r)
 {
     static const char *const rules[] = {"norm.change-skipped", "yaml.duplicate-key", "json.concatenated", "norm.wrapper",
-                                        "norm.key-alias", "norm.full-answers-overlay", "norm.full-answers-hoist", NULL};
+                                        "norm.key-alias", "norm.full-answers-overlay", "norm.full-answers-hoist",
+                                        "norm.content-sha256", "json.truncated", NULL};
     for (size_t i = 0; i < r->warnings.count; i++)
         for (int k = 0; rules[k]; k++)
             if (r->warnings.items[i].rule && !strcmp(r->warnings.items[i].rule, rules[k]))
@@ -244,12 +245,19 @@ static void blank_json_comments(char *s, size_t n)
     }
 }
 
-/* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; \uXXXX left as is). */
+/* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; the
+ * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are one separator). */
 static size_t unescape(char *s, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\\' && i + 1 < n && strchr("nrtbf\"'\\/", s[i + 1])) {
+        if (s[i] == '\\' && i + 1 < n && strchr("xuU", s[i + 1])) {
+            size_t digits = s[i + 1] == 'x' ? 2 : s[i + 1] == 'u' ? 4 : 8, j = i + 2;
+            while (j < n && j < i + 2 + digits && isxdigit((unsigned char)s[j]))
+                j++;
+            s[k++] = ' ';
+            i = j - 1;
+        } else if (s[i] == '\\' && i + 1 < n && strchr("nrtbf\"'\\/", s[i + 1])) {
             char c = s[++i];
             s[k++] = c == 'n' || c == 'r' || c == 't' || c == 'b' || c == 'f' ? ' ' : c;
         } else {
