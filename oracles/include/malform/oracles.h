@@ -71,6 +71,12 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v);
  * property, key of its sibling objects, top-level key): a swallowed key. */
 int mf_oracle_structure(const mf_oracle_input *in, mf_verdict *v);
 
+/* Differential (several pipelines on one input; values[i] is pipeline i's
+ * accepted value, NULL when it rejected): the index of a strict majority's
+ * outcome, or -1 when there is none; dissent[i] (n entries) is set for each
+ * pipeline that disagrees with that majority (all false without one). */
+int mf_oracle_differential(const json_t *const *values, size_t n, bool *dissent);
+
 /* Run every oracle; v has MF_ORACLE_COUNT entries. Returns the number failed. */
 int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v);
 /* mf_oracles_run without the oracles whose bit (1u << MF_ORACLE_x) is in skip
