@@ -40,7 +40,7 @@ new_finding() {
   sed '1,/^---$/d' "$f" >"$payload"
   local drv=$ROOT/build/default/replay_structured
   case "$f" in *.raw) drv=$ROOT/build/default/replay_raw ;; esac
-  "$drv" "$payload" >/dev/null 2>&1
+  ("$drv" "$payload") >/dev/null 2>&1
 }
 
 printf '%-26s %-12s %-12s %-8s %s\n' bug structured raw ctest description
