@@ -29,8 +29,10 @@
  * mapping entry or sequence item). A line without ": " makes the YAML
  * invalid, so cutting it costs nothing; a "words: text" line (B above: a
  * spaced key none of the profile's keys) parses as an invented key, so for
- * such a line the pipeline also skips its raw-first fast path. Lines are read
- * backwards from the end, each once: O(length of the trailing prose). */
+ * such a line the pipeline also skips its raw-first fast path. After a `---`
+ * document separator a sentence is prose even as "Word: text", and the
+ * separator goes with it. Lines are read backwards from the end, each once:
+ * O(length of the trailing prose). */
 #include <ctype.h>
 #include <string.h>
 #include "cand_internal.h"
@@ -171,6 +173,15 @@ static bool prev_line(const char *s, size_t *end, size_t *a, size_t *e)
     return true;
 }
 
+/* Is the nearest non-blank line above offset a a `---` document separator
+ * at column 0 (with more text above it)? A sentence after it is prose even
+ * when it reads as `Word: text` ("---" then "Notes: I kept ..."). */
+static bool after_separator(const char *s, size_t a)
+{
+    size_t end = a, pa, pe;
+    return prev_line(s, &end, &pa, &pe) && pe - pa == 3 && memcmp(s + pa, "---", 3) == 0 && pa > 0;
+}
+
 size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed)
 {
     if (keyed)
@@ -189,11 +200,15 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
                     colon = t + i;
             size_t kn = colon ? (size_t)(colon - t) : 0;
             if (!colon || (p && json_array_size(p->top_level_keys) && memchr(t, ' ', kn) &&
-                           !profile_key(p, t, kn))) {
+                           !profile_key(p, t, kn)) || after_separator(s, a)) {
                 key |= colon != NULL;
                 cut = a;
                 continue;
             }
+        }
+        if (cut < len && e - a == 3 && memcmp(t, "---", 3) == 0 && a > 0) {
+            cut = a;                    /* the document separator before trailing prose */
+            continue;
         }
         /* the first line above the prose must be part of a block structure */
         if (cut == len || !(t[0] == ' ' || entry_or_item(t, tn)))

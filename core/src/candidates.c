@@ -31,6 +31,7 @@
  * keeps at most MF_CAND_PER_KIND (MF_CAND_JSON_SPANS for balanced JSON) and
  * the whole list at most MF_CAND_MAX; later ones are dropped. Duplicate
  * detection hashes each text once and compares only equal hashes. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,40 @@
 #define MF_CAND_MAX 64
 #define MF_CAND_PER_KIND 12
 #define MF_CAND_JSON_SPANS 6
+
+const mf_rule mf_rules_cand[] = {
+    {"cand.recovered", "000 Universal Repairs / Candidate Extraction",
+     "The winning candidate is not the raw output (prose, fence, tag or prefix removed)."},
+    {"cand.transcript-prefix", "000 Universal Repairs / Transcript prefix stripping",
+     "Strip transcript role prefixes ([assistant], [user/x], [system], [tool], ...) from each line."},
+    {"cand.terminal-noise", "000 Universal Repairs / Trailing terminal noise",
+     "Trim ANSI escapes, bracketed-paste markers and control characters after the artifact."},
+    {"cand.orphan-fence", "000 Universal Repairs / Orphan closing code fence",
+     "Trim a trailing closing ``` line that has no opening fence above it."},
+    {"cand.fence", "000 Universal Repairs / Candidate collection from surrounding prose",
+     "Take the inner content of a ```yaml/```yml/```json/```jsonl (or bare) code fence."},
+    {"cand.tag", "000 Universal Repairs / Tagged-candidate extraction",
+     "Take the inner content of the profile's <TAG>...</TAG> envelope."},
+    {"cand.tag-truncated", "000 Universal Repairs / Tagged-candidate extraction",
+     "Take everything after the last opening <TAG> when its closing tag is missing."},
+    {"cand.anchor", "000 Universal Repairs / Candidate collection from surrounding prose",
+     "Drop the text before the first line that starts with a top-level key of the profile."},
+    {"cand.json-balanced", "002 A1 JSON extraction (brace counting with string state)",
+     "Take the largest balanced {...} or [...] value found in surrounding text."},
+    {"cand.json-span", "002 A1 JSON extraction (first '{' to last '}')",
+     "Take the text from the first '{' to the last '}' (or '[' to ']') as a last resort."},
+    {"cand.leading-prose", "000 Universal Repairs / Candidate collection from surrounding prose",
+     "Drop a leading prose line (\"Okay, here it is:\") that YAML would read as an invented key."},
+    {"cand.trailing-prose", "000 Universal Repairs / Candidate collection from surrounding prose",
+     "Drop sentence-like lines at column 0 after a YAML artifact (\"Let me know if ...\")."},
+    {"echo.prompt", "000 Prompt Echo Detection",
+     "Reject output that echoes the prompt (hard + soft markers) or a prompt schema (rejection rule)."},
+    {NULL, NULL, NULL}};
+
+/* Indices into mf_rules_cand: warnings name the registry's own id strings. */
+enum { R_RECOVERED, R_PREFIX, R_NOISE, R_ORPHAN, R_FENCE, R_TAG, R_TAG_TRUNC, R_ANCHOR, R_JSON_BALANCED,
+       R_JSON_SPAN, R_LEADING_PROSE, R_TRAILING_PROSE };
+#define RULE(r) (mf_rules_cand[r].id)
 
 typedef struct {
     mf_candidates *out;
@@ -171,17 +206,29 @@ oom:
 
 /* ---- fences ---------------------------------------------------------------- */
 
-/* A fence line: optional indentation, >= 3 backticks, an optional info word.
- * *accepted: a candidate fence (bare, yaml, yml, json, jsonl, any case);
- * *bare: nothing after the backticks. */
-static bool fence_info(const char *s, size_t n, bool *accepted, bool *bare)
+/* A fence line: optional indentation, >= 3 backticks (or tildes), an
+ * optional info word. */
+typedef struct {
+    size_t indent, ticks;
+    char ch;            /* '`' or '~' */
+    bool accepted;      /* a candidate fence: bare, yaml, yml, json, jsonl (any case) */
+    bool bare;          /* nothing after the fence characters */
+} fence;
+
+static bool fence_info(const char *s, size_t n, fence *f)
 {
-    size_t i = 0, ticks = 0;
+    size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
-    while (i < n && s[i] == '`')
-        i++, ticks++;
-    if (ticks < 3)
+    f->indent = i;
+    f->ch = i < n ? s[i] : 0;
+    if (f->ch != '`' && f->ch != '~')
+        return false;
+    size_t t = i;
+    while (i < n && s[i] == f->ch)
+        i++;
+    f->ticks = i - t;
+    if (f->ticks < 3)
         return false;
     size_t a = i;
     while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '`')
@@ -189,37 +236,53 @@ static bool fence_info(const char *s, size_t n, bool *accepted, bool *bare)
     size_t wl = i - a;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
         i++;
-    *bare = wl == 0 && i == n;
+    f->bare = wl == 0 && i == n;
     static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
-    *accepted = *bare;
-    for (const char *const *k = ok; *k && !*accepted; k++)
+    f->accepted = f->bare;
+    for (const char *const *k = ok; *k && !f->accepted; k++)
         if (strlen(*k) == wl) {
             size_t j = 0;
             while (j < wl && (s[a + j] | 0x20) == (*k)[j])
                 j++;
-            *accepted = j == wl;
+            f->accepted = j == wl;
         }
     return true;
 }
 
+/* Fences follow CommonMark's closing rule, made stricter for nested text: a
+ * fence closes only when it is bare (no info string), uses the opener's
+ * character, is at least as long as the opener and is indented at most 3
+ * spaces and no deeper than the opener. Any other fence line inside opens
+ * (with an info string) or closes (bare) an inner fence, so the inner fence
+ * of a code sample, or a fence inside a YAML block scalar, never ends the
+ * payload. */
 static int scan_fences(ctx *c, const char *s, size_t len)
 {
     const char *payload = is_json(c->p) ? "JSON" : "YAML";
-    size_t found = 0, body = 0;
+    size_t found = 0, body = 0, inner = 0;
     bool inside = false, keep = false;
-    int open_line = 0, line = 1;
+    fence open = {0};
+    int open_line = 0, line = 1, first_fence_line = 0;
     for (size_t a = 0; a < len && found < MF_CAND_PER_KIND; line++) {
         const char *nl = memchr(s + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : len;
-        bool accepted, bare;
         size_t e = b - (nl ? 1 : 0);
-        if (fence_info(s + a, e - a, &accepted, &bare)) {
+        fence f;
+        if (fence_info(s + a, e - a, &f)) {
+            if (!first_fence_line)
+                first_fence_line = line;
             if (!inside) {
                 inside = true;
-                keep = accepted;
+                keep = f.accepted;
+                open = f;
+                inner = 0;
                 open_line = line;
                 body = b;
-            } else if (bare) {
+            } else if (!f.bare) {
+                inner++;
+            } else if (inner > 0) {
+                inner--;
+            } else if (f.ch == open.ch && f.ticks >= open.ticks && f.indent <= 3 && f.indent <= open.indent) {
                 inside = false;
                 if (keep) {
                     found++;
@@ -228,11 +291,15 @@ static int scan_fences(ctx *c, const char *s, size_t len)
                              payload, open_line))
                         return -1;
                 }
+            } else {
+                inner++;
             }
         }
         a = b;
     }
-    if (inside && keep && found < MF_CAND_PER_KIND)
+    /* an unclosed bare fence after other fences is most likely an orphan
+     * closer (the artifact above it, prose below): no candidate from it */
+    if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line))
         return emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
                     "Took the %s payload after the markdown code fence opened at line %d (no closing fence).",
                     payload, open_line);
@@ -389,6 +456,39 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
     return false;
 }
 
+/* Does a line of [s, s+n) start with a top-level key of p followed by ':'
+ * once transcript prefixes are removed (`[tool] source_prd:`, `key:value`
+ * with its space missing)? Then dropping it drops data. */
+static bool mentions_key(const mf_profile *p, const char *s, size_t n)
+{
+    bool json = is_json(p);
+    for (size_t a = 0; a < n;) {
+        const char *nl = memchr(s + a, '\n', n - a);
+        size_t b = nl ? (size_t)(nl - s) + 1 : n, i = a;
+        for (size_t q; (q = mf_cand_prefix_len(s + i, b - i));)
+            i += q;
+        if (json)
+            while (i < b && (s[i] == ' ' || s[i] == '\t'))
+                i++;
+        if (json && i < b && s[i] == '"')
+            i++;
+        for (size_t k = 0; k < json_array_size(p->top_level_keys); k++) {
+            const char *name = json_string_value(json_array_get(p->top_level_keys, k));
+            size_t kl = name ? strlen(name) : 0, j = i + kl;
+            if (!kl || j > b || memcmp(s + i, name, kl) != 0)
+                continue;
+            if (json && j < b && s[j] == '"')
+                j++;
+            while (json && j < b && (s[j] == ' ' || s[j] == '\t'))
+                j++;
+            if (j < b && s[j] == ':')
+                return true;
+        }
+        a = b;
+    }
+    return false;
+}
+
 static int scan_anchor(ctx *c, const char *s, size_t len)
 {
     if (!c->p || json_array_size(c->p->top_level_keys) == 0)
@@ -401,6 +501,8 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
         if (anchor_line(c->p, s + a, b - a, &key)) {
             if (a == 0)
                 return 0; /* nothing before the key: same as the base text */
+            if (mentions_key(c->p, s, a))
+                return 0; /* a key above (behind a prefix, say) would be dropped */
             return emit(c, "anchor", s + a, len - a, MF_RULE_ID(CAND_ANCHOR), line,
                         "Dropped %d line%s of text before the top-level key \"%s\".", line - 1,
                         line == 2 ? "" : "s", key);
@@ -412,6 +514,28 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
+/* Does [s+a, s+b) hold an object member (`"key":`) outside any bracket
+ * pair of its own? Extraction that drops such text would drop data, not
+ * prose (a complete value in the prose, an example, is another candidate). */
+static bool holds_member(const char *s, size_t a, size_t b)
+{
+    long depth = 0;
+    for (size_t i = a; i < b; i++) {
+        if (s[i] == '{' || s[i] == '[')
+            depth++;
+        else if ((s[i] == '}' || s[i] == ']') && depth > 0)
+            depth--;
+        if (s[i] != ':' || depth > 0)
+            continue;
+        size_t k = i;
+        while (k > a && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+            k--;
+        if (k > a + 1 && (s[k - 1] == '"' || s[k - 1] == '\'') && s[k - 2] != ' ')
+            return true;
+    }
+    return false;
+}
+
 static int scan_json_balanced(ctx *c, const char *s, size_t len)
 {
     mf_cand_span sp[MF_CAND_JSON_SPANS];
@@ -421,10 +545,14 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     for (size_t i = 0; i < n; i++) {
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
-        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, MF_RULE_ID(CAND_JSON_BALANCED),
-                 mf_cand_line_at(s, sp[i].start),
-                 "Extracted the balanced JSON %s starting at line %d from surrounding text.",
-                 s[sp[i].start] == '{' ? "object" : "array", mf_cand_line_at(s, sp[i].start)))
+        if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len))
+            continue; /* members outside the span would be lost */
+        int line = mf_cand_line_at(s, sp[i].start);
+        if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, MF_RULE_ID(CAND_JSON_BALANCED), line,
+                 n > 1 ? "Extracted the balanced JSON %s starting at line %d from surrounding text; "
+                         "%zu other JSON value(s) in the text were left out."
+                       : "Extracted the balanced JSON %s starting at line %d from surrounding text.%.0zu",
+                 s[sp[i].start] == '{' ? "object" : "array", line, n - 1))
             return -1;
     }
     return 0;
@@ -447,6 +575,8 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     for (size_t i = e; i < len; i++)
         if (s[i] == '{' || s[i] == '[' || s[i] == '"')
             return 0;
+    if (holds_member(s, 0, st))
+        return 0;
     int line = mf_cand_line_at(s, st);
     return emit(c, "json-span", a, e - st, MF_RULE_ID(CAND_JSON_SPAN), line,
                 "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
@@ -478,6 +608,18 @@ static int scan_json_span(ctx *c, const char *s, size_t len)
 
 typedef int (*scan_fn)(ctx *c, const char *s, size_t len);
 
+/* Is the whole text one strictly valid JSON value (a JSON profile)? Such a
+ * text is the artifact as written, even a string holding brackets. */
+static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
+{
+    if (!is_json(p) || memchr(s, '\0', len))
+        return false;
+    json_error_t je;
+    json_t *v = json_loadb(s, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    json_decref(v);
+    return v != NULL;
+}
+
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
 {
     memset(out, 0, sizeof *out);
@@ -503,6 +645,8 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
 
     if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
         goto oom;
+    if (strict_json_document(p, raw, len))
+        goto done; /* valid JSON is never cut: no extraction from inside it */
     if (nstrip) {
         c.base = &pw;
         if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
@@ -525,6 +669,7 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
                 goto oom;
         }
     }
+done:
     mf_buf_free(&stripped);
     mf_buf_free(&c.tmp);
     mf_warnings_clear(&pw);

@@ -122,6 +122,9 @@ extern const mf_text_rule mf_yaml_repairs[];   /* terminated by {NULL} */
 #define MF_YAML_GROUPS 4
 /* Apply every YAML repair of `group` (1..MF_YAML_GROUPS) to text in place; returns changes. */
 size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w);
+/* Repairs run before the first parse, because the malformed text also parses
+ * with a different value (`steps:` then `-name: x`, seed 000 #9); returns changes. */
+size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w);
 
 /* ---- JSON repair (json_repair*.c) ---- */
 /* Parse JSON text strictly, repairing it when needed. Returns 0 with *out set

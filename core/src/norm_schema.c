@@ -300,7 +300,10 @@ int mf_norm_schema(const mf_profile *p, json_t *root, mf_warnings *w)
 {
     if (!p || !root)
         return 0;
-    walker k = {p, p->compiled, w, {0}};
+    const mf_profile_compiled *c = p->compiled;
+    if (!c->schema && !c->fields.slots && json_object_size(p->defaults) == 0)
+        return 0; /* nothing to normalize: skip the walk */
+    walker k = {p, c, w, {0}};
     walk(&k, p->compiled->schema, root, true, 0);
     mf_buf_free(&k.path);
     return 0;

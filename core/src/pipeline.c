@@ -28,6 +28,7 @@
  * its normalizer parses or rejects precisely (MISSING_FILES).
  * When nothing is valid, the rejection is that of the attempt that got
  * furthest (highest tier), the earliest among equals. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "schema_compile.h"
@@ -58,6 +59,11 @@ static int utf8_check(const unsigned char *s, size_t n, size_t *bad)
 {
     size_t i = 0;
     while (i < n) {
+        uint64_t word;
+        while (i + 8 <= n && (memcpy(&word, s + i, 8), (word & 0x8080808080808080ull) == 0))
+            i += 8; /* eight ASCII bytes at a time */
+        if (i >= n)
+            break;
         unsigned char c = s[i];
         if (c < 0x80) {
             i++;
@@ -142,13 +148,18 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
         if (!allow_json_repair && w->count > before) {
             json_decref(R->stash);
             mf_warnings_clear(&R->stash_w);
-            R->stash = *v;
-            R->stash_text = text;
-            R->stash_len = len;
-            for (size_t i = before; i < w->count; i++)
-                mf_warnings_add(&R->stash_w, w->items[i].rule, w->items[i].line, "%s", w->items[i].message);
+            R->stash = NULL;
+            if (before == 0) { /* always so for JSON: the attempt's list starts empty */
+                R->stash = *v;
+                R->stash_w = *w;
+                R->stash_text = text;
+                R->stash_len = len;
+                memset(w, 0, sizeof *w);
+            } else {
+                json_decref(*v);
+                mf_warnings_truncate(w, before);
+            }
             *v = NULL;
-            mf_warnings_truncate(w, before);
             mf_error_set(err, 1, "JSON_SYNTAX_ERROR", "", 0, 0, "not strict JSON");
             return -1;
         }
@@ -173,20 +184,26 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     mf_error err = {0};
     json_t *v = NULL;
     mf_buf text = {0};
-    int ok = parse_and_finish(R, c->text, c->len, repair, &v, &w, &err) == 0;
+    mf_buf_put(&text, c->text, c->len);
+    bool yaml = R->p->format == MF_FORMAT_YAML;
+    if (yaml) /* repairs needed although the text parses (it parses to another value) */
+        mf_yaml_repair_misread(&text, R->p, &w);
+    size_t misread = w.count; /* those repairs stand whatever the parse says */
+    int ok = parse_and_finish(R, yaml ? mf_buf_cstr(&text) : c->text, yaml ? text.len : c->len, repair, &v, &w,
+                              &err) == 0;
     if (!ok && mf_error_is_final(&err)) { /* a cap or OOM: no other attempt can do better */
         mf_error_clear(&R->r->error);
         R->r->error = err;
         mf_warnings_clear(&w);
+        mf_buf_free(&text);
         return -1;
     }
-    mf_buf_put(&text, c->text, c->len);
     if (!ok) {
         /* in pass A a JSON candidate that needed repair is not a rejection yet */
         if (!(R->p->format == MF_FORMAT_JSON && !repair))
             offer_error(R, &err);
         mf_error_clear(&err);
-        mf_warnings_truncate(&w, 0);
+        mf_warnings_truncate(&w, misread);
     }
     if (!ok && repair && R->p->format == MF_FORMAT_YAML) {
         for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
@@ -221,7 +238,12 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     if (strcmp(c->name, "raw") != 0)
         mf_warnings_add(&all, MF_RULE_ID(CAND_RECOVERED), 0, "Recovered the structured artifact from "
                         "surrounding transcript or wrapper text before validation.");
-    mf_warnings_take(&all, &w);
+    if (all.count == 0) {
+        all = w; /* the common case: nothing owed by the candidate */
+        memset(&w, 0, sizeof w);
+    } else {
+        mf_warnings_take(&all, &w);
+    }
 
     if (is_generic(R->p) && !json_is_object(v) && !json_is_array(v)) {
         if (!R->weak) {

@@ -145,9 +145,10 @@ static json_t *signature_fields(const char *sig)
         if (!n)
             break;
         const char *eq = memchr(p, '=', n);
-        if (eq && eq > p && !memchr(p, '<', n)) {
-            char key[32];
+        char key[16] = "";
+        if (eq && eq > p && eq - p < (long)sizeof key)
             snprintf(key, sizeof key, "%.*s", (int)(eq - p), p);
+        if (!strcmp(key, "profile") || !strcmp(key, "rules") || !strcmp(key, "ops") || !strcmp(key, "pipeline")) {
             size_t vn = (size_t)(p + n - eq - 1);
             if (!strcmp(key, "rules") || !strcmp(key, "ops"))
                 json_object_set_new(o, key, id_list(eq + 1, vn));

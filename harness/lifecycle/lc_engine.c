@@ -5,7 +5,7 @@
  * build/afl for AFL++; --build overrides). The working corpus (--corpus, or
  * WORKDIR/corpus) is seeded when empty from corpus/cases and from every
  * clean artifact of corpus/seeds/<profile>/ as a zero-op case (the raw target
- * gets the rendered outputs behind their profile selector byte). The engine's output
+ * gets the rendered outputs, each naming its profile: raw_input.h). The engine's output
  * is read live: libFuzzer status lines give the timeline and coverage; for
  * AFL++ they come from fuzzer_stats and plot_data. Every saved failing input
  * (libFuzzer's artifacts, AFL++'s crashes/) is run once more the way triage
@@ -29,6 +29,7 @@
 #include "lifecycle.h"
 #ifdef HAVE_MALFORM_HARNESS
 #include "harness.h"
+#include "raw_input.h"
 #endif
 
 #ifndef MF_SOURCE_ROOT
@@ -72,8 +73,20 @@ static int write_file(const char *path, const void *a, size_t n, const void *b, 
 }
 
 #ifdef HAVE_MALFORM_HARNESS
-/* Every *.case of dir into the corpus (rendered behind its profile's
- * selector byte for the raw target), named seed-<tag><file>. */
+/* A raw target input (raw_input.h) naming its profile; 1 written. */
+static int write_raw(const char *path, const char *profile, const void *text, size_t len)
+{
+    size_t n;
+    uint8_t *data = mf_raw_input_encode(profile, text, len, &n);
+    int ok = data && write_file(path, data, n, NULL, 0) == 0;
+    free(data);
+    return ok;
+}
+#endif
+
+#ifdef HAVE_MALFORM_HARNESS
+/* Every *.case of dir into the corpus (rendered as a raw input naming its
+ * profile for the raw target), named seed-<tag><file>. */
 static size_t seed_cases(fz *z, const char *dir, const char *tag)
 {
     size_t n = 0;
@@ -95,11 +108,7 @@ static size_t seed_cases(fz *z, const char *dir, const char *tag)
             mf_case *c = mf_case_decode(text, len, err, sizeof err);
             mf_render r;
             if (c && mf_case_render(c, &r) == 0) {
-                unsigned char sel = 0;
-                for (size_t i = 0; i < mf_profiles_count(); i++)
-                    if (mf_profiles_at(i) == r.profile)
-                        sel = (unsigned char)i;
-                n += write_file(dst, &sel, 1, r.raw, r.raw_len) == 0;
+                n += write_raw(dst, r.profile ? r.profile->name : NULL, r.raw, r.raw_len);
             }
             if (c)
                 mf_render_free(&r);
@@ -159,11 +168,7 @@ static void seed_corpus(fz *z)
             if (text && !strcmp(z->target, "structured")) {
                 n += write_file(dst, text, clen, NULL, 0) == 0;
             } else if (art) {
-                unsigned char sel = 0;
-                for (size_t i = 0; i < mf_profiles_count(); i++)
-                    if (mf_profiles_at(i) == p)
-                        sel = (unsigned char)i;
-                n += write_file(dst, &sel, 1, art, len) == 0;
+                n += write_raw(dst, p->name, art, len);
             }
             free(text);
             mf_case_free(c);
@@ -231,8 +236,10 @@ static void lf_line(void *ctx, const char *line)
         size_t n = json_array_size(z->timeline);
         json_t *last = n ? json_array_get(z->timeline, n - 1) : NULL;
         if (!last || t - json_real_value(json_object_get(last, "t")) >= 1.0)
-            json_array_append_new(z->timeline, json_pack("{s:f,s:I,s:I,s:I}", "t", t, "execs", (json_int_t)ex,
-                                                         "coverage", (json_int_t)z->features, "corpus", (json_int_t)z->corp));
+            json_array_append_new(z->timeline, json_pack("{s:f,s:I,s:I,s:I,s:I,s:I}", "t", t, "execs", (json_int_t)ex,
+                                                         "coverage", (json_int_t)z->features, "edges",
+                                                         (json_int_t)z->edges, "features", (json_int_t)z->features,
+                                                         "corpus", (json_int_t)z->corp));
     }
 }
 
@@ -458,8 +465,9 @@ static void afl_collect(fz *z, const char *out)
         if (line[0] == '#' || sscanf(line, "%llu, %llu, %llu, %llu, %llu, %llu, %lf%%, %*u, %*u, %*u, %lf, %llu, %llu",
                                      &t, &cyc, &cur, &corpus, &pt, &pf, &map, &eps, &total, &edges) != 10)
             continue;
-        json_array_append_new(z->timeline, json_pack("{s:I,s:I,s:I,s:I}", "t", (json_int_t)t, "execs", (json_int_t)total,
-                                                     "coverage", (json_int_t)edges, "corpus", (json_int_t)corpus));
+        json_array_append_new(z->timeline, json_pack("{s:I,s:I,s:I,s:I,s:I}", "t", (json_int_t)t, "execs",
+                                                     (json_int_t)total, "coverage", (json_int_t)edges, "edges",
+                                                     (json_int_t)edges, "corpus", (json_int_t)corpus));
     }
     if (f)
         fclose(f);
@@ -479,6 +487,7 @@ static int run_afl(fz *z)
     if (access(afl, X_OK) != 0)
         snprintf(afl, sizeof afl, "/usr/local/bin/afl-fuzz");
     mf_lc_proc procs[64];
+    bool started[64];
     char logs[64][4300];
     char *env[] = {"AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_ALLOW_TMP=1",
                    "AFL_NO_AFFINITY=1", env_stats, env_find, custom ? env_mut : NULL, NULL};
@@ -491,15 +500,15 @@ static int run_afl(fz *z)
                         z->bin, NULL};
         procs[i] = (mf_lc_proc){.argv = argv, .env = env, .log = logs[i], .log_truncate = true,
                                 .tick = i ? NULL : progress_tick, .stop = engine_stop, .grace = 15, .ctx = z};
-        if (mf_lc_proc_start(&procs[i]) < 0)
-            procs[i].pid = 0;
+        started[i] = mf_lc_proc_start(&procs[i]) == 0;
     }
-    int st = -1;
-    for (int i = 0; i < n; i++) {
-        int s = mf_lc_proc_wait(&procs[i]);
-        if (i == 0)
-            st = procs[0].pid < 0 ? -1 : s;
-    }
+    int st = -1;   /* the main instance's wait status */
+    for (int i = 0; i < n; i++)
+        if (started[i]) {
+            int s = mf_lc_proc_wait(&procs[i]);
+            if (i == 0)
+                st = s;
+        }
     afl_collect(z, out);
     /* grow the working corpus with the main queue */
     char q[4400];

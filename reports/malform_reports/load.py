@@ -14,7 +14,6 @@ import re
 
 from . import cli
 
-REGRESSION_SUFFIXES = (".case", ".raw")
 
 
 def _num(v, default=0):
@@ -93,8 +92,8 @@ def fill_from_signatures(failures, malform, problems):
 def _timeline(v, engine):
     """Timeline points as {t, execs, edges, features, corpus}. A point's coverage
     may be {"edges", "features"}; a bare number is features in a libFuzzer
-    timeline (what `malform fuzz` records from libFuzzer's `ft:`) and edges in
-    any other engine's."""
+    timeline (what `malform fuzz` records from libFuzzer's `ft:`), nothing in a
+    black-box timeline (its behaviours and edges summed) and edges in any other's."""
     out = []
     if not isinstance(v, list):
         return out
@@ -107,7 +106,7 @@ def _timeline(v, engine):
         if isinstance(cov, dict):
             for k in ("edges", "features"):
                 pt[k] = pt[k] if pt[k] is not None else _num(cov.get(k), None)
-        elif cov is not None:
+        elif cov is not None and engine != "blackbox":  # the black-box engine's bare number is a sum of both
             k = "features" if engine == "libfuzzer" else "edges"
             pt[k] = pt[k] if pt[k] is not None else _num(cov, None)
         out.append(pt)
@@ -146,22 +145,25 @@ def read_plot_data(path):
     return out
 
 
-_LF_LINE = re.compile(r"^#(\d+)\s.*?\bcov: (\d+)")
+_LF_LINE = re.compile(r"^#(\d+):?\s.*?\bcov: (\d+)(?:.*?\btime: (\d+)s)?")
 
 
 def libfuzzer_edges(log_path, timeline):
-    """libFuzzer's edges (`cov:`) over time from its log, placed on the timeline by
-    execution count (the log has no clock; the timeline maps executions to seconds)."""
+    """libFuzzer's edges (`cov:`) over time from its log: at the line's `time: Ns`
+    (fork mode), else placed on the timeline by execution count (the timeline
+    maps executions to seconds)."""
     pts = [(0, 0.0)] + [(p["execs"], p["t"]) for p in timeline if p["execs"]]
-    if len(pts) < 3:
-        return []
     try:
         with open(log_path, "r", encoding="utf-8", errors="replace") as f:
-            rows = [(int(m.group(1)), int(m.group(2))) for m in map(_LF_LINE.match, f) if m]
+            rows = [(int(m.group(1)), int(m.group(2)), m.group(3)) for m in map(_LF_LINE.match, f) if m]
     except OSError:
         return []
+    if rows and all(r[2] is not None for r in rows):
+        return [(float(t), cov) for _, cov, t in rows]
+    if len(pts) < 3:
+        return []
     out = []
-    for ex, cov in rows:
+    for ex, cov, _ in rows:
         if ex > pts[-1][0]:
             break
         i = next((i for i, (e, _) in enumerate(pts) if e >= ex), len(pts) - 1)
@@ -192,7 +194,10 @@ def load_campaign(path, workdir, problems):
     cov = d.get("coverage")
     c["coverage"] = {"edges": _num(cov.get("edges"), None) if isinstance(cov, dict) else
                      (cov if isinstance(cov, (int, float)) and not isinstance(cov, bool) else None),
-                     "features": _num(cov.get("features"), None) if isinstance(cov, dict) else None}
+                     "features": _num(cov.get("features"), None) if isinstance(cov, dict) else None,
+                     "features_kind": {"libfuzzer": "libFuzzer ft:", "blackbox": "black-box behaviours"}.get(
+                         c["engine"], "features")}
+    c["pipeline"] = str(d["pipeline"]) if isinstance(d.get("pipeline"), str) else None
     c["rules_fired"] = _count_map(d.get("rules_fired"))
     c["ops_applied"] = _count_map(d.get("ops_applied"))
     c["ops_failed"] = _count_map(d.get("ops_failed"))

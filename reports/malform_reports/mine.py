@@ -738,15 +738,17 @@ def report_section(workdir, rdirs, malform, profile, problems, ops_reg=None):
     if not malform:
         return {"cases": 0, "families": [], "proposals": [], "yaml": "",
                 "note": "Mining skipped: no malform binary (pass --malform PATH or build the default preset)."}
-    paths = [workdir] + [d for d in rdirs if not os.path.abspath(d).startswith(os.path.abspath(workdir) + os.sep)]
+    # the work dir is mined as a work dir, never as a folder of field outputs (its README is no case)
+    paths = ([workdir] if os.path.isdir(workdir) and _is_workdir(workdir) else []) + \
+        [d for d in rdirs if not os.path.abspath(d).startswith(os.path.abspath(workdir) + os.sep)]
     try:
-        m = mine(paths, profile=profile, malform=malform, limit=REPORT_LIMIT, ops_reg=ops_reg) \
-            if os.path.isdir(workdir) else None
+        m = mine(paths, profile=profile, malform=malform, limit=REPORT_LIMIT, ops_reg=ops_reg) if paths else None
     except Exception as e:  # mining must never cost the whole report
         problems.append(f"mining failed: {type(e).__name__}: {e}")
         return {"cases": 0, "families": [], "proposals": [], "yaml": "", "note": f"Mining failed: {e}"}
     if m is None:
-        return {"cases": 0, "families": [], "proposals": [], "yaml": "", "note": "No work dir to mine."}
+        return {"cases": 0, "families": [], "proposals": [], "yaml": "",
+                "note": "Nothing to mine: no campaign failures and no regression entries."}
     problems.extend(f"mining: {x}" for x in m["problems"])
     m["note"] = None if m["families"] else f"No failing case to mine ({m['cases']} case(s) read)."
     for f in m["families"]:

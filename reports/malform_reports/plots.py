@@ -67,24 +67,25 @@ def _lines(ax, campaigns, field, everyone=None):
 def plot_coverage(s, campaigns):
     """Edges over time for every engine; libFuzzer's features in their own panel, labelled."""
     has = {f: [c for c in campaigns if any(p.get(f) is not None for p in c["timeline"])] for f in ("edges", "features")}
-    if not has["edges"] and not has["features"]:
-        why = "no campaign has a timeline" if campaigns else "no stats.json found"
-        return None, f"No coverage data: {why}."
-    # a campaign whose edges are known only at the end of the run: one labelled point, not a line
-    ends = [c for c in campaigns if c not in has["edges"] and c["coverage"]["edges"] is not None]
-    panels = [f for f in ("edges", "features") if has[f] or (f == "edges" and ends)]
+    if not campaigns:
+        return None, "No coverage data: no stats.json found."
+    # a campaign whose count is known only at the end of the run: one labelled point, not a line
+    ends = {f: [c for c in campaigns if c not in has[f] and c["coverage"][f] is not None] for f in has}
+    panels = [f for f in ("edges", "features") if has[f] or ends[f]]
+    if not panels:
+        return None, "No coverage data: no campaign reported edges or features."
     fig, axes = plt.subplots(1, len(panels), figsize=(10, 3.6), squeeze=False)
     for ax, f in zip(axes[0], panels):
-        if f == "edges":
-            for c in ends:
-                ax.plot([c["seconds"]], [c["coverage"]["edges"]], marker="D", linestyle="none",
-                        color=_color(campaigns, c), label=_label(c) + " (end of run only)")
+        for c in ends[f]:
+            ax.plot([c["seconds"]], [c["coverage"][f]], marker="D", linestyle="none",
+                    color=_color(campaigns, c), label=_label(c) + " (end of run only)")
         _lines(ax, has[f], f, campaigns)
-        if f == "edges" and ends:
+        if ends[f]:
             ax.legend(fontsize=8, loc="lower right")
-        ax.set_ylabel("edges" if f == "edges" else "libFuzzer features")
+        kinds = sorted({c["coverage"]["features_kind"] for c in has[f] + ends[f]}) if f == "features" else []
+        ax.set_ylabel("edges" if f == "edges" else "features")
         ax.set_title("edges covered (AFL++ edges_found, libFuzzer cov:)" if f == "edges"
-                     else "libFuzzer features (ft:), not comparable with edges", fontsize=9)
+                     else f"features ({', '.join(kinds)}), not comparable with edges", fontsize=9)
     fig.tight_layout()
     return _png(fig), None
 

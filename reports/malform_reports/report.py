@@ -67,40 +67,48 @@ def _row(sig, src, status, path, text_cut, repro):
             else "campaign"}
 
 
+def _entry_pipeline(path):
+    """The pipeline an entry path names: corpus/regression/<pipeline>/x.raw, else core."""
+    parent = os.path.basename(os.path.dirname(os.path.normpath(path)))
+    return "core" if parent in ("regression", "findings", "") else parent
+
+
 def _signatures(campaigns, regression, findings, triage_map, nightly, history):
-    """Merged signature table: regression entries first, then this run's findings
-    (campaign failures and WORKDIR/findings). A finding whose signature an entry
-    records as its original one, or that triage.json sends to an entry, is
-    counted under that entry's signature."""
+    """Merged signature table, one row per (pipeline, signature): regression entries
+    first, then this run's findings (campaign failures and WORKDIR/findings). A
+    finding whose signature an entry of its pipeline records as its original one,
+    or that triage.json sends to an entry, is counted under that entry's signature."""
     sigs, by_orig, by_name = {}, {}, {}
     for e in regression:
         repro = e.get("reproduce") or f"malform replay {shlex.quote(e['path'])}"
-        sigs[e["signature"]] = _row(e["signature"], e, e["status"], e["path"], _cap(e.get("input")), repro)
-        by_name[os.path.basename(e["path"])] = e["signature"]
+        row = _row(e["signature"], e, e["status"], e["path"], _cap(e.get("input")), repro)
+        sigs[(row["pipeline"], e["signature"])] = row
+        by_name[(row["pipeline"], os.path.basename(e["path"]))] = e["signature"]
         if e.get("original_signature"):
-            by_orig.setdefault(e["original_signature"], e["signature"])
+            by_orig.setdefault((row["pipeline"], e["original_signature"]), e["signature"])
 
-    def home(key):
-        if key in sigs:
-            return key
-        if key in by_orig:
-            return by_orig[key]
-        entry = triage_map.get(key)
-        return by_name.get(os.path.basename(entry)) if entry else None
+    def home(pipe, sig):
+        if (pipe, sig) in sigs:
+            return sig
+        if (pipe, sig) in by_orig:
+            return by_orig[(pipe, sig)]
+        entry = triage_map.get(sig)
+        return by_name.get((_entry_pipeline(entry), os.path.basename(entry))) if entry else None
 
     hits = [(f, f.get("file_path"), None, None) for c in campaigns for f in c["failures"]]
     hits += [(f, f["path"], f.get("input"), f.get("reproduce") or f"malform replay -v {shlex.quote(f['path'])}")
              for f in findings]
     for f, path, text, entry_repro in hits:
         key = f.get("signature") or f.get("file") or "unknown"
-        target = home(key)
-        s = sigs.get(target) if target else None
+        pipe = f.get("pipeline") or "core"
+        target = home(pipe, key)
+        s = sigs.get((pipe, target)) if target else None
         if s is None:
             prof = f.get("profile")
             repro = entry_repro or (f"malform check {'--profile ' + shlex.quote(prof) + ' ' if prof else ''}"
                                     f"{shlex.quote(path)}" if path else None)
-            s = sigs[key] = _row(key, f, "untriaged", path, _cap(text if text is not None else _read_input(path)),
-                                 repro)
+            s = sigs[(pipe, key)] = _row(key, f, "untriaged", path,
+                                         _cap(text if text is not None else _read_input(path)), repro)
         elif key != s["signature"] and key not in s["seen_as"]:
             s["seen_as"].append(key)
         s["count"] += 1
@@ -122,7 +130,8 @@ def _signatures(campaigns, regression, findings, triage_map, nightly, history):
         else:
             s["new"] = bool(history) and s["signature"] not in seen_before
     order = {"untriaged": 0, "open": 1, "fixed": 2}
-    return sorted(sigs.values(), key=lambda s: (not s["new"], order.get(s["status"], 3), s["signature"]))
+    return sorted(sigs.values(), key=lambda s: (not s["new"], order.get(s["status"], 3), s["pipeline"] != "core",
+                                                s["pipeline"], s["signature"]))
 
 
 def status_of(s):
@@ -176,12 +185,15 @@ def _pipelines(signatures):
 
 
 def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, malform=None,
-                  regression_dir=None, mine=True, profile=None, compare_file=None):
-    """(summary dict, campaigns) for a work dir; never raises on bad input."""
+                  regression_dir=None, mine=True, profile=None, compare_file=None, pipeline=None):
+    """(summary dict, campaigns) for a work dir; never raises on bad input. pipeline:
+    only that pipeline's campaigns and signatures ("core": those of no other pipeline)."""
     problems = []
     if not os.path.isdir(workdir):
         problems.append(f"work dir {workdir}: does not exist or is not a directory")
     campaigns = load.find_campaigns(workdir, problems) if os.path.isdir(workdir) else []
+    if pipeline:
+        campaigns = [c for c in campaigns if (c["pipeline"] or "core") == pipeline]
     nightly = load.load_nightly(workdir, problems) if os.path.isdir(workdir) else None
     if not campaigns:
         problems.append("campaigns: no stats.json under the work dir (no campaign ran, or none finished writing)")
@@ -242,6 +254,8 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
     applied = {k: n for k, n in applied.items() if n > 0}
 
     signatures = _signatures(campaigns, regression, findings, triage_map, nightly, history)
+    if pipeline:
+        signatures = [s for s in signatures if s["pipeline"] == pipeline]
     by_oracle, by_profile = {}, {}
     for s in signatures:
         _add(by_oracle.setdefault(s.get("oracle") or s.get("kind") or "unknown", {}), status_of(s))
@@ -257,10 +271,11 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
         "schema": SCHEMA,
         "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "workdir": os.path.abspath(workdir),
+        "pipeline": pipeline,
         "run": run,
         "missing": problems,
         "campaigns": [{k: c[k] for k in ("engine", "target", "seconds", "execs", "execs_per_sec", "coverage",
-                                          "corpus", "interrupted", "path", "timeline_source")}
+                                          "corpus", "interrupted", "path", "timeline_source", "pipeline")}
                       | {"failures": len(c["failures"])} for c in campaigns],
         "totals": dict({
             "campaigns": len(campaigns),
@@ -283,7 +298,10 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
         "plots": [p for p, _ in plots.PLOTS],
         "mining": None,
     }
-    if mine:
+    if mine and pipeline not in (None, "core"):
+        summary["mining"] = {"cases": 0, "families": [], "proposals": [], "yaml": "",
+                             "note": f"Mining proposes patches to core's profiles; it is left out for pipeline {pipeline}."}
+    elif mine:
         from . import mine as mining
         summary["mining"] = mining.report_section(workdir, rdirs, malform, profile, problems, ops_reg)
     return summary, campaigns
@@ -359,7 +377,9 @@ def render_html(summary, figures):
     env.filters["num"] = _fmt_num
     return env.get_template("report.html.j2").render(s=summary, figures={f["id"]: f for f in figures},
                                                      plots=[f for f in figures if f["id"] != "compare"],
-                                                     run=run_view(summary["run"]), status_of=status_of)
+                                                     run=run_view({k: v for k, v in summary["run"].items()
+                                                                   if set(summary["run"]) - {"interrupted"}}),
+                                                     status_of=status_of)
 
 
 def render_md(summary):
@@ -375,13 +395,14 @@ def render_md(summary):
                if summary['rules']['registry'] is not None else ""), ""]
     if summary["campaigns"]:
         feats = any(c["coverage"]["features"] is not None for c in summary["campaigns"])
-        out += ["| engine | target | seconds | execs | execs/s | edges |" + (" libFuzzer features |" if feats else "")
+        out += ["| engine | target | seconds | execs | execs/s | edges |" + (" features (kind) |" if feats else "")
                 + " corpus | failures |", "|---|---|---:|---:|---:|---:|" + ("---:|" if feats else "") + "---:|---:|"]
         for c in summary["campaigns"]:
             cov = c["coverage"]
             out.append(f"| {c['engine']} | {c['target']} | {c['seconds']:.0f} | {c['execs']:,} | "
                        f"{c['execs_per_sec']:,.0f} | {_fmt_num(cov['edges'])} |"
-                       + (f" {_fmt_num(cov['features'])} |" if feats else "")
+                       + (f" {_fmt_num(cov['features'])}"
+                          + (f" ({cov['features_kind']})" if cov["features"] is not None else "") + " |" if feats else "")
                        + f" {_fmt_num(c['corpus'])} | {c['failures']} |")
         out.append("")
     if summary["signatures"]:

@@ -45,7 +45,7 @@ def check_summary_schema(s):
     for c in s["campaigns"]:
         assert set(c) >= {"engine", "target", "seconds", "execs", "execs_per_sec", "coverage", "corpus",
                           "failures", "interrupted", "path", "timeline_source"}
-        assert set(c["coverage"]) == {"edges", "features"}
+        assert set(c["coverage"]) == {"edges", "features", "features_kind"}
     assert set(s["rules"]) == {"fired", "registry", "never_fired", "not_fired_reasons"}
     assert set(s["ops"]) == {"applied", "failed", "failed_unit", "rejected", "registry", "never_applied"}
     for g in s["signatures"]:
@@ -98,7 +98,7 @@ def test_full_report(fix, tmp_path):
     assert "malform check --profile interview corpus/regression/oracle-no-data-loss" in page
     assert s["missing"] == ["campaign afl/raw: requested but no usable stats.json"]
     md = (tmp_path / "summary.md").read_text()
-    assert "| libfuzzer | structured | 120 | 88,008 | 733 | 640 | 1,826 |" in md
+    assert "| libfuzzer | structured | 120 | 88,008 | 733 | 640 | 1,826 (libFuzzer ft:) |" in md
     assert "| **new** |" in md and "signatures: 4 = 1 new + 2 open + 0 untriaged + 1 fixed" in md
 
 
@@ -122,6 +122,7 @@ def test_empty_workdir(fix, tmp_path):
     assert any("no stats.json" in m for m in s["missing"])
     assert any("nightly.json: not found" in m for m in s["missing"])
     assert "No campaign results" in page and "Traceback" not in page
+    assert "No nightly.json in this work dir." in page  # not a table of one made-up field
 
 
 def test_interrupted_workdir(fix, tmp_path):
@@ -291,3 +292,7 @@ def test_report_through_malform(fix, tmp_path, malform):
     check_summary_schema(s)
     assert s["rules"]["registry"] and s["rules"]["registry"] > 10  # the real registry, from the binary
     assert s["mining"] is not None
+    m = s["mining"]
+    if m["families"]:  # failing cases, not every case read, are what the families hold
+        assert sum(f["count"] for f in m["families"]) == m["failing"]
+        assert f"{m['failing']} failing case" in (tmp_path / "report.html").read_text()

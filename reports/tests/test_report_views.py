@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import shutil
 
 import pytest
 import yaml
@@ -61,16 +62,39 @@ def test_coverage_edges_and_features_never_share_axis_or_column(tmp_path, figs):
     libfuzzer_and_afl(tmp_path)
     s, camps = report.build_summary(str(tmp_path), mine=False)
     cov = {c["engine"]: c["coverage"] for c in s["campaigns"]}
-    assert cov == {"afl": {"edges": 420, "features": None}, "libfuzzer": {"edges": 700, "features": 2500}}
+    assert cov == {"afl": {"edges": 420, "features": None, "features_kind": "features"},
+                   "libfuzzer": {"edges": 700, "features": 2500, "features_kind": "libFuzzer ft:"}}
     md = report.render_md(s)
-    assert "| edges | libFuzzer features |" in md and "| 700 | 2,500 |" in md and "| 420 | - |" in md
+    assert "| edges | features (kind) |" in md and "| 700 | 2,500 (libFuzzer ft:) |" in md and "| 420 | - |" in md
     plots.plot_coverage(s, camps)
     axes = figs[-1].axes
-    assert [a.get_ylabel() for a in axes] == ["edges", "libFuzzer features"]
+    assert [a.get_ylabel() for a in axes] == ["edges", "features"]
+    assert "libFuzzer ft:" in axes[1].get_title() and "not comparable with edges" in axes[1].get_title()
     edges_lines = {ln.get_label(): max(ln.get_ydata()) for ln in axes[0].get_lines()}
     feature_lines = {ln.get_label(): max(ln.get_ydata()) for ln in axes[1].get_lines()}
     assert edges_lines == {"afl/raw": 420, "libfuzzer/raw": 700}  # libFuzzer's edges from its log
     assert feature_lines == {"libfuzzer/raw": 2500}  # features only for libFuzzer, labelled
+
+
+def test_blackbox_coverage_sum_is_never_drawn_as_edges(tmp_path, figs):
+    """The black-box engine's timeline number is behaviours + edges: neither axis takes it;
+    its labelled end-of-run counts are drawn as single points on their own axes."""
+    (tmp_path / "bb").mkdir()
+    (tmp_path / "bb" / "stats.json").write_text(json.dumps({
+        "engine": "blackbox", "target": "blackbox", "pipeline": "jsonrepair", "seconds": 10, "execs": 5000,
+        "coverage": {"features": 90, "edges": 300},
+        "timeline": [{"t": 1, "execs": 500, "coverage": 200, "corpus": 3},
+                     {"t": 2, "execs": 1000, "coverage": 390, "corpus": 5}]}))
+    s, camps = report.build_summary(str(tmp_path), mine=False)
+    c = s["campaigns"][0]
+    assert c["pipeline"] == "jsonrepair" and c["coverage"]["features_kind"] == "black-box behaviours"
+    assert all(p["edges"] is None and p["features"] is None for p in camps[0]["timeline"])
+    plots.plot_coverage(s, camps)
+    a1, a2 = figs[-1].axes
+    assert [(ln.get_label(), list(ln.get_ydata())) for ln in a1.get_lines()] == \
+        [("blackbox/blackbox (end of run only)", [300])]
+    assert [list(ln.get_ydata()) for ln in a2.get_lines()] == [[90]]
+    assert "black-box behaviours" in a2.get_title()
 
 
 def test_afl_series_are_lines_from_plot_data(tmp_path, figs):
@@ -85,6 +109,10 @@ def test_afl_series_are_lines_from_plot_data(tmp_path, figs):
     lf = next(c for c in camps if c["engine"] == "libfuzzer")
     edges = [(round(p["t"], 2), p["edges"]) for p in lf["timeline"] if p["edges"] is not None]
     assert edges == [(0.0, 300), (1.5, 650), (3.0, 700)]  # placed by execution count
+    fork = tmp_path / "runs" / "libfuzzer-raw" / "libfuzzer.log"  # fork mode: `#N:` lines with their time
+    fork.write_text("#415: cov: 3689 ft: 3689 corp: 42 exec/s 207 oom/timeout/crash: 0/0/0 time: 3s job: 1\n"
+                    "#918: cov: 5332 ft: 5582 corp: 146 exec/s 167 oom/timeout/crash: 0/0/0 time: 7s job: 2\n")
+    assert load.libfuzzer_edges(str(fork), lf["timeline"]) == [(3.0, 3689), (7.0, 5332)]
 
 
 def test_signature_cards_add_up_and_minimized_findings_go_home(tmp_path, malform):
@@ -273,12 +301,30 @@ def test_per_pipeline_findings(tmp_path, malform):
     (reg / "jsonrepair" / "j1.raw").write_text(entry("oracle no-data-loss profile=generic_json rules=- ops=json.truncate "
                                                      "pipeline=jsonrepair", extra="pipeline: jsonrepair\n"))
     (reg / "jsonrepair" / "j2.raw").write_text(entry("timeout pipeline=jsonrepair", status="fixed", kind="timeout"))
+    (reg / "jsonrepair" / "j3.raw").write_text(entry(SIG_B, status="fixed"))  # the same signature as core's
+    (tmp_path / "bb").mkdir()
+    (tmp_path / "bb" / "stats.json").write_text(json.dumps({
+        "engine": "blackbox", "target": "blackbox", "pipeline": "dirty-json", "seconds": 1, "execs": 2,
+        "failures": [{"signature": SIG_B, "oracle": "no-data-loss", "kind": "oracle", "pipeline": "dirty-json"}]}))
     s, _ = report.build_summary(str(tmp_path), mine=False, malform=malform)
     assert s["pipelines"] == {"core": {"new": 0, "open": 1, "untriaged": 0, "fixed": 0, "total": 1},
-                              "jsonrepair": {"new": 0, "open": 1, "untriaged": 0, "fixed": 1, "total": 2}}
+                              "dirty-json": {"new": 0, "open": 0, "untriaged": 1, "fixed": 0, "total": 1},
+                              "jsonrepair": {"new": 0, "open": 1, "untriaged": 0, "fixed": 2, "total": 3}}
+    same = sorted((g["pipeline"], g["status"], g["count"]) for g in s["signatures"] if g["signature"] == SIG_B)
+    assert same == [("core", "open", 0), ("dirty-json", "untriaged", 1), ("jsonrepair", "fixed", 0)]
+    shutil.rmtree(tmp_path / "bb")
     page = report.render_html(s, [])
     table = page[page.index('<h2 id="pipelines">'):page.index("<figure id=\"plot-compare\"")]
-    assert "<td>jsonrepair</td><td class=\"n\">2</td>" in table
+    assert "<td>jsonrepair</td><td class=\"n\">3</td>" in table
+    (tmp_path / "bb").mkdir()
+    (tmp_path / "bb" / "stats.json").write_text(json.dumps({"engine": "blackbox", "target": "blackbox",
+                                                            "pipeline": "jsonrepair", "seconds": 1, "execs": 2}))
+    (tmp_path / "lf").mkdir()
+    (tmp_path / "lf" / "stats.json").write_text(json.dumps({"engine": "libfuzzer", "target": "raw", "seconds": 1}))
+    only, _ = report.build_summary(str(tmp_path), mine=False, malform=malform, pipeline="jsonrepair")
+    assert only["pipeline"] == "jsonrepair" and only["totals"]["signatures"] == 3
+    assert [c["engine"] for c in only["campaigns"]] == ["blackbox"]
+    assert "<h1>malform report: pipeline jsonrepair</h1>" in report.render_html(only, [])
 
 
 def test_rules_not_fired_with_reasons(tmp_path):

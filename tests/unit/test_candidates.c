@@ -101,7 +101,7 @@ static void transcript_prefixes(void **state)
                                   " [user] g: 7\n[model][user] h\n");
     assert_int_equal(c.count, 2);
     expect(&c, 1, "prefix-stripped", "a: 1\n  - x\nb: 2\nc: 3\nd: 4\n[note] e: 5\n[assistant f: 6\n"
-                                     " [user] g: 7\n[user] h\n");
+                                     " [user] g: 7\nh\n"); /* stacked prefixes all go */
     expect_rules(&c, 0, NULL);
     expect_rules(&c, 1, "cand.transcript-prefix", NULL);
     assert_int_equal(warn_line(&c, 1, "cand.transcript-prefix"), 1);
@@ -192,6 +192,14 @@ static void anchor_from_top_level_key(void **state)
     expect(&c, 1, "prefix-stripped", "Sure:\nepics: []\n");
     expect(&c, 2, "anchor+prefix-stripped", "epics: []\n");
     expect_rules(&c, 2, "cand.transcript-prefix", "cand.anchor", NULL);
+    mf_candidates_free(&c);
+
+    /* a key behind a transcript prefix above the anchor: the raw anchor
+     * would drop it, so only the prefix-stripped text is anchored */
+    c = build(yaml_p, "Intro\n[tool] epics: []\nbeads:\n  - id: a\n");
+    for (size_t i = 0; i < c.count; i++)
+        assert_string_not_equal(c.items[i].name, "anchor");
+    expect(&c, c.count - 1, "anchor+prefix-stripped", "epics: []\nbeads:\n  - id: a\n");
     mf_candidates_free(&c);
 }
 

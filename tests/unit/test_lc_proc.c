@@ -127,6 +127,7 @@ static void test_stop_terms_then_waits(void **state)
     assert_true(p.stopped);
     assert_false(p.timed_out);
     assert_int_equal(mf_lc_proc_exit_code(st), 7);
+    mf_lc_proc_free(&p);
 }
 
 static void test_group_leftovers_killed(void **state)

@@ -320,6 +320,55 @@ static void test_pipeline(void **state)
     mf_result_free(r);
 }
 
+/* Runtime context: a normalizer sees only the keys its profile declares, with the declared type. */
+static void test_runtime_context(void **state)
+{
+    (void)state;
+    json_t *ctx = J("{\"ticket_id\": 7, \"interview_sha256\": \"ab\", \"story_id\": \"US-1\"}");
+    mf_options o;
+    mf_options_from_json(ctx, &o);
+    assert_null(mf_options_context(&o, P("prd"), "ticket_id"));        /* declared string, got a number */
+    assert_string_equal(mf_options_context_string(&o, P("prd"), "interview_sha256"), "ab");
+    assert_null(mf_options_context(&o, P("prd"), "story_id"));         /* not declared by prd */
+    assert_string_equal(mf_options_context_string(&o, P("task_breakdown"), "story_id"), "US-1");
+    assert_non_null(mf_options_context(&o, NULL, "story_id"));         /* no profile: the raw map */
+    mf_warnings w = {0};
+    mf_error err = {0};
+    json_t *v;
+    assert_int_equal(run("prd", "prd", "{\"ticket_id\": \"LT-1\"}", &o, &v, &w, &err), 0);
+    assert_json(json_object_get(v, "ticket_id"), "\"LT-1\"");           /* the number was not used */
+    json_decref(v);
+    mf_warnings_clear(&w);
+    json_decref(ctx);
+
+    char msg[256];
+    const char *bad = "name: x\nformat: yaml\ncontext:\n  ticket_id: number\n";
+    assert_null(mf_profile_parse(bad, strlen(bad), "x.yaml", msg, sizeof msg));
+    assert_non_null(strstr(msg, "x.yaml:3: context"));
+}
+
+/* bead_status takes its synonyms from the profile's enum maps, not from C. */
+static void test_bead_status_words_from_profile(void **state)
+{
+    (void)state;
+    const char *text = "name: marker\nformat: yaml\nnormalizers: [bead_status]\nenums:\n"
+                       "  status: {values: [done, error], map: {shipped: done}}\n"
+                       "  checks: {values: [pass, fail], map: {green: pass, \"0\": fail}}\n";
+    char msg[256];
+    mf_profile *p = mf_profile_parse(text, strlen(text), "marker.yaml", msg, sizeof msg);
+    assert_non_null(p);
+    json_t *v = J("{\"status\": \"Shipped\", \"checks\": {\"tests\": \"GREEN\", \"lint\": 0, \"qa\": \"ok\"}}");
+    mf_warnings w = {0};
+    mf_error err = {0};
+    assert_int_equal(mf_normalizer_find("bead_status")(&v, p, NULL, &w, &err), 0);
+    /* "ok" is a synonym in the shipped profile, not in this one: kept, lowercased */
+    assert_json(v, "{\"status\": \"done\", \"checks\": {\"tests\": \"pass\", \"lint\": \"fail\", \"qa\": \"ok\"}}");
+    assert_int_equal(w.count, 3);
+    json_decref(v);
+    mf_warnings_clear(&w);
+    mf_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_aliases),    cmocka_unit_test(test_interview),
         cmocka_unit_test(test_prd),        cmocka_unit_test(test_beads),
         cmocka_unit_test(test_bead_status), cmocka_unit_test(test_changes),
+        cmocka_unit_test(test_runtime_context), cmocka_unit_test(test_bead_status_words_from_profile),
         cmocka_unit_test(test_hostile_duplicates), cmocka_unit_test(test_pipeline),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,80 @@
+/* json_lex.h - private interface of the tolerant JSON scanner's parts:
+ * json_lex.c (cursor, warnings, errors, whitespace and comments),
+ * json_string.c (strings and the closing-quote decision), json_words.c (bare
+ * words: literals, numbers) and json_scan.c (values, containers, top level). */
+#ifndef MALFORM_JSON_LEX_H
+#define MALFORM_JSON_LEX_H
+
+#include <stdint.h>
+#include "json_internal.h"
+
+#define WARN_CAP 10        /* warnings listed per rule; the rest are counted */
+
+/* String delimiter kinds. */
+enum { Q_DOUBLE, Q_SINGLE, Q_SMART_DOUBLE, Q_SMART_SINGLE, Q_BACKTICK };
+
+/* The scanner state: the text, the cursor and what was repaired so far. */
+typedef struct {
+    const char *s;
+    size_t n, i;
+    int line;
+    size_t bol;              /* offset where the current line starts */
+    int depth, max_depth;
+    mf_warnings *w;
+    unsigned counts[MF_RULE_COUNT];
+    int count_line[MF_RULE_COUNT];
+    mf_error *err;
+    bool failed;
+    bool parent_object;      /* the value being parsed is an object member */
+    int open_objects, open_arrays; /* containers open around the cursor */
+    int implicit_closes;     /* closers inserted for a mismatched one: a stray closer may follow */
+    int tuple_depth;         /* open Python tuples: ')' ends bare text */
+    /* truncation bookkeeping, reported once at the end */
+    int closed_containers;
+    bool closed_string, dropped_member;
+    char cut_what[112];      /* what the end of input cut, for the json.truncated warning */
+} jp;
+
+static inline bool at_end(const jp *p) { return p->i >= p->n; }
+static inline int cur(const jp *p) { return p->i < p->n ? (unsigned char)p->s[p->i] : -1; }
+static inline int at(const jp *p, size_t k) { return k < p->n ? (unsigned char)p->s[k] : -1; }
+static inline bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Record a repair by rule (MF_RULE_JSON_*, an index into mf_rules) at line; the first
+ * WARN_CAP per rule are listed, the rest counted. */
+void jl_note(jp *p, int rule, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Record the first unrepairable problem at the cursor (JSON_SYNTAX_ERROR). Returns -1. */
+int jl_fail(jp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Describe (once) what the end of input cut, e.g. the member dropped. */
+void jl_cut(jp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Move the cursor one byte (k bytes), keeping the line count. */
+void jl_advance(jp *p);
+void jl_advance_n(jp *p, size_t k);
+/* A byte of a bare word (letters, digits, _ $ . + -). */
+bool jl_is_word(int c);
+/* Length of a Unicode space (NBSP, U+2000..U+200B, U+202F, U+3000, U+FEFF) at k, or 0. */
+size_t jl_unicode_space(const jp *p, size_t k);
+/* Kind of a smart quote at k: Q_SMART_DOUBLE for “ ”, Q_SMART_SINGLE for ‘ ’, -1 otherwise. */
+int jl_smart_quote(const jp *p, size_t k);
+/* Skip whitespace and comments between tokens, noting each repair; -1 when a
+ * comment hides JSON structure (rejected). */
+int jl_skip_ws(jp *p);
+/* Offset of the first byte at or after k that is neither JSON whitespace nor a Unicode space. */
+size_t jl_past_spaces(const jp *p, size_t k);
+/* Is [s, s+n) one of the literal words (true, None, NaN, ...)? */
+bool jl_word_is_literal(const char *s, size_t n);
+/* Does a key (`"name"` then `:`, on one line) start with the quote at k? */
+bool jl_key_at(const jp *p, size_t k);
+/* Parse a string whose opening delimiter (kind q) is at the cursor into b.
+ * Returns 0 (*cut when the input ended inside it), or -1. */
+int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut);
+/* Parse a bare word or bare text (up to ',', a closer or a line break) as a
+ * value: literal, number, or string. 0 with *out NULL: dropped (cut by the
+ * end of input, or a `...` placeholder). */
+int jl_parse_word(jp *p, json_t **out);
+/* Can bare text (an unquoted value) start at the cursor? */
+bool jl_bare_start(const jp *p);
+/* Is there a `...` or `…` placeholder at k? */
+bool jl_placeholder_at(const jp *p, size_t k);
+
+#endif

@@ -1,0 +1,246 @@
+/* json_words.c - bare words for the tolerant JSON scanner: literals (true,
+ * True, None, NaN, ...), numbers in the shapes models write them, and cut
+ * words at the end of input.
+ *
+ * Numbers use jansson's own conversion of the token, so valid parts of a
+ * broken document get exactly the values strict parsing would give. Numbers
+ * jansson cannot hold (integers beyond int64, reals beyond double) become a
+ * real when the double is exact, otherwise a string of the number's text with
+ * a json.big-number warning. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "json_lex.h"
+
+static const char *const literal_words[] = {"true", "false", "null", "True", "False", "None",
+                                           "undefined", "NaN", "Infinity", NULL};
+
+bool jl_word_is_literal(const char *s, size_t n)
+{
+    for (const char *const *l = literal_words; *l; l++)
+        if (strlen(*l) == n && memcmp(*l, s, n) == 0)
+            return true;
+    return false;
+}
+
+
+/* Value of a number token, or NULL when it is no number (p not failed). */
+static json_t *number_value(jp *p, const char *s, size_t n, int line)
+{
+    char tok[512];
+    size_t k = 0, m = 0;
+    bool fixed = false;
+    if (n == 0 || n >= sizeof tok - 4)
+        return NULL;
+    if (s[k] == '+') { k++; fixed = true; }
+    else if (s[k] == '-') tok[m++] = s[k++];
+    if (k < n && s[k] == '.') { tok[m++] = '0'; fixed = true; }
+    else if (k >= n || s[k] < '0' || s[k] > '9') return NULL;
+    if (s[k] == '0' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9')
+        return NULL;                       /* leading zeros: 007 may be an id: a string */
+    while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    bool real = false;
+    if (k < n && s[k] == '.') {
+        real = true;
+        tok[m++] = s[k++];
+        if (k >= n || s[k] < '0' || s[k] > '9') { tok[m++] = '0'; fixed = true; }
+        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    }
+    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
+        real = true;
+        tok[m++] = s[k++];
+        if (k < n && (s[k] == '+' || s[k] == '-')) tok[m++] = s[k++];
+        if (k >= n || s[k] < '0' || s[k] > '9') return NULL;
+        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    }
+    if (k != n)
+        return NULL;
+    tok[m] = '\0';
+    if (fixed)
+        jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written as %s", (int)n, s, tok);
+    json_error_t je;
+    json_t *v = json_loadb(tok, m, JSON_DECODE_ANY, &je);
+    if (v)
+        return v;
+    /* Out of jansson's range: a real when the double is exact, else the text. */
+    char *end;
+    double d = strtod(tok, &end);
+    if (!real && d == d && d - d == 0) {
+        char exact[400];
+        snprintf(exact, sizeof exact, "%.0f", d);
+        if (strcmp(exact, tok) == 0)
+            return json_real(d);
+    }
+    jl_note(p, MF_RULE_JSON_BIG_NUMBER, line, "number %s does not fit a 64-bit integer or double exactly; kept as a string",
+         tok);
+    return json_stringn(tok, m);
+}
+
+/* A number in a shape JSON lacks but that reads one way only: hex 0x1F,
+ * digit groups 1_000 (an underscore between digits). NULL otherwise. */
+static json_t *shaped_number(jp *p, const char *s, size_t n, int line)
+{
+    char tok[64];
+    size_t m = 0, k = 0;
+    bool neg = n > 0 && s[0] == '-';
+    if (neg || (n > 0 && s[0] == '+'))
+        k++;
+    if (n - k > 2 && s[k] == '0' && (s[k + 1] == 'x' || s[k + 1] == 'X')) {
+        unsigned long long v = 0;
+        size_t digits = 0;
+        for (k += 2; k < n && isxdigit((unsigned char)s[k]) && digits < 15; k++, digits++)
+            v = v * 16 + (unsigned)(isdigit((unsigned char)s[k]) ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10);
+        if (k != n || digits == 0)
+            return NULL;
+        jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "hexadecimal number '%.*s' written as %s%llu", (int)n, s,
+                neg ? "-" : "", v);
+        return json_integer(neg ? -(json_int_t)v : (json_int_t)v);
+    }
+    bool groups = false;
+    for (; k < n && m < sizeof tok - 1; k++) {
+        if (s[k] == '_' && k > 0 && isdigit((unsigned char)s[k - 1]) && k + 1 < n && isdigit((unsigned char)s[k + 1])) {
+            groups = true;
+            continue;
+        }
+        tok[m++] = s[k];
+    }
+    if (!groups || k != n)
+        return NULL;
+    size_t before = p->w->count;
+    json_t *v = number_value(p, neg ? tok : tok, m, line);
+    if (!v || json_is_string(v)) {
+        json_decref(v);
+        mf_warnings_truncate(p->w, before);
+        return NULL;
+    }
+    jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written without digit-group underscores", (int)n, s);
+    return v;
+}
+
+static bool is_placeholder(const char *s, size_t n)
+{
+    return (n == 3 && memcmp(s, "...", 3) == 0) || (n == 3 && memcmp(s, "\xE2\x80\xA6", 3) == 0);
+}
+
+bool jl_placeholder_at(const jp *p, size_t k)
+{
+    return (at(p, k) == '.' && at(p, k + 1) == '.' && at(p, k + 2) == '.' && at(p, k + 3) != '.') ||
+           (at(p, k) == 0xE2 && at(p, k + 1) == 0x80 && at(p, k + 2) == 0xA6);
+}
+
+bool jl_bare_start(const jp *p)
+{
+    int c = cur(p);
+    if (c < 0x20 || c == 0x7f || strchr("{}[](),:\"'`#", c) || is_ws(c) || jl_smart_quote(p, p->i) >= 0 ||
+        jl_unicode_space(p, p->i))
+        return false;
+    return c != '/' || (at(p, p->i + 1) != '/' && at(p, p->i + 1) != '*');
+}
+
+/* End of the bare text at k: before ',', a closer, a line break, a quote or
+ * bracket, a key-like colon (`: `), or a comment (" #", " //"); trailing
+ * blanks excluded. */
+static size_t bare_end(const jp *p, size_t k)
+{
+    size_t e = k;
+    for (; e < p->n; e++) {
+        int c = at(p, e);
+        if (strchr(",}]\n\r\"{[", c) || (c == ')' && p->tuple_depth > 0) || jl_smart_quote(p, e) >= 0)
+            break;
+        if ((c == ' ' || c == '\t') && (at(p, e + 1) == '#' || (at(p, e + 1) == '/' && at(p, e + 2) == '/')))
+            break;
+        if (c == ':' && (e + 1 >= p->n || is_ws(at(p, e + 1)) || strchr(",}])", at(p, e + 1))))
+            break;                      /* `word:` ends like a key, not like text */
+    }
+    while (e > k && (at(p, e - 1) == ' ' || at(p, e - 1) == '\t'))
+        e--;
+    return e;
+}
+
+/* Does the bare text [s, s+n) hold a second key (` word: `) - a missing comma? */
+static bool holds_key(const char *s, size_t n)
+{
+    for (size_t k = 1; k < n; k++) {
+        if (s[k - 1] != ' ' || !(isalpha((unsigned char)s[k]) || s[k] == '_'))
+            continue;
+        size_t e = k;
+        while (e < n && (isalnum((unsigned char)s[e]) || s[e] == '_' || s[e] == '-'))
+            e++;
+        if (e < n && s[e] == ':' && (e + 1 == n || s[e + 1] == ' '))
+            return true;
+    }
+    return false;
+}
+
+/* Parse a bare word or bare text as a value. *out NULL with 0: dropped (cut
+ * by end of input, or a placeholder). */
+int jl_parse_word(jp *p, json_t **out)
+{
+    size_t start = p->i;
+    int line = p->line;
+    size_t wend = start;
+    while (wend < p->n && jl_is_word(at(p, wend)))
+        wend++;
+    size_t end = p->depth > 0 ? bare_end(p, start) : wend;   /* no bare text at top level */
+    if (end < wend)
+        end = wend;
+    if (end > wend && at(p, wend) == ' ' && holds_key(p->s + start, end - start) &&
+        (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
+        end = wend;                     /* `1 b: 2`: a value, then a member missing its comma */
+    const char *s = p->s + start;
+    size_t n = end - start;
+    bool cut = end == p->n && p->depth > 0;
+    *out = NULL;
+    if (n == 0)
+        return jl_fail(p, "expected a JSON value");
+    jl_advance_n(p, n);
+    if (is_placeholder(s, n)) {
+        jl_note(p, MF_RULE_JSON_PLACEHOLDER, line, "placeholder '%.*s' dropped", (int)n, s);
+        return 0;
+    }
+    if (cut) {
+        p->dropped_member = true;       /* a word, number or literal cut by the end of input */
+        jl_cut(p, "left out '%.*s' at line %d: the end of input may have cut it", (int)(n > 40 ? 40 : n), s, line);
+        return 0;
+    }
+    if (end == wend) {                  /* one word */
+        if (n == 4 && !memcmp(s, "true", 4)) { *out = json_true(); return 0; }
+        if (n == 5 && !memcmp(s, "false", 5)) { *out = json_false(); return 0; }
+        if (n == 4 && !memcmp(s, "null", 4)) { *out = json_null(); return 0; }
+        if ((n == 4 && !memcmp(s, "True", 4)) || (n == 5 && !memcmp(s, "False", 5)) ||
+            (n == 4 && !memcmp(s, "None", 4)) || (n == 9 && !memcmp(s, "undefined", 9))) {
+            jl_note(p, MF_RULE_JSON_PYTHON_LITERAL, line, "%.*s replaced by %s", (int)n, s,
+                    s[0] == 'T' ? "true" : s[0] == 'F' ? "false" : "null");
+            *out = s[0] == 'T' ? json_true() : s[0] == 'F' ? json_false() : json_null();
+            return 0;
+        }
+        const char *w = (s[0] == '-' || s[0] == '+') ? s + 1 : s;
+        size_t wn = (size_t)(s + n - w);
+        if ((wn == 3 && !memcmp(w, "NaN", 3)) || (wn == 8 && !memcmp(w, "Infinity", 8))) {
+            jl_note(p, MF_RULE_JSON_PYTHON_LITERAL, line, "%.*s has no JSON form; replaced by null", (int)n, s);
+            *out = json_null();
+            return 0;
+        }
+        if ((*out = number_value(p, s, n, line)) || (*out = shaped_number(p, s, n, line)))
+            return 0;
+    } else if (holds_key(s, n)) {
+        p->i = start, p->line = line;
+        return jl_fail(p, "unquoted text that holds another key (a missing comma?) is not repaired");
+    }
+    if (p->depth == 0) {
+        p->i = start, p->line = line;
+        return jl_fail(p, "expected a JSON value (unquoted text outside an object or array is not repaired)");
+    }
+    if (strchr("+-.0123456789", s[0]))
+        jl_note(p, MF_RULE_JSON_NUMBER_STRING, line, "'%.*s' is no number JSON can hold exactly; kept as the string \"%.*s\"",
+                (int)(n > 40 ? 40 : n), s, (int)(n > 40 ? 40 : n), s);
+    else
+        jl_note(p, MF_RULE_JSON_BARE_WORD, line, "unquoted text '%.*s%s' read as a string", (int)(n > 40 ? 40 : n), s,
+                n > 40 ? "..." : "");
+    *out = json_stringn(s, n);
+    if (!*out) {
+        p->i = start, p->line = line;
+        return jl_fail(p, "unquoted text is not valid UTF-8");
+    }
+    return 0;
+}
