@@ -11,9 +11,10 @@
 # PCRE2 is linked statically from the distribution. Next to each fuzzer:
 # .options, .dict and <fuzzer>_seed_corpus.zip (structured: corpus/cases and
 # the payloads of the *fixed* regression entries; raw: every clean artifact,
-# case artifact, fixed raw regression entry and field failure behind its
-# profile's selector byte). Open regression entries stay out: each still
-# fails, so as a seed it would abort every run on a known bug.
+# case artifact, fixed raw regression entry and field failure as a raw input
+# naming its profile: "@<profile>\n" + text, harness/lib/raw_input.h). Open
+# regression entries stay out: each still fails, so as a seed it would abort
+# every run on a known bug.
 # Run locally (no Docker) with the variables ClusterFuzzLite sets:
 #   SRC=/path/with/libyaml+jansson+malform WORK=... OUT=... CC=clang CXX=clang++
 #   CFLAGS="-fsanitize=address,fuzzer-no-link" CXXFLAGS="$CFLAGS"
@@ -59,8 +60,9 @@ done
 python3 - "$WORK/seeds" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]
-names = sorted(os.path.basename(p)[:-5] for p in glob.glob("core/profiles/*.yaml"))
-sel = {n: i for i, n in enumerate(names)}
+profiles = {os.path.basename(p)[:-5] for p in glob.glob("core/profiles/*.yaml")}
+def raw(prof, text):  # the raw input format of harness/lib/raw_input.h
+    return b"@" + prof.encode() + b"\n" + text
 def write(target, name, data):
     d = os.path.join(out, target)
     os.makedirs(d, exist_ok=True)
@@ -79,8 +81,8 @@ for p in sorted(glob.glob("corpus/cases/*.case")):
     write("structured", os.path.basename(p), data)
     head, art = split(data)
     for line in head.split(b"\n"):
-        if line.startswith(b"profile: ") and line[9:].decode() in sel:
-            write("raw", "case-" + os.path.basename(p), bytes([sel[line[9:].decode()]]) + art)
+        if line.startswith(b"profile: ") and line[9:].decode() in profiles:
+            write("raw", "case-" + os.path.basename(p), raw(line[9:].decode(), art))
 # Only fixed regression entries: an open one still fails and would abort the target.
 for p in sorted(glob.glob("corpus/regression/**/*.case", recursive=True) +
                 glob.glob("corpus/regression/**/*.raw", recursive=True)):
@@ -89,19 +91,19 @@ for p in sorted(glob.glob("corpus/regression/**/*.case", recursive=True) +
         continue
     if p.endswith(".case"):
         write("structured", "regression-" + os.path.basename(p), body)
-    elif header(head, "profile") in sel:
-        write("raw", "regression-" + os.path.basename(p), bytes([sel[header(head, "profile")]]) + body)
+    else:  # a raw entry's payload already names its profile on its first line
+        write("raw", "regression-" + os.path.basename(p), body)
 for p in sorted(glob.glob("corpus/seeds/*/*")):
     prof = os.path.basename(os.path.dirname(p))
-    if prof in sel and os.path.isfile(p):
-        write("raw", "seed-%s-%s" % (prof, os.path.basename(p)), bytes([sel[prof]]) + open(p, "rb").read())
+    if prof in profiles and os.path.isfile(p):
+        write("raw", "seed-%s-%s" % (prof, os.path.basename(p)), raw(prof, open(p, "rb").read()))
 for p in sorted(glob.glob("corpus/field/*.raw")):
     try:
         prof = json.load(open(p[:-4] + ".json"))["profile"]
     except (OSError, ValueError, KeyError):
         continue
-    if prof in sel:
-        write("raw", "field-" + os.path.basename(p), bytes([sel[prof]]) + open(p, "rb").read())
+    if prof in profiles:
+        write("raw", "field-" + os.path.basename(p), raw(prof, open(p, "rb").read()))
 PY
 for t in $TARGETS; do
   if [ -d "$WORK/seeds/$t" ]; then

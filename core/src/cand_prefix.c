@@ -52,7 +52,9 @@ size_t mf_cand_strip_prefixes(const char *s, size_t len, mf_buf *out, int *first
     for (size_t a = 0; a < len; line++) {
         const char *nl = memchr(s + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : len;
-        size_t p = mf_cand_prefix_len(s + a, b - a);
+        size_t p = 0;
+        for (size_t q; (q = mf_cand_prefix_len(s + a + p, b - a - p));)
+            p += q;                     /* stacked prefixes: "[tool] [model] " */
         if (p) {
             if (!changed)
                 *first = line;

@@ -133,6 +133,16 @@ static int tidy(ctx *c, mf_warnings *w)
             return -1;
     }
     int line;
+    size_t lead = c->out->count > 0 ? mf_cand_leading_prose(c->p, b->s, b->len, &line) : 0;
+    if (lead > 0 && lead < b->len) {    /* "Status update: done" atop a fenced artifact */
+        memmove(b->s, b->s + lead, b->len - lead);
+        b->len -= lead;
+        b->s[b->len] = '\0';
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_LEADING_PROSE), line,
+                            "Dropped the leading prose line %d of the extracted text: it reads as a sentence, not as a key.",
+                            line))
+            return -1;
+    }
     size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
     if (cut < b->len) {
         b->len = cut;
@@ -249,13 +259,57 @@ static bool fence_info(const char *s, size_t n, fence *f)
     return true;
 }
 
+/* Could [s, s+n) be a structured artifact: a ':' (mapping), a bracket, or
+ * a "- " sequence item? A fenced sentence ("Done.") or a one-line caption
+ * ("Here is the output:") is prose, no payload. */
+static bool structured_text(const char *s, size_t n)
+{
+    size_t a = 0, e = n;
+    while (a < e && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r' || s[a] == '\n'))
+        a++;
+    while (e > a && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n'))
+        e--;
+    if (e > a && s[e - 1] == ':' && !memchr(s + a, '\n', e - a) && memchr(s + a, ' ', e - a))
+        return false;                   /* one line "Here is the output:": a caption */
+    if (memchr(s, ':', n) || memchr(s, '{', n) || memchr(s, '[', n))
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '-' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n')) {
+            size_t k = i;
+            while (k > 0 && s[k - 1] == ' ')
+                k--;
+            if (k == 0 || s[k - 1] == '\n')
+                return true;
+        }
+    return false;
+}
+
+/* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`)? */
+static bool block_scalar_header(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    size_t k = n;
+    while (k > 0 && (s[k - 1] == '-' || s[k - 1] == '+' || (s[k - 1] >= '1' && s[k - 1] <= '9')) && n - k < 2)
+        k--;
+    if (k == 0 || (s[k - 1] != '|' && s[k - 1] != '>'))
+        return false;
+    k--;
+    if (k == 0 || (s[k - 1] != ' ' && s[k - 1] != '\t'))
+        return false;
+    while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+        k--;
+    return k > 0 && (s[k - 1] == ':' || s[k - 1] == '-');
+}
+
 /* Fences follow CommonMark's closing rule, made stricter for nested text: a
  * fence closes only when it is bare (no info string), uses the opener's
  * character, is at least as long as the opener and is indented at most 3
  * spaces and no deeper than the opener. Any other fence line inside opens
  * (with an info string) or closes (bare) an inner fence, so the inner fence
  * of a code sample, or a fence inside a YAML block scalar, never ends the
- * payload. */
+ * payload. Outside any fence, the lines of a YAML block scalar (`key: |`
+ * and the lines indented deeper) are text: a fence there is no payload. */
 static int scan_fences(ctx *c, const char *s, size_t len)
 {
     const char *payload = is_json(c->p) ? "JSON" : "YAML";
@@ -263,11 +317,23 @@ static int scan_fences(ctx *c, const char *s, size_t len)
     bool inside = false, keep = false;
     fence open = {0};
     int open_line = 0, line = 1, first_fence_line = 0;
+    long block_indent = -1;             /* indentation of a `key: |` line whose block we are in */
     for (size_t a = 0; a < len && found < MF_CAND_PER_KIND; line++) {
         const char *nl = memchr(s + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : len;
         size_t e = b - (nl ? 1 : 0);
         fence f;
+        size_t ind = 0;
+        while (a + ind < e && s[a + ind] == ' ')
+            ind++;
+        bool blank_line = a + ind >= e || s[a + ind] == '\r';
+        if (!inside && block_indent >= 0 && (blank_line || ind > (size_t)block_indent)) {
+            a = b;                      /* inside a YAML block scalar: its fences are text */
+            continue;
+        }
+        block_indent = -1;
+        if (!inside && block_scalar_header(s + a, e - a))
+            block_indent = (long)ind;
         if (fence_info(s + a, e - a, &f)) {
             if (!first_fence_line)
                 first_fence_line = line;
@@ -284,7 +350,7 @@ static int scan_fences(ctx *c, const char *s, size_t len)
                 inner--;
             } else if (f.ch == open.ch && f.ticks >= open.ticks && f.indent <= 3 && f.indent <= open.indent) {
                 inside = false;
-                if (keep) {
+                if (keep && structured_text(s + body, a - body)) {
                     found++;
                     if (emit(c, "fence", s + body, a - body, MF_RULE_ID(CAND_FENCE), open_line,
                              "Took the %s payload from inside the markdown code fence opened at line %d.",
@@ -299,7 +365,8 @@ static int scan_fences(ctx *c, const char *s, size_t len)
     }
     /* an unclosed bare fence after other fences is most likely an orphan
      * closer (the artifact above it, prose below): no candidate from it */
-    if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line))
+    if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line) &&
+        structured_text(s + body, len - body))
         return emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
                     "Took the %s payload after the markdown code fence opened at line %d (no closing fence).",
                     payload, open_line);
@@ -456,17 +523,34 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
     return false;
 }
 
-/* Does a line of [s, s+n) start with a top-level key of p once a transcript
- * prefix is removed (`[tool] source_prd:`)? Then dropping it drops data. */
+/* Does a line of [s, s+n) start with a top-level key of p followed by ':'
+ * once transcript prefixes are removed (`[tool] source_prd:`, `key:value`
+ * with its space missing)? Then dropping it drops data. */
 static bool mentions_key(const mf_profile *p, const char *s, size_t n)
 {
+    bool json = is_json(p);
     for (size_t a = 0; a < n;) {
         const char *nl = memchr(s + a, '\n', n - a);
-        size_t b = nl ? (size_t)(nl - s) + 1 : n;
-        size_t pl = mf_cand_prefix_len(s + a, b - a);
-        const char *key;
-        if (pl && anchor_line(p, s + a + pl, b - a - pl, &key))
-            return true;
+        size_t b = nl ? (size_t)(nl - s) + 1 : n, i = a;
+        for (size_t q; (q = mf_cand_prefix_len(s + i, b - i));)
+            i += q;
+        if (json)
+            while (i < b && (s[i] == ' ' || s[i] == '\t'))
+                i++;
+        if (json && i < b && s[i] == '"')
+            i++;
+        for (size_t k = 0; k < json_array_size(p->top_level_keys); k++) {
+            const char *name = json_string_value(json_array_get(p->top_level_keys, k));
+            size_t kl = name ? strlen(name) : 0, j = i + kl;
+            if (!kl || j > b || memcmp(s + i, name, kl) != 0)
+                continue;
+            if (json && j < b && s[j] == '"')
+                j++;
+            while (json && j < b && (s[j] == ' ' || s[j] == '\t'))
+                j++;
+            if (j < b && s[j] == ':')
+                return true;
+        }
         a = b;
     }
     return false;

@@ -17,6 +17,13 @@ void *mf_realloc(void *p, size_t n);
 #define malloc(n) mf_malloc(n)
 #define calloc(n, size) mf_calloc(n, size)
 #define realloc(p, n) mf_realloc(p, n)
+/* Allow jansson `extra` bytes more than this thread's values hold now
+ * (refused allocations fail; a tighter budget already set stays); returns
+ * the previous budget for mf_mem_budget_restore. */
+size_t mf_mem_budget_set(size_t extra);
+void mf_mem_budget_restore(size_t saved);
+/* How many allocations this thread's budget has refused so far. */
+size_t mf_mem_refused(void);
 
 /* ---- allocation failures (alloc.c) ---- */
 /* Note an allocation failure on this thread (mf_repair then rejects with
@@ -27,8 +34,8 @@ size_t mf_oom_count(void);
 /* Route jansson's allocations through a hook that notes failures (once per process). */
 void mf_oom_hook_jansson(void);
 
-/* Turn r into an OUT_OF_MEMORY rejection (result.c). */
-void mf_result_reject_oom(mf_result *r);
+/* Turn r into an OUT_OF_MEMORY rejection, or MEMORY_LIMIT when the budget refused (result.c). */
+void mf_result_reject_oom(mf_result *r, bool over_budget);
 
 /* ---- growable byte buffer (always NUL-terminated when len > 0) ---- */
 typedef struct { char *s; size_t len, cap; } mf_buf;
@@ -122,6 +129,9 @@ extern const mf_text_rule mf_yaml_repairs[];   /* terminated by {NULL} */
 #define MF_YAML_GROUPS 4
 /* Apply every YAML repair of `group` (1..MF_YAML_GROUPS) to text in place; returns changes. */
 size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w);
+/* Repairs run before the first parse, because the malformed text also parses
+ * with a different value (`steps:` then `-name: x`, seed 000 #9); returns changes. */
+size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w);
 
 /* ---- JSON repair (json_repair*.c) ---- */
 /* Parse JSON text strictly, repairing it when needed. Returns 0 with *out set

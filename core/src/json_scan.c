@@ -32,8 +32,13 @@ static bool value_start(const jp *p)
 
 static int enter(jp *p)
 {
-    if (++p->depth > p->max_depth)
-        return jl_fail(p, "nesting deeper than %d levels", p->max_depth);
+    if (++p->depth > p->max_depth) {
+        bool first = !p->failed;
+        jl_fail(p, "nesting deeper than %d levels (the depth cap)", p->max_depth);
+        if (first)
+            p->err->type = "NESTING_TOO_DEEP"; /* a cap names itself (mf_error_is_final) */
+        return -1;
+    }
     jl_advance(p);
     return 0;
 }
@@ -167,6 +172,11 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             object_bracket(p, &closed);
             if (closed)
                 break;
+            continue;
+        }
+        if ((c == ':' || c == ';') && comma && is_ws(at(p, p->i + 1))) {
+            jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "stray '%c' after a comma removed", c);
+            jl_advance(p);
             continue;
         }
         if (c == ',') {
@@ -316,6 +326,11 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
                 jl_advance(p);
             }
             break;
+        }
+        if ((c == ':' || c == ';') && comma && is_ws(at(p, p->i + 1))) {
+            jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "stray '%c' after a comma removed", c);
+            jl_advance(p);
+            continue;
         }
         if (c == ',') {
             if (!need_sep)

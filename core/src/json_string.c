@@ -21,6 +21,8 @@
 static bool structure_after_comma(const jp *p, size_t k)
 {
     k = jl_past_spaces(p, k);
+    if ((at(p, k) == ':' || at(p, k) == ';') && is_ws(at(p, k + 1)))
+        k = jl_past_spaces(p, k + 1);   /* a stray ':' or ';' after the comma (",: ") */
     int c = at(p, k);
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
@@ -145,6 +147,17 @@ static size_t template_span(const jp *p, size_t k)
 
 
 #define KEY_LOOKAHEAD 256  /* bytes searched for the end of a key after a missing quote */
+
+/* Does b hold a letter, digit or non-ASCII byte? */
+static bool has_word(const mf_buf *b)
+{
+    for (size_t k = 0; k < b->len; k++) {
+        unsigned char c = (unsigned char)b->s[k];
+        if (c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))
+            return true;
+    }
+    return false;
+}
 
 bool jl_key_at(const jp *p, size_t k)
 {
@@ -297,6 +310,11 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                         "string opened at line %d had no closing quote; ended it where the key at "
                         "line %d starts", open_line, at_line);
                 break;
+            }
+            if (is_key && !has_word(b)) {
+                p->i = open, p->line = open_line, p->bol = open_bol;
+                return jl_fail(p, "a key of only punctuation before an unescaped quote (a stray quote?) "
+                                  "is not repaired: it would invent a key");
             }
             inner = true;
             int prev = p->i > open ? at(p, p->i - 1) : -1, next = at(p, p->i + cl);

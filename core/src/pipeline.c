@@ -184,20 +184,26 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     mf_error err = {0};
     json_t *v = NULL;
     mf_buf text = {0};
-    int ok = parse_and_finish(R, c->text, c->len, repair, &v, &w, &err) == 0;
+    mf_buf_put(&text, c->text, c->len);
+    bool yaml = R->p->format == MF_FORMAT_YAML;
+    if (yaml) /* repairs needed although the text parses (it parses to another value) */
+        mf_yaml_repair_misread(&text, R->p, &w);
+    size_t misread = w.count; /* those repairs stand whatever the parse says */
+    int ok = parse_and_finish(R, yaml ? mf_buf_cstr(&text) : c->text, yaml ? text.len : c->len, repair, &v, &w,
+                              &err) == 0;
     if (!ok && mf_error_is_final(&err)) { /* a cap or OOM: no other attempt can do better */
         mf_error_clear(&R->r->error);
         R->r->error = err;
         mf_warnings_clear(&w);
+        mf_buf_free(&text);
         return -1;
     }
-    mf_buf_put(&text, c->text, c->len);
     if (!ok) {
         /* in pass A a JSON candidate that needed repair is not a rejection yet */
         if (!(R->p->format == MF_FORMAT_JSON && !repair))
             offer_error(R, &err);
         mf_error_clear(&err);
-        mf_warnings_truncate(&w, 0);
+        mf_warnings_truncate(&w, misread);
     }
     if (!ok && repair && R->p->format == MF_FORMAT_YAML) {
         for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
@@ -402,9 +408,12 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
 mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
 {
     mf_oom_hook_jansson();
-    size_t oom_before = mf_oom_count();
+    size_t oom_before = mf_oom_count(), refused_before = mf_mem_refused();
+    size_t budget = mf_mem_budget_set(MF_MEMORY_FACTOR * (len < MF_DEFAULT_MAX_INPUT ? len : MF_DEFAULT_MAX_INPUT) +
+                                      MF_MEMORY_CONSTANT);
     mf_result *r = repair(p, raw, len, opt);
+    mf_mem_budget_restore(budget);
     if (r && mf_oom_count() != oom_before)
-        mf_result_reject_oom(r);
+        mf_result_reject_oom(r, mf_mem_refused() != refused_before);
     return r;
 }

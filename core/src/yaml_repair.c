@@ -1,4 +1,5 @@
-/* yaml_repair.c - the YAML structural repairs of seed 000 and their groups.
+/* yaml_repair.c - the YAML structural repairs of seed 000, the peers' YAML
+ * families (issue 10), and the groups and passes that run them.
  *
  * When a YAML candidate does not parse (or does not validate), the pipeline
  * applies these text rules group by group and re-parses after each group that
@@ -6,46 +7,107 @@
  * fence, bare XML tag lines); group 2 repairs the line structure (inline
  * sequences and keys, missing spaces after ':' and '-', children at their
  * parent's indentation); group 3 repairs scalars (duplicate lines, escapes,
- * quotes, indicators, colon-space in plain values); group 4 repairs the
- * indentation of sequence items and their properties. Rules run in table
- * order; each is line-scoped, skips block scalar bodies and is idempotent.
- * The rules live in yaml_repair_lines.c, yaml_repair_inline.c,
- * yaml_repair_quotes.c and yaml_repair_indent.c; their shared scanner in
- * yaml_repair_scan.c. */
+ * quotes, indicators, colon-space in plain values, list items holding ': ');
+ * group 4 repairs the indentation of sequence items and their properties.
+ * A few malformed shapes also parse, with another value (`steps:` then
+ * `-name: x`, dedented whitelisted children, `- Use X: for Y` among strings):
+ * mf_yaml_repair_misread runs their rules before the first parse.
+ * Rules run in table order over one line model (yaml_repair_scan.c), rebuilt
+ * only after a rule changed the text; each skips block scalar bodies and is
+ * idempotent. The rules live in yaml_repair_lines.c, yaml_repair_inline.c,
+ * yaml_repair_quotes.c, yaml_repair_strings.c and yaml_repair_indent.c. */
+#include <string.h>
 #include "yaml_repair.h"
 
-const mf_text_rule mf_yaml_repairs[] = {
-    {MF_RULE_ID(YAML_CODE_FENCE), mf_yaml_fix_code_fence, 1},
-    {MF_RULE_ID(YAML_XML_TAG_LINES), mf_yaml_fix_xml_tag_lines, 1},
-    {MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), mf_yaml_fix_inline_seq_parent, 2},
-    {MF_RULE_ID(YAML_COLON_SPACE), mf_yaml_fix_colon_space, 2},
-    {MF_RULE_ID(YAML_INLINE_KEYS), mf_yaml_fix_inline_keys, 2},
-    {MF_RULE_ID(YAML_DASH_SPACE), mf_yaml_fix_dash_space, 2},
-    {MF_RULE_ID(YAML_NESTED_CHILDREN), mf_yaml_fix_nested_children, 2},
-    {MF_RULE_ID(YAML_DUPLICATE_KEY), mf_yaml_fix_duplicate_key, 3},
-    {MF_RULE_ID(YAML_INVALID_ESCAPE), mf_yaml_fix_invalid_escape, 3},
-    {MF_RULE_ID(YAML_UNCLOSED_QUOTE), mf_yaml_fix_unclosed_quote, 3},
-    {MF_RULE_ID(YAML_FREE_TEXT), mf_yaml_fix_free_text, 3},
-    {MF_RULE_ID(YAML_QUOTED_FRAGMENT), mf_yaml_fix_quoted_fragment, 3},
-    {MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), mf_yaml_fix_quoted_block_ind, 3},
-    {MF_RULE_ID(YAML_TYPE_UNION), mf_yaml_fix_type_union, 3},
-    {MF_RULE_ID(YAML_RESERVED_INDICATOR), mf_yaml_fix_reserved_indicator, 3},
-    {MF_RULE_ID(YAML_PLAIN_COLON), mf_yaml_fix_plain_colon, 3},
-    {MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), mf_yaml_fix_seq_indent_drift, 4},
-    {MF_RULE_ID(YAML_PROPERTY_INDENT), mf_yaml_fix_property_indent, 4},
-    {NULL, NULL, 0}};
+/* Every rule over the line model, in table order, with its group. */
+#define YR_RULES(X)                                      \
+    X(MF_RULE_ID(YAML_CODE_FENCE), code_fence, 1)                      \
+    X(MF_RULE_ID(YAML_XML_TAG_LINES), xml_tag_lines, 1)                \
+    X(MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), inline_seq_parent, 2)        \
+    X(MF_RULE_ID(YAML_COLON_SPACE), colon_space, 2)                    \
+    X(MF_RULE_ID(YAML_INLINE_KEYS), inline_keys, 2)                    \
+    X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2)        \
+    X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2)                      \
+    X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2)            \
+    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3)                \
+    X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3)              \
+    X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3)              \
+    X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3)              \
+    X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3)                      \
+    X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3)                        \
+    X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3)            \
+    X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3)          \
+    X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3)                      \
+    X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3)      \
+    X(MF_RULE_ID(YAML_PLAIN_COLON), plain_colon, 3)                    \
+    X(MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), seq_indent_drift, 4)          \
+    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4)
 
-size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+/* One rule on a text: build the model, run the rule, and leave out equal to
+ * the input when nothing changed (the mf_text_rule contract). */
+static size_t on_text(yr_rule_fn fn, const char *in, size_t len, mf_buf *out, const mf_profile *p,
+                      mf_warnings *w)
+{
+    yr_doc d;
+    size_t n = 0;
+    mf_buf_reset(out);
+    if (yr_doc_open(&d, in, len) == 0) {
+        n = fn(&d, out, p, w);
+        yr_doc_close(&d);
+    }
+    if (n == 0) {
+        mf_buf_reset(out);
+        mf_buf_put(out, in, len);
+    }
+    return n;
+}
+
+#define YR_TEXT_FN(id, name, group)                                                                  \
+    size_t mf_yaml_fix_##name(const char *in, size_t len, mf_buf *out, const mf_profile *p,         \
+                              mf_warnings *w)                                                        \
+    {                                                                                                \
+        return on_text(yr_fix_##name, in, len, out, p, w);                                          \
+    }
+YR_RULES(YR_TEXT_FN)
+
+#define YR_TEXT_ROW(id, name, group) {id, mf_yaml_fix_##name, group},
+const mf_text_rule mf_yaml_repairs[] = {YR_RULES(YR_TEXT_ROW){NULL, NULL, 0}};
+
+typedef struct { int group; yr_rule_fn fn; } model_rule;
+#define YR_MODEL_ROW(id, name, group) {group, yr_fix_##name},
+static const model_rule model_rules[] = {YR_RULES(YR_MODEL_ROW){0, NULL}};
+
+/* False for a rule that reads profile data p does not have (it would change
+ * nothing), so no line model is built for it. */
+static bool profile_feeds(yr_rule_fn fn, const mf_profile *p)
+{
+    if (fn == yr_fix_nested_children)
+        return p && json_object_size(p->nested_children) > 0;
+    if (fn == yr_fix_free_text)
+        return p && json_object_size(p->free_text_fields) > 0;
+    return true;
+}
+
+/* Run the rules of `rules` whose group is `group` on text in place, building
+ * the line model once and again only after a rule changed the text. */
+static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     size_t changes = 0;
     mf_buf out = {0};
-    for (const mf_text_rule *r = mf_yaml_repairs; r->rule_id; r++) {
-        if (r->group != group)
+    yr_doc d;
+    bool open = false;
+    for (const model_rule *r = rules; r->fn; r++) {
+        if (r->group != group || !profile_feeds(r->fn, p))
             continue;
+        if (!open && yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
+            break;
+        open = true;
         mf_buf_reset(&out);
         size_t mark = w->count;
-        size_t n = r->fn(mf_buf_cstr(text), text->len, &out, p, w);
+        size_t n = r->fn(&d, &out, p, w);
         if (n) {
+            yr_doc_close(&d);
+            open = false;
             mf_buf tmp = *text;
             *text = out;
             out = tmp;
@@ -54,6 +116,57 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
             mf_warnings_truncate(w, mark);
         }
     }
+    if (open)
+        yr_doc_close(&d);
     mf_buf_free(&out);
     return changes;
+}
+
+size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+{
+    return run_chain(model_rules, group, text, p, w);
+}
+
+/* True when some line may need a misread repair: `-word` (dash-space), a
+ * `- ` item holding ': ' after a key that is not an identifier (item-colon),
+ * or a bare `key:` the profile lists nested children for (nested-children).
+ * A cheap byte scan before building the line model. */
+static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
+{
+    bool nested = p && json_object_size(p->nested_children) > 0;
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - s) : n, next = nl ? end + 1 : n;
+        while (i < end && s[i] == ' ')
+            i++;
+        size_t e = end;
+        while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+            e--;
+        if (i + 1 < e && s[i] == '-') {
+            char c = s[i + 1];
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+                return true;
+            if (c == ' ') {
+                const char *colon = memchr(s + i + 2, ':', e - i - 2);
+                if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
+                    !yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2))
+                    return true;
+            }
+        } else if (nested && e > i + 1 && s[e - 1] == ':' && json_object_getn(p->nested_children, s + i, e - 1 - i)) {
+            return true;
+        }
+        i = next;
+    }
+    return false;
+}
+
+/* The repairs mf_yaml_repair_misread runs, in order. */
+static const model_rule misread_rules[] = {
+    {0, yr_fix_dash_space}, {0, yr_fix_nested_children}, {0, yr_fix_item_colon}, {0, NULL}};
+
+size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
+{
+    if (!may_be_misread(mf_buf_cstr(text), text->len, p))
+        return 0;
+    return run_chain(misread_rules, 0, text, p, w);
 }

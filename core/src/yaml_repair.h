@@ -4,42 +4,92 @@
 #ifndef MALFORM_YAML_REPAIR_H
 #define MALFORM_YAML_REPAIR_H
 
+#include <stdint.h>
 #include "internal.h"
 
-/* ---- the rules (each an mf_text_rule_fn) ---- */
-size_t mf_yaml_fix_code_fence(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_xml_tag_lines(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_duplicate_key(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_inline_seq_parent(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_colon_space(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_inline_keys(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_dash_space(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_nested_children(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_invalid_escape(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_unclosed_quote(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_quoted_fragment(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_quoted_block_ind(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_type_union(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_reserved_indicator(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_free_text(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_plain_colon(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_seq_indent_drift(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-size_t mf_yaml_fix_property_indent(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
-
-/* ---- a document as lines ---- */
-/* A line's text without its '\n' and trailing '\r' (eol is "\r" or ""). */
-typedef struct { const char *s; size_t n; const char *eol; } yr_line;
+/* ---- one line as a YAML entry ---- */
+/* Columns are offsets into the line; uint32_t keeps the line model small
+ * (a line is at most MF_DEFAULT_MAX_INPUT bytes long in practice; yr_doc_open
+ * refuses longer ones). */
 typedef struct {
+    uint32_t indent;    /* leading spaces */
+    uint32_t dash;      /* column of the last dash (when dashes > 0) */
+    uint32_t content;   /* offset after indent and dashes */
+    uint32_t key_s, key_e;
+    uint32_t val;       /* value start (== end when empty) */
+    uint32_t end;       /* content end without trailing blanks */
+    uint16_t dashes;    /* "- " prefixes */
+    bool key;           /* content starts with a mapping key */
+} yr_entry;
+
+/* ---- the line model: a document as lines, each parsed once ---- */
+/* Per-line facts that depend on the line alone, computed by yr_doc_open. */
+enum {
+    YR_INERT = 1,       /* blank, comment or document marker (yr_line_inert) */
+    YR_OPENS_BLOCK = 2, /* the entry's value is a block scalar header (`key: |`) */
+    YR_OPENS_DQ = 4,    /* the entry's value is a double-quoted scalar not closed on the line */
+    /* context, from the lines before (in the text as given): */
+    YR_DQ_CONT = 8,     /* a later line of a double-quoted scalar opened on an earlier line */
+    YR_PLAIN_CONT = 16, /* a continuation line of a multi-line plain scalar (no key, no dash, deeper) */
+};
+/* Lines whose text belongs to a scalar started on an earlier line: no rule reads them as entries. */
+#define YR_CONT (YR_DQ_CONT | YR_PLAIN_CONT)
+/* A line's text without its '\n' and trailing '\r'. */
+typedef struct {
+    const char *s;
+    uint32_t n;
+    bool cr;            /* a '\r' preceded the line break */
+    bool nl;            /* the line ended with '\n' in the text */
+    uint8_t flags;      /* YR_INERT | YR_OPENS_BLOCK | YR_OPENS_DQ | YR_DQ_CONT | YR_PLAIN_CONT */
+} yr_line;
+/* The end of line a rewritten line is given: "\r" or "". */
+#define YR_EOL(l) ((l)->cr ? "\r" : "")
+/* The line model every rule reads: the lines of one text, their parsed entries
+ * and per-line flags. Built once per text (yr_doc_open); a rule that changes
+ * the text writes a new text and the group driver builds the next model from it. */
+typedef struct {
+    const char *text;
+    size_t len;
     yr_line *l;
+    yr_entry *e;        /* e[i]: line i parsed by yr_entry_parse */
     size_t count;
-    bool final_nl;  /* the text ended with '\n' */
+    bool final_nl;      /* the text ended with '\n' */
 } yr_doc;
-/* Split text into lines. 0 ok, -1 OOM. */
+/* Build the model of text [in, in+len). 0 ok, -1 OOM or a line too long. */
 int yr_doc_open(yr_doc *d, const char *in, size_t len);
 void yr_doc_close(yr_doc *d);
 
-/* Output under construction; `oom` latches the first allocation failure. */
-typedef struct { mf_buf *b; bool oom; } yr_out;
+/* A rule over the line model: writes the repaired text to out and returns the
+ * number of changes (0: out is undefined and the text stays as it was). */
+typedef size_t (*yr_rule_fn)(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w);
+
+/* ---- the rules (mf_yaml_fix_<name>, the mf_text_rule form, wraps each) ---- */
+size_t mf_yaml_fix_code_fence(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_code_fence(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_xml_tag_lines(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_duplicate_key(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_inline_seq_parent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_colon_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_inline_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_dash_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_nested_children(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_invalid_escape(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_unclosed_quote(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_quoted_fragment(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_quoted_block_ind(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_type_union(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_reserved_indicator(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_free_text(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_item_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_doubled_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_inline_known_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+
+/* Output under construction; `oom` latches the first allocation failure.
+ * Unchanged input lines are gathered into one pending span and copied at once. */
+typedef struct { mf_buf *b; bool oom; const char *pend; size_t pend_n; } yr_out;
 void yr_put(yr_out *o, const char *s, size_t n);
 void yr_puts(yr_out *o, const char *s);
 void yr_spaces(yr_out *o, size_t n);
@@ -49,11 +99,12 @@ void yr_put_dq(yr_out *o, const char *s, size_t n);
 void yr_endl(yr_out *o, const char *eol);
 /* Append line l unchanged (with its end of line). */
 void yr_put_line(yr_out *o, const yr_line *l);
+/* Copy the pending span to the buffer (before reading o->b). */
+void yr_flush(yr_out *o);
 /* Finish: drop the last '\n' when the input had none; returns `changes`, or 0
- * after an allocation failure (the caller then keeps its input). */
+ * after an allocation failure or when nothing changed (the caller then keeps
+ * its input, and the output buffer is incomplete). */
 size_t yr_finish(yr_out *o, const yr_doc *d, size_t changes);
-/* Copy the input verbatim (used when a rule cannot run); returns 0. */
-size_t yr_passthrough(const char *in, size_t len, mf_buf *out);
 
 /* ---- block scalar bodies ---- */
 typedef struct {
@@ -63,28 +114,21 @@ typedef struct {
 } yr_block;
 /* True when line l belongs to the body of the block scalar opened earlier. */
 bool yr_block_body(yr_block *b, const yr_line *l);
-/* If text (one output line) opens a block scalar (`key: |`, `- >-`), start tracking its body. */
+/* If text (one rewritten output line) opens a block scalar (`key: |`, `- >-`), start tracking its body. */
 void yr_block_note(yr_block *b, const char *s, size_t n);
+/* The same for input line i of d, from its model flags (no re-parse). */
+void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i);
 
 /* Lines the scalar repairs leave alone: block scalar bodies and the
  * continuation lines of a double-quoted value left open on an earlier line. */
 typedef struct { yr_block blk; bool dq; } yr_skip;
 /* True when line l is skipped (updates the state). */
 bool yr_skip_line(yr_skip *k, const yr_line *l);
-/* Note an output line: it may open a block scalar or an unclosed double-quoted value. */
+/* Note a rewritten output line: it may open a block scalar or an unclosed double-quoted value. */
 void yr_skip_note(yr_skip *k, const char *s, size_t n);
+/* The same for input line i of d, from its model flags. */
+void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i);
 
-/* ---- one line as a YAML entry ---- */
-typedef struct {
-    size_t indent;      /* leading spaces */
-    int dashes;         /* "- " prefixes */
-    size_t dash;        /* column of the last dash (when dashes > 0) */
-    size_t content;     /* offset after indent and dashes */
-    bool key;           /* content starts with a mapping key */
-    size_t key_s, key_e;
-    size_t val;         /* value start (== end when empty) */
-    size_t end;         /* content end without trailing blanks */
-} yr_entry;
 /* Parse a line: indentation, sequence dashes, an optional key (plain or quoted
  * followed by ": " or ":" at end) and where the value starts. */
 void yr_entry_parse(const char *s, size_t n, yr_entry *e);
@@ -102,6 +146,23 @@ size_t yr_quote_end(const char *s, size_t n, size_t i);
 /* 1-based line number of line index i. */
 static inline int yr_lineno(size_t i) { return i >= 0x7fffffff ? 0x7fffffff : (int)i + 1; }
 
+/* ---- value rewriting (yaml_repair_quotes.c) ---- */
+/* A per-line repair: line i (entry e, which has a value position) is either
+ * left alone (return 0) or fully written with its end of line, possibly with
+ * following lines it absorbed (return the index after the last line used). */
+typedef size_t (*yr_line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
+                              const mf_profile *p, mf_warnings *w);
+/* Run fn on every valued line outside block scalar bodies and open double-quoted values. */
+size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn);
+/* End of e's value text on line l: before a trailing ` #` comment (quoted runs
+ * skipped when `quotes`), blanks trimmed. */
+size_t yr_value_end(const yr_line *l, const yr_entry *e, bool quotes);
+/* Write line i with its value [e->val, vend) as a double-quoted scalar, folding
+ * continuation lines up to `last`; what follows vend stays. Returns last + 1. */
+size_t yr_put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t vend, size_t last);
+/* True when a plain scalar may start [s, s+n) (no quote, indicator, block header or flow start). */
+bool yr_plain_start(const char *s, size_t n);
+
 /* ---- profile lookups (p may be NULL) ---- */
 /* The whitelisted child list of parent key [k, k+n), or NULL. */
 const json_t *yr_children_of(const mf_profile *p, const char *k, size_t n);
@@ -109,6 +170,9 @@ const json_t *yr_children_of(const mf_profile *p, const char *k, size_t n);
 bool yr_list_has(const json_t *list, const char *k, size_t n);
 /* True when [k, k+n) is a key the profile knows (nested parent or child, top-level key). */
 bool yr_known_key(const mf_profile *p, const char *k, size_t n);
+/* True when [k, k+n) is spelled as one of the profile's keys anywhere: top-level,
+ * schema properties, aliases, nested parents and children. */
+bool yr_profile_key(const mf_profile *p, const char *k, size_t n);
 
 /* ---- keys used in a document ---- */
 /* The set of identifier keys that start an entry line somewhere in the document. */

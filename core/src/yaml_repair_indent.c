@@ -14,6 +14,14 @@
 #include <stdlib.h>
 #include "yaml_repair.h"
 
+/* Note input line i, written with its indentation moved to column `to`. */
+static void note_moved(yr_skip *sk, const yr_doc *d, size_t i, size_t to)
+{
+    yr_skip_note_line(sk, d, i);
+    if (d->l[i].flags & YR_OPENS_BLOCK)
+        sk->blk.parent = sk->blk.parent - d->e[i].indent + to;
+}
+
 /* ---- yaml.sequence-indent-drift ---- */
 
 typedef struct { size_t col; bool had_block; } sd_level;
@@ -34,31 +42,25 @@ static bool sd_push(sd_level **lv, size_t *depth, size_t *cap, size_t col)
     return true;
 }
 
-size_t mf_yaml_fix_seq_indent_drift(const char *in, size_t len, mf_buf *out, const mf_profile *p,
-                                    mf_warnings *w)
+size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
     size_t cap = 64;
     sd_level *lv = malloc(cap * sizeof *lv);
     if (!lv) {
-        yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
+        return 0;
     }
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_skip sk = {{0}, false};
     size_t depth = 0, changes = 0;
     bool prev_opener = false, ok = true;
-    for (size_t i = 0; i < d.count && ok; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_skip_line(&sk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count && ok; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_skip_line(&sk, l) || (l->flags & YR_INERT)) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         size_t x = e.indent, to = x;
         if (e.dashes) {
             while (depth && lv[depth - 1].col > x + 3)
@@ -87,30 +89,26 @@ size_t mf_yaml_fix_seq_indent_drift(const char *in, size_t len, mf_buf *out, con
             while (depth && lv[depth - 1].col >= x)
                 depth--;
         }
-        size_t at = o.b->len;
         if (to != x) {
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
+            yr_endl(&o, YR_EOL(l));
             mf_warnings_add(w, MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), yr_lineno(i),
                             "Re-aligned YAML sequence dashes that drifted after a block scalar.");
             changes++;
         } else {
-            yr_put(&o, l->s, l->n);
+            yr_put_line(&o, l);
         }
-        if (!o.oom) {
-            bool was = sk.blk.active;
-            yr_skip_note(&sk, o.b->s + at, o.b->len - at);
-            if (!was && sk.blk.active && depth)
-                lv[depth - 1].had_block = true;
-        }
-        yr_endl(&o, l->eol);
+        bool was = sk.blk.active;
+        note_moved(&sk, d, i, to);
+        if (!was && sk.blk.active && depth)
+            lv[depth - 1].had_block = true;
         prev_opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
     }
     free(lv);
     if (!ok)
         o.oom = true;
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -118,30 +116,24 @@ size_t mf_yaml_fix_seq_indent_drift(const char *in, size_t len, mf_buf *out, con
 
 typedef struct { size_t dash, col; } pi_item;
 
-size_t mf_yaml_fix_property_indent(const char *in, size_t len, mf_buf *out, const mf_profile *p,
-                                   mf_warnings *w)
+size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    pi_item *it = malloc((d.count + 1) * sizeof *it);
+    pi_item *it = malloc((d->count + 1) * sizeof *it);
     if (!it) {
-        yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
+        return 0;
     }
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_skip sk = {{0}, false};
     size_t depth = 0, changes = 0, prev_col = (size_t)-1;
     bool prev_opener = false;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_skip_line(&sk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_skip_line(&sk, l) || (l->flags & YR_INERT)) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         size_t x = e.indent, to = x;
         if (e.dashes) {
             while (depth && it[depth - 1].dash >= x)
@@ -156,23 +148,20 @@ size_t mf_yaml_fix_property_indent(const char *in, size_t len, mf_buf *out, cons
                 to = it[depth - 1].col;
             prev_col = e.key ? to : (size_t)-1;
         }
-        size_t at = o.b->len;
         if (to != x) {
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
+            yr_endl(&o, YR_EOL(l));
             mf_warnings_add(w, MF_RULE_ID(YAML_PROPERTY_INDENT), yr_lineno(i),
                             "Re-indented YAML list item property lines to the item's indentation.");
             changes++;
         } else {
-            yr_put(&o, l->s, l->n);
+            yr_put_line(&o, l);
         }
-        if (!o.oom)
-            yr_skip_note(&sk, o.b->s + at, o.b->len - at);
-        yr_endl(&o, l->eol);
+        note_moved(&sk, d, i, to);
         prev_opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
     }
     free(it);
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }

@@ -38,32 +38,27 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
 
 /* ---- yaml.inline-sequence-parent ---- */
 
-size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, const mf_profile *p,
-                                     mf_warnings *w)
+size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         if (!e.key || e.val + 2 > e.end || !is_dash_at(l->s, e.end, e.val) || l->s[e.val + 1] != ' ') {
             yr_put_line(&o, l);
-            yr_block_note(&blk, l->s, l->n);
+            yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t dash = e.key_s, nx = next_content(&d, i);
-        if (nx < d.count) {
-            const yr_line *n = &d.l[nx];
+        size_t dash = e.key_s, nx = next_content(d, i);
+        if (nx < d->count) {
+            const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
             if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = x;
@@ -72,7 +67,7 @@ size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, co
         }
         yr_put(&o, l->s, e.key_e);
         yr_put(&o, ":", 1);
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
         /* the moved item may itself be `- key: - item`: split it too, its
          * sequence under its key, or the next application would */
         const char *rest = l->s + e.val;
@@ -84,22 +79,21 @@ size_t mf_yaml_fix_inline_seq_parent(const char *in, size_t len, mf_buf *out, co
             yr_spaces(&o, dash);
             yr_put(&o, rest, r.key_e);
             yr_put(&o, ":", 1);
-            yr_endl(&o, l->eol);
+            yr_endl(&o, YR_EOL(l));
             dash += r.key_s;
             rest += r.val;
             rn -= r.val;
         }
         yr_spaces(&o, dash);
         yr_put(&o, rest, rn);
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
         mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), yr_lineno(i), MSG_INLINE);
         changes++;
         yr_block_note(&blk, rest, rn);
         if (blk.active)
             blk.parent += dash;
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -122,42 +116,59 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
     return k;
 }
 
-size_t mf_yaml_fix_colon_space(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+/* A one-line list item `- k:v` is the string "k:v" YAML reads unless the item
+ * is a mapping: it has more lines (deeper than its dash), or the sibling item
+ * before or after it is a `- key: value` mapping. */
+static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool prev_sibling_keyed)
+{
+    if (prev_sibling_keyed)
+        return true;
+    size_t nx = next_content(d, i);
+    if (nx >= d->count)
+        return false;
+    const yr_entry *n = &d->e[nx];
+    return n->indent > e->dash || (n->dashes && n->indent == e->indent && n->key);
+}
+
+size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
-    size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+    size_t changes = 0, prev_dash = (size_t)-1;
+    bool prev_keyed = false;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         size_t k = missing_space_colon(l->s, e.end, e.content);
+        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, prev_dash == e.indent && prev_keyed))
+            k = 0;
+        if (e.dashes) {
+            prev_dash = e.indent;
+            prev_keyed = e.key || k;
+        }
         if (!k) {
             yr_put_line(&o, l);
-            yr_block_note(&blk, l->s, l->n);
+            yr_block_note_line(&blk, d, i);
             continue;
         }
+        yr_flush(&o);
         size_t at = o.b->len;
         yr_put(&o, l->s, k + 1);
         yr_put(&o, " ", 1);
         yr_put(&o, l->s + k + 1, l->n - k - 1);
         if (!o.oom)
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
         mf_warnings_add(w, MF_RULE_ID(YAML_COLON_SPACE), yr_lineno(i),
                         "Repaired YAML mapping keys missing a space after colon before parsing.");
         changes++;
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -251,70 +262,180 @@ static bool ik_valid(const char *s, const ik_tok *t, size_t nt, const mf_profile
 
 #define IK_MAX 64
 
-size_t mf_yaml_fix_inline_keys(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+/* Write line l as one entry per token (whitelisted children nested under
+ * their parent); returns the column of the last entry written. */
+static size_t ik_write(yr_out *o, const yr_line *l, const yr_entry *e, const ik_tok *t, size_t nt,
+                       const mf_profile *p)
 {
-    yr_doc d;
-    yr_keyset ks;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    if (yr_keyset_init(&ks, &d) != 0) {
-        yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
+    size_t stack[IK_MAX];
+    size_t depth = 0, col = e->key_s;
+    for (size_t k = 0; k < nt; k++) {
+        const char *key = l->s + t[k].ks;
+        size_t kn = t[k].ke - t[k].ks;
+        if (k == 0) {
+            yr_put(o, l->s, t[0].ke);
+        } else {
+            while (depth && !yr_list_has(yr_children_of(p, l->s + t[stack[depth - 1]].ks,
+                                                        t[stack[depth - 1]].ke - t[stack[depth - 1]].ks),
+                                         key, kn))
+                depth--;
+            col = e->key_s + 2 * depth;
+            yr_spaces(o, col);
+            yr_put(o, key, kn);
+        }
+        yr_put(o, ":", 1);
+        if (t[k].ve > t[k].vs) {
+            yr_put(o, " ", 1);
+            yr_put(o, l->s + t[k].vs, t[k].ve - t[k].vs);
+        } else if (yr_children_of(p, key, kn)) {
+            stack[depth++] = k;
+        }
+        yr_endl(o, YR_EOL(l));
     }
-    yr_out o = {out, false};
+    return col;
+}
+
+size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    yr_keyset ks;
+    if (yr_keyset_init(&ks, d) != 0)
+        return 0;
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
     ik_tok t[IK_MAX];
-    size_t stack[IK_MAX];
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         size_t nt = 0;
         if (e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s) && e.val < e.end)
             nt = ik_tokenize(l->s, &e, t, IK_MAX);
         if (nt < 2 || !ik_valid(l->s, t, nt, p, &ks)) {
             yr_put_line(&o, l);
-            yr_block_note(&blk, l->s, l->n);
+            yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t depth = 0, col = e.key_s;
-        for (size_t k = 0; k < nt; k++) {
-            const char *key = l->s + t[k].ks;
-            size_t kn = t[k].ke - t[k].ks;
-            if (k == 0) {
-                yr_put(&o, l->s, t[0].ke);
-            } else {
-                while (depth && !yr_list_has(yr_children_of(p, l->s + t[stack[depth - 1]].ks,
-                                                            t[stack[depth - 1]].ke - t[stack[depth - 1]].ks),
-                                             key, kn))
-                    depth--;
-                col = e.key_s + 2 * depth;
-                yr_spaces(&o, col);
-                yr_put(&o, key, kn);
-            }
-            yr_put(&o, ":", 1);
-            if (t[k].ve > t[k].vs) {
-                yr_put(&o, " ", 1);
-                yr_put(&o, l->s + t[k].vs, t[k].ve - t[k].vs);
-            } else if (yr_children_of(p, key, kn)) {
-                stack[depth++] = k;
-            }
-            yr_endl(&o, l->eol);
-        }
+        size_t col = ik_write(&o, l, &e, t, nt, p);
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
         mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KEYS), yr_lineno(i), MSG_INLINE);
         changes++;
     }
     yr_keyset_free(&ks);
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
+}
+
+/* ---- yaml.inline-known-keys ---- */
+
+/* Keys seen so far as entries, by the column they start at. */
+typedef struct { const char **s; uint32_t *n, *col; size_t mask, used; } kk_set;
+
+static size_t kk_hash(size_t col, const char *s, size_t n)
+{
+    size_t h = 5381 + col * 31;
+    for (size_t i = 0; i < n; i++)
+        h = h * 33 + (unsigned char)s[i];
+    return h;
+}
+
+static bool kk_has(const kk_set *k, size_t col, const char *s, size_t n)
+{
+    for (size_t h = kk_hash(col, s, n) & k->mask; k->s[h]; h = (h + 1) & k->mask)
+        if (k->col[h] == col && k->n[h] == n && memcmp(k->s[h], s, n) == 0)
+            return true;
+    return false;
+}
+
+static void kk_add(kk_set *k, size_t col, const char *s, size_t n)
+{
+    size_t h = kk_hash(col, s, n) & k->mask;
+    for (; k->s[h]; h = (h + 1) & k->mask)
+        if (k->col[h] == col && k->n[h] == n && memcmp(k->s[h], s, n) == 0)
+            return;
+    if (2 * (k->used + 1) > k->mask + 1)
+        return; /* full: later keys are simply not known as siblings */
+    k->s[h] = s, k->n[h] = (uint32_t)n, k->col[h] = (uint32_t)col;
+    k->used++;
+}
+
+/* Keep the boundaries of t[] at keys known to the profile or seen at column col
+ * before (a sibling mapping's key), or at a whitelisted child right after its
+ * empty parent; merge every other `word: value` token into the value before
+ * it. Returns the tokens kept. */
+static size_t kk_merge(const char *s, ik_tok *t, size_t nt, size_t col, const mf_profile *p, const kk_set *seen)
+{
+    size_t kept = 1;
+    for (size_t k = 1; k < nt; k++) {
+        ik_tok *prev = &t[kept - 1];
+        const char *key = s + t[k].ks;
+        size_t kn = t[k].ke - t[k].ks;
+        bool dup = false;
+        for (size_t j = 0; j < kept && !dup; j++)
+            dup = t[j].ke - t[j].ks == kn && memcmp(s + t[j].ks, key, kn) == 0;
+        bool ok;
+        if (prev->ve == prev->vs)
+            ok = yr_list_has(yr_children_of(p, s + prev->ks, prev->ke - prev->ks), key, kn);
+        else
+            ok = !dup && (yr_profile_key(p, key, kn) || kk_has(seen, col, key, kn));
+        if (ok)
+            t[kept++] = t[k];
+        else
+            prev->ve = t[k].ve;
+    }
+    return kept;
+}
+
+size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    size_t cap = 16;
+    while (cap < 2 * d->count + 2)
+        cap *= 2;
+    kk_set seen = {calloc(cap, sizeof *seen.s), calloc(cap, sizeof *seen.n), calloc(cap, sizeof *seen.col), cap - 1, 0};
+    if (!seen.s || !seen.n || !seen.col) {
+        free(seen.s), free(seen.n), free(seen.col);
+        return 0;
+    }
+    yr_out o = {.b = out};
+    yr_block blk = {0};
+    size_t changes = 0;
+    ik_tok t[IK_MAX];
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry e = d->e[i];
+        size_t nt = 0;
+        bool ident = e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s);
+        if (ident && e.val < e.end)
+            nt = ik_tokenize(l->s, &e, t, IK_MAX);
+        if (nt >= 2)
+            nt = kk_merge(l->s, t, nt, e.key_s, p, &seen);
+        if (ident)
+            kk_add(&seen, e.key_s, l->s + e.key_s, e.key_e - e.key_s);
+        if (nt < 2) {
+            yr_put_line(&o, l);
+            yr_block_note_line(&blk, d, i);
+            continue;
+        }
+        for (size_t k = 1; k < nt; k++)
+            kk_add(&seen, e.key_s, l->s + t[k].ks, t[k].ke - t[k].ks);
+        size_t col = ik_write(&o, l, &e, t, nt, p);
+        if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
+            blk = (yr_block){true, col, 0};
+        mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), yr_lineno(i),
+                        "Split YAML keys written on one line at the known key \"%.*s\" (guessed that the value "
+                        "before it ends there).", (int)(t[1].ke - t[1].ks), l->s + t[1].ks);
+        changes++;
+    }
+    free(seen.s), free(seen.n), free(seen.col);
+    return yr_finish(&o, d, changes);
 }
 
 /* ---- yaml.dash-space ---- */
@@ -333,133 +454,133 @@ static size_t dash_key(const char *s, size_t end, size_t c)
 
 /* A `-key:` line is a mapping key named "-key" when its sibling lines (same
  * indentation, same block) are plain mapping entries; it is a list item
- * missing its space otherwise. sib[] remembers, per open indentation, whether
- * the last line there was a plain mapping entry. */
-typedef struct { size_t indent; bool map_entry; } ds_sib;
+ * missing its space otherwise, and always right after a key with no value at
+ * the same indentation (`steps:` then `-name: x`, YAML's compact sequence
+ * position), even though the text also parses as a key "-name" there. sib[]
+ * remembers, per open indentation, whether the last line there was a plain
+ * mapping entry and whether it had no value; a list item `- k: v` also opens
+ * its mapping's column (k's), so `-x:` among the item's properties is a key. */
+typedef struct { size_t indent; bool map_entry, opener; } ds_sib;
 
 static bool plain_entry(const yr_entry *e, const char *s)
 {
     return e->key && !e->dashes && !dash_key(s, e->end, e->content);
 }
 
-size_t mf_yaml_fix_dash_space(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    ds_sib *sib = malloc((d.count + 1) * sizeof *sib);
-    if (!sib) {
-        yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
-    }
-    yr_out o = {out, false};
+    ds_sib *sib = malloc(2 * (d->count + 1) * sizeof *sib);
+    if (!sib)
+        return 0;
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0, depth = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         while (depth && sib[depth - 1].indent > e.indent)
             depth--;
-        bool prev_map = depth && sib[depth - 1].indent == e.indent && sib[depth - 1].map_entry;
+        bool same = depth && sib[depth - 1].indent == e.indent;
+        bool prev_map = same && sib[depth - 1].map_entry, prev_opener = same && sib[depth - 1].opener;
         size_t c = e.content;
-        bool fire = dash_key(l->s, e.end, c) && !prev_map;
-        if (fire && !e.dashes) {
-            size_t nx = next_content(&d, i);
-            if (nx < d.count) {
-                yr_entry ne;
-                yr_entry_parse(d.l[nx].s, d.l[nx].n, &ne);
-                fire = !(ne.indent == e.indent && plain_entry(&ne, d.l[nx].s));
+        bool fire = dash_key(l->s, e.end, c) && (!prev_map || prev_opener);
+        if (fire && !e.dashes && !prev_opener) {
+            size_t nx = next_content(d, i);
+            if (nx < d->count) {
+                const yr_entry ne = d->e[nx];
+                fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
             }
         }
-        if (depth && sib[depth - 1].indent == e.indent)
+        if (same)
             depth--;
-        sib[depth++] = (ds_sib){e.indent, plain_entry(&e, l->s)};
-        size_t at = o.b->len;
-        if (fire) {
-            yr_put(&o, l->s, c + 1);
-            yr_put(&o, " ", 1);
-            yr_put(&o, l->s + c + 1, l->n - c - 1);
-            mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i), "Inserted the missing space after a YAML list dash.");
-            changes++;
-        } else {
-            yr_put(&o, l->s, l->n);
+        bool plain = plain_entry(&e, l->s);
+        sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end};
+        if (e.dashes && e.key)
+            sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end};
+        if (!fire) {
+            yr_put_line(&o, l);
+            yr_block_note_line(&blk, d, i);
+            continue;
         }
+        yr_flush(&o);
+        size_t at = o.b->len;
+        yr_put(&o, l->s, c + 1);
+        yr_put(&o, " ", 1);
+        yr_put(&o, l->s + c + 1, l->n - c - 1);
+        mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i),
+                        "Inserted the missing space after a YAML list dash (guessed that \"%.*s\" starts a list item, "
+                        "not a key).", (int)(dash_key(l->s, e.end, c) - c + 1), l->s + c);
+        changes++;
         if (!o.oom)
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
     }
     free(sib);
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
 /* ---- yaml.nested-children ---- */
 
 /* The whitelisted children when line l is a bare parent key (nothing but a comment after ':'). */
-static const json_t *bare_parent(const mf_profile *p, const yr_line *l, yr_entry *e)
+static const json_t *bare_parent(const mf_profile *p, const yr_line *l, const yr_entry *e)
 {
-    yr_entry_parse(l->s, l->n, e);
     if (!e->key || (e->val < e->end && l->s[e->val] != '#'))
         return NULL;
     return yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
 }
 
 /* True when line l is `child: ...` at exactly column c with child in kids. */
-static bool child_at(const yr_line *l, size_t c, const json_t *kids, yr_entry *e)
+static bool child_at(const yr_line *l, size_t c, const json_t *kids, const yr_entry *e)
 {
-    yr_entry_parse(l->s, l->n, e);
     return e->key && !e->dashes && e->indent == c && yr_list_has(kids, l->s + e->key_s, e->key_e - e->key_s);
 }
 
-size_t mf_yaml_fix_nested_children(const char *in, size_t len, mf_buf *out, const mf_profile *p,
-                                   mf_warnings *w)
+size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    yr_doc d;
-    if (!p || json_object_size(p->nested_children) == 0 || yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    if (!p || json_object_size(p->nested_children) == 0)
+        return 0;
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        yr_entry e, ce;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        const yr_entry *e = &d->e[i];
         const json_t *kids;
         yr_put_line(&o, l);
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n))
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT))
             continue;
-        yr_block_note(&blk, l->s, l->n);
-        size_t nx = next_content(&d, i);
-        if (!(kids = bare_parent(p, l, &e)) || nx >= d.count || !child_at(&d.l[nx], e.key_s, kids, &ce))
+        yr_block_note_line(&blk, d, i);
+        size_t nx = next_content(d, i);
+        if (!(kids = bare_parent(p, l, e)) || nx >= d->count || !child_at(&d->l[nx], e->key_s, kids, &d->e[nx]))
             continue;
-        size_t c = e.key_s, k = i + 1;
+        size_t c = e->key_s, k = i + 1;
         bool empty_child = false;
-        while (k < d.count) {
-            const yr_line *m = &d.l[k];
+        while (k < d->count) {
+            const yr_line *m = &d->l[k];
             size_t ind = mf_line_indent((mf_line){m->s, m->n});
             if (mf_line_blank((mf_line){m->s, m->n})) {
-                size_t after = next_content(&d, k);
-                if (after >= d.count)
+                size_t after = next_content(d, k);
+                if (after >= d->count)
                     break;
-                const yr_line *a = &d.l[after];
+                const yr_line *a = &d->l[after];
                 size_t ai = mf_line_indent((mf_line){a->s, a->n});
-                if (!(ai > c || child_at(a, c, kids, &ce) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
+                if (!(ai > c || child_at(a, c, kids, &d->e[after]) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
                     break;
                 for (; k < after; k++) {
-                    if (!mf_line_blank((mf_line){d.l[k].s, d.l[k].n}))
+                    if (!mf_line_blank((mf_line){d->l[k].s, d->l[k].n}))
                         yr_spaces(&o, 2);
-                    yr_put_line(&o, &d.l[k]);
+                    yr_put_line(&o, &d->l[k]);
                 }
                 continue;
             }
-            if (child_at(m, c, kids, &ce))
-                empty_child = ce.val == ce.end;
+            if (child_at(m, c, kids, &d->e[k]))
+                empty_child = d->e[k].val == d->e[k].end;
             else if (!(ind > c || (empty_child && is_dash_at(m->s, m->n, ind) && ind == c)))
                 break;
             yr_spaces(&o, 2);
@@ -472,7 +593,6 @@ size_t mf_yaml_fix_nested_children(const char *in, size_t len, mf_buf *out, cons
         blk.active = false;
         i = k - 1;
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }

@@ -1,16 +1,22 @@
 /* yaml_repair_lines.c - repairs that drop whole lines: wrappers and duplicates.
  *
  * yaml.code-fence (#6) removes a ```yaml / ```yml / ```json / ```jsonl fence
- * around the whole payload (the first and last non-blank lines, with no other
- * fence line between them). yaml.xml-tag-lines (#7) removes lines that hold
- * nothing but one bare tag (<tag>, </tag>, <tag/>). yaml.duplicate-key (#10)
- * drops a mapping entry whose line repeats an earlier entry of the same
- * mapping character for character; when the entry opens a nested block, the
- * whole block must repeat too and is dropped with it. Entries of one mapping
- * are found with a stack of open mappings (by column) and a hash table keyed
- * by (mapping, line text); blocks are compared line by line in lockstep, so
- * the rule stays linear. Differing duplicates are left for the loader, which
- * reports them as a duplicate-key error. */
+ * around the whole payload: the first non-blank line opens it and the last
+ * one is the first CommonMark closer (at most 3 spaces of indentation, at
+ * least the opener's backticks, nothing after them) outside a YAML block
+ * scalar body, so a fenced example inside `key: |` stays payload.
+ * yaml.xml-tag-lines (#7) removes lines that hold nothing but one bare tag
+ * (<tag>, </tag>, <tag/>), except where the line is text of a scalar begun
+ * earlier (block body, multi-line plain or double-quoted value).
+ * yaml.duplicate-key (#10) drops a mapping entry whose line repeats an earlier
+ * entry of the same mapping character for character; when the entry opens a
+ * nested block, the whole block must repeat too and is dropped with it.
+ * Entries of one mapping are found with a stack of open mappings (by column)
+ * and a hash table keyed by (mapping, line text); blocks are compared line by
+ * line in lockstep, so the rule stays linear. Lines inside a multi-line scalar
+ * and lines opening an unclosed double quote are never entries here.
+ * Differing duplicates are left for the loader, which reports them as a
+ * duplicate-key error. */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,59 +34,78 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
-static bool is_fence(const yr_line *l, bool opener)
+/* Backticks opening a fence on line l (CommonMark: at most 3 spaces of
+ * indentation, 3 or more backticks, here an info string yaml/yml/json/jsonl), or 0. */
+static size_t fence_open(const yr_line *l)
 {
-    const char *s = l->s;
-    size_t n = l->n;
-    trim(&s, &n);
-    if (n < 3 || memcmp(s, "```", 3) != 0)
-        return false;
-    if (!opener)
-        return n == 3;
+    size_t i = 0, n = l->n;
+    while (i < n && i < 4 && l->s[i] == ' ')
+        i++;
+    size_t k = i;
+    while (k < n && l->s[k] == '`')
+        k++;
+    if (i > 3 || k - i < 3)
+        return 0;
+    const char *info = l->s + k;
+    size_t in = n - k;
+    trim(&info, &in);
     static const char *const langs[] = {"yaml", "yml", "json", "jsonl", NULL};
-    for (int i = 0; langs[i]; i++) {
-        size_t k = strlen(langs[i]);
-        if (n - 3 == k && strncasecmp(s + 3, langs[i], k) == 0)
-            return true;
-    }
-    return false;
+    for (int j = 0; langs[j]; j++)
+        if (in == strlen(langs[j]) && strncasecmp(info, langs[j], in) == 0)
+            return k - i;
+    return 0;
 }
 
-static bool any_fence_line(const yr_line *l)
+/* True when line l closes a fence of `ticks` backticks (CommonMark: at most 3
+ * spaces of indentation, at least as many backticks, nothing else). */
+static bool fence_close(const yr_line *l, size_t ticks)
 {
-    const char *s = l->s;
-    size_t n = l->n;
-    trim(&s, &n);
-    return n >= 3 && memcmp(s, "```", 3) == 0;
+    size_t i = 0, n = l->n;
+    while (i < n && i < 4 && l->s[i] == ' ')
+        i++;
+    size_t k = i;
+    while (k < n && l->s[k] == '`')
+        k++;
+    if (i > 3 || k - i < ticks)
+        return false;
+    while (k < n && (l->s[k] == ' ' || l->s[k] == '\t'))
+        k++;
+    return k == n;
 }
 
-size_t mf_yaml_fix_code_fence(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_code_fence(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    size_t first = 0, last = d.count;
-    while (first < d.count && mf_line_blank((mf_line){d.l[first].s, d.l[first].n}))
+    size_t first = 0, last = d->count;
+    while (first < d->count && mf_line_blank((mf_line){d->l[first].s, d->l[first].n}))
         first++;
-    while (last > first && mf_line_blank((mf_line){d.l[last - 1].s, d.l[last - 1].n}))
+    while (last > first && mf_line_blank((mf_line){d->l[last - 1].s, d->l[last - 1].n}))
         last--;
-    bool fenced = last >= first + 2 && is_fence(&d.l[first], true) && is_fence(&d.l[last - 1], false);
-    for (size_t i = first + 1; fenced && i + 1 < last; i++)
-        if (any_fence_line(&d.l[i]))
-            fenced = false;
-    if (!fenced) {
-        yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
+    size_t ticks = first < last ? fence_open(&d->l[first]) : 0;
+    if (!ticks || last < first + 2)
+        return 0;
+    /* the payload ends at the first closer outside a block scalar body (a fenced
+     * example inside `key: |` is payload); it must be the last non-blank line */
+    yr_block blk = {0};
+    size_t close = last;
+    for (size_t i = first + 1; i < last && close == last; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l))
+            continue;
+        if (fence_close(l, ticks))
+            close = i;
+        else
+            yr_block_note_line(&blk, d, i);
     }
-    yr_out o = {out, false};
+    if (close != last - 1)
+        return 0;
+    yr_out o = {.b = out};
     for (size_t i = first + 1; i + 1 < last; i++)
-        yr_put_line(&o, &d.l[i]);
+        yr_put_line(&o, &d->l[i]);
     mf_warnings_add(w, MF_RULE_ID(YAML_CODE_FENCE), yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
-    d.final_nl = true;
-    size_t n = yr_finish(&o, &d, 1);
-    yr_doc_close(&d);
-    return n;
+    yr_doc fenced_doc = *d;
+    fenced_doc.final_nl = true;
+    return yr_finish(&o, &fenced_doc, 1);
 }
 
 /* ---- yaml.xml-tag-lines ---- */
@@ -112,20 +137,17 @@ static const char *bare_tag(const yr_line *l, size_t *tn)
     return s;
 }
 
-size_t mf_yaml_fix_xml_tag_lines(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
         size_t tn;
         const char *tag;
-        if (!yr_block_body(&blk, l) && (tag = bare_tag(l, &tn)) != NULL) {
+        if (!yr_block_body(&blk, l) && !(l->flags & YR_CONT) && (tag = bare_tag(l, &tn)) != NULL) {
             mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
             changes++;
@@ -133,10 +155,9 @@ size_t mf_yaml_fix_xml_tag_lines(const char *in, size_t len, mf_buf *out, const 
         }
         yr_put_line(&o, l);
         if (!blk.active)
-            yr_block_note(&blk, l->s, l->n);
+            yr_block_note_line(&blk, d, i);
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -164,7 +185,7 @@ static size_t rtrim_len(const char *s, size_t n)
 static bool is_doc_marker(const yr_line *l)
 {
     size_t i = mf_line_indent((mf_line){l->s, l->n});
-    return i < l->n && (l->s[i] == '-' || l->s[i] == '.') && yr_line_inert(l->s, l->n);
+    return i < l->n && (l->s[i] == '-' || l->s[i] == '.') && (l->flags & YR_INERT);
 }
 
 /* For every key line k, end[k] = its block's last non-blank line (k when it
@@ -185,14 +206,13 @@ static void block_ends(const yr_doc *d, size_t *end, size_t *st_line)
                 prev_nb = k;
             continue;
         }
-        if (yr_line_inert(l->s, l->n)) {
+        if ((l->flags & YR_INERT)) {
             if (is_doc_marker(l))
                 while (depth)
                     depth--, end[st_line[depth]] = prev_nb;
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[k];
         while (depth && (col[depth - 1] > e.indent ||
                          (col[depth - 1] == e.indent && !(empty[depth - 1] && e.dashes)))) {
             depth--;
@@ -205,7 +225,7 @@ static void block_ends(const yr_doc *d, size_t *end, size_t *st_line)
             depth++;
         }
         prev_nb = k;
-        yr_block_note(&blk, l->s, l->n);
+        yr_block_note_line(&blk, d, k);
     }
     while (depth)
         depth--, end[st_line[depth]] = prev_nb;
@@ -225,42 +245,38 @@ static bool same_block(const yr_doc *d, const size_t *end, size_t j, size_t i)
     return true;
 }
 
-size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
     size_t cap = 16;
-    while (cap < 2 * d.count + 2)
+    while (cap < 2 * d->count + 2)
         cap *= 2;
     dk_table tab = {calloc(cap, sizeof(dk_slot)), cap - 1};
-    dk_scope *st = malloc((d.count + 1) * sizeof *st);
-    size_t *end = malloc((d.count + 1) * sizeof *end);
-    size_t *work = malloc((d.count + 1) * (2 * sizeof(size_t) + sizeof(bool)));
+    dk_scope *st = malloc((d->count + 1) * sizeof *st);
+    size_t *end = malloc((d->count + 1) * sizeof *end);
+    size_t *work = malloc((d->count + 1) * (2 * sizeof(size_t) + sizeof(bool)));
     if (!tab.t || !st || !end || !work) {
-        free(tab.t), free(st), free(end), free(work), yr_doc_close(&d);
-        return yr_passthrough(in, len, out);
+        free(tab.t), free(st), free(end), free(work);
+        return 0;
     }
-    block_ends(&d, end, work);
+    block_ends(d, end, work);
     free(work);
     size_t depth = 0, next_id = 1, changes = 0;
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
         if (yr_block_body(&blk, l)) {
             yr_put_line(&o, l);
             continue;
         }
-        if (yr_line_inert(l->s, l->n)) {
-            if (is_doc_marker(l))
+        if ((l->flags & YR_INERT) || (l->flags & YR_CONT)) {
+            if ((l->flags & YR_INERT) && is_doc_marker(l))
                 depth = 0;
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
         if (e.dashes) {
             while (depth && st[depth - 1].col > e.dash)
                 depth--;
@@ -272,7 +288,7 @@ size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const 
             if (e.key && (!depth || st[depth - 1].col != e.indent))
                 st[depth++] = (dk_scope){e.indent, next_id++};
         }
-        if (e.key && depth) {
+        if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
             size_t scope = st[depth - 1].id;
             size_t tl = e.end - e.key_s;
             uint64_t h = dk_hash(scope, l->s + e.key_s, tl);
@@ -280,9 +296,8 @@ size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const 
             size_t found = (size_t)-1;
             while (tab.t[k].used) {
                 if (tab.t[k].h == h && tab.t[k].scope == scope) {
-                    yr_entry f;
-                    const yr_line *fl = &d.l[tab.t[k].line];
-                    yr_entry_parse(fl->s, fl->n, &f);
+                    const yr_line *fl = &d->l[tab.t[k].line];
+                    const yr_entry f = d->e[tab.t[k].line];
                     if (f.end - f.key_s == tl && memcmp(fl->s + f.key_s, l->s + e.key_s, tl) == 0) {
                         found = tab.t[k].line;
                         break;
@@ -292,7 +307,7 @@ size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const 
             }
             if (found == (size_t)-1) {
                 tab.t[k] = (dk_slot){h, scope, i, true};
-            } else if (!e.dashes && same_block(&d, end, found, i)) {
+            } else if (!e.dashes && same_block(d, end, found, i)) {
                 mf_warnings_add(w, MF_RULE_ID(YAML_DUPLICATE_KEY), yr_lineno(i),
                                 "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
                                 (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
@@ -302,12 +317,11 @@ size_t mf_yaml_fix_duplicate_key(const char *in, size_t len, mf_buf *out, const 
             }
         }
         yr_put_line(&o, l);
-        yr_block_note(&blk, l->s, l->n);
+        yr_block_note_line(&blk, d, i);
     }
     free(tab.t);
     free(st);
     free(end);
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }

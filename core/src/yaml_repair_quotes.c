@@ -20,34 +20,24 @@
 
 static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value.";
 
-/* A per-line repair: line i (entry e, which has a value position) is either
- * left alone (return 0) or fully written with its end of line, possibly with
- * following lines it absorbed (return the index after the last line used). */
-typedef size_t (*line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
-                           const mf_profile *p, mf_warnings *w);
-
-static size_t run_rule(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w,
-                       line_fix fn)
+size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn)
 {
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_skip sk = {{0}, false};
     size_t changes = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
-        if (yr_skip_line(&sk, l) || yr_line_inert(l->s, l->n)) {
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_skip_line(&sk, l) || (l->flags & YR_INERT)) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
+        yr_entry e = d->e[i];
+        yr_flush(&o);
         size_t at = o.b->len;
-        size_t next = yr_entry_valued(&e) && e.val < e.end ? fn(&o, &d, i, &e, p, w) : 0;
+        size_t next = yr_entry_valued(&e) && e.val < e.end ? fn(&o, d, i, &e, p, w) : 0;
         if (!next) {
             yr_put_line(&o, l);
-            yr_skip_note(&sk, l->s, l->n);
+            yr_skip_note_line(&sk, d, i);
             continue;
         }
         changes++;
@@ -60,8 +50,7 @@ static size_t run_rule(const char *in, size_t len, mf_buf *out, const mf_profile
         }
         i = next - 1;
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -77,10 +66,43 @@ static size_t next_nonblank(const yr_doc *d, size_t i)
     return d->count;
 }
 
+/* Offset of a comment (` #`) in plain text s[from, end), or end; quoted runs
+ * are skipped when `quotes` is set. The value then ends before the blanks
+ * ahead of the '#' (see yr_value_end). */
+static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
+{
+    for (size_t j = from; j < end; j++) {
+        if (quotes && (s[j] == '"' || s[j] == '\'') && (j == from || s[j - 1] == ' ' || s[j - 1] == '\t')) {
+            size_t q = yr_quote_end(s, end, j);
+            if (q)
+                j = q - 1;
+            continue;
+        }
+        if (s[j] == '#' && j > from && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+            return j;
+    }
+    return end;
+}
+
+/* End of the value text of e on line l: before a trailing comment, blanks trimmed. */
+size_t yr_value_end(const yr_line *l, const yr_entry *e, bool quotes)
+{
+    size_t c = comment_at(l->s, e->val, e->end, quotes);
+    while (c > e->val && (l->s[c - 1] == ' ' || l->s[c - 1] == '\t'))
+        c--;
+    return c;
+}
+
 /* The last line of a plain value starting on line i: its continuation lines
- * are the following non-blank lines deeper than col (blank lines between them included). */
+ * are the following non-blank lines deeper than col (blank lines between them
+ * included). A comment ends a plain scalar: a first line with a comment has
+ * no continuation, and a continuation line holding one is the last (its
+ * comment is not part of the value: yr_put_quoted leaves it out). */
 static size_t plain_last(const yr_doc *d, size_t i, size_t col)
 {
+    const yr_line *first = &d->l[i];
+    if (yr_value_end(first, &d->e[i], false) < d->e[i].end)
+        return i;
     size_t last = i;
     for (size_t k = next_nonblank(d, i); k < d->count; k = next_nonblank(d, k)) {
         const yr_line *l = &d->l[k];
@@ -88,26 +110,29 @@ static size_t plain_last(const yr_doc *d, size_t i, size_t col)
         if (ind <= col || l->s[ind] == '#')
             break;
         last = k;
+        if (comment_at(l->s, ind, l->n, false) < l->n)
+            break;
     }
     return last;
 }
 
-/* Write line i with its value [e->val, end) replaced by a double-quoted scalar;
- * continuation lines up to `last` are folded in (one space per line break,
- * "\n" per blank line). Returns last + 1. */
-static size_t put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t last)
+/* Write line i with its value [e->val, vend) replaced by a double-quoted scalar
+ * (what follows vend, such as a comment, stays after it); continuation lines
+ * up to `last` are folded in (one space per line break, "\n" per blank line).
+ * Returns last + 1. */
+size_t yr_put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t vend, size_t last)
 {
     const yr_line *l = &d->l[i];
     yr_put(o, l->s, e->val);
     if (last == i) {
-        yr_put_dq(o, l->s + e->val, e->end - e->val);
+        yr_put_dq(o, l->s + e->val, vend - e->val);
     } else {
         mf_buf text = {0};
-        mf_buf_put(&text, l->s + e->val, e->end - e->val);
+        mf_buf_put(&text, l->s + e->val, vend - e->val);
         size_t blanks = 0;
         for (size_t k = i + 1; k <= last; k++) {
             const char *s = d->l[k].s;
-            size_t n = d->l[k].n;
+            size_t n = comment_at(s, 0, d->l[k].n, false);
             while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
                 n--;
             while (n > 0 && (*s == ' ' || *s == '\t'))
@@ -128,9 +153,9 @@ static size_t put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e
             o->oom = true;
         mf_buf_free(&text);
     }
-    if (e->end < l->n)
-        yr_put(o, l->s + e->end, l->n - e->end);
-    yr_endl(o, l->eol);
+    if (vend < l->n)
+        yr_put(o, l->s + vend, l->n - vend);
+    yr_endl(o, YR_EOL(l));
     return last + 1;
 }
 
@@ -173,12 +198,11 @@ static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
     size_t n = l->n - ind;
     if (n >= 3 && memcmp(s, "```", 3) == 0)
         return true;
-    if (yr_line_inert(l->s, l->n))
+    if ((l->flags & YR_INERT))
         return s[0] != '#';
     if (s[0] == '-' && (n == 1 || s[1] == ' '))
         return true;
-    yr_entry e;
-    yr_entry_parse(l->s, l->n, &e);
+    yr_entry e = d->e[i];
     return e.key && ind <= col;
 }
 
@@ -244,30 +268,26 @@ static void fix_flow(yr_out *o, const char *s, size_t n, size_t from, size_t *fi
     yr_put(o, s + run, n - run);
 }
 
-size_t mf_yaml_fix_invalid_escape(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_doc d;
-    if (yr_doc_open(&d, in, len) != 0)
-        return yr_passthrough(in, len, out);
-    yr_out o = {out, false};
+    yr_out o = {.b = out};
     yr_block blk = {0};
     bool in_dq = false;
     size_t changes = 0, open_col = 0;
-    for (size_t i = 0; i < d.count; i++) {
-        const yr_line *l = &d.l[i];
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
         size_t fixed = 0;
         if (in_dq) {
             bool closed;
             size_t k = fix_dq_run(&o, l->s, l->n, 0, &closed, &fixed);
             yr_put(&o, l->s + k, l->n - k);
-            in_dq = !closed && !next_is_structural(&d, i, open_col);
-        } else if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n)) {
+            in_dq = !closed && !next_is_structural(d, i, open_col);
+        } else if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
             yr_put(&o, l->s, l->n);
         } else {
-            yr_entry e;
-            yr_entry_parse(l->s, l->n, &e);
-            yr_block_note(&blk, l->s, l->n);
+            yr_entry e = d->e[i];
+            yr_block_note_line(&blk, d, i);
             const char *s = l->s;
             if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"') {
                 yr_put(&o, s, e.val + 1);
@@ -275,7 +295,7 @@ size_t mf_yaml_fix_invalid_escape(const char *in, size_t len, mf_buf *out, const
                 size_t k = fix_dq_run(&o, s, l->n, e.val + 1, &closed, &fixed);
                 yr_put(&o, s + k, l->n - k);
                 open_col = parent_col(&e);
-                in_dq = !closed && !next_is_structural(&d, i, open_col);
+                in_dq = !closed && !next_is_structural(d, i, open_col);
             } else if (yr_entry_valued(&e) && e.val < e.end && (s[e.val] == '[' || s[e.val] == '{')) {
                 yr_put(&o, s, e.val + 1);
                 fix_flow(&o, s, e.end, e.val + 1, &fixed);
@@ -284,15 +304,14 @@ size_t mf_yaml_fix_invalid_escape(const char *in, size_t len, mf_buf *out, const
                 yr_put(&o, s, l->n);
             }
         }
-        yr_endl(&o, l->eol);
+        yr_endl(&o, YR_EOL(l));
         if (fixed) {
             mf_warnings_add(w, MF_RULE_ID(YAML_INVALID_ESCAPE), yr_lineno(i),
                             "Escaped invalid YAML double-quoted scalar backslash sequences before reparsing.");
             changes++;
         }
     }
-    size_t n = yr_finish(&o, &d, changes);
-    yr_doc_close(&d);
+    size_t n = yr_finish(&o, d, changes);
     return n;
 }
 
@@ -310,32 +329,36 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         bs++;
     yr_put(o, l->s, e->end);
     yr_puts(o, bs % 2 ? "\\\"" : "\"");
-    yr_endl(o, l->eol);
-    mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i), "Closed an unterminated YAML double-quoted value before reparsing.");
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i),
+                    "Closed an unterminated YAML double-quoted value before reparsing (guessed that it ends at the "
+                    "end of its line).");
     return i + 1;
 }
 
-size_t mf_yaml_fix_unclosed_quote(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_unclosed_quote(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_unclosed);
+    return yr_run_line_rule(d, out, p, w, fix_unclosed);
 }
 
 /* ---- yaml.quoted-fragment and yaml.type-union ---- */
 
 /* After a leading quoted token in the value: the first non-blank offset, or 0 when
- * the value is not a closed quoted token followed by more text. */
-static size_t after_quoted(const yr_line *l, const yr_entry *e)
+ * the value is not a closed quoted token followed by more text before its end
+ * *vend (a trailing comment is not part of the value and stays a comment). */
+static size_t after_quoted(const yr_line *l, const yr_entry *e, size_t *vend)
 {
     char c = l->s[e->val];
     if (c != '"' && c != '\'')
         return 0;
     size_t q = yr_quote_end(l->s, e->end, e->val);
-    if (!q || q >= e->end)
+    *vend = yr_value_end(l, e, true);
+    if (!q || q >= *vend)
         return 0;
     size_t r = q;
-    while (r < e->end && (l->s[r] == ' ' || l->s[r] == '\t'))
+    while (r < *vend && (l->s[r] == ' ' || l->s[r] == '\t'))
         r++;
-    if (r >= e->end || (l->s[r] == '#' && r > q) || (l->s[q] == ':' && (q + 1 == e->end || l->s[q + 1] == ' ')))
+    if (r >= *vend || (l->s[q] == ':' && (q + 1 == e->end || l->s[q + 1] == ' ')))
         return 0;
     return r;
 }
@@ -344,32 +367,32 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
                            mf_warnings *w)
 {
     (void)p;
-    size_t r = after_quoted(&d->l[i], e);
+    size_t vend, r = after_quoted(&d->l[i], e, &vend);
     if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
         return 0;
     mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i), MSG_QUOTED);
-    return put_quoted(o, d, i, e, i);
+    return yr_put_quoted(o, d, i, e, vend, vend < e->end ? i : plain_last(d, i, parent_col(e)));
 }
 
-size_t mf_yaml_fix_quoted_fragment(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_fragment);
+    return yr_run_line_rule(d, out, p, w, fix_fragment);
 }
 
 static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                         mf_warnings *w)
 {
     (void)p;
-    size_t r = after_quoted(&d->l[i], e);
-    if (!r || d->l[i].s[r] != '|' || r + 1 >= e->end)
+    size_t vend, r = after_quoted(&d->l[i], e, &vend);
+    if (!r || d->l[i].s[r] != '|' || r + 1 >= vend)
         return 0;
     mf_warnings_add(w, MF_RULE_ID(YAML_TYPE_UNION), yr_lineno(i), "Quoted YAML type-union scalar values before reparsing.");
-    return put_quoted(o, d, i, e, i);
+    return yr_put_quoted(o, d, i, e, vend, i);
 }
 
-size_t mf_yaml_fix_type_union(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_type_union(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_union);
+    return yr_run_line_rule(d, out, p, w, fix_union);
 }
 
 /* ---- yaml.quoted-block-indicator ---- */
@@ -396,14 +419,14 @@ static size_t fix_block_ind(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     yr_put(o, l->s, e->val);
     yr_put(o, l->s + e->val + 1, q - e->val - 2);
     yr_put(o, l->s + q, l->n - q);
-    yr_endl(o, l->eol);
+    yr_endl(o, YR_EOL(l));
     mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), yr_lineno(i), MSG_QUOTED);
     return i + 1;
 }
 
-size_t mf_yaml_fix_quoted_block_ind(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_quoted_block_ind(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_block_ind);
+    return yr_run_line_rule(d, out, p, w, fix_block_ind);
 }
 
 /* ---- yaml.reserved-indicator ---- */
@@ -417,19 +440,18 @@ static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         return 0;
     mf_warnings_add(w, MF_RULE_ID(YAML_RESERVED_INDICATOR), yr_lineno(i),
                     "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
-    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+    return yr_put_quoted(o, d, i, e, yr_value_end(&d->l[i], e, false), plain_last(d, i, parent_col(e)));
 }
 
-size_t mf_yaml_fix_reserved_indicator(const char *in, size_t len, mf_buf *out, const mf_profile *p,
-                                      mf_warnings *w)
+size_t yr_fix_reserved_indicator(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_reserved);
+    return yr_run_line_rule(d, out, p, w, fix_reserved);
 }
 
 /* ---- yaml.plain-colon ---- */
 
 /* True when a plain value starts at v (not quoted, no indicator, not a block header or flow collection). */
-static bool plain_start(const char *s, size_t n)
+bool yr_plain_start(const char *s, size_t n)
 {
     if (n == 0 || strchr("\"'|>[{&*!%@`#,", s[0]))
         return false;
@@ -455,16 +477,16 @@ static size_t fix_plain_colon(yr_out *o, const yr_doc *d, size_t i, const yr_ent
 {
     (void)p;
     const char *v = d->l[i].s + e->val;
-    size_t n = e->end - e->val;
-    if (!e->key || !plain_start(v, n) || !has_colon_space(v, n))
+    size_t vend = yr_value_end(&d->l[i], e, false), n = vend - e->val;
+    if (!e->key || !yr_plain_start(v, n) || !has_colon_space(v, n))
         return 0;
     mf_warnings_add(w, MF_RULE_ID(YAML_PLAIN_COLON), yr_lineno(i), "Quoted YAML plain scalar values containing colon-space before reparsing.");
-    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+    return yr_put_quoted(o, d, i, e, vend, plain_last(d, i, parent_col(e)));
 }
 
-size_t mf_yaml_fix_plain_colon(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_plain_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return run_rule(in, len, out, p, w, fix_plain_colon);
+    return yr_run_line_rule(d, out, p, w, fix_plain_colon);
 }
 
 /* ---- yaml.free-text ---- */
@@ -472,7 +494,7 @@ size_t mf_yaml_fix_plain_colon(const char *in, size_t len, mf_buf *out, const mf
 /* True when YAML would not read the plain value [s, s+n) back as this exact string. */
 static bool plain_misread(const char *s, size_t n)
 {
-    if (!plain_start(s, n) || has_colon_space(s, n))
+    if (!yr_plain_start(s, n) || has_colon_space(s, n))
         return true;
     for (size_t i = 1; i < n; i++)
         if (s[i] == '#' && (s[i - 1] == ' ' || s[i - 1] == '\t'))
@@ -539,7 +561,7 @@ static size_t sq_to_block(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
         return 0;
     yr_put(o, l->s, e->val);
     yr_puts(o, "|-");
-    yr_endl(o, l->eol);
+    yr_endl(o, YR_EOL(l));
     size_t first_n = e->end - e->val - 1;
     bool first = true;
     for (size_t k = i; k <= last; k++) {
@@ -554,7 +576,7 @@ static size_t sq_to_block(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
             if (!mf_line_blank((mf_line){s, n}))
                 yr_spaces(o, col + 2);
             put_sq_text(o, s, n);
-            yr_endl(o, m->eol);
+            yr_endl(o, YR_EOL(m));
             first = false;
         }
     }
@@ -573,7 +595,7 @@ static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry
     if (!json_object_get(p->free_text_fields, key))
         return 0;
     const char *v = l->s + e->val;
-    size_t n = e->end - e->val;
+    size_t n = e->end - e->val, vend = yr_value_end(l, e, false);
     if (v[0] == '\'' && !sq_close(v, n, 1)) {
         size_t next = sq_to_block(o, d, i, e);
         if (next)
@@ -581,15 +603,15 @@ static size_t fix_free_text(yr_out *o, const yr_doc *d, size_t i, const yr_entry
                             "Converted a multi-line single-quoted free-text value to a YAML block literal.");
         return next;
     }
-    if (!plain_misread(v, n) || strchr("\"'|>[{&*!", v[0]))
+    if (vend == e->val || !plain_misread(v, vend - e->val) || strchr("\"'|>[{&*!", v[0]))
         return 0;
     mf_warnings_add(w, MF_RULE_ID(YAML_FREE_TEXT), yr_lineno(i), "Quoted a free-text YAML value before reparsing.");
-    return put_quoted(o, d, i, e, plain_last(d, i, parent_col(e)));
+    return yr_put_quoted(o, d, i, e, vend, plain_last(d, i, parent_col(e)));
 }
 
-size_t mf_yaml_fix_free_text(const char *in, size_t len, mf_buf *out, const mf_profile *p, mf_warnings *w)
+size_t yr_fix_free_text(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     if (!p || json_object_size(p->free_text_fields) == 0)
-        return yr_passthrough(in, len, out);
-    return run_rule(in, len, out, p, w, fix_free_text);
+        return 0;
+    return yr_run_line_rule(d, out, p, w, fix_free_text);
 }

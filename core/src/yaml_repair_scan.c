@@ -1,53 +1,135 @@
-/* yaml_repair_scan.c - the line scanner every YAML structural repair is built on.
+/* yaml_repair_scan.c - the line model every YAML structural repair is built on.
  *
- * The repairs of seed 000 are line-scoped: each walks the candidate text line
- * by line, recognises a malformed shape on one line (or a parent line and its
- * followers) and rewrites just those lines. This file gives them the shared
- * vocabulary: the text as a list of line views (a trailing '\r' is kept aside
- * and written back), an output buffer that remembers allocation failure, a
- * tracker for block scalar bodies (`key: |` then the more-indented lines,
- * which every rule leaves alone), a one-line entry parser (indentation, `- `
- * dashes, a plain or quoted key, where the value starts) and a writer for
- * double-quoted scalars that keep the exact visible text. Everything here is
- * linear in the length of the line or text it is given. */
+ * The repairs of seed 000 are line-scoped: each walks the candidate line by
+ * line, recognises a malformed shape on one line (or a parent line and its
+ * followers) and rewrites just those lines. yr_doc_open builds, once per text,
+ * the model they all read: the lines as views (a trailing '\r' is kept aside
+ * and written back), each line's entry (indentation, `- ` dashes, a plain or
+ * quoted key, where the value starts) and per-line flags (inert, opens a block
+ * scalar, opens a double-quoted value), so no rule splits or re-parses lines
+ * it does not rewrite. Also here: an output writer that copies runs of
+ * unchanged lines as one span and remembers allocation failure, a tracker for
+ * block scalar bodies (which every rule leaves alone) and a writer for
+ * double-quoted scalars that keep the exact visible text. Everything is linear
+ * in the length of the line or text it is given. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "yaml_repair.h"
 
+/* The per-line flags of line l whose entry is e. */
+static uint8_t line_flags(const yr_line *l, const yr_entry *e)
+{
+    if (yr_line_inert(l->s, l->n))
+        return YR_INERT;
+    uint8_t f = 0;
+    if (yr_entry_valued(e) && yr_is_block_header(l->s + e->val, e->end - e->val))
+        f |= YR_OPENS_BLOCK;
+    if (yr_entry_valued(e) && e->val < e->end && l->s[e->val] == '"' && !yr_quote_end(l->s, e->end, e->val))
+        f |= YR_OPENS_DQ;
+    return f;
+}
+
+static bool blank(const char *s, size_t n);
+
+/* Mark the later lines of multi-line double-quoted and plain scalars. A plain
+ * value (not quoted, not a block header, no comment) continues on following
+ * lines that have no key and no dash and are deeper than its entry's column;
+ * blank lines do not end it, a comment line or any other line does. */
+static void context_flags(yr_doc *d)
+{
+    const size_t none = (size_t)-1;
+    yr_skip sk = {{0}, false};
+    size_t plain_col = none;
+    for (size_t i = 0; i < d->count; i++) {
+        yr_line *l = &d->l[i];
+        const yr_entry *e = &d->e[i];
+        bool dq = sk.dq;
+        if (yr_skip_line(&sk, l)) {
+            if (dq)
+                l->flags |= YR_DQ_CONT;
+            continue;
+        }
+        if (l->flags & YR_INERT) {
+            if (!blank(l->s, l->n))
+                plain_col = none;
+            continue;
+        }
+        if (plain_col != none && !e->key && !e->dashes && e->indent > plain_col) {
+            l->flags |= YR_PLAIN_CONT;
+            if (yr_value_end(l, e, false) < e->end)
+                plain_col = none;
+            continue;
+        }
+        plain_col = none;
+        if (yr_entry_valued(e) && e->val < e->end && yr_plain_start(l->s + e->val, e->end - e->val) &&
+            yr_value_end(l, e, false) == e->end)
+            plain_col = e->key ? e->key_s : e->dash;
+        yr_skip_note_line(&sk, d, i);
+    }
+}
+
 int yr_doc_open(yr_doc *d, const char *in, size_t len)
 {
-    mf_lines ls;
-    d->l = NULL;
-    d->count = 0;
+    memset(d, 0, sizeof *d);
+    d->text = in;
+    d->len = len;
     d->final_nl = len > 0 && in[len - 1] == '\n';
-    if (mf_lines_split(in, len, &ls) != 0)
-        return -1;
-    d->l = malloc((ls.count ? ls.count : 1) * sizeof *d->l);
-    if (!d->l) {
-        mf_lines_free(&ls);
+    size_t count = 0;
+    for (const char *p = in, *end = in + len; p < end; count++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    d->l = malloc((count ? count : 1) * sizeof *d->l);
+    d->e = malloc((count ? count : 1) * sizeof *d->e);
+    if (!d->l || !d->e) {
+        yr_doc_close(d);
         return -1;
     }
-    for (size_t i = 0; i < ls.count; i++) {
-        size_t n = ls.items[i].len;
-        bool cr = n > 0 && ls.items[i].s[n - 1] == '\r';
-        d->l[i].s = ls.items[i].s;
-        d->l[i].n = cr ? n - 1 : n;
-        d->l[i].eol = cr ? "\r" : "";
+    const char *p = in, *end = in + len;
+    for (size_t i = 0; i < count; i++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        yr_line *l = &d->l[i];
+        l->cr = n > 0 && p[n - 1] == '\r';
+        if (l->cr)
+            n--;
+        if (n > UINT32_MAX - 2) {
+            yr_doc_close(d);
+            return -1;
+        }
+        l->s = p;
+        l->n = (uint32_t)n;
+        l->nl = nl != NULL;
+        yr_entry_parse(l->s, l->n, &d->e[i]);
+        l->flags = line_flags(l, &d->e[i]);
+        p = nl ? nl + 1 : end;
     }
-    d->count = ls.count;
-    mf_lines_free(&ls);
+    d->count = count;
+    context_flags(d);
     return 0;
 }
 
 void yr_doc_close(yr_doc *d)
 {
     free(d->l);
+    free(d->e);
     d->l = NULL;
+    d->e = NULL;
     d->count = 0;
+}
+
+void yr_flush(yr_out *o)
+{
+    if (o->pend_n && !o->oom && mf_buf_put(o->b, o->pend, o->pend_n) != 0)
+        o->oom = true;
+    o->pend_n = 0;
 }
 
 void yr_put(yr_out *o, const char *s, size_t n)
 {
+    if (o->pend_n)
+        yr_flush(o);
     if (!o->oom && mf_buf_put(o->b, s, n) != 0)
         o->oom = true;
 }
@@ -96,22 +178,31 @@ void yr_endl(yr_out *o, const char *eol)
 
 void yr_put_line(yr_out *o, const yr_line *l)
 {
-    yr_put(o, l->s, l->n);
-    yr_endl(o, l->eol);
+    if (!l->nl) {
+        yr_put(o, l->s, l->n);
+        yr_endl(o, YR_EOL(l));
+        return;
+    }
+    size_t n = l->n + (l->cr ? 2u : 1u);
+    if (o->pend_n && o->pend + o->pend_n == l->s) {
+        o->pend_n += n;
+        return;
+    }
+    yr_flush(o);
+    o->pend = l->s;
+    o->pend_n = n;
 }
 
 size_t yr_finish(yr_out *o, const yr_doc *d, size_t changes)
 {
+    if (changes == 0) { /* the caller keeps its text: no need to copy it */
+        o->pend_n = 0;
+        return 0;
+    }
+    yr_flush(o);
     if (!d->final_nl && o->b->len > 0 && o->b->s[o->b->len - 1] == '\n')
         o->b->s[--o->b->len] = '\0';
     return o->oom ? 0 : changes;
-}
-
-size_t yr_passthrough(const char *in, size_t len, mf_buf *out)
-{
-    mf_buf_reset(out);
-    mf_buf_put(out, in, len);
-    return 0;
 }
 
 static size_t indent_of(const char *s, size_t n)
@@ -175,6 +266,15 @@ void yr_block_note(yr_block *b, const char *s, size_t n)
     b->body = 0;
 }
 
+void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
+{
+    if (!(d->l[i].flags & YR_OPENS_BLOCK))
+        return;
+    b->active = true;
+    b->parent = d->e[i].key ? d->e[i].key_s : d->e[i].dash;
+    b->body = 0;
+}
+
 bool yr_skip_line(yr_skip *k, const yr_line *l)
 {
     if (k->dq) {
@@ -197,6 +297,13 @@ void yr_skip_note(yr_skip *k, const char *s, size_t n)
     yr_entry e;
     yr_entry_parse(s, n, &e);
     if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"' && !yr_quote_end(s, e.end, e.val))
+        k->dq = true;
+}
+
+void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i)
+{
+    yr_block_note_line(&k->blk, d, i);
+    if (d->l[i].flags & YR_OPENS_DQ)
         k->dq = true;
 }
 
@@ -225,18 +332,19 @@ void yr_entry_parse(const char *s, size_t n, yr_entry *e)
     size_t end = n;
     while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\t'))
         end--;
-    e->end = end;
+    e->end = (uint32_t)end;
     size_t i = indent_of(s, end);
-    e->indent = i;
+    e->indent = (uint32_t)i;
     while (i < end && s[i] == '-' && (i + 1 == end || s[i + 1] == ' ')) {
-        e->dashes++;
-        e->dash = i;
+        if (e->dashes < UINT16_MAX)
+            e->dashes++;
+        e->dash = (uint32_t)i;
         i++;
         while (i < end && s[i] == ' ')
             i++;
     }
-    e->content = i;
-    e->val = i;
+    e->content = (uint32_t)i;
+    e->val = (uint32_t)i;
     if (i >= end)
         return;
     size_t k = 0; /* index of the key's ':' */
@@ -262,12 +370,12 @@ void yr_entry_parse(const char *s, size_t n, yr_entry *e)
     if (ke == i)
         return;
     e->key = true;
-    e->key_s = i;
-    e->key_e = ke;
+    e->key_s = (uint32_t)i;
+    e->key_e = (uint32_t)ke;
     size_t v = k + 1;
     while (v < end && (s[v] == ' ' || s[v] == '\t'))
         v++;
-    e->val = v;
+    e->val = (uint32_t)v;
 }
 
 bool yr_entry_valued(const yr_entry *e) { return e->key || e->dashes > 0; }
@@ -334,6 +442,11 @@ bool yr_known_key(const mf_profile *p, const char *k, size_t n)
     return false;
 }
 
+bool yr_profile_key(const mf_profile *p, const char *k, size_t n)
+{
+    return p && (json_object_getn(p->key_map, k, n) || yr_known_key(p, k, n));
+}
+
 static size_t key_hash(const char *s, size_t n)
 {
     size_t h = 5381;
@@ -357,11 +470,10 @@ int yr_keyset_init(yr_keyset *k, const yr_doc *d)
     yr_block blk = {0};
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || yr_line_inert(l->s, l->n))
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT))
             continue;
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
-        yr_block_note(&blk, l->s, l->n);
+        yr_entry e = d->e[i];
+        yr_block_note_line(&blk, d, i);
         size_t kn = e.key_e - e.key_s;
         if (!e.key || !yr_is_ident(l->s + e.key_s, kn) || yr_keyset_has(k, l->s + e.key_s, kn))
             continue;

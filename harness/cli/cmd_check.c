@@ -9,24 +9,29 @@
 #include "cli_args.h"
 #include "cli_util.h"
 #include "harness.h"
+#include "pl_cli.h"
 
 static const struct option options[] = {
-    {"profile", required_argument, NULL, 'p'}, {"opts", required_argument, NULL, 'o'}, {0}};
-static const cli_cmd cmd = {"check", "[--profile NAME|FILE.yaml] [--opts FILE.json] CASE|RAWFILE|-",
+    {"profile", required_argument, NULL, 'p'}, {"opts", required_argument, NULL, 'o'},
+    {"pipeline", required_argument, NULL, 'P'}, {0}};
+static const cli_cmd cmd = {"check", "[--profile NAME|FILE.yaml] [--opts FILE.json] [--pipeline NAME] CASE|RAWFILE|-",
                             "Repair one input and run every oracle: the ops applied, the candidate chosen, each\n"
                             "repair, the value diff against the ground truth and each oracle's verdict.\n"
-                            "Exit: 0 pass, 1 an oracle failed, 2 usage or unreadable input.\n",
+                            "--pipeline runs a pipeline under test instead of core (malform pipelines).\n"
+                            "Exit: 0 pass, 1 an oracle failed, 2 usage or unreadable input, 77 pipeline not installed.\n",
                             "", options};
 
 int cmd_check(int argc, char **argv)
 {
-    const char *pname = NULL, *opts_path = NULL;
+    const char *pname = NULL, *opts_path = NULL, *pipeline = NULL;
     int c, rc;
     while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
         if (c == CLI_EXIT)
             return rc;
         if (c == 'p')
             pname = optarg;
+        else if (c == 'P')
+            pipeline = optarg;
         else
             opts_path = optarg;
     }
@@ -56,6 +61,13 @@ int cmd_check(int argc, char **argv)
             mf_profile_free(owned);
             return 2;
         }
+    }
+    if (pipeline && strcmp(pipeline, "core")) {
+        rc = mf_pl_check_explain(pipeline, path, text, len, p, opts, stdout);
+        json_decref(opts);
+        free(text);
+        mf_profile_free(owned);
+        return rc;
     }
     mf_check k;
     rc = mf_check_run_opts(&k, text, len, p, opts, true, true);

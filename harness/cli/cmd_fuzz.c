@@ -5,18 +5,29 @@
 #include <string.h>
 #include "cli_args.h"
 #include "lc_engine.h"
+#include "pl_blackbox.h"
+#include "pl_cli.h"
 
 static const struct option options[] = {
     {"engine", required_argument, NULL, 'e'},  {"target", required_argument, NULL, 't'},
     {"time", required_argument, NULL, 'T'},    {"jobs", required_argument, NULL, 'j'},
     {"workdir", required_argument, NULL, 'w'}, {"corpus", required_argument, NULL, 'c'},
-    {"build", required_argument, NULL, 'b'},   {0}};
+    {"build", required_argument, NULL, 'b'},   {"pipeline", required_argument, NULL, 'P'},
+    {"runs", required_argument, NULL, 'r'},    {"seed", required_argument, NULL, 's'},
+    {"coverage", no_argument, NULL, 'C'},      {"no-behaviour", no_argument, NULL, 'B'},
+    {"min-runs", required_argument, NULL, 'm'}, {"measure-coverage", no_argument, NULL, 'M'}, {0}};
 static const cli_cmd cmd = {"fuzz",
                             "--engine libfuzzer|afl --target structured|raw [--time SECONDS] [--jobs N]\n"
-                            "--workdir DIR [--corpus DIR] [--build DIR]",
+                            "--workdir DIR [--corpus DIR] [--build DIR]\n"
+                            "malform fuzz --engine blackbox --pipeline NAME --time SECONDS --workdir DIR [--runs N]\n"
+                            "[--seed N] [--coverage|--measure-coverage] [--no-behaviour] [--min-runs N] [--corpus SEEDS_DIR]",
                             "Runs one engine on one fuzz target of the fuzz/afl preset build (default --time 60,\n"
                             "--jobs 1), prints its progress every few seconds and writes WORKDIR/stats.json.\n"
-                            "Exit: 0 no failure, 1 failures found, 2 usage or setup error.\n",
+                            "Exit: 0 no failure, 1 failures found, 2 usage or setup error.\n"
+                            "--engine blackbox fuzzes a pipeline under test (malform pipelines; core too) with\n"
+                            "malform's own engine: structured cases kept when they show new behaviour (and, with\n"
+                            "--coverage, new coverage reported by the worker); minimized findings go to\n"
+                            "WORKDIR/findings/. Exit 77: the pipeline is not installed here.\n",
                             "", options};
 
 static void print_progress(void *ctx, const mf_lc_engine_progress *p)
@@ -31,6 +42,8 @@ static void print_progress(void *ctx, const mf_lc_engine_progress *p)
 int cmd_fuzz(int argc, char **argv)
 {
     mf_lc_engine_opts o = {.seconds = 60, .jobs = 1, .on_progress = print_progress};
+    mf_pl_bb_opts bb = {.behaviour = true};
+    const char *pipeline = NULL;
     int c, rc;
     while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
         switch (c) {
@@ -42,10 +55,29 @@ int cmd_fuzz(int argc, char **argv)
         case 'w': o.workdir = optarg; break;
         case 'c': o.corpus = optarg; break;
         case 'b': o.build = optarg; break;
+        case 'P': pipeline = optarg; break;
+        case 'r': bb.max_execs = atol(optarg); break;
+        case 's': bb.seed = strtoull(optarg, NULL, 10); break;
+        case 'C': bb.coverage = true; break;
+        case 'B': bb.behaviour = false; break;
+        case 'M': bb.measure_coverage = true; break;
+        case 'm': if (!cli_int_arg(&cmd, "--min-runs", optarg, 1, 100000, &bb.min_runs)) return 2; break;
         }
     }
     if (optind < argc)
         return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    if ((o.engine && !strcmp(o.engine, "blackbox")) || (pipeline && strcmp(pipeline, "core"))) {
+        if (o.engine && strcmp(o.engine, "blackbox"))
+            return cli_usage_error(&cmd, "a pipeline other than core runs under --engine blackbox only");
+        if (!pipeline || !o.workdir)
+            return cli_usage_error(&cmd, "--engine blackbox needs --pipeline and --workdir");
+        if (!bb.behaviour && !bb.coverage)
+            return cli_usage_error(&cmd, "--no-behaviour needs --coverage");
+        bb.workdir = o.workdir;
+        bb.seconds = o.seconds;
+        bb.seeds_dir = o.corpus;
+        return mf_pl_fuzz_run(pipeline, &bb);
+    }
     if (!o.engine || (strcmp(o.engine, "libfuzzer") && strcmp(o.engine, "afl")))
         return cli_usage_error(&cmd, "--engine is libfuzzer or afl");
     if (!o.target || (strcmp(o.target, "structured") && strcmp(o.target, "raw")))

@@ -29,22 +29,25 @@
 #include "lc_eval.h"
 #include "cli_util.h"
 #include "malform/input.h"
+#include "pl_cli.h"
 
 static const struct option options[] = {
     {"profile", required_argument, NULL, 'p'},   {"note", required_argument, NULL, 'n'},
     {"field", required_argument, NULL, 'f'},     {"regression", required_argument, NULL, 'r'},
     {"workdir", required_argument, NULL, 'w'},   {"runner", required_argument, NULL, 'R'},
-    {"max-size", required_argument, NULL, 'm'},
+    {"max-size", required_argument, NULL, 'm'}, {"pipeline", required_argument, NULL, 'P'},
     {0}};
 static const cli_cmd cmd = {"ingest",
                             "--profile P [--note TEXT] [--field DIR] [--regression DIR]\n"
-                            "[--workdir DIR] [--runner 'CMD ARGS'] [--max-size BYTES] FILE...",
+                            "[--workdir DIR] [--runner 'CMD ARGS'] [--max-size BYTES] [--pipeline NAME] FILE...",
                             "Stores each FILE as corpus/field/<sha256-prefix>.raw (+ .json metadata), prints the\n"
             "verdict of `malform check`, and triages an oracle failure or crash into\n"
             "corpus/regression. Idempotent; the pair is written all-or-nothing (metadata last).\n"
             "Files over --max-size (default 1048576 bytes) are refused and not stored.\n"
             "Exit: 0 every file passes, 1 some file fails (new or already tracked), 2 usage or\n"
-            "I/O error or a file over the size cap.\n",
+            "I/O error or a file over the size cap.\n"
+            "--pipeline NAME also judges each file on that pipeline under test and writes a failure,\n"
+            "minimized, to corpus/regression/NAME/ (77: NAME is not installed here).\n",
                             "", options};
 
 /* Print `malform check --profile P FILE` (a child of this very binary). */
@@ -109,6 +112,8 @@ static int print_verdict(const char *status, const char *sig, const char *entry,
     return 2;
 }
 
+static const char *ingest_pipeline;   /* --pipeline NAME, NULL for core only */
+
 static int ingest_one(const char *file, const char *profile, const char *note, const char *field_dir,
                       mf_lc_triage_opts *topt, const char *workdir, size_t max_size)
 {
@@ -164,6 +169,11 @@ static int ingest_one(const char *file, const char *profile, const char *note, c
     if (!status)
         status = "error";
     int rc = print_verdict(status, sig, entry, item);
+    if (ingest_pipeline && strcmp(ingest_pipeline, "core")) {   /* judged on a pipeline under test too */
+        int r = mf_pl_ingest(ingest_pipeline, copy, profile, topt->regression_dir);
+        if (r > rc)
+            rc = r;
+    }
     if (!stored) {
         char *txt = metadata(sha, profile, note, len, file, status, sig);
         int w = txt ? mf_lc_write_pair(raw_path, data, len, meta_path, txt, strlen(txt)) : -1;
@@ -199,6 +209,7 @@ int cmd_ingest(int argc, char **argv)
         case 'r': topt.regression_dir = optarg; break;
         case 'w': workdir = optarg; break;
         case 'R': runner = optarg; break;
+        case 'P': ingest_pipeline = optarg; break;
         case 'm':
             if (!cli_int_arg(&cmd, "--max-size", optarg, 1, MF_DEFAULT_MAX_INPUT, &max_mb))
                 return 2;

@@ -8,6 +8,7 @@
 #include "cli_args.h"
 #include <jansson.h>
 #include "lifecycle.h"
+#include "pl_cli.h"
 
 static const struct option options[] = {
     {"regression", required_argument, NULL, 'r'}, {"runner", required_argument, NULL, 'R'},
@@ -15,16 +16,18 @@ static const struct option options[] = {
     {"repeats", required_argument, NULL, 'n'},    {"timeout", required_argument, NULL, 'T'},
     {"min-runs", required_argument, NULL, 'm'},   {"max-seconds", required_argument, NULL, 'S'},
     {"no-minimize", no_argument, NULL, 'M'},      {"dry-run", no_argument, NULL, 'd'},
-    {"json", no_argument, NULL, 'j'},             {0}};
+    {"json", no_argument, NULL, 'j'},             {"pipeline", required_argument, NULL, 'P'}, {0}};
 static const cli_cmd cmd = {"triage",
                             "WORKDIR [--regression DIR] [--runner 'CMD ARGS'] [--target NAME]\n"
                             "[--profile P] [--repeats N] [--timeout SEC] [--min-runs N]\n"
-                            "[--max-seconds S] [--no-minimize] [--dry-run] [--json]",
+                            "[--max-seconds S] [--no-minimize] [--dry-run] [--json] [--pipeline NAME]",
                             "Collects libFuzzer crash-/timeout-/oom-/leak- files and AFL++ crashes/ and hangs/ under\n"
             "WORKDIR, reproduces each --repeats times (default 3), dedupes by signature against\n"
             "--regression (default corpus/regression), minimizes new ones (originals and results in\n"
             "WORKDIR/triage/) and writes one entry per new signature. WORKDIR/triage/triage.json\n"
-            "lists every input. Exit: 0 nothing new, 1 new signature(s) written, 2 usage or I/O error.\n",
+            "lists every input. Exit: 0 nothing new, 1 new signature(s) written, 2 usage or I/O error.\n"
+            "--pipeline NAME: the black-box engine's WORKDIR/findings/ of pipeline NAME, reproduced on\n"
+            "its worker, into corpus/regression/NAME/ (exit 77 when NAME is not installed here).\n",
                             "", options};
 
 static void on_signal(int sig)
@@ -38,6 +41,7 @@ int cmd_triage(int argc, char **argv)
     mf_lc_triage_opts o = {0};
     const char *workdir = NULL, *runner = NULL;
     int json = 0;
+    const char *pipeline = NULL;
     int c, rc;
     double max_seconds;
     while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
@@ -58,6 +62,7 @@ int cmd_triage(int argc, char **argv)
         case 'M': o.no_minimize = true; break;
         case 'd': o.dry_run = true; break;
         case 'j': json = 1; break;
+        case 'P': pipeline = optarg; break;
         }
     }
     if (argc - optind != 1)
@@ -65,6 +70,8 @@ int cmd_triage(int argc, char **argv)
     workdir = argv[optind];
     if (cli_need_path(&cmd, "WORKDIR", workdir))
         return 2;
+    if (pipeline && strcmp(pipeline, "core"))   /* black-box findings of a pipeline under test */
+        return mf_pl_triage(pipeline, workdir, o.regression_dir, o.repeats, o.dry_run);
     char **rargv = runner ? mf_lc_argv_split(runner) : NULL;
     if (runner && (!rargv || !rargv[0])) {
         fprintf(stderr, "malform triage: empty --runner\n");

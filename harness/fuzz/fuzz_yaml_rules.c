@@ -11,15 +11,21 @@
 #include <string.h>
 #include "internal.h"
 #include "harness.h"
+#include "raw_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Record (or, without a findings directory, abort on) one violation. */
-static void fail(const char *rule, const char *detail, const uint8_t *data, size_t size)
+/* Record (or, without a findings directory, abort on) one violation, with
+ * the shared oracle line (harness.h) naming the rule and the profile. */
+static void fail(const mf_profile *p, const char *rule, const char *detail, const uint8_t *data, size_t size)
 {
-    char line[512];
-    snprintf(line, sizeof line, "malform-oracle: idempotence profile=generic_yaml ops=- rules=%s: %s", rule, detail);
-    mf_fuzz_report(line, true, data, size);
+    mf_check k = {0};
+    k.profile = p;
+    k.rules = (char *)rule;
+    k.failed = 1;
+    k.v[MF_ORACLE_IDEMPOTENCE].ran = k.v[MF_ORACLE_IDEMPOTENCE].failed = true;
+    snprintf(k.v[MF_ORACLE_IDEMPOTENCE].detail, sizeof k.v[0].detail, "%s", detail);
+    mf_fuzz_finding(&k, data, size);
 }
 
 /* The pipeline rejects invalid UTF-8 before any rule runs: so does this target. */
@@ -44,16 +50,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mf_stats_init("yaml_rules");
     if (size > MF_FUZZ_MAX_INPUT || !utf8_valid(data, size))
         return 0;
-    const mf_profile *p = mf_profiles_count() ? mf_profiles_at(data && size ? data[0] % mf_profiles_count() : 0) : NULL;
+    const mf_profile *p;
+    const char *text;
+    size_t n;
+    mf_raw_input_decode(data, size, &p, &text, &n);
+    if (!p)   /* the pipeline always runs the rules under a profile */
+        p = mf_profiles_get("generic_yaml");
     for (const mf_text_rule *r = mf_yaml_repairs; r->rule_id; r++) {
         mf_buf once = {0}, twice = {0};
         mf_warnings w = {0};
-        size_t n1 = r->fn((const char *)data, size, &once, p, &w);
-        if (n1 == 0 && (once.len != size || (size && memcmp(once.s, data, size) != 0)))
-            fail(r->rule_id, "reported no change but rewrote the text", data, size);
+        size_t n1 = r->fn(text, n, &once, p, &w);
+        if (n1 == 0 && (once.len != n || (n && memcmp(once.s, text, n) != 0)))
+            fail(p, r->rule_id, "reported no change but rewrote the text", data, size);
         size_t n2 = r->fn(mf_buf_cstr(&once), once.len, &twice, p, &w);
         if (n2 != 0 || twice.len != once.len || (once.len && memcmp(once.s, twice.s, once.len) != 0))
-            fail(r->rule_id, "applied to its own output it changed the text again", data, size);
+            fail(p, r->rule_id, "applied to its own output it changed the text again", data, size);
         mf_buf_free(&once);
         mf_buf_free(&twice);
         mf_warnings_clear(&w);

@@ -5,7 +5,7 @@
  * build/afl for AFL++; --build overrides). The working corpus (--corpus, or
  * WORKDIR/corpus) is seeded when empty from corpus/cases and from every
  * clean artifact of corpus/seeds/<profile>/ as a zero-op case (the raw target
- * gets the rendered outputs behind their profile selector byte). The engine's output
+ * gets the rendered outputs, each naming its profile: raw_input.h). The engine's output
  * is read live: libFuzzer status lines give the timeline and coverage; for
  * AFL++ they come from fuzzer_stats and plot_data. Every saved failing input
  * (libFuzzer's artifacts, AFL++'s crashes/) is run once more the way triage
@@ -29,6 +29,7 @@
 #include "lifecycle.h"
 #ifdef HAVE_MALFORM_HARNESS
 #include "harness.h"
+#include "raw_input.h"
 #endif
 
 #ifndef MF_SOURCE_ROOT
@@ -71,6 +72,18 @@ static int write_file(const char *path, const void *a, size_t n, const void *b, 
     return fclose(f);
 }
 
+#ifdef HAVE_MALFORM_HARNESS
+/* A raw target input (raw_input.h) naming its profile; 1 written. */
+static int write_raw(const char *path, const char *profile, const void *text, size_t len)
+{
+    size_t n;
+    uint8_t *data = mf_raw_input_encode(profile, text, len, &n);
+    int ok = data && write_file(path, data, n, NULL, 0) == 0;
+    free(data);
+    return ok;
+}
+#endif
+
 /* Seed an empty working corpus from corpus/cases. */
 static void seed_corpus(fz *z)
 {
@@ -98,11 +111,7 @@ static void seed_corpus(fz *z)
             mf_case *c = mf_case_decode(text, len, err, sizeof err);
             mf_render r;
             if (c && mf_case_render(c, &r) == 0) {
-                unsigned char sel = 0;
-                for (size_t i = 0; i < mf_profiles_count(); i++)
-                    if (mf_profiles_at(i) == r.profile)
-                        sel = (unsigned char)i;
-                n += write_file(dst, &sel, 1, r.raw, r.raw_len) == 0;
+                n += write_raw(dst, r.profile ? r.profile->name : NULL, r.raw, r.raw_len);
             }
             if (c)
                 mf_render_free(&r);
@@ -133,11 +142,7 @@ static void seed_corpus(fz *z)
             if (text && !strcmp(z->target, "structured")) {
                 n += write_file(dst, text, clen, NULL, 0) == 0;
             } else if (art) {
-                unsigned char sel = 0;
-                for (size_t i = 0; i < mf_profiles_count(); i++)
-                    if (mf_profiles_at(i) == p)
-                        sel = (unsigned char)i;
-                n += write_file(dst, &sel, 1, art, len) == 0;
+                n += write_raw(dst, p->name, art, len);
             }
             free(text);
             mf_case_free(c);
@@ -205,8 +210,10 @@ static void lf_line(void *ctx, const char *line)
         size_t n = json_array_size(z->timeline);
         json_t *last = n ? json_array_get(z->timeline, n - 1) : NULL;
         if (!last || t - json_real_value(json_object_get(last, "t")) >= 1.0)
-            json_array_append_new(z->timeline, json_pack("{s:f,s:I,s:I,s:I}", "t", t, "execs", (json_int_t)ex,
-                                                         "coverage", (json_int_t)z->features, "corpus", (json_int_t)z->corp));
+            json_array_append_new(z->timeline, json_pack("{s:f,s:I,s:I,s:I,s:I,s:I}", "t", t, "execs", (json_int_t)ex,
+                                                         "coverage", (json_int_t)z->features, "edges",
+                                                         (json_int_t)z->edges, "features", (json_int_t)z->features,
+                                                         "corpus", (json_int_t)z->corp));
     }
 }
 
@@ -277,8 +284,14 @@ static void progress_tick(void *ctx)
         char out[4200];
         snprintf(out, sizeof out, "%s/afl", z->workdir);
         afl_read_stats(z, out, false);
+        z->findings += count_entries(z->find_dir, "");
     }
-    mf_lc_engine_progress p = {t - z->t0, z->execs_log, z->edges, z->findings};
+    /* the targets' own counters (dumped about once a second) are fresher than fuzzer_stats */
+    json_t *acc = json_object();
+    mf_lc_stats_sum_dir(acc, z->stats_dir, "stats-", ".json", 0);
+    unsigned long long dumped = (unsigned long long)json_integer_value(json_object_get(acc, "execs"));
+    json_decref(acc);
+    mf_lc_engine_progress p = {t - z->t0, dumped > z->execs_log ? dumped : z->execs_log, z->edges, z->findings};
     z->o->on_progress(z->o->ctx, &p);
 }
 
@@ -432,8 +445,9 @@ static void afl_collect(fz *z, const char *out)
         if (line[0] == '#' || sscanf(line, "%llu, %llu, %llu, %llu, %llu, %llu, %lf%%, %*u, %*u, %*u, %lf, %llu, %llu",
                                      &t, &cyc, &cur, &corpus, &pt, &pf, &map, &eps, &total, &edges) != 10)
             continue;
-        json_array_append_new(z->timeline, json_pack("{s:I,s:I,s:I,s:I}", "t", (json_int_t)t, "execs", (json_int_t)total,
-                                                     "coverage", (json_int_t)edges, "corpus", (json_int_t)corpus));
+        json_array_append_new(z->timeline, json_pack("{s:I,s:I,s:I,s:I,s:I}", "t", (json_int_t)t, "execs",
+                                                     (json_int_t)total, "coverage", (json_int_t)edges, "edges",
+                                                     (json_int_t)edges, "corpus", (json_int_t)corpus));
     }
     if (f)
         fclose(f);
@@ -453,6 +467,7 @@ static int run_afl(fz *z)
     if (access(afl, X_OK) != 0)
         snprintf(afl, sizeof afl, "/usr/local/bin/afl-fuzz");
     mf_lc_proc procs[64];
+    bool started[64];
     char logs[64][4300];
     char *env[] = {"AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_ALLOW_TMP=1",
                    "AFL_NO_AFFINITY=1", env_stats, env_find, custom ? env_mut : NULL, NULL};
@@ -465,15 +480,15 @@ static int run_afl(fz *z)
                         z->bin, NULL};
         procs[i] = (mf_lc_proc){.argv = argv, .env = env, .log = logs[i], .log_truncate = true,
                                 .tick = i ? NULL : progress_tick, .stop = engine_stop, .grace = 15, .ctx = z};
-        if (mf_lc_proc_start(&procs[i]) < 0)
-            procs[i].pid = 0;
+        started[i] = mf_lc_proc_start(&procs[i]) == 0;
     }
-    int st = -1;
-    for (int i = 0; i < n; i++) {
-        int s = mf_lc_proc_wait(&procs[i]);
-        if (i == 0)
-            st = procs[0].pid < 0 ? -1 : s;
-    }
+    int st = -1;   /* the main instance's wait status */
+    for (int i = 0; i < n; i++)
+        if (started[i]) {
+            int s = mf_lc_proc_wait(&procs[i]);
+            if (i == 0)
+                st = s;
+        }
     afl_collect(z, out);
     /* grow the working corpus with the main queue */
     char q[4400];

@@ -115,10 +115,11 @@ int mf_lc_entry_parse(const char *text, size_t len, mf_lc_entry *e, char *err, s
         mf_lc_entry_free(e);
         return -1;
     }
-    if (!e->signature || !e->kind || !e->status || mf_lc_kind_parse(e->kind) < 0 ||
+    /* kind protocol: a pipeline worker broke the protocol; status new: a finding not yet triaged */
+    if (!e->signature || !e->kind || !e->status || (mf_lc_kind_parse(e->kind) < 0 && strcmp(e->kind, "protocol")) ||
         (strcmp(e->status, "open") && strcmp(e->status, "fixed") && strcmp(e->status, "new"))) {
-        snprintf(err, errlen, "header needs signature, kind (oracle|crash|timeout|oom|leak) and status "
-                              "(open|fixed|new)");
+        snprintf(err, errlen,
+                 "header needs signature, kind (oracle|crash|timeout|oom|leak|protocol) and status (open|fixed|new)");
         mf_lc_entry_free(e);
         return -1;
     }

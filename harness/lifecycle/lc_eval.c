@@ -19,6 +19,7 @@
 
 #ifdef HAVE_MALFORM_HARNESS
 #include "harness.h"
+#include "raw_input.h"
 
 bool mf_lc_eval_available(void) { return true; }
 
@@ -26,13 +27,14 @@ int mf_lc_eval(const uint8_t *data, size_t len, void *ctx)
 {
     const mf_lc_eval_ctx *e = ctx;
     const mf_profile *p = NULL;
-    if (e && e->selector) {   /* the fuzz_raw contract (harness/fuzz/fuzz_raw.c) */
-        if (len < 1 || len > MF_FUZZ_MAX_INPUT || mf_profiles_count() == 0)
+    if (e && e->selector) {   /* the fuzz_raw contract (harness/lib/raw_input.h) */
+        if (len < 1 || len > MF_FUZZ_MAX_INPUT)
             return 0;
-        p = mf_profiles_at(data[0] % mf_profiles_count());
-        data++;
-        len--;
-    } else if (e && e->profile && *e->profile && strcmp(e->profile, "-")) {
+        const char *text;
+        mf_raw_input_decode(data, len, &p, &text, &len);
+        data = (const uint8_t *)text;
+    }
+    if (e && e->profile && *e->profile && strcmp(e->profile, "-")) {   /* a recorded profile wins */
         p = mf_profiles_get(e->profile);
         if (!p) {
             fprintf(stderr, "malform-eval: unknown profile %s\n", e->profile);

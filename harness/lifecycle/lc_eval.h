@@ -8,8 +8,8 @@
 
 typedef struct {
     const char *profile;   /* profile for raw inputs (NULL: detect YAML/JSON) */
-    bool selector;         /* fuzz_raw inputs: byte 0 picks the profile (index
-                            * modulo the number of built-ins), the rest is the text */
+    bool selector;         /* fuzz_raw inputs: an "@<profile>" first line names the
+                            * profile (raw_input.h; ignored when profile is set) */
 } mf_lc_eval_ctx;
 
 /* An mf_lc_fn: structured cases (text starting "malform-case ") are

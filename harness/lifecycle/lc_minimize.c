@@ -1,7 +1,7 @@
 /* lc_minimize.c - shrink a failing input while it still fails the same way.
  *
- * Structure first, for structured cases (the text form of mutators.h: header
- * lines, `---`, the clean artifact): drop `op:` lines one at a time; then
+ * Structure first, for structured cases (decoded and re-encoded by
+ * mutators.h's mf_case_decode/mf_case_encode): drop ops one at a time; then
  * shrink the artifact: a JSON artifact as a tree (drop object members and
  * array elements, pre-order, re-dumping the value), a YAML artifact as line
  * blocks (a line plus the lines indented under it, a key's compact `- `
@@ -18,8 +18,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "lifecycle.h"
-
-#define CASE_MAGIC "malform-case "
+#include "malform/mutators.h"
 
 typedef struct { char *s; size_t len; } text;
 
@@ -43,66 +42,24 @@ static bool holds(mf_lc_minctx *m, const char *data, size_t len)
     return true;
 }
 
-/* ---- the case text: header lines + artifact ---- */
-typedef struct {
-    char **hdr;          /* header lines without '\n' (incl. magic) */
-    size_t nhdr;
-    char *art;           /* artifact bytes */
-    size_t art_len;
-} case_text;
+/* ---- the case (mutators.h's mf_case: decoded and encoded there) ---- */
+typedef mf_case case_text;
 
-static void case_free(case_text *c)
-{
-    for (size_t i = 0; i < c->nhdr; i++)
-        free(c->hdr[i]);
-    free(c->hdr);
-    free(c->art);
-    memset(c, 0, sizeof *c);
-}
-
-static int case_split(const char *s, size_t len, case_text *c)
-{
-    memset(c, 0, sizeof *c);
-    if (len < strlen(CASE_MAGIC) || memcmp(s, CASE_MAGIC, strlen(CASE_MAGIC)) != 0)
-        return -1;
-    const char *p = s, *end = s + len;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = (size_t)((nl ? nl : end) - p);
-        if (n == 3 && !memcmp(p, "---", 3)) {
-            p = nl ? nl + 1 : end;
-            c->art_len = (size_t)(end - p);
-            c->art = malloc(c->art_len + 1);
-            if (!c->art)
-                break;
-            memcpy(c->art, p, c->art_len);
-            c->art[c->art_len] = '\0';
-            return 0;
-        }
-        char **nh = realloc(c->hdr, (c->nhdr + 1) * sizeof *nh);
-        if (!nh)
-            break;
-        c->hdr = nh;
-        c->hdr[c->nhdr++] = strndup(p, n);
-        p = nl ? nl + 1 : end;
-    }
-    case_free(c);
-    return -1;
-}
-
-/* Join header lines (skipping index skip) and an artifact into case text. */
+/* The text of c with op `skip` left out ((size_t)-1: none) and art as its artifact. */
 static text case_join(const case_text *c, size_t skip, const char *art, size_t art_len)
 {
-    text t = {0};
-    FILE *f = open_memstream(&t.s, &t.len);
-    if (!f)
-        return t;
-    for (size_t i = 0; i < c->nhdr; i++)
+    mf_case v = *c;
+    mf_case_op ops[MF_CASE_MAX_OPS];
+    size_t n = 0;
+    for (size_t i = 0; i < c->nops && n < MF_CASE_MAX_OPS; i++)
         if (i != skip)
-            fprintf(f, "%s\n", c->hdr[i]);
-    fputs("---\n", f);
-    fwrite(art, 1, art_len, f);
-    fclose(f);
+            ops[n++] = c->ops[i];
+    v.ops = ops;
+    v.nops = v.capops = n;
+    v.artifact = (char *)art;
+    v.artifact_len = art_len;
+    text t = {0};
+    t.s = mf_case_encode(&v, &t.len);
     return t;
 }
 
@@ -121,22 +78,20 @@ static int set_art(case_text *c, const char *art, size_t len)
         return -1;
     memcpy(a, art, len);
     a[len] = '\0';
-    free(c->art);
-    c->art = a;
-    c->art_len = len;
+    free(c->artifact);
+    c->artifact = a;
+    c->artifact_len = len;
     return 0;
 }
 
 static bool drop_ops(mf_lc_minctx *m, case_text *c)
 {
     bool changed = false;
-    for (size_t i = c->nhdr; i-- > 1 && budget_left(m);) {
-        if (strncmp(c->hdr[i], "op:", 3) != 0)
-            continue;
-        if (try_case(m, c, i, c->art, c->art_len)) {
-            free(c->hdr[i]);
-            memmove(c->hdr + i, c->hdr + i + 1, (c->nhdr - i - 1) * sizeof *c->hdr);
-            c->nhdr--;
+    for (size_t i = c->nops; i-- > 0 && budget_left(m);) {
+        if (try_case(m, c, i, c->artifact, c->artifact_len)) {
+            free(c->ops[i].params);
+            memmove(c->ops + i, c->ops + i + 1, (c->nops - i - 1) * sizeof *c->ops);
+            c->nops--;
             changed = true;
         }
     }
@@ -353,7 +308,7 @@ static bool shrink_yaml_blocks(mf_lc_minctx *m, case_text *c)
     bool changed = false;
     for (size_t i = 0; budget_left(m);) {
         yline *L;
-        size_t n = split_lines(c->art, c->art_len, &L);
+        size_t n = split_lines(c->artifact, c->artifact_len, &L);
         if (i >= n) {
             free(L);
             break;
@@ -413,7 +368,7 @@ static bool shrink_yaml_scalars(mf_lc_minctx *m, case_text *c)
     bool changed = false;
     for (size_t i = 0; budget_left(m); i++) {
         yline *L;
-        size_t n = split_lines(c->art, c->art_len, &L);
+        size_t n = split_lines(c->artifact, c->artifact_len, &L);
         if (i >= n) {
             free(L);
             break;
@@ -424,12 +379,12 @@ static bool shrink_yaml_scalars(mf_lc_minctx *m, case_text *c)
             size_t keep = (b - a) / 2;
             while (keep && ((unsigned char)L[i].s[a + keep] & 0xC0) == 0x80)
                 keep--;
-            size_t off = (size_t)(L[i].s - c->art);
+            size_t off = (size_t)(L[i].s - c->artifact);
             text t = {0};
             FILE *f = open_memstream(&t.s, &t.len);
             if (f) {
-                fwrite(c->art, 1, off + a + keep, f);
-                fwrite(c->art + off + b, 1, c->art_len - off - b, f);
+                fwrite(c->artifact, 1, off + a + keep, f);
+                fwrite(c->artifact + off + b, 1, c->artifact_len - off - b, f);
                 fclose(f);
             }
             if (t.s && try_case(m, c, (size_t)-1, t.s, t.len)) {
@@ -446,12 +401,15 @@ static bool shrink_yaml_scalars(mf_lc_minctx *m, case_text *c)
 
 uint8_t *mf_lc_minimize_case(mf_lc_minctx *m, const uint8_t *in, size_t len, size_t *out_len)
 {
-    case_text c;
-    if (case_split((const char *)in, len, &c) < 0)
+    char err[200];
+    case_text *c = mf_case_is_structured((const char *)in, len) ? mf_case_decode((const char *)in, len, err, sizeof err)
+                                                                  : NULL;
+    if (!c)
         return NULL;
     m->runs = 0;
+    bool shrunk = false;
     json_error_t je;
-    json_t *root = json_loadb(c.art, c.art_len, JSON_DECODE_ANY, &je);
+    json_t *root = json_loadb(c->artifact, c->artifact_len, JSON_DECODE_ANY, &je);
     if (root && !json_is_object(root) && !json_is_array(root)) {
         json_decref(root);
         root = NULL;
@@ -459,28 +417,39 @@ uint8_t *mf_lc_minimize_case(mf_lc_minctx *m, const uint8_t *in, size_t len, siz
     if (root) {
         size_t dl;
         char *s = dump_json(root, &dl);
-        if (!(s && (dl == c.art_len && !memcmp(s, c.art, dl) ? true : try_case(m, &c, (size_t)-1, s, dl)))) {
+        if (s && dl == c->artifact_len && !memcmp(s, c->artifact, dl)) {
+            /* already in dump form */
+        } else if (s && try_case(m, c, (size_t)-1, s, dl)) {
+            set_art(c, s, dl);
+            shrunk = true;
+        } else {
             json_decref(root);
             root = NULL;   /* re-dumping loses the failure: treat the artifact as lines */
-        } else {
-            set_art(&c, s, dl);
         }
         free(s);
     }
     for (int pass = 0; pass < 8 && budget_left(m); pass++) {
-        bool changed = drop_ops(m, &c);
+        bool changed = drop_ops(m, c);
         if (root)
-            changed |= shrink_json(m, &c, &root);
+            changed |= shrink_json(m, c, &root);
         else {
-            changed |= shrink_yaml_blocks(m, &c);
-            changed |= shrink_yaml_scalars(m, &c);
+            changed |= shrink_yaml_blocks(m, c);
+            changed |= shrink_yaml_scalars(m, c);
         }
         if (!changed)
             break;
+        shrunk = true;
     }
     json_decref(root);
-    text t = case_join(&c, (size_t)-1, c.art, c.art_len);
-    case_free(&c);
+    text t = {0};
+    if (shrunk) {   /* an accepted candidate: its canonical text is known to fail */
+        t = case_join(c, (size_t)-1, c->artifact, c->artifact_len);
+    } else if ((t.s = malloc(len + 1)) != NULL) {   /* nothing shrank: the input as it was */
+        memcpy(t.s, in, len);
+        t.s[len] = '\0';
+        t.len = len;
+    }
+    mf_case_free(c);
     *out_len = t.len;
     return (uint8_t *)t.s;
 }

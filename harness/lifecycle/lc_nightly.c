@@ -10,7 +10,7 @@
  *           `malform fuzz` (libFuzzer -fork, AFL++ -M/-S) into
  *           WORKDIR/runs/<engine>-<target>, on a copy of the persistent
  *           corpus WORKDIR/corpus/<target> (the directory CI caches; the
- *           raw target also gets corpus/field behind its selector bytes);
+ *           raw target also gets corpus/field, each naming its profile);
  *   merge   the old corpus plus what every run found, minimized with
  *           libFuzzer -merge=1 (or afl-cmin, or a content-hash union) into a
  *           fresh directory that replaces the old one with two renames; an
@@ -45,6 +45,9 @@
 #include "lc_proc.h"
 #include "lc_stats.h"
 #include "lifecycle.h"
+#ifdef HAVE_MALFORM_HARNESS
+#include "raw_input.h"
+#endif
 
 static volatile sig_atomic_t got_signal;
 
@@ -65,6 +68,9 @@ typedef struct {
     bool disk_full;
     json_t *doc;          /* nightly.json */
     json_t *engines_ok;   /* engines whose targets are built */
+    const char *engines[4], *targets[8];
+    int ne, nt;
+    char es[128], ts[256];  /* storage of the two lists */
     /* the fuzz run being watched: its live progress */
     const char *run_name;
     double run_secs, run_said;
@@ -282,7 +288,12 @@ static bool minimize_corpus(void *ctx, const char *stage, const char *out, const
     if (json_object_get(n->engines_ok, "libfuzzer") &&
         (engine_bin(n, "libfuzzer", target, bin, sizeof bin), access(bin, X_OK) == 0)) {
         *how = "libfuzzer -merge=1";
-        char *argv[] = {bin, "-merge=1", "-timeout=10", "-rss_limit_mb=2048", (char *)out, (char *)stage, NULL};
+        /* inputs that crash during the merge are saved under the work dir, not the current directory */
+        char prefix[2 * PATH_MAX + 32], dir[2 * PATH_MAX];
+        mf_lc_pathf(dir, sizeof dir, "%s/merge-crashes", n->workdir);
+        mf_lc_mkdirs(dir);
+        mf_lc_pathf(prefix, sizeof prefix, "-artifact_prefix=%s/", dir);
+        char *argv[] = {bin, "-merge=1", "-timeout=10", "-rss_limit_mb=2048", prefix, (char *)out, (char *)stage, NULL};
         int st = run(n, argv, NULL, log, mf_lc_clock() + 300, NULL, NULL);
         return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
     }
@@ -302,10 +313,11 @@ static bool merge_stop(void *ctx)
     return stopping(((void **)ctx)[0]);
 }
 
-/* fuzz_raw seeds: every field case behind its profile's selector byte (the
- * target picks profile data[0] % count). Returns the number added. */
+/* fuzz_raw seeds: every field case, naming its profile (raw_input.h).
+ * Returns the number added. */
 static int seed_field(nightly *n, const char *dst)
 {
+#ifdef HAVE_MALFORM_HARNESS
     char dir[2 * PATH_MAX];
     mf_lc_pathf(dir, sizeof dir, "%s/corpus/field", n->root);
     DIR *d = opendir(dir);
@@ -320,18 +332,12 @@ static int seed_field(nightly *n, const char *dst)
         mf_lc_pathf(meta, sizeof meta, "%s/%.*s.json", dir, (int)(l - 4), de->d_name);
         json_t *m = json_load_file(meta, 0, NULL);
         const char *prof = json_string_value(json_object_get(m, "profile"));
-        size_t idx = mf_profiles_count();
-        for (size_t i = 0; prof && i < mf_profiles_count(); i++)
-            if (!strcmp(mf_profiles_at(i)->name, prof))
-                idx = i;
-        size_t len;
-        char *data = idx < mf_profiles_count() && idx < 256 ? mf_lc_read(raw, &len) : NULL;
-        char *buf = data ? malloc(len + 1) : NULL;
+        size_t len, blen;
+        char *data = prof && mf_profiles_get(prof) ? mf_lc_read(raw, &len) : NULL;
+        uint8_t *buf = data ? mf_raw_input_encode(prof, data, len, &blen) : NULL;
         if (buf) {
-            buf[0] = (char)idx;
-            memcpy(buf + 1, data, len);
             mf_lc_pathf(out, sizeof out, "%s/field-%.*s", dst, (int)(l - 4), de->d_name);
-            added += mf_lc_write_new(out, buf, len + 1) == 1;
+            added += mf_lc_write_new(out, buf, blen) == 1;
         }
         free(buf);
         free(data);
@@ -340,6 +346,10 @@ static int seed_field(nightly *n, const char *dst)
     if (d)
         closedir(d);
     return added;
+#else
+    (void)n, (void)dst;
+    return 0;
+#endif
 }
 
 static void split_list(const char *s, const char **out, int *n, int max, char *store, size_t sl)
@@ -364,6 +374,12 @@ static void write_junit(nightly *n, const json_t *items, const json_t *oracles)
     free(xml);
 }
 
+/* The malform binary children run (`fuzz`, `report`). */
+static const char *self(const nightly *n)
+{
+    return n->o->malform ? n->o->malform : "/proc/self/exe";
+}
+
 /* One engine x target run: `malform fuzz` (or --fuzz-cmd) on a copy of the corpus. */
 static void fuzz_slot(nightly *n, const char *engine, const char *target, double per)
 {
@@ -385,7 +401,7 @@ static void fuzz_slot(nightly *n, const char *engine, const char *target, double
         return;
     }
     int field_seeds = !strcmp(target, "raw") ? seed_field(n, cdir) : 0;
-    char *fa[32] = {"/proc/self/exe", "fuzz"};
+    char *fa[32] = {(char *)self(n), "fuzz"};
     int na = 2;
     char **custom = n->o->fuzz_cmd ? mf_lc_argv_split(n->o->fuzz_cmd) : NULL;
     if (custom)
@@ -401,7 +417,7 @@ static void fuzz_slot(nightly *n, const char *engine, const char *target, double
     say(n, false, "fuzz    %s for %ds, %d job(s) (log %s)", name, (int)per, n->jobs, log);
     double rs = mf_lc_clock();
     n->run_name = name;
-    n->run_secs = per;
+    n->run_secs = (int)per;
     n->run_said = rs;
     bool cut;
     int st = run(n, fa, NULL, log, rs + per + 120, &cut, fuzz_line);
@@ -450,6 +466,235 @@ static void say_new_entries(nightly *n)
                   "bug is fixed", n->regression);
 }
 
+/* Work dir, corpus, logs and regression dir; the engine and target lists. 0, or 2 (said why). */
+static int setup(nightly *n)
+{
+    const mf_lc_nightly_opts *o = n->o;
+    n->t0 = n->last_disk = mf_lc_clock();
+    n->budget = o->budget_minutes * 60;
+    n->root = mf_lc_root();
+    char absbuf[PATH_MAX];
+    const char *workdir = o->workdir;
+    if (!workdir) {
+        snprintf(absbuf, sizeof absbuf, "%s/fuzz-out/nightly", n->root);
+        workdir = absbuf;
+    }
+    if (mf_lc_mkdirs(workdir) < 0 || !realpath(workdir, n->workdir)) {
+        say(n, true, "cannot create %s: %s", workdir, strerror(errno));
+        return 2;
+    }
+    snprintf(n->corpus, sizeof n->corpus, "%s/corpus", n->workdir);
+    snprintf(n->logs, sizeof n->logs, "%s/logs", n->workdir);
+    if (o->regression)
+        snprintf(n->regression, sizeof n->regression, "%s", o->regression);
+    else
+        snprintf(n->regression, sizeof n->regression, "%s/corpus/regression", n->root);
+    mf_lc_mkdirs(n->corpus);
+    mf_lc_mkdirs(n->logs);
+    mf_lc_mkdirs(n->regression);
+    split_list(o->engines ? o->engines : "libfuzzer,afl", n->engines, &n->ne, 4, n->es, sizeof n->es);
+    split_list(o->targets ? o->targets : "structured,raw", n->targets, &n->nt, 8, n->ts, sizeof n->ts);
+    for (int i = 0; i < n->ne; i++)
+        if (strcmp(n->engines[i], "libfuzzer") && strcmp(n->engines[i], "afl")) {
+            say(n, true, "unknown engine '%s' (libfuzzer, afl)", n->engines[i]);
+            return 2;
+        }
+    signal(SIGPIPE, SIG_IGN);
+    /* Engines run unattended (TOOLCHAIN.md). No ASAN_OPTIONS here: afl-fuzz
+     * insists on its own (abort_on_error=1, symbolize=0); triage's runners
+     * set theirs in each child. */
+    setenv("AFL_NO_UI", "1", 1);
+    setenv("AFL_SKIP_CPUFREQ", "1", 1);
+    setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
+    setenv("AFL_NO_AFFINITY", "1", 0);
+    setenv("AFL_ALLOW_TMP", "1", 1);
+    char ts0[32];
+    mf_lc_now(ts0, sizeof ts0);
+    json_t *jeng = json_array(), *jtgt = json_array();
+    for (int i = 0; i < n->ne; i++)
+        json_array_append_new(jeng, json_string(n->engines[i]));
+    for (int i = 0; i < n->nt; i++)
+        json_array_append_new(jtgt, json_string(n->targets[i]));
+    n->doc = json_pack("{s:i, s:s, s:n, s:f, s:o, s:o, s:i, s:s, s:s, s:s, s:[], s:[], s:[], s:{}, s:[], s:b, s:b}",
+                       "version", 1, "start", ts0, "end", "budget_minutes", o->budget_minutes, "engines", jeng,
+                       "targets", jtgt, "jobs", n->jobs, "workdir", n->workdir, "corpus", n->corpus,
+                       "regression", n->regression, "phases", "runs", "merge", "triage", "new_signatures",
+                       "interrupted", 0, "disk_full", 0);
+    save(n);
+    say(n, false, "start   budget %.1f min, engines %s, targets %s, workdir %s", o->budget_minutes,
+        o->engines ? o->engines : "libfuzzer,afl", o->targets ? o->targets : "structured,raw", n->workdir);
+    for (int i = 0; i < n->nt; i++)
+        if (mf_lc_corpus_recover(n->corpus, n->targets[i]))
+            say(n, false, "restored corpus %s/%s from an interrupted merge", n->corpus, n->targets[i]);
+    return 0;
+}
+
+/* Build the engines asked for (or trust --fuzz-cmd); n->engines_ok lists those that can run. */
+static void phase_build(nightly *n)
+{
+    double t = mf_lc_clock();
+    n->engines_ok = json_object();
+    char notes[1024] = "";
+    for (int i = 0; i < n->ne && !stopping(n); i++) {
+        char why[512];
+        if (n->o->fuzz_cmd || build_engine(n, n->engines[i], n->targets, n->nt, why, sizeof why)) {
+            json_object_set_new(n->engines_ok, n->engines[i], json_true());
+        } else {
+            size_t l = strlen(notes);
+            snprintf(notes + l, sizeof notes - l, "%s%s skipped: %s", l ? "; " : "", n->engines[i], why);
+        }
+    }
+    json_object_set_new(n->doc, "engines_built", json_deep_copy(n->engines_ok));
+    phase(n, "build", t, json_object_size(n->engines_ok) ? "ok" : stopping(n) ? "skipped" : "failed",
+          notes[0] ? notes : NULL);
+}
+
+/* Every built engine x target, the budget split over them; the number of slots. */
+static int phase_fuzz(nightly *n)
+{
+    double t = mf_lc_clock();
+    /* Merge, triage and the report need about a third of a short budget. */
+    double reserve = n->budget * 0.3;
+    reserve = reserve < 30 ? 30 : reserve > 900 ? 900 : reserve;
+    int slots = (int)json_object_size(n->engines_ok) * n->nt;
+    double per = slots ? (n->budget - (mf_lc_clock() - n->t0) - reserve) / slots : 0;
+    json_object_set_new(n->doc, "seconds_per_run", json_real(per < 10 ? 10 : per));
+    int done = 0;
+    for (int e = 0; e < n->ne; e++) {
+        if (!json_object_get(n->engines_ok, n->engines[e]))
+            continue;
+        for (int k = 0; k < n->nt && !stopping(n); k++) {
+            /* Re-split what is left over the slots left: engines overrun
+             * their --time by their start-up and wind-down. */
+            int left_slots = slots - done;
+            double avail = n->budget - (mf_lc_clock() - n->t0) - reserve;
+            per = left_slots > 0 ? avail / left_slots : avail;
+            fuzz_slot(n, n->engines[e], n->targets[k], per < 10 ? 10 : per);
+            done++;
+        }
+    }
+    phase(n, "fuzz", t, stopping(n) ? "cut short" : done ? "ok" : "skipped", NULL);
+    return slots;
+}
+
+static void phase_merge(nightly *n)
+{
+    double t = mf_lc_clock();
+    if (stopping(n)) {
+        phase(n, "merge", t, "skipped", "stopping: corpus left as it was");
+        return;
+    }
+    char runs[2 * PATH_MAX];
+    snprintf(runs, sizeof runs, "%s/runs", n->workdir);
+    for (int k = 0; k < n->nt; k++) {
+        void *mctx[2] = {n, (void *)n->targets[k]};
+        mf_lc_merge_opts mo = {.root = n->corpus, .target = n->targets[k], .runs = runs,
+                               .minimize = n->o->fuzz_cmd ? NULL : minimize_corpus, .stop = merge_stop, .ctx = mctx};
+        json_t *res = mf_lc_corpus_merge(&mo);
+        n->disk_full |= mo.disk_full;
+        const char *how = json_string_value(json_object_get(res, "method"));
+        say(n, false, "merge   %s: %lld -> %lld inputs (%s), %s", n->targets[k],
+            (long long)json_integer_value(json_object_get(res, "before")),
+            (long long)json_integer_value(json_object_get(res, "after")), how ? how : "-",
+            json_string_value(json_object_get(res, "status")));
+        json_array_append_new(json_object_get(n->doc, "merge"), res);
+    }
+    phase(n, "merge", t, stopping(n) ? "cut short" : "ok", NULL);
+}
+
+/* Triage WORKDIR/runs into the regression dir; triage.json's items (new reference). */
+static json_t *phase_triage(nightly *n, int *new_sigs)
+{
+    double t = mf_lc_clock();
+    *new_sigs = 0;
+    if (stopping(n)) {
+        phase(n, "triage", t, "skipped", "stopping");
+        return json_array();
+    }
+    char runs[2 * PATH_MAX], tout[2 * PATH_MAX];
+    snprintf(runs, sizeof runs, "%s/runs", n->workdir);
+    double left = n->budget - (mf_lc_clock() - n->t0);
+    mf_lc_pathf(tout, sizeof tout, "%s/triage", n->workdir);
+    mf_lc_rm_rf(tout);   /* last night's originals and minimized inputs */
+    /* Triage gets what is left of the budget, at least a minute. */
+    mf_lc_triage_opts to = {.regression_dir = n->regression, .out_dir = tout, .repeats = 3, .timeout_sec = 10,
+                            .min_runs = left > 600 ? 400 : 150, .quiet = true,
+                            .deadline = mf_lc_clock() + (left - 15 > 60 ? left - 15 : 60)};
+    mf_lc_triage_report rep;
+    mf_lc_triage(runs, &to, &rep);
+    *new_sigs = rep.new_sigs;
+    json_t *items = json_incref(rep.items);
+    json_object_set_new(n->doc, "triage", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f}",
+                                                      "skipped", rep.skipped, "found", rep.found,
+                                                      "reproducible", rep.reproducible, "flaky", rep.flaky,
+                                                      "not_reproduced", rep.not_reproduced, "errors", rep.errors,
+                                                      "new", rep.new_sigs, "duplicates", rep.duplicates,
+                                                      "seconds", rep.seconds));
+    size_t i;
+    json_t *it;
+    json_array_foreach(items, i, it) {
+        const char *st = json_string_value(json_object_get(it, "status"));
+        if (st && !strcmp(st, "new"))
+            json_array_append_new(json_object_get(n->doc, "new_signatures"),
+                                  json_pack("{s:O, s:O, s:O}", "signature", json_object_get(it, "signature"),
+                                            "kind", json_object_get(it, "kind"), "entry", json_object_get(it, "entry")));
+    }
+    char note[256];
+    snprintf(note, sizeof note, "%d input(s): %d reproducible, %d new signature(s), %d known", rep.found,
+             rep.reproducible, rep.new_sigs, rep.duplicates);
+    mf_lc_triage_report_free(&rep);
+    phase(n, "triage", t, got_signal ? "cut short" : "ok", note);
+    return items;
+}
+
+/* nightly.json's totals, the JUnit XML and `malform report`; the exit code. */
+static int phase_report(nightly *n, json_t *items, int new_sigs, int slots)
+{
+    double t = mf_lc_clock();
+    json_t *totals = json_object();
+    char runs[2 * PATH_MAX];
+    snprintf(runs, sizeof runs, "%s/runs", n->workdir);
+    mf_lc_stats_sum_dir(totals, runs, "stats.json", "", 5);
+    json_t *oracles = json_object_get(totals, "verdicts") ? json_incref(json_object_get(totals, "verdicts")) : json_object();
+    json_decref(totals);
+    json_object_set(n->doc, "oracles", oracles);
+    json_object_set_new(n->doc, "interrupted", json_boolean(got_signal != 0));
+    json_object_set_new(n->doc, "disk_full", json_boolean(n->disk_full));
+    if (got_signal)
+        json_object_set_new(n->doc, "signal", json_string(got_signal == SIGINT ? "SIGINT" : "SIGTERM"));
+    char te[32];
+    mf_lc_now(te, sizeof te);
+    json_object_set_new(n->doc, "end", json_string(te));
+    json_object_set_new(n->doc, "seconds", json_real(mf_lc_clock() - n->t0));
+    int rc = got_signal ? 128 + got_signal : n->disk_full ? 3 : new_sigs ? 1 : slots ? 0 : 2;
+    json_object_set_new(n->doc, "exit_code", json_integer(rc));
+    save(n);
+    write_junit(n, items, oracles);
+    json_decref(oracles);
+    char rdir[2 * PATH_MAX], rlog[2 * PATH_MAX];
+    snprintf(rdir, sizeof rdir, "%s/report", n->workdir);
+    snprintf(rlog, sizeof rlog, "%s/report.log", n->logs);
+    char *ra[] = {(char *)self(n), "report", n->workdir, "--regression", n->regression, "-o", rdir, NULL};
+    int saved_sig = got_signal;
+    got_signal = 0;   /* the report runs even after an interrupt (a second signal still exits) */
+    int st = run(n, ra, NULL, rlog, mf_lc_clock() + 300, NULL, NULL);
+    got_signal = saved_sig;
+    size_t ll;
+    char *rl = mf_lc_read(rlog, &ll);
+    char note[2 * PATH_MAX];
+    if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        mf_lc_pathf(note, sizeof note, "%s/report.html", rdir);
+    else if (rl && strstr(rl, "unknown command"))
+        snprintf(note, sizeof note, "not available: this malform has no `report` command");
+    else
+        mf_lc_pathf(note, sizeof note, "failed (exit %d), see %s", st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1, rlog);
+    free(rl);
+    json_object_set_new(n->doc, "report", json_string(note));
+    save(n);
+    phase(n, "report", t, "done", NULL);
+    return rc;
+}
+
 int mf_lc_nightly_run(const mf_lc_nightly_opts *o)
 {
     nightly n = {.o = o, .jobs = o->jobs > 0 ? o->jobs : 2, .min_free_mb = o->min_free_mb};
@@ -457,229 +702,14 @@ int mf_lc_nightly_run(const mf_lc_nightly_opts *o)
         say(&n, true, "the budget must be more than 0 minutes");
         return 2;
     }
-    n.t0 = n.last_disk = mf_lc_clock();
-    n.budget = o->budget_minutes * 60;
-    n.root = mf_lc_root();
-    char absbuf[PATH_MAX];
-    const char *workdir = o->workdir;
-    if (!workdir) {
-        snprintf(absbuf, sizeof absbuf, "%s/fuzz-out/nightly", n.root);
-        workdir = absbuf;
-    }
-    if (mf_lc_mkdirs(workdir) < 0 || !realpath(workdir, n.workdir)) {
-        say(&n, true, "cannot create %s: %s", workdir, strerror(errno));
+    if (setup(&n))
         return 2;
-    }
-    snprintf(n.corpus, sizeof n.corpus, "%s/corpus", n.workdir);
-    snprintf(n.logs, sizeof n.logs, "%s/logs", n.workdir);
-    if (o->regression)
-        snprintf(n.regression, sizeof n.regression, "%s", o->regression);
-    else
-        snprintf(n.regression, sizeof n.regression, "%s/corpus/regression", n.root);
-    mf_lc_mkdirs(n.corpus);
-    mf_lc_mkdirs(n.logs);
-    mf_lc_mkdirs(n.regression);
-
-    const char *engines[4], *targets[8];
-    int ne, nt;
-    char es[128], ts[256];
-    split_list(o->engines ? o->engines : "libfuzzer,afl", engines, &ne, 4, es, sizeof es);
-    split_list(o->targets ? o->targets : "structured,raw", targets, &nt, 8, ts, sizeof ts);
-    for (int i = 0; i < ne; i++)
-        if (strcmp(engines[i], "libfuzzer") && strcmp(engines[i], "afl")) {
-            say(&n, true, "unknown engine '%s' (libfuzzer, afl)", engines[i]);
-            return 2;
-        }
-    signal(SIGPIPE, SIG_IGN);
-    /* Engines run unattended (TOOLCHAIN.md). */
-    setenv("AFL_NO_UI", "1", 1);
-    setenv("AFL_SKIP_CPUFREQ", "1", 1);
-    setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
-    setenv("AFL_NO_AFFINITY", "1", 0);
-    setenv("AFL_ALLOW_TMP", "1", 1);
-    /* No ASAN_OPTIONS here: afl-fuzz insists on its own (abort_on_error=1,
-     * symbolize=0); triage's runners set theirs in each child. */
-
-    char ts0[32];
-    mf_lc_now(ts0, sizeof ts0);
-    json_t *jeng = json_array(), *jtgt = json_array();
-    for (int i = 0; i < ne; i++)
-        json_array_append_new(jeng, json_string(engines[i]));
-    for (int i = 0; i < nt; i++)
-        json_array_append_new(jtgt, json_string(targets[i]));
-    n.doc = json_pack("{s:i, s:s, s:n, s:f, s:o, s:o, s:i, s:s, s:s, s:s, s:[], s:[], s:[], s:{}, s:[], s:b, s:b}",
-                      "version", 1, "start", ts0, "end", "budget_minutes", o->budget_minutes, "engines", jeng,
-                      "targets", jtgt, "jobs", n.jobs, "workdir", n.workdir, "corpus", n.corpus,
-                      "regression", n.regression, "phases", "runs", "merge", "triage", "new_signatures",
-                      "interrupted", 0, "disk_full", 0);
-    save(&n);
-    say(&n, false, "start   budget %.1f min, engines %s, targets %s, workdir %s", o->budget_minutes,
-        o->engines ? o->engines : "libfuzzer,afl", o->targets ? o->targets : "structured,raw", n.workdir);
-    for (int i = 0; i < nt; i++)
-        if (mf_lc_corpus_recover(n.corpus, targets[i]))
-            say(&n, false, "restored corpus %s/%s from an interrupted merge", n.corpus, targets[i]);
-
-    /* build */
-    double t = mf_lc_clock();
-    n.engines_ok = json_object();
-    char notes[1024] = "";
-    for (int i = 0; i < ne && !stopping(&n); i++) {
-        char why[512];
-        if (o->fuzz_cmd)
-            json_object_set_new(n.engines_ok, engines[i], json_true());
-        else if (build_engine(&n, engines[i], targets, nt, why, sizeof why))
-            json_object_set_new(n.engines_ok, engines[i], json_true());
-        else {
-            size_t l = strlen(notes);
-            snprintf(notes + l, sizeof notes - l, "%s%s skipped: %s", l ? "; " : "", engines[i], why);
-        }
-    }
-    json_object_set_new(n.doc, "engines_built", json_deep_copy(n.engines_ok));
-    phase(&n, "build", t, json_object_size(n.engines_ok) ? "ok" : stopping(&n) ? "skipped" : "failed",
-          notes[0] ? notes : NULL);
-
-    /* fuzz */
-    t = mf_lc_clock();
-    /* Merge, triage and the report need about a third of a short budget. */
-    double reserve = n.budget * 0.3;
-    reserve = reserve < 30 ? 30 : reserve > 900 ? 900 : reserve;
-    int slots = (int)json_object_size(n.engines_ok) * nt;
-    double per = slots ? (n.budget - (mf_lc_clock() - n.t0) - reserve) / slots : 0;
-    if (per < 10)
-        per = 10;
-    json_object_set_new(n.doc, "seconds_per_run", json_real(per));
-    int done = 0;
-    for (int e = 0; e < ne; e++) {
-        if (!json_object_get(n.engines_ok, engines[e]))
-            continue;
-        for (int k = 0; k < nt && !stopping(&n); k++) {
-            /* Re-split what is left over the slots left: engines overrun
-             * their --time by their start-up and wind-down. */
-            int left_slots = slots - done;
-            double avail = n.budget - (mf_lc_clock() - n.t0) - reserve;
-            per = left_slots > 0 ? avail / left_slots : avail;
-            if (per < 10)
-                per = 10;
-            fuzz_slot(&n, engines[e], targets[k], per);
-            done++;
-        }
-    }
-    phase(&n, "fuzz", t, stopping(&n) ? "cut short" : done ? "ok" : "skipped", NULL);
-
-    /* merge */
-    t = mf_lc_clock();
-    if (!stopping(&n)) {
-        char runs[2 * PATH_MAX];
-        snprintf(runs, sizeof runs, "%s/runs", n.workdir);
-        for (int k = 0; k < nt; k++) {
-            void *mctx[2] = {&n, (void *)targets[k]};
-            mf_lc_merge_opts mo = {.root = n.corpus, .target = targets[k], .runs = runs,
-                                   .minimize = o->fuzz_cmd ? NULL : minimize_corpus, .stop = merge_stop, .ctx = mctx};
-            json_t *res = mf_lc_corpus_merge(&mo);
-            n.disk_full |= mo.disk_full;
-            say(&n, false, "merge   %s: %lld -> %lld inputs (%s), %s", targets[k],
-                (long long)json_integer_value(json_object_get(res, "before")),
-                (long long)json_integer_value(json_object_get(res, "after")),
-                json_string_value(json_object_get(res, "method")) ? json_string_value(json_object_get(res, "method")) : "-",
-                json_string_value(json_object_get(res, "status")));
-            json_array_append_new(json_object_get(n.doc, "merge"), res);
-        }
-        phase(&n, "merge", t, stopping(&n) ? "cut short" : "ok", NULL);
-    } else {
-        phase(&n, "merge", t, "skipped", "stopping: corpus left as it was");
-    }
-
-    /* triage */
-    t = mf_lc_clock();
-    int new_sigs = 0;
-    json_t *items = json_array();
-    if (!stopping(&n)) {
-        char runs[2 * PATH_MAX];
-        snprintf(runs, sizeof runs, "%s/runs", n.workdir);
-        double left = n.budget - (mf_lc_clock() - n.t0);
-        /* Triage gets what is left of the budget, at least a minute. */
-        char tout[2 * PATH_MAX];
-        mf_lc_pathf(tout, sizeof tout, "%s/triage", n.workdir);
-        mf_lc_rm_rf(tout);   /* last night's originals and minimized inputs */
-        mf_lc_triage_opts to = {.regression_dir = n.regression, .out_dir = tout, .repeats = 3, .timeout_sec = 10,
-                                .min_runs = left > 600 ? 400 : 150, .quiet = false,
-                                .deadline = mf_lc_clock() + (left - 15 > 60 ? left - 15 : 60)};
-        mf_lc_triage_report rep;
-        mf_lc_triage(runs, &to, &rep);
-        new_sigs = rep.new_sigs;
-        json_decref(items);
-        items = json_incref(rep.items);
-        json_object_set_new(n.doc, "triage", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f}",
-                                                         "skipped", rep.skipped, "found", rep.found,
-                                                         "reproducible", rep.reproducible, "flaky", rep.flaky,
-                                                         "not_reproduced", rep.not_reproduced, "errors", rep.errors,
-                                                         "new", rep.new_sigs, "duplicates", rep.duplicates,
-                                                         "seconds", rep.seconds));
-        size_t i;
-        json_t *it;
-        json_array_foreach(items, i, it) {
-            const char *st = json_string_value(json_object_get(it, "status"));
-            if (st && !strcmp(st, "new"))
-                json_array_append_new(json_object_get(n.doc, "new_signatures"),
-                                      json_pack("{s:O, s:O, s:O}", "signature", json_object_get(it, "signature"),
-                                                "kind", json_object_get(it, "kind"), "entry", json_object_get(it, "entry")));
-        }
-        char note[256];
-        snprintf(note, sizeof note, "%d input(s): %d reproducible, %d new signature(s), %d known", rep.found,
-                 rep.reproducible, rep.new_sigs, rep.duplicates);
-        mf_lc_triage_report_free(&rep);
-        phase(&n, "triage", t, got_signal ? "cut short" : "ok", note);
-    } else {
-        phase(&n, "triage", t, "skipped", "stopping");
-    }
-
-    /* reports */
-    t = mf_lc_clock();
-    json_t *totals = json_object();
-    char runs[2 * PATH_MAX];
-    snprintf(runs, sizeof runs, "%s/runs", n.workdir);
-    mf_lc_stats_sum_dir(totals, runs, "stats.json", "", 5);
-    json_t *oracles = json_object_get(totals, "verdicts") ? json_incref(json_object_get(totals, "verdicts")) : json_object();
-    json_decref(totals);
-    json_object_set(n.doc, "oracles", oracles);
-    json_object_set_new(n.doc, "interrupted", json_boolean(got_signal != 0));
-    json_object_set_new(n.doc, "disk_full", json_boolean(n.disk_full));
-    if (got_signal)
-        json_object_set_new(n.doc, "signal", json_string(got_signal == SIGINT ? "SIGINT" : "SIGTERM"));
-    char te[32];
-    mf_lc_now(te, sizeof te);
-    json_object_set_new(n.doc, "end", json_string(te));
-    json_object_set_new(n.doc, "seconds", json_real(mf_lc_clock() - n.t0));
-    int rc = got_signal ? 128 + got_signal : n.disk_full ? 3 : new_sigs ? 1 : slots ? 0 : 2;
-    json_object_set_new(n.doc, "exit_code", json_integer(rc));
-    save(&n);
-    write_junit(&n, items, oracles);
-    char rdir[2 * PATH_MAX], rlog[2 * PATH_MAX];
-    snprintf(rdir, sizeof rdir, "%s/report", n.workdir);
-    snprintf(rlog, sizeof rlog, "%s/report.log", n.logs);
-    char *ra[] = {"/proc/self/exe", "report", n.workdir, "--regression", n.regression, "-o", rdir, NULL};
-    int saved_sig = got_signal;
-    got_signal = 0;   /* the report runs even after an interrupt (a second signal still exits) */
-    int st = run(&n, ra, NULL, rlog, mf_lc_clock() + 300, NULL, NULL);
-    got_signal = saved_sig;
-    size_t ll;
-    char *rl = mf_lc_read(rlog, &ll);
-    const char *report_note;
-    char rbuf[2 * PATH_MAX];
-    if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-        mf_lc_pathf(rbuf, sizeof rbuf, "%s/report.html", rdir);
-        report_note = rbuf;
-    } else if (rl && strstr(rl, "unknown command")) {
-        report_note = "not available: this malform has no `report` command";
-    } else {
-        mf_lc_pathf(rbuf, sizeof rbuf, "failed (exit %d), see %s", st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1, rlog);
-        report_note = rbuf;
-    }
-    free(rl);
-    json_object_set_new(n.doc, "report", json_string(report_note));
-    save(&n);
-    phase(&n, "report", t, "done", NULL);
-
+    phase_build(&n);
+    int slots = phase_fuzz(&n);
+    phase_merge(&n);
+    int new_sigs;
+    json_t *items = phase_triage(&n, &new_sigs);
+    int rc = phase_report(&n, items, new_sigs, slots);
     say(&n, false, "%.0fs total; %d new signature(s); corpus %s; nightly.json, nightly.xml in %s",
         mf_lc_clock() - n.t0, new_sigs, n.corpus, n.workdir);
     if (got_signal)
@@ -688,10 +718,9 @@ int mf_lc_nightly_run(const mf_lc_nightly_opts *o)
     if (n.disk_full)
         say(&n, false, "STOPPED: disk full (a write failed with ENOSPC or less than %d MB were free): corpus "
                        "intact, report is partial", n.min_free_mb);
-    say(&n, false, "report: %s", report_note);
+    say(&n, false, "report: %s", json_string_value(json_object_get(n.doc, "report")));
     say_new_entries(&n);
     json_decref(items);
-    json_decref(oracles);
     json_decref(n.engines_ok);
     json_decref(n.doc);
     return rc;

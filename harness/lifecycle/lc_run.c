@@ -127,6 +127,8 @@ int mf_lc_run(const mf_lc_runner *r, const void *data, size_t len, mf_lc_outcome
 {
     if (log)
         *log = NULL;
+    if (r->judge)
+        return r->judge(data, len, r->ctx, o);
     if (!r->argv)
         return run_child(r, NULL, data, len, o, log);
     char path[4096];

@@ -66,6 +66,9 @@ typedef struct {
     char **argv;         /* program + fixed args (NULL-terminated); the input path is appended */
     mf_lc_fn fn;         /* or: in-process function (used when argv is NULL) */
     void *ctx;
+    /* or: judge in this process, no fork (used when set): fills o, returns
+     * 0. For pipelines under test, whose worker process is the isolation. */
+    int (*judge)(const void *data, size_t len, void *ctx, mf_lc_outcome *o);
     int timeout_sec;     /* wall-clock limit per run (default 10) */
     const char *tmpdir;  /* where input files for argv runners go (default /tmp) */
     size_t max_log;      /* bytes of output kept (default 64 KiB) */

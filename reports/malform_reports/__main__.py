@@ -34,7 +34,7 @@ def _report(a):
         return 2
     s = report.write_report(a.workdir, a.output, history_dir=a.history, rules_file=a.rules, ops_file=a.ops,
                             malform=malform, regression_dir=a.regression, mine=not a.no_mine, profile=a.profile,
-                            compare_file=a.compare)
+                            compare_file=a.compare, pipeline=a.pipeline)
     t = s["totals"]
     print(f"report: {os.path.join(a.output, 'report.html')} ({t['campaigns']} campaign(s), "
           f"{t['signatures']} signature(s), {t['new']} new; {len(s['missing'])} missing/partial input(s))")
@@ -80,6 +80,7 @@ def main(argv=None):
     r.add_argument("--ops", help="`malform ops --json` output (default: run the malform binary)")
     r.add_argument("--malform", help="path of the malform binary (default: build/default/harness/malform)")
     r.add_argument("--profile", help="profile for mining raw cases that do not name one")
+    r.add_argument("--pipeline", help="only this pipeline's campaigns and signatures (core: the built-in one)")
     r.add_argument("--compare", help="`malform compare` matrix (default: WORKDIR/compare/compare.json)")
     r.add_argument("--no-mine", action="store_true", help="leave out the mining section")
     r.set_defaults(run=_report)

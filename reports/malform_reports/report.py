@@ -67,40 +67,65 @@ def _row(sig, src, status, path, text_cut, repro):
             else "campaign"}
 
 
+WORST_ROWS = 60
+
+
+def _worst_cells(compare, malform):
+    """The cells that did not restore all their cases, worst share first (at most
+    WORST_ROWS), each with its smallest worst case as the raw input a pipeline got
+    (a structured case is rendered with `malform render`)."""
+    cells = [dict(c, family=fam, pipeline=p) for fam, row in compare["families"].items()
+             for p, c in row.items() if c["worst"]]
+    cells.sort(key=lambda c: (c["share"] if c["share"] is not None else 1, c["family"], c["pipeline"]))
+    for c in cells[:WORST_ROWS]:
+        text = c["worst_text"]
+        if text and text.startswith("malform-case ") and malform:
+            c["worst_text"] = cli.render(malform, text) or text
+    return cells[:WORST_ROWS]
+
+
+def _entry_pipeline(path):
+    """The pipeline an entry path names: corpus/regression/<pipeline>/x.raw, else core."""
+    parent = os.path.basename(os.path.dirname(os.path.normpath(path)))
+    return "core" if parent in ("regression", "findings", "") else parent
+
+
 def _signatures(campaigns, regression, findings, triage_map, nightly, history):
-    """Merged signature table: regression entries first, then this run's findings
-    (campaign failures and WORKDIR/findings). A finding whose signature an entry
-    records as its original one, or that triage.json sends to an entry, is
-    counted under that entry's signature."""
+    """Merged signature table, one row per (pipeline, signature): regression entries
+    first, then this run's findings (campaign failures and WORKDIR/findings). A
+    finding whose signature an entry of its pipeline records as its original one,
+    or that triage.json sends to an entry, is counted under that entry's signature."""
     sigs, by_orig, by_name = {}, {}, {}
     for e in regression:
         repro = e.get("reproduce") or f"malform replay {shlex.quote(e['path'])}"
-        sigs[e["signature"]] = _row(e["signature"], e, e["status"], e["path"], _cap(e.get("input")), repro)
-        by_name[os.path.basename(e["path"])] = e["signature"]
+        row = _row(e["signature"], e, e["status"], e["path"], _cap(e.get("input")), repro)
+        sigs[(row["pipeline"], e["signature"])] = row
+        by_name[(row["pipeline"], os.path.basename(e["path"]))] = e["signature"]
         if e.get("original_signature"):
-            by_orig.setdefault(e["original_signature"], e["signature"])
+            by_orig.setdefault((row["pipeline"], e["original_signature"]), e["signature"])
 
-    def home(key):
-        if key in sigs:
-            return key
-        if key in by_orig:
-            return by_orig[key]
-        entry = triage_map.get(key)
-        return by_name.get(os.path.basename(entry)) if entry else None
+    def home(pipe, sig):
+        if (pipe, sig) in sigs:
+            return sig
+        if (pipe, sig) in by_orig:
+            return by_orig[(pipe, sig)]
+        entry = triage_map.get(sig)
+        return by_name.get((_entry_pipeline(entry), os.path.basename(entry))) if entry else None
 
     hits = [(f, f.get("file_path"), None, None) for c in campaigns for f in c["failures"]]
     hits += [(f, f["path"], f.get("input"), f.get("reproduce") or f"malform replay -v {shlex.quote(f['path'])}")
              for f in findings]
     for f, path, text, entry_repro in hits:
         key = f.get("signature") or f.get("file") or "unknown"
-        target = home(key)
-        s = sigs.get(target) if target else None
+        pipe = f.get("pipeline") or "core"
+        target = home(pipe, key)
+        s = sigs.get((pipe, target)) if target else None
         if s is None:
             prof = f.get("profile")
             repro = entry_repro or (f"malform check {'--profile ' + shlex.quote(prof) + ' ' if prof else ''}"
                                     f"{shlex.quote(path)}" if path else None)
-            s = sigs[key] = _row(key, f, "untriaged", path, _cap(text if text is not None else _read_input(path)),
-                                 repro)
+            s = sigs[(pipe, key)] = _row(key, f, "untriaged", path,
+                                         _cap(text if text is not None else _read_input(path)), repro)
         elif key != s["signature"] and key not in s["seen_as"]:
             s["seen_as"].append(key)
         s["count"] += 1
@@ -122,7 +147,8 @@ def _signatures(campaigns, regression, findings, triage_map, nightly, history):
         else:
             s["new"] = bool(history) and s["signature"] not in seen_before
     order = {"untriaged": 0, "open": 1, "fixed": 2}
-    return sorted(sigs.values(), key=lambda s: (not s["new"], order.get(s["status"], 3), s["signature"]))
+    return sorted(sigs.values(), key=lambda s: (not s["new"], order.get(s["status"], 3), s["pipeline"] != "core",
+                                                s["pipeline"], s["signature"]))
 
 
 def status_of(s):
@@ -176,12 +202,15 @@ def _pipelines(signatures):
 
 
 def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, malform=None,
-                  regression_dir=None, mine=True, profile=None, compare_file=None):
-    """(summary dict, campaigns) for a work dir; never raises on bad input."""
+                  regression_dir=None, mine=True, profile=None, compare_file=None, pipeline=None):
+    """(summary dict, campaigns) for a work dir; never raises on bad input. pipeline:
+    only that pipeline's campaigns and signatures ("core": those of no other pipeline)."""
     problems = []
     if not os.path.isdir(workdir):
         problems.append(f"work dir {workdir}: does not exist or is not a directory")
     campaigns = load.find_campaigns(workdir, problems) if os.path.isdir(workdir) else []
+    if pipeline:
+        campaigns = [c for c in campaigns if (c["pipeline"] or "core") == pipeline]
     nightly = load.load_nightly(workdir, problems) if os.path.isdir(workdir) else None
     if not campaigns:
         problems.append("campaigns: no stats.json under the work dir (no campaign ran, or none finished writing)")
@@ -198,6 +227,8 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
     rules_reg = _registry(rules_file, malform, "rules", problems)
     ops_reg = _registry(ops_file, malform, "ops", problems)
     compare = load.load_compare(workdir, compare_file, problems)
+    if compare:
+        compare["worst"] = _worst_cells(compare, malform)
 
     interrupted = bool(isinstance(nightly, dict) and nightly.get("interrupted")) or any(c["interrupted"] for c in campaigns)
     if isinstance(nightly, dict) and nightly.get("start") and not nightly.get("end"):
@@ -242,6 +273,8 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
     applied = {k: n for k, n in applied.items() if n > 0}
 
     signatures = _signatures(campaigns, regression, findings, triage_map, nightly, history)
+    if pipeline:
+        signatures = [s for s in signatures if s["pipeline"] == pipeline]
     by_oracle, by_profile = {}, {}
     for s in signatures:
         _add(by_oracle.setdefault(s.get("oracle") or s.get("kind") or "unknown", {}), status_of(s))
@@ -257,6 +290,7 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
         "schema": SCHEMA,
         "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "workdir": os.path.abspath(workdir),
+        "pipeline": pipeline,
         "run": run,
         "missing": problems,
         "campaigns": [{k: c[k] for k in ("engine", "target", "seconds", "execs", "execs_per_sec", "coverage",
@@ -283,7 +317,10 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
         "plots": [p for p, _ in plots.PLOTS],
         "mining": None,
     }
-    if mine:
+    if mine and pipeline not in (None, "core"):
+        summary["mining"] = {"cases": 0, "families": [], "proposals": [], "yaml": "",
+                             "note": f"Mining proposes patches to core's profiles; it is left out for pipeline {pipeline}."}
+    elif mine:
         from . import mine as mining
         summary["mining"] = mining.report_section(workdir, rdirs, malform, profile, problems, ops_reg)
     return summary, campaigns

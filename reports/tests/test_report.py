@@ -292,3 +292,7 @@ def test_report_through_malform(fix, tmp_path, malform):
     check_summary_schema(s)
     assert s["rules"]["registry"] and s["rules"]["registry"] > 10  # the real registry, from the binary
     assert s["mining"] is not None
+    m = s["mining"]
+    if m["families"]:  # failing cases, not every case read, are what the families hold
+        assert sum(f["count"] for f in m["families"]) == m["failing"]
+        assert f"{m['failing']} failing case" in (tmp_path / "report.html").read_text()

@@ -3,6 +3,8 @@
 import json
 import os
 import re
+import shutil
+import subprocess
 
 import pytest
 import yaml
@@ -300,12 +302,36 @@ def test_per_pipeline_findings(tmp_path, malform):
     (reg / "jsonrepair" / "j1.raw").write_text(entry("oracle no-data-loss profile=generic_json rules=- ops=json.truncate "
                                                      "pipeline=jsonrepair", extra="pipeline: jsonrepair\n"))
     (reg / "jsonrepair" / "j2.raw").write_text(entry("timeout pipeline=jsonrepair", status="fixed", kind="timeout"))
+    (reg / "jsonrepair" / "j3.raw").write_text(entry(SIG_B, status="fixed"))  # the same signature as core's
+    (tmp_path / "bb").mkdir()
+    (tmp_path / "bb" / "stats.json").write_text(json.dumps({
+        "engine": "blackbox", "target": "blackbox", "pipeline": "dirty-json", "seconds": 1, "execs": 2,
+        "failures": [{"signature": SIG_B, "oracle": "no-data-loss", "kind": "oracle", "pipeline": "dirty-json"}]}))
     s, _ = report.build_summary(str(tmp_path), mine=False, malform=malform)
     assert s["pipelines"] == {"core": {"new": 0, "open": 1, "untriaged": 0, "fixed": 0, "total": 1},
-                              "jsonrepair": {"new": 0, "open": 1, "untriaged": 0, "fixed": 1, "total": 2}}
+                              "dirty-json": {"new": 0, "open": 0, "untriaged": 1, "fixed": 0, "total": 1},
+                              "jsonrepair": {"new": 0, "open": 1, "untriaged": 0, "fixed": 2, "total": 3}}
+    same = sorted((g["pipeline"], g["status"], g["count"]) for g in s["signatures"] if g["signature"] == SIG_B)
+    assert same == [("core", "open", 0), ("dirty-json", "untriaged", 1), ("jsonrepair", "fixed", 0)]
+    shutil.rmtree(tmp_path / "bb")
+    (tmp_path / "findings").mkdir()  # a finding names its pipeline only in its `pipeline:` header
+    (tmp_path / "findings" / "f.raw").write_text(entry(SIG_A, status="new", extra="pipeline: partial-json\n"))
+    s, _ = report.build_summary(str(tmp_path), mine=False, malform=malform)
+    assert [(g["pipeline"], g["status"]) for g in s["signatures"] if g["signature"] == SIG_A] == \
+        [("partial-json", "untriaged")]
+    shutil.rmtree(tmp_path / "findings")
     page = report.render_html(s, [])
     table = page[page.index('<h2 id="pipelines">'):page.index("<figure id=\"plot-compare\"")]
-    assert "<td>jsonrepair</td><td class=\"n\">2</td>" in table
+    assert "<td>jsonrepair</td><td class=\"n\">3</td>" in table
+    (tmp_path / "bb").mkdir()
+    (tmp_path / "bb" / "stats.json").write_text(json.dumps({"engine": "blackbox", "target": "blackbox",
+                                                            "pipeline": "jsonrepair", "seconds": 1, "execs": 2}))
+    (tmp_path / "lf").mkdir()
+    (tmp_path / "lf" / "stats.json").write_text(json.dumps({"engine": "libfuzzer", "target": "raw", "seconds": 1}))
+    only, _ = report.build_summary(str(tmp_path), mine=False, malform=malform, pipeline="jsonrepair")
+    assert only["pipeline"] == "jsonrepair" and only["totals"]["signatures"] == 3
+    assert [c["engine"] for c in only["campaigns"]] == ["blackbox"]
+    assert "<h1>malform report: pipeline jsonrepair</h1>" in report.render_html(only, [])
 
 
 def test_rules_not_fired_with_reasons(tmp_path):
@@ -327,3 +353,15 @@ def test_load_entries_without_binary_says_why(tmp_path):
     problems = []
     assert load.load_entries([str(tmp_path)], None, problems) == []
     assert "needs the malform binary" in problems[0]
+
+
+def test_worst_structured_case_is_shown_as_the_pipeline_got_it(tmp_path, malform):
+    compare_dir(tmp_path)
+    case = "malform-case 1\nprofile: generic_json\nop: json.trailing-comma seed=3\n---\n{\"a\": [1, 2], \"b\": 3}\n"
+    (tmp_path / "compare" / "cases" / "w2.txt").write_text(case)
+    s, _ = report.build_summary(str(tmp_path), mine=False, malform=malform)
+    worst = s["compare"]["worst"][0]
+    assert (worst["family"], worst["pipeline"]) == ("json.trailing-comma", "dirty-json")
+    rendered = subprocess.run([malform, "render", str(tmp_path / "compare" / "cases" / "w2.txt")],
+                              capture_output=True, text=True).stdout
+    assert worst["worst_text"] == rendered and not rendered.startswith("malform-case")

@@ -59,4 +59,11 @@ CASE
   run "$MALFORM" replay "$T/inproc"
   [ $rc -eq 0 ] && grep -q "fixed, passes" "$T/out" || fail "in-process replay of a passing case"
 fi
+
+# A field payload whose metadata never got written (a torn ingest) is
+# skipped with the reason, not misread as a broken regression entry.
+mkdir -p "$T/torn"
+printf 'title: x\n' > "$T/torn/0123456789abcdef.raw"
+run "$MALFORM" replay "$T/torn"
+[ $rc -eq 0 ] && grep -q "skip.*payload without metadata" "$T/out" || fail "torn field payload not skipped"
 echo "PASS"

@@ -21,6 +21,7 @@ static const struct { const char *profile, *text; } inputs[] = {
     {"generic_yaml", "Here it is:\n```yaml\nname: \"demo\nlist:\n - x\n -  y\nkey:val\n```\nThanks!\n"},
     {"generic_yaml", "a: &x [1, 2, {b: c}]\nd: *x\ne: [*x, *x]\n"},
     {"generic_json", "Sure: {\"a\": [1, 2,], 'b': \"x\", c: true,}\n"},
+    {"generic_json", "cb({\"a\": \"b, \"c\": 1}, \"d\": [x y, ..., 0x1F], \"e\": \"p\" + \"q\", \"f\": (1, 2), \"g\" 2});"},
     {"prd", "title: T\nsummary: s\ngoals:\n  - g\nstories:\n  - id: S1\n    text: t\n"},
     {NULL, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["},
 };

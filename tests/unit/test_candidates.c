@@ -101,7 +101,7 @@ static void transcript_prefixes(void **state)
                                   " [user] g: 7\n[model][user] h\n");
     assert_int_equal(c.count, 2);
     expect(&c, 1, "prefix-stripped", "a: 1\n  - x\nb: 2\nc: 3\nd: 4\n[note] e: 5\n[assistant f: 6\n"
-                                     " [user] g: 7\n[user] h\n");
+                                     " [user] g: 7\nh\n"); /* stacked prefixes all go */
     expect_rules(&c, 0, NULL);
     expect_rules(&c, 1, "cand.transcript-prefix", NULL);
     assert_int_equal(warn_line(&c, 1, "cand.transcript-prefix"), 1);

@@ -5,8 +5,9 @@
  * zero warnings and a value equal to jansson's strict parse; a y_ file jansson
  * rejects must still be accepted. No n_ or i_ file may crash or take long
  * (the sanitizer build turns memory errors into failures). The suite lives
- * at MALFORM_SUITES_DIR (../shared/suites from the source tree), overridable
- * with the MALFORM_SUITES environment variable. */
+ * at MALFORM_SUITES_DIR (../shared/suites from the source tree, set by
+ * tests/CMakeLists.txt), overridable with the MALFORM_SUITES environment
+ * variable. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,10 +18,6 @@
 #include <time.h>
 #include <cmocka.h>
 #include "internal.h"
-
-#ifndef MALFORM_SUITES_DIR
-#define MALFORM_SUITES_DIR "/work/shared/suites"
-#endif
 
 static size_t b64_decode(const char *in, unsigned char *out)
 {
@@ -80,7 +77,7 @@ static void test_suite(void **state)
         int rc = mf_json_parse_repair((const char *)bytes, n, NULL, 0, &out, &w, &err);
         if (rc != 0) {
             assert_int_equal(err.tier, 1);
-            assert_string_equal(err.type, "JSON_SYNTAX_ERROR");
+            assert_true(!strcmp(err.type, "JSON_SYNTAX_ERROR") || !strcmp(err.type, "NESTING_TOO_DEEP"));
             assert_true(err.line >= 1 && err.column >= 1);
         } else {
             assert_non_null(out);

@@ -106,7 +106,7 @@ static void load_cases(void)
             snprintf(path, sizeof path, "%s/%s.opts.json", dir, c->name);
             json_t *o = json_load_file(path, 0, NULL);
             const char *pn = json_string_value(json_object_get(o, "profile"));
-            c->p = pn && strcmp(pn, "test_nested") == 0 ? nested_p : mf_profiles_get("generic_yaml");
+            c->p = pn && strcmp(pn, "test_nested") == 0 ? nested_p : mf_profiles_get(pn ? pn : "generic_yaml");
             c->no_rule = json_is_true(json_object_get(o, "expect_no_rule"));
             snprintf(path, sizeof path, "%s/%s.reject", dir, c->name);
             FILE *rf = fopen(path, "rb");
@@ -174,7 +174,7 @@ static void test_tables(void **state)
             assert_true(t[-1].group <= t->group);
     }
     assert_int_equal(nrules, nfix);
-    assert_int_equal(nrules, 18);
+    assert_int_equal(nrules, 21);
 }
 
 /* Every rule on every yaml fixture input: twice equals once. */
@@ -274,6 +274,18 @@ static void test_exact_rewrites(void **state)
     expect_rewrite("yaml.xml-tag-lines", g, "<a>\nb: 1\n</a>", "b: 1", 2);
     expect_rewrite("yaml.code-fence", g, "```yaml\na: 1\n```", "a: 1\n", 1);
     expect_rewrite("yaml.code-fence", g, "```python\na: 1\n```", "```python\na: 1\n```", 0);
+    /* CommonMark closers: a fence inside a block scalar body is payload, a
+     * shorter one cannot close a longer opener, and a closer before the end means two blocks */
+    expect_rewrite("yaml.code-fence", g, "```yaml\nd: |\n  ```bash\n  make\n  ```\nnext: 1\n```\n",
+                   "d: |\n  ```bash\n  make\n  ```\nnext: 1\n", 1);
+    expect_rewrite("yaml.code-fence", g, "````yaml\na: 1\n```\n````", "a: 1\n```\n", 1);
+    expect_rewrite("yaml.code-fence", g, "```yaml\na: 1\n```\n```yaml\nb: 2\n```\n",
+                   "```yaml\na: 1\n```\n```yaml\nb: 2\n```\n", 0);
+    expect_rewrite("yaml.xml-tag-lines", g, "a: text\n  <b>\nc: \"x\n  <i>\n  y\"\n<end/>\n",
+                   "a: text\n  <b>\nc: \"x\n  <i>\n  y\"\n", 1);
+    expect_rewrite("yaml.item-colon", g, "- a\n- B c: d # e\n", "- a\n- \"B c: d\" # e\n", 1);
+    expect_rewrite("yaml.doubled-quotes", g, "a: \"\"x\"\"\nb: \"\"x\\\"\"\"\n", "a: \"x\"\nb: \"\"x\\\"\"\"\n", 1);
+    expect_rewrite("yaml.inline-known-keys", g, "- a: 1\n  b: 2\n- a: x y b: z w\n", "- a: 1\n  b: 2\n- a: x y\n  b: z w\n", 1);
     expect_rewrite("yaml.duplicate-key", g, "a: 1\nb:\n  a: 1\na: 1\n", "a: 1\nb:\n  a: 1\n", 1);
     expect_rewrite("yaml.duplicate-key", g, "- a: 1\n- a: 1\n", "- a: 1\n- a: 1\n", 0);
     expect_rewrite("yaml.duplicate-key", g, "a:\n  x: 1\na:\n  x: 2\n", "a:\n  x: 1\na:\n  x: 2\n", 0);

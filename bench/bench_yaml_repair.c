@@ -1,0 +1,149 @@
+/* bench_yaml_repair.c - malformed YAML through the structural repairs, per shape.
+ *
+ * Each shape is a 10 MB (or MB given as the second argument) text that does not
+ * parse until the YAML repairs of seed 000 fix it. For each shape, in a child
+ * process of its own (so the peak RSS is the shape's), it prints the MB/s of
+ * mf_repair (generic_yaml), the same run's bare libyaml load of the repaired
+ * text (mf_result.text) as the baseline and their ratio, the warnings, and the
+ * child's peak RSS as a multiple of the input size; then the structural
+ * repairs alone (groups 1-4 through mf_yaml_repair_group) in MB/s and as a
+ * multiple of that libyaml load. Best of 3 rounds.
+ * Usage: bench_yaml_repair [SOURCE_DIR] [MB] [SHAPE-NAME-SUBSTRING] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <yaml.h>
+#include "internal.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One shape: a line generator called with the item index until size is reached. */
+typedef struct {
+    const char *name;
+    const char *head;
+    void (*item)(mf_buf *b, size_t i);
+} shape;
+
+static void unclosed_quote(mf_buf *b, size_t i) { (void)i, mf_buf_puts(b, "- \"v\n"); }
+static void colon_space(mf_buf *b, size_t i)
+{
+    mf_buf_printf(b, "  - id: Q%05zu\n    title:Some title number %zu\n    done:false\n", i % 100000, i);
+}
+static void mixed(mf_buf *b, size_t i)
+{
+    mf_buf_printf(b, "  -name: step %zu\n    note: see rule: %zu applies\n    code: `x%zu`\n", i, i, i);
+}
+static void dedented(mf_buf *b, size_t i)
+{
+    mf_buf_printf(b, "- id: %zu\n  text: \"said \\d+ times\n  tags: [a, b]\n", i);
+}
+
+static const shape shapes[] = {
+    {"unclosed-quote items", "", unclosed_quote},
+    {"colon-space", "items:\n", colon_space},
+    {"dash-space+plain-colon+reserved", "steps:\n", mixed},
+    {"escape+unclosed-quote", "", dedented},
+};
+
+static void libyaml_load(const char *s, size_t n)
+{
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
+    while (yaml_parser_load(&parser, &doc)) {
+        int end = !yaml_document_get_root_node(&doc);
+        yaml_document_delete(&doc);
+        if (end)
+            break;
+    }
+    yaml_parser_delete(&parser);
+}
+
+static void run_shape(const shape *sh, size_t bytes)
+{
+    const mf_profile *p = mf_profiles_get("generic_yaml");
+    mf_buf in = {0};
+    mf_buf_puts(&in, sh->head);
+    for (size_t i = 0; in.len < bytes; i++)
+        sh->item(&in, i);
+    double best = 1e30, base = 1e30;
+    size_t warnings = 0;
+    int status = -1;
+    for (int round = 0; round < 3; round++) {
+        double t0 = now();
+        mf_result *r = mf_repair(p, in.s, in.len, NULL);
+        double t1 = now();
+        if (!r)
+            break;
+        status = r->status;
+        warnings = r->warnings.count;
+        if (t1 - t0 < best)
+            best = t1 - t0;
+        if (r->text) {
+            double t2 = now();
+            libyaml_load(r->text, strlen(r->text));
+            double t3 = now();
+            if (t3 - t2 < base)
+                base = t3 - t2;
+        }
+        mf_result_free(r);
+    }
+    /* the structural repairs alone: every group in order on the same text, as the pipeline applies them */
+    double rules = 1e30;
+    size_t changes = 0;
+    for (int round = 0; round < 3; round++) {
+        mf_buf t = {0};
+        mf_warnings w = {0};
+        mf_buf_put(&t, in.s, in.len);
+        double t0 = now();
+        changes = 0;
+        for (int g = 1; g <= MF_YAML_GROUPS; g++)
+            changes += mf_yaml_repair_group(g, &t, p, &w);
+        double t1 = now();
+        if (t1 - t0 < rules)
+            rules = t1 - t0;
+        mf_warnings_clear(&w);
+        mf_buf_free(&t);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double mb = (double)in.len / 1e6, rss = (double)ru.ru_maxrss * 1024.0;
+    printf("  %-34s %5.1f MB  mf_repair %6.1f MB/s  libyaml %6.1f MB/s  ratio %5.2fx  %s  %zu warnings  "
+           "peak RSS %5.0f MB = %5.1fx input | rules alone %6.1f MB/s = %5.2fx libyaml (%zu changes)\n",
+           sh->name, mb, mb / best, mb / base, best / base, status == MF_ACCEPTED ? "accepted" : "REJECTED",
+           warnings, rss / 1e6, rss / (double)in.len, mb / rules, rules / base, changes);
+    fflush(stdout);
+    mf_buf_free(&in);
+}
+
+int main(int argc, char **argv)
+{
+    size_t mb = argc > 2 ? (size_t)atol(argv[2]) : 10;
+    if (mb == 0)
+        mb = 10;
+    printf("malformed YAML through the repairs (generic_yaml, best of 3; ratio = mf_repair time / libyaml load of the repaired text)\n");
+    fflush(stdout);
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        if (argc > 3 && !strstr(shapes[i].name, argv[3]))
+            continue;
+        pid_t pid = fork();
+        if (pid == 0) {
+            run_shape(&shapes[i], mb * 1000000);
+            _exit(0);
+        }
+        int st;
+        if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            printf("  %-34s failed\n", shapes[i].name);
+    }
+    return 0;
+}

@@ -1,0 +1,152 @@
+/* yaml_repair_strings.c - repairs that keep a value the one string it was meant to be.
+ *
+ * yaml.item-colon: in a list whose other items are plain strings, an item
+ * such as `- Use X: for Y` is the string "Use X: for Y", not the one-key
+ * mapping {"Use X": "for Y"} YAML reads (the text parses either way, so this
+ * repair also runs before the first parse). Only single-line items whose key
+ * is not an identifier (it holds a blank or punctuation) are taken, and only
+ * when at least half of the list's items are plain strings and the rest are
+ * such items (no mapping, nested or flow item).
+ * yaml.doubled-quotes: a value wrapped in doubled outer quotes, `""text""` or
+ * `''text''` (a parse error), keeps one pair: "text". A value whose quotes
+ * were kept inside a valid quoted scalar (`"\"text\""`) is valid YAML and is
+ * never changed. */
+#include <stdlib.h>
+#include <string.h>
+#include "yaml_repair.h"
+
+/* ---- yaml.item-colon ---- */
+
+enum { IC_NONE, IC_STRING, IC_COLON, IC_OTHER };
+
+/* The kind of list item on line i (entry e, one dash at least). */
+static int item_kind(const yr_line *l, const yr_entry *e)
+{
+    if (e->dashes != 1 || e->content >= e->end)
+        return IC_OTHER;
+    const char *c = l->s + e->content;
+    if (!e->key)
+        return (*c == '[' || *c == '{' || *c == '&' || *c == '*' || *c == '!' || *c == '?') ? IC_OTHER : IC_STRING;
+    if (*c == '"' || *c == '\'' || e->val >= e->end || yr_is_ident(c, e->key_e - e->key_s) ||
+        !yr_plain_start(c, e->end - e->content) || !yr_plain_start(l->s + e->val, e->end - e->val))
+        return IC_OTHER;
+    return IC_COLON;
+}
+
+typedef struct { size_t col; size_t seq; } ic_level;
+
+/* For every line, the list it is an item of (seq[i], 0 = none) and its kind;
+ * per list, how many items of each kind (counts[seq * 4 + kind]). */
+static int ic_scan(const yr_doc *d, size_t *seq, unsigned char *kind, size_t **counts_out)
+{
+    ic_level *st = malloc((d->count + 1) * sizeof *st);
+    size_t *counts = calloc(4 * (d->count + 1), sizeof *counts);
+    if (!st || !counts) {
+        free(st), free(counts);
+        return -1;
+    }
+    size_t depth = 0, next_seq = 1, item = (size_t)-1;
+    yr_skip sk = {{0}, false};
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        seq[i] = 0;
+        kind[i] = IC_NONE;
+        if (yr_skip_line(&sk, l) || (l->flags & YR_INERT))
+            continue;
+        const yr_entry *e = &d->e[i];
+        size_t col = e->indent;
+        while (depth && (st[depth - 1].col > col || (st[depth - 1].col == col && !e->dashes)))
+            depth--;
+        if (item != (size_t)-1 && kind[item] == IC_COLON && d->e[item].indent < col) {
+            counts[seq[item] * 4 + IC_COLON]--; /* the item has more lines: not a one-line string */
+            counts[seq[item] * 4 + IC_OTHER]++;
+            kind[item] = IC_OTHER;
+        }
+        if (e->dashes) {
+            if (!depth || st[depth - 1].col != col)
+                st[depth++] = (ic_level){col, next_seq++};
+            seq[i] = st[depth - 1].seq;
+            kind[i] = (unsigned char)item_kind(l, e);
+            counts[seq[i] * 4 + kind[i]]++;
+            item = i;
+        }
+        yr_skip_note_line(&sk, d, i);
+    }
+    free(st);
+    *counts_out = counts;
+    return 0;
+}
+
+size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    size_t *seq = malloc((d->count + 1) * sizeof *seq), *counts = NULL;
+    unsigned char *kind = malloc(d->count + 1);
+    if (!seq || !kind || ic_scan(d, seq, kind, &counts) != 0) {
+        free(seq), free(kind);
+        return 0;
+    }
+    yr_out o = {.b = out};
+    size_t changes = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        const size_t *c = &counts[seq[i] * 4];
+        if (kind[i] != IC_COLON || c[IC_STRING] == 0 || c[IC_STRING] < c[IC_COLON] || c[IC_OTHER] != 0) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        yr_entry as_value = d->e[i];
+        as_value.val = as_value.content;
+        as_value.key = false;
+        mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_COLON), yr_lineno(i),
+                        "Quoted a list item containing ': ' whose sibling items are strings (guessed that "
+                        "\"%.*s\" is one string, not a one-key mapping).",
+                        (int)(d->e[i].end - d->e[i].content), l->s + d->e[i].content);
+        yr_put_quoted(&o, d, i, &as_value, yr_value_end(l, &as_value, false), i);
+        changes++;
+    }
+    free(seq), free(kind), free(counts);
+    return yr_finish(&o, d, changes);
+}
+
+/* ---- yaml.doubled-quotes ---- */
+
+static size_t fix_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                          mf_warnings *w)
+{
+    (void)p;
+    const yr_line *l = &d->l[i];
+    const char *v = l->s + e->val;
+    size_t n = e->end - e->val;
+    char q = v[0];
+    if ((q != '"' && q != '\'') || n < 5)
+        return 0;
+    size_t lead = 0, trail = 0;
+    while (lead < n && v[lead] == q)
+        lead++;
+    while (trail < n - lead && v[n - 1 - trail] == q)
+        trail++;
+    /* `'''x'''` is a valid single-quoted scalar ('x'): only two single quotes are doubled ones */
+    if (lead != trail || lead < 2 || (q == '\'' && lead != 2) || lead + trail >= n)
+        return 0;
+    const char *in = v + lead;
+    size_t in_n = n - lead - trail;
+    for (size_t k = 0; k < in_n; k++)
+        if (in[k] == q || (q == '"' && in[k] == '\\'))
+            return 0;
+    yr_put(o, l->s, e->val);
+    yr_put(o, &q, 1);
+    yr_put(o, in, in_n);
+    yr_put(o, &q, 1);
+    yr_put(o, l->s + e->end, l->n - e->end);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_DOUBLED_QUOTES), yr_lineno(i),
+                    "Removed doubled outer quotes around a YAML scalar (guessed that %c%.*s%c is the value).", q,
+                    (int)in_n, in, q);
+    return i + 1;
+}
+
+size_t yr_fix_doubled_quotes(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return yr_run_line_rule(d, out, p, w, fix_doubled);
+}
