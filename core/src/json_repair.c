@@ -16,8 +16,9 @@
  * Decisions: NaN, Infinity, undefined and None become null (JSON has no
  * other form for them); numbers beyond int64/double are a real when the
  * double is exact, otherwise a string of their text (json.big-number);
- * duplicate keys keep the last value, as strict parsing does; text with a
- * raw NUL byte is never strict JSON (jansson would stop there); nesting is
+ * in valid JSON duplicate keys keep the last value, as strict parsing does,
+ * but in a repaired text a duplicate key with a different value is rejected
+ * (a misread; either choice would drop one); text with a raw NUL byte is never strict JSON (jansson would stop there); nesting is
  * capped at max_depth (at most MF_JSON_DEPTH_CAP). */
 #include <string.h>
 #include "json_internal.h"
