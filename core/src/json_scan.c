@@ -207,7 +207,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             goto error;
         if (cut) {
             p->dropped_member = true;
-            jl_cut(p, "dropped the key cut at line %d", p->line);
+            jl_cut(p, "dropped the member whose key was cut (\"%.*s%s\")", (int)(b->len > 40 ? 40 : b->len),
+                   b->s ? b->s : "", b->len > 40 ? "..." : "");
             continue;
         }
         char *key = mf_strndup(b->s ? b->s : "", b->len);
