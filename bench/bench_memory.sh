@@ -10,7 +10,7 @@ MALFORM=$1
 W=${2:-$(mktemp -d "${TMPDIR:-/tmp}/malform-bench-memory.XXXXXX")}
 mkdir -p "$W"
 SIZES=${MALFORM_BENCH_SIZES:-1 10 50}
-SHAPES="malformed-quotes-short malformed-quotes missing-colon-space clean node-dense json-trailing-commas deep-nesting binary"
+SHAPES="malformed-quotes-short malformed-quotes missing-colon-space clean node-dense empty-lists json-trailing-commas deep-nesting binary"
 
 gen() { # shape bytes file
   python3 - "$1" "$2" "$3" <<'PY'
@@ -26,6 +26,7 @@ elif shape == "malformed-quotes": t = lines(lambda i: '- "item %06d\n' % i)
 elif shape == "missing-colon-space": t = lines(lambda i: ("key%06d:value %d\n" if i % 3 else "key%06d: value %d\n") % (i, i))
 elif shape == "clean": t = lines(lambda i: "- id: %d\n  name: text %d\n" % (i, i))
 elif shape == "node-dense": t = "- a\n" * (size // 4)
+elif shape == "empty-lists": t = "- []\n" * (size // 5)
 elif shape == "json-trailing-commas": t = "[" + lines(lambda i: '{"id": %d, "name": "n%d",},\n' % (i, i)) + "{}]\n"
 elif shape == "deep-nesting": t = "[" * size
 elif shape == "binary": t = "\0\0\0\0\0\0\n" * (size // 7)

@@ -17,7 +17,7 @@ step() {
   local name=$1 log=$2 t0=$SECONDS
   shift 2
   say "$(printf '%-7s' "$name") $* (output in $log)"
-  if "$@" >"$log" 2>&1; then
+  if "$@" >>"$log" 2>&1; then
     say "$(printf '%-7s' "$name") ok  $((SECONDS - t0))s"
   else
     local rc=$?
@@ -26,6 +26,8 @@ step() {
     exit 2
   fi
 }
+: >"$logs/setup.log"
+: >"$logs/build-default.log"
 step setup "$logs/setup.log" tools/setup-deps.sh
 step build "$logs/build-default.log" cmake --preset default
 step build "$logs/build-default.log" cmake --build --preset default -j2
@@ -36,7 +38,8 @@ build/default/harness/malform nightly --budget "$minutes" --engines "$engines" -
 rc=$?
 echo
 if [ -f "$workdir/report/report.html" ]; then
-  say "report: $PWD/$workdir/report/report.html"
+  case $workdir in /*) report=$workdir/report ;; *) report=$PWD/$workdir/report ;; esac
+  say "report: $report/report.html"
   [ -f "$workdir/report/summary.md" ] && cat "$workdir/report/summary.md"
 else
   say "no report was written (nightly exit $rc); see $workdir" >&2

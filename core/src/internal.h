@@ -17,6 +17,13 @@ void *mf_realloc(void *p, size_t n);
 #define malloc(n) mf_malloc(n)
 #define calloc(n, size) mf_calloc(n, size)
 #define realloc(p, n) mf_realloc(p, n)
+/* Allow jansson `extra` bytes more than this thread's values hold now
+ * (refused allocations fail; a tighter budget already set stays); returns
+ * the previous budget for mf_mem_budget_restore. */
+size_t mf_mem_budget_set(size_t extra);
+void mf_mem_budget_restore(size_t saved);
+/* How many allocations this thread's budget has refused so far. */
+size_t mf_mem_refused(void);
 
 /* ---- allocation failures (alloc.c) ---- */
 /* Note an allocation failure on this thread (mf_repair then rejects with
@@ -27,8 +34,8 @@ size_t mf_oom_count(void);
 /* Route jansson's allocations through a hook that notes failures (once per process). */
 void mf_oom_hook_jansson(void);
 
-/* Turn r into an OUT_OF_MEMORY rejection (result.c). */
-void mf_result_reject_oom(mf_result *r);
+/* Turn r into an OUT_OF_MEMORY rejection, or MEMORY_LIMIT when the budget refused (result.c). */
+void mf_result_reject_oom(mf_result *r, bool over_budget);
 
 /* ---- growable byte buffer (always NUL-terminated when len > 0) ---- */
 typedef struct { char *s; size_t len, cap; } mf_buf;

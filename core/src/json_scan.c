@@ -32,8 +32,13 @@ static bool value_start(const jp *p)
 
 static int enter(jp *p)
 {
-    if (++p->depth > p->max_depth)
-        return jl_fail(p, "nesting deeper than %d levels", p->max_depth);
+    if (++p->depth > p->max_depth) {
+        bool first = !p->failed;
+        jl_fail(p, "nesting deeper than %d levels (the depth cap)", p->max_depth);
+        if (first)
+            p->err->type = "NESTING_TOO_DEEP"; /* a cap names itself (mf_error_is_final) */
+        return -1;
+    }
     jl_advance(p);
     return 0;
 }

@@ -408,9 +408,12 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
 mf_result *mf_repair(const mf_profile *p, const char *raw, size_t len, const mf_options *opt)
 {
     mf_oom_hook_jansson();
-    size_t oom_before = mf_oom_count();
+    size_t oom_before = mf_oom_count(), refused_before = mf_mem_refused();
+    size_t budget = mf_mem_budget_set(MF_MEMORY_FACTOR * (len < MF_DEFAULT_MAX_INPUT ? len : MF_DEFAULT_MAX_INPUT) +
+                                      MF_MEMORY_CONSTANT);
     mf_result *r = repair(p, raw, len, opt);
+    mf_mem_budget_restore(budget);
     if (r && mf_oom_count() != oom_before)
-        mf_result_reject_oom(r);
+        mf_result_reject_oom(r, mf_mem_refused() != refused_before);
     return r;
 }

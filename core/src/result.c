@@ -64,8 +64,8 @@ static int add_record(mf_warnings *w, mf_warning *x)
         w->items = items;
         w->cap = cap;
     }
-    if (w->count == MF_WARNINGS_MAX) {
-        /* the first overflow record of this rule says that it stands for several messages */
+    if (w->count >= MF_WARNINGS_MAX) {
+        /* a rule's overflow record says that it stands for several messages */
         char *m = NULL;
         size_t n = strlen(x->message);
         if ((m = malloc(n + 80))) {
@@ -160,20 +160,24 @@ void mf_error_clear(mf_error *e)
 
 bool mf_error_is_final(const mf_error *e)
 {
-    static const char *const final[] = {"OUT_OF_MEMORY", "INPUT_TOO_LARGE", "NESTING_TOO_DEEP",
-                                        "TOO_MANY_NODES", NULL};
+    static const char *const final[] = {"OUT_OF_MEMORY", "MEMORY_LIMIT", "INPUT_TOO_LARGE",
+                                        "NESTING_TOO_DEEP", "TOO_MANY_NODES", NULL};
     for (int i = 0; e->type && final[i]; i++)
         if (strcmp(e->type, final[i]) == 0)
             return true;
     return false;
 }
 
-void mf_result_reject_oom(mf_result *r)
+void mf_result_reject_oom(mf_result *r, bool over_budget)
 {
     json_decref(r->value);
     r->value = NULL;
     r->status = MF_REJECTED;
-    mf_error_set(&r->error, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory while repairing");
+    if (over_budget)
+        mf_error_set(&r->error, 1, "MEMORY_LIMIT", "", 0, 0, "the value tree needs more memory than its cap "
+                     "of %d times the input size plus %d MiB", MF_MEMORY_FACTOR, MF_MEMORY_CONSTANT >> 20);
+    else
+        mf_error_set(&r->error, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory while repairing");
 }
 
 static json_t *warning_to_json(const mf_warning *w)
@@ -186,11 +190,10 @@ static json_t *warning_to_json(const mf_warning *w)
 }
 
 /* json_pack and friends return NULL on OOM; one NULL anywhere fails the whole object. */
-static int put(json_t *o, const char *k, json_t *v, bool *ok)
+static void put(json_t *o, const char *k, json_t *v, bool *ok)
 {
     if (!v || json_object_set_new(o, k, v))
         *ok = false;
-    return 0;
 }
 
 json_t *mf_result_to_json(const mf_result *r)

@@ -153,8 +153,8 @@ static int fail_oom(loader *L)
 /* Remember anchor -> (value, node count); the count lets an alias be capped before it is copied. */
 static int register_anchor(loader *L, const char *anchor, json_t *v, size_t nodes)
 {
-    json_t *n = json_integer((json_int_t)nodes);
-    if (!n || json_object_set(L->anchors, anchor, v) || json_object_set_new(L->anchor_nodes, anchor, n))
+    if (json_object_set(L->anchors, anchor, v) ||
+        json_object_set_new(L->anchor_nodes, anchor, json_integer((json_int_t)nodes)))
         return fail_oom(L);
     return 0;
 }
@@ -217,7 +217,7 @@ static int push(loader *L, json_t *node, bool is_map, const char *anchor)
         json_decref(node);
         char lim[24];
         snprintf(lim, sizeof lim, "%d", max_depth);
-        return fail_as(L, "NESTING_TOO_DEEP", "nesting deeper than the depth cap of %s levels", lim);
+        return fail_as(L, "NESTING_TOO_DEEP", "nesting deeper than %s levels (the depth cap)", lim);
     }
     if (L->depth == L->cap) {
         size_t cap = L->cap ? L->cap * 2 : 16;

@@ -13,7 +13,8 @@
  *      "error": "why it is not an entry or case" (other, or a broken entry),
  *      "entry": {"signature", "kind", "oracle", "profile", "target", "engine",
  *                "first_seen", "status", "reproduce", "original_signature",
- *                "detail", "source", "original_size", "minimized_size", "raw"},
+ *                "detail", "source", "original_size", "minimized_size", "raw",
+ *                "pipeline" (pipelines' `pipeline:` header, null for core)},
  *      "signature": {parsed signature, see below},
  *      "payload": "text" (invalid UTF-8 bytes as U+FFFD),
  *      "payload_base64": "..." (only when the payload is not valid UTF-8),
@@ -35,6 +36,7 @@
 #include "cli_util.h"
 #include "lifecycle.h"
 #include "malform/mutators.h"
+#include "pl_finding.h"
 
 static const struct option options[] = {
     {"json", no_argument, NULL, 'j'}, {"signature", no_argument, NULL, 's'}, {0}};
@@ -245,7 +247,11 @@ static json_t *inspect_file(const char *path)
         char err[256];
         json_object_set_new(item, "type", json_string("entry"));
         if (mf_lc_entry_read(path, &e, err, sizeof err) == 0) {
-            json_object_set_new(item, "entry", entry_json(&e));
+            json_t *ej = entry_json(&e);
+            char *pipeline = mf_pl_entry_pipeline(text, len);   /* the `pipeline:` header of pipeline entries */
+            json_object_set_new(ej, "pipeline", str_or_null(pipeline));
+            free(pipeline);
+            json_object_set_new(item, "entry", ej);
             json_object_set_new(item, "signature", signature_fields(e.signature));
             add_payload(item, (const char *)e.payload, e.payload_len);
             mf_lc_entry_free(&e);

@@ -284,8 +284,14 @@ static void progress_tick(void *ctx)
         char out[4200];
         snprintf(out, sizeof out, "%s/afl", z->workdir);
         afl_read_stats(z, out, false);
+        z->findings += count_entries(z->find_dir, "");
     }
-    mf_lc_engine_progress p = {t - z->t0, z->execs_log, z->edges, z->findings};
+    /* the targets' own counters (dumped about once a second) are fresher than fuzzer_stats */
+    json_t *acc = json_object();
+    mf_lc_stats_sum_dir(acc, z->stats_dir, "stats-", ".json", 0);
+    unsigned long long dumped = (unsigned long long)json_integer_value(json_object_get(acc, "execs"));
+    json_decref(acc);
+    mf_lc_engine_progress p = {t - z->t0, dumped > z->execs_log ? dumped : z->execs_log, z->edges, z->findings};
     z->o->on_progress(z->o->ctx, &p);
 }
 

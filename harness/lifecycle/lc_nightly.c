@@ -288,7 +288,12 @@ static bool minimize_corpus(void *ctx, const char *stage, const char *out, const
     if (json_object_get(n->engines_ok, "libfuzzer") &&
         (engine_bin(n, "libfuzzer", target, bin, sizeof bin), access(bin, X_OK) == 0)) {
         *how = "libfuzzer -merge=1";
-        char *argv[] = {bin, "-merge=1", "-timeout=10", "-rss_limit_mb=2048", (char *)out, (char *)stage, NULL};
+        /* inputs that crash during the merge are saved under the work dir, not the current directory */
+        char prefix[2 * PATH_MAX + 32], dir[2 * PATH_MAX];
+        mf_lc_pathf(dir, sizeof dir, "%s/merge-crashes", n->workdir);
+        mf_lc_mkdirs(dir);
+        mf_lc_pathf(prefix, sizeof prefix, "-artifact_prefix=%s/", dir);
+        char *argv[] = {bin, "-merge=1", "-timeout=10", "-rss_limit_mb=2048", prefix, (char *)out, (char *)stage, NULL};
         int st = run(n, argv, NULL, log, mf_lc_clock() + 300, NULL, NULL);
         return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
     }
@@ -369,6 +374,12 @@ static void write_junit(nightly *n, const json_t *items, const json_t *oracles)
     free(xml);
 }
 
+/* The malform binary children run (`fuzz`, `report`). */
+static const char *self(const nightly *n)
+{
+    return n->o->malform ? n->o->malform : "/proc/self/exe";
+}
+
 /* One engine x target run: `malform fuzz` (or --fuzz-cmd) on a copy of the corpus. */
 static void fuzz_slot(nightly *n, const char *engine, const char *target, double per)
 {
@@ -390,7 +401,7 @@ static void fuzz_slot(nightly *n, const char *engine, const char *target, double
         return;
     }
     int field_seeds = !strcmp(target, "raw") ? seed_field(n, cdir) : 0;
-    char *fa[32] = {"/proc/self/exe", "fuzz"};
+    char *fa[32] = {(char *)self(n), "fuzz"};
     int na = 2;
     char **custom = n->o->fuzz_cmd ? mf_lc_argv_split(n->o->fuzz_cmd) : NULL;
     if (custom)
@@ -406,7 +417,7 @@ static void fuzz_slot(nightly *n, const char *engine, const char *target, double
     say(n, false, "fuzz    %s for %ds, %d job(s) (log %s)", name, (int)per, n->jobs, log);
     double rs = mf_lc_clock();
     n->run_name = name;
-    n->run_secs = per;
+    n->run_secs = (int)per;
     n->run_said = rs;
     bool cut;
     int st = run(n, fa, NULL, log, rs + per + 120, &cut, fuzz_line);
@@ -607,7 +618,7 @@ static json_t *phase_triage(nightly *n, int *new_sigs)
     mf_lc_rm_rf(tout);   /* last night's originals and minimized inputs */
     /* Triage gets what is left of the budget, at least a minute. */
     mf_lc_triage_opts to = {.regression_dir = n->regression, .out_dir = tout, .repeats = 3, .timeout_sec = 10,
-                            .min_runs = left > 600 ? 400 : 150, .quiet = false,
+                            .min_runs = left > 600 ? 400 : 150, .quiet = true,
                             .deadline = mf_lc_clock() + (left - 15 > 60 ? left - 15 : 60)};
     mf_lc_triage_report rep;
     mf_lc_triage(runs, &to, &rep);
@@ -663,7 +674,7 @@ static int phase_report(nightly *n, json_t *items, int new_sigs, int slots)
     char rdir[2 * PATH_MAX], rlog[2 * PATH_MAX];
     snprintf(rdir, sizeof rdir, "%s/report", n->workdir);
     snprintf(rlog, sizeof rlog, "%s/report.log", n->logs);
-    char *ra[] = {"/proc/self/exe", "report", n->workdir, "--regression", n->regression, "-o", rdir, NULL};
+    char *ra[] = {(char *)self(n), "report", n->workdir, "--regression", n->regression, "-o", rdir, NULL};
     int saved_sig = got_signal;
     got_signal = 0;   /* the report runs even after an interrupt (a second signal still exits) */
     int st = run(n, ra, NULL, rlog, mf_lc_clock() + 300, NULL, NULL);

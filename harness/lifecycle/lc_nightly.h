@@ -16,6 +16,7 @@ typedef struct {
     int min_free_mb;              /* stop below this much free space in MB (0: never) */
     bool no_build;
     const char *fuzz_cmd;         /* run this instead of `malform fuzz` (no build, union merge) */
+    const char *malform;          /* the binary run as `malform fuzz` / `malform report` (NULL: this one) */
     /* Each line of progress (one per phase, per engine run, live progress
      * every few seconds, the closing summary); error lines have error set. */
     void (*say)(void *ctx, bool error, const char *line);

@@ -343,6 +343,17 @@ void mf_lc_proc_free(mf_lc_proc *p)
     p->out_len = 0;
 }
 
+void mf_lc_proc_guard(pid_t pgid)
+{
+    guard_ensure();
+    guard_tell(pgid, true);
+}
+
+void mf_lc_proc_unguard(pid_t pgid)
+{
+    guard_tell(pgid, false);
+}
+
 int mf_lc_proc_exit_code(int status)
 {
     if (WIFEXITED(status))

@@ -59,6 +59,12 @@ int mf_lc_proc_wait(mf_lc_proc *p);
 int mf_lc_proc_run(mf_lc_proc *p);
 /* Release p->out. */
 void mf_lc_proc_free(mf_lc_proc *p);
+/* For a child started some other way (e.g. a worker with pipes both ways):
+ * after it made itself a process group leader (setpgid), register its group
+ * with the guard so it is killed if malform dies; mf_lc_proc_unguard once it
+ * has been reaped. */
+void mf_lc_proc_guard(pid_t pgid);
+void mf_lc_proc_unguard(pid_t pgid);
 /* Exit code of a wait status: the code of a normal exit, 128 + the signal of
  * a killed child, -1 for a status that is neither. */
 int mf_lc_proc_exit_code(int status);

@@ -287,6 +287,27 @@ static void finding(bb *b, const char *text, size_t len, const mf_pl_check *c)
     } else if (shrank && o.kind == MF_LC_ORACLE) {
         snprintf(detail, sizeof detail, "%s", m.last.detail);
     }
+    /* A generic repairer ignores the profile: the same oracle on the same text
+     * ops (value ops only vary the data; they count when there is no text op)
+     * under another profile, or with other values, is the same root cause -
+     * one finding per run. */
+    const mf_lc_outcome *fin = shrank ? &m.last : &o;
+    if (fin->kind == MF_LC_ORACLE && !mf_pl_knows_profile(b->w, c->k.profile)) {
+        char cause[600], text_ops[256] = "";
+        size_t tl = 0;
+        char ops[256];
+        snprintf(ops, sizeof ops, "%s", fin->ops);
+        for (char *save = NULL, *t = strtok_r(ops, ",", &save); t; t = strtok_r(NULL, ",", &save))
+            if (strncmp(t, "val.", 4))
+                tl += (size_t)snprintf(text_ops + tl, sizeof text_ops - tl, "%s%s", tl ? "," : "", t);
+        snprintf(cause, sizeof cause, "cause %s %s %s", fin->oracle, fin->rules, tl ? text_ops : fin->ops);
+        if (json_object_get(b->seen, cause)) {
+            b->st->same_cause++;
+            free(min);
+            return;
+        }
+        json_object_set_new(b->seen, cause, json_true());
+    }
     char when[32];
     mf_lc_now(when, sizeof when);
     char reproduce[512];
@@ -393,10 +414,11 @@ static void tick(bb *b, bool force)
     double now = clock_s();
     if (force || now >= b->next_tick) {
         b->next_tick = now + 1;
-        json_array_append_new(b->timeline, json_pack("{s:f,s:I,s:I,s:I,s:I}", "t", now - b->t0, "execs",
-                                                     (json_int_t)b->st->execs, "coverage",
-                                                     (json_int_t)(b->st->features + b->st->edges), "corpus",
-                                                     (json_int_t)b->n, "findings", (json_int_t)b->st->findings));
+        json_array_append_new(b->timeline, json_pack("{s:f,s:I,s:I,s:I,s:I,s:I}", "t", now - b->t0, "execs",
+                                                     (json_int_t)b->st->execs, "features",
+                                                     (json_int_t)b->st->features, "edges", (json_int_t)b->st->edges,
+                                                     "corpus", (json_int_t)b->n, "findings",
+                                                     (json_int_t)b->st->findings));
     }
     if (!b->o->quiet && now >= b->next_print) {
         b->next_print = now + 5;
@@ -431,6 +453,7 @@ static int write_stats(bb *b)
                                                    b->o->behaviour, "coverage_feedback", b->o->coverage));
     json_object_set_new(doc, "corpus", json_integer((json_int_t)b->n));
     json_object_set_new(doc, "known_findings", json_integer(b->st->known));
+    json_object_set_new(doc, "same_cause", json_integer(b->st->same_cause));
     json_object_set_new(doc, "worker_restarts", json_integer(b->st->restarts));
     json_object_set_new(doc, "failures", json_incref(b->failures));
     json_object_set_new(doc, "timeline", json_incref(b->timeline));

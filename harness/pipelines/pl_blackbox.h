@@ -26,6 +26,7 @@ typedef struct mf_pl_bb_opts_s {
 
 typedef struct {
     long execs, kept, features, edges, findings, known, unchecked;
+    long same_cause;          /* generic pipelines: same oracle and text ops already found (other profile or values) */
     int restarts;
     double seconds;
 } mf_pl_bb_stats;

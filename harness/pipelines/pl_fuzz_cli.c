@@ -36,9 +36,10 @@ int mf_pl_fuzz_run(const char *pipeline, const mf_pl_bb_opts *o)
     int rc = mf_pl_blackbox(w, pipeline, o, &st);
     if (rc == 0)
         printf("malform fuzz: %ld execs in %.0fs (%.0f/s), corpus %ld, %ld features, %ld coverage ids, "
-               "%ld findings (%ld known), %d worker restarts -> %s/stats.json\n",
+               "%ld findings (%ld known, %ld of an already found cause), %d worker restarts -> "
+               "%s/stats.json\n",
                st.execs, st.seconds, st.seconds > 0 ? st.execs / st.seconds : 0, st.kept, st.features, st.edges,
-               st.findings, st.known, st.restarts, o->workdir);
+               st.findings, st.known, st.same_cause, st.restarts, o->workdir);
     mf_pl_stop(w);
     mf_pl_def_free(&def);
     return rc < 0 ? 2 : st.findings ? 1 : 0;

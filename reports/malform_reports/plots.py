@@ -279,6 +279,11 @@ def plot_compare(s, campaigns):
     ax.set_xticklabels(pipes, fontsize=8, rotation=20, ha="right")
     ax.set_yticks(range(len(fams)))
     ax.set_yticklabels(fams, fontsize=7)
+    for i, (f, lbl) in enumerate(zip(fams, ax.get_yticklabels())):
+        if "." not in f:  # a family row (all its ops together) above its ops
+            lbl.set_fontweight("bold")
+            if i:
+                ax.axhline(i - 0.5, color="black", linewidth=1.2)
     ax.xaxis.tick_top()
     fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="restored exactly")
     fig.tight_layout()

@@ -67,6 +67,23 @@ def _row(sig, src, status, path, text_cut, repro):
             else "campaign"}
 
 
+WORST_ROWS = 60
+
+
+def _worst_cells(compare, malform):
+    """The cells that did not restore all their cases, worst share first (at most
+    WORST_ROWS), each with its smallest worst case as the raw input a pipeline got
+    (a structured case is rendered with `malform render`)."""
+    cells = [dict(c, family=fam, pipeline=p) for fam, row in compare["families"].items()
+             for p, c in row.items() if c["worst"]]
+    cells.sort(key=lambda c: (c["share"] if c["share"] is not None else 1, c["family"], c["pipeline"]))
+    for c in cells[:WORST_ROWS]:
+        text = c["worst_text"]
+        if text and text.startswith("malform-case ") and malform:
+            c["worst_text"] = cli.render(malform, text) or text
+    return cells[:WORST_ROWS]
+
+
 def _entry_pipeline(path):
     """The pipeline an entry path names: corpus/regression/<pipeline>/x.raw, else core."""
     parent = os.path.basename(os.path.dirname(os.path.normpath(path)))
@@ -210,6 +227,8 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
     rules_reg = _registry(rules_file, malform, "rules", problems)
     ops_reg = _registry(ops_file, malform, "ops", problems)
     compare = load.load_compare(workdir, compare_file, problems)
+    if compare:
+        compare["worst"] = _worst_cells(compare, malform)
 
     interrupted = bool(isinstance(nightly, dict) and nightly.get("interrupted")) or any(c["interrupted"] for c in campaigns)
     if isinstance(nightly, dict) and nightly.get("start") and not nightly.get("end"):

@@ -4,6 +4,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 
 import pytest
 import yaml
@@ -313,6 +314,12 @@ def test_per_pipeline_findings(tmp_path, malform):
     same = sorted((g["pipeline"], g["status"], g["count"]) for g in s["signatures"] if g["signature"] == SIG_B)
     assert same == [("core", "open", 0), ("dirty-json", "untriaged", 1), ("jsonrepair", "fixed", 0)]
     shutil.rmtree(tmp_path / "bb")
+    (tmp_path / "findings").mkdir()  # a finding names its pipeline only in its `pipeline:` header
+    (tmp_path / "findings" / "f.raw").write_text(entry(SIG_A, status="new", extra="pipeline: partial-json\n"))
+    s, _ = report.build_summary(str(tmp_path), mine=False, malform=malform)
+    assert [(g["pipeline"], g["status"]) for g in s["signatures"] if g["signature"] == SIG_A] == \
+        [("partial-json", "untriaged")]
+    shutil.rmtree(tmp_path / "findings")
     page = report.render_html(s, [])
     table = page[page.index('<h2 id="pipelines">'):page.index("<figure id=\"plot-compare\"")]
     assert "<td>jsonrepair</td><td class=\"n\">3</td>" in table
@@ -346,3 +353,15 @@ def test_load_entries_without_binary_says_why(tmp_path):
     problems = []
     assert load.load_entries([str(tmp_path)], None, problems) == []
     assert "needs the malform binary" in problems[0]
+
+
+def test_worst_structured_case_is_shown_as_the_pipeline_got_it(tmp_path, malform):
+    compare_dir(tmp_path)
+    case = "malform-case 1\nprofile: generic_json\nop: json.trailing-comma seed=3\n---\n{\"a\": [1, 2], \"b\": 3}\n"
+    (tmp_path / "compare" / "cases" / "w2.txt").write_text(case)
+    s, _ = report.build_summary(str(tmp_path), mine=False, malform=malform)
+    worst = s["compare"]["worst"][0]
+    assert (worst["family"], worst["pipeline"]) == ("json.trailing-comma", "dirty-json")
+    rendered = subprocess.run([malform, "render", str(tmp_path / "compare" / "cases" / "w2.txt")],
+                              capture_output=True, text=True).stdout
+    assert worst["worst_text"] == rendered and not rendered.startswith("malform-case")

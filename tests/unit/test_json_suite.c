@@ -77,7 +77,7 @@ static void test_suite(void **state)
         int rc = mf_json_parse_repair((const char *)bytes, n, NULL, 0, &out, &w, &err);
         if (rc != 0) {
             assert_int_equal(err.tier, 1);
-            assert_string_equal(err.type, "JSON_SYNTAX_ERROR");
+            assert_true(!strcmp(err.type, "JSON_SYNTAX_ERROR") || !strcmp(err.type, "NESTING_TOO_DEEP"));
             assert_true(err.line >= 1 && err.column >= 1);
         } else {
             assert_non_null(out);

@@ -183,6 +183,40 @@ static void test_sigkill_of_parent_leaves_no_survivor(void **state)
         ;
 }
 
+/* A group started without mf_lc_proc but registered with the guard dies
+ * with its parent too. */
+static void test_guarded_foreign_group(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t parent = fork();
+    assert_true(parent >= 0);
+    if (parent == 0) {
+        pid_t w = fork();
+        if (w == 0) {
+            setpgid(0, 0);
+            execlp("sleep", "sleep", "60", (char *)NULL);
+            _exit(127);
+        }
+        setpgid(w, w);
+        mf_lc_proc_guard(w);
+        (void)!write(fds[1], &w, sizeof w);
+        pause();
+        _exit(0);
+    }
+    pid_t worker = 0;
+    assert_int_equal(read(fds[0], &worker, sizeof worker), (ssize_t)sizeof worker);
+    close(fds[0]);
+    close(fds[1]);
+    kill(parent, SIGKILL);
+    reap(parent);
+    int st = reap(worker);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    while (waitpid(-1, NULL, WNOHANG) > 0)   /* the guard */
+        ;
+}
+
 int main(void)
 {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -194,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_stop_terms_then_waits),
         cmocka_unit_test(test_group_leftovers_killed),
         cmocka_unit_test(test_sigkill_of_parent_leaves_no_survivor),
+        cmocka_unit_test(test_guarded_foreign_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

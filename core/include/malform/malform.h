@@ -38,6 +38,11 @@ const json_t *mf_options_context(const mf_options *o, const mf_profile *p, const
 const char *mf_options_context_string(const mf_options *o, const mf_profile *p, const char *key);
 
 #define MF_DEFAULT_MAX_INPUT (64u * 1024u * 1024u)
+/* The heap one mf_repair's values may use (jansson's allocations, where the
+ * shape of the input decides the cost): this many times the input size plus
+ * this constant; past it the repair is rejected as MEMORY_LIMIT. */
+#define MF_MEMORY_FACTOR 16
+#define MF_MEMORY_CONSTANT (64 << 20)
 #define MF_DEFAULT_MAX_DEPTH 256
 
 /* Repair raw model output for profile p (NULL: detect YAML or JSON and use

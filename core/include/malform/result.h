@@ -35,7 +35,7 @@ typedef struct {
 /* The rejection record. tier: 1 syntax, 2 schema, 3 semantic (0 = none).
  * type: static string such as "YAML_SYNTAX_ERROR"; path: JSON pointer or "".
  * Tier-1 types of resource limits name the limit: OUT_OF_MEMORY,
- * INPUT_TOO_LARGE, NESTING_TOO_DEEP, TOO_MANY_NODES. */
+ * MEMORY_LIMIT, INPUT_TOO_LARGE, NESTING_TOO_DEEP, TOO_MANY_NODES. */
 typedef struct {
     int tier;
     const char *type;
@@ -87,7 +87,7 @@ void mf_error_set(mf_error *e, int tier, const char *type, const char *path,
 void mf_error_clear(mf_error *e);
 
 /* True for the rejections no other candidate or repair can avoid: OUT_OF_MEMORY
- * and the caps (INPUT_TOO_LARGE, NESTING_TOO_DEEP, TOO_MANY_NODES). */
+ * and the caps (MEMORY_LIMIT, INPUT_TOO_LARGE, NESTING_TOO_DEEP, TOO_MANY_NODES). */
 bool mf_error_is_final(const mf_error *e);
 
 /* Serialise a result as the CLI's `--output result` object (new reference,
