@@ -178,7 +178,14 @@ int jl_skip_ws(jp *p)
             continue;
         }
         if (c == '/' && at(p, p->i + 1) == '*') {
-            jl_note(p, MF_RULE_JSON_COMMENT, p->line, "'/* */' comment removed");
+            size_t a = p->i, e = a + 2;
+            while (e < p->n && !(p->s[e] == '*' && e + 1 < p->n && p->s[e + 1] == '/') && e - a < 64)
+                e++;
+            size_t shown = e - a;
+            while (shown > 0 && shown < (size_t)(p->n - a) && ((unsigned char)p->s[a + shown] & 0xC0) == 0x80)
+                shown--;                /* do not cut a UTF-8 sequence */
+            jl_note(p, MF_RULE_JSON_COMMENT, p->line, "comment removed: %.*s%s", (int)shown, p->s + a,
+                    e - a >= 64 ? "..." : " */");
             jl_advance_n(p, 2);
             while (!at_end(p) && !(cur(p) == '*' && at(p, p->i + 1) == '/'))
                 jl_advance(p);

@@ -16,9 +16,11 @@
  * Decisions: NaN, Infinity, undefined and None become null (JSON has no
  * other form for them); numbers beyond int64/double are a real when the
  * double is exact, otherwise a string of their text (json.big-number);
- * duplicate keys keep the last value, as strict parsing does; text with a
- * raw NUL byte is never strict JSON (jansson would stop there); nesting is
+ * in valid JSON duplicate keys keep the last value, as strict parsing does,
+ * but in a repaired text a duplicate key with a different value is rejected
+ * (a misread; either choice would drop one); text with a raw NUL byte is never strict JSON (jansson would stop there); nesting is
  * capped at max_depth (at most MF_JSON_DEPTH_CAP). */
+#include <stdlib.h>
 #include <string.h>
 #include "json_internal.h"
 
@@ -76,10 +78,24 @@ static json_t *combine(const mf_profile *p, mf_json_tops *tops, mf_warnings *w)
         if (best < tops->count) {
             json_t *v = tops->items[best].value;
             tops->items[best].value = NULL;
+            mf_buf dropped = {0};       /* name what is dropped: at most 3 values, 80 bytes each */
+            for (size_t k = 0, listed = 0; k < tops->count; k++) {
+                if (k == best)
+                    continue;
+                if (listed++ == 3) {
+                    mf_buf_puts(&dropped, " ...");
+                    break;
+                }
+                char *txt = json_dumps(tops->items[k].value, JSON_COMPACT | JSON_ENCODE_ANY);
+                mf_buf_printf(&dropped, "%s line %d: %.80s%s", listed > 1 ? ";" : "", tops->items[k].line,
+                              txt ? txt : "?", txt && strlen(txt) > 80 ? "..." : "");
+                free(txt);
+            }
             mf_warnings_add(w, id, tops->items[best].line,
                             "%zu concatenated JSON values (%zu objects); kept the largest object "
-                            "(line %d), dropped the others", tops->count, objects,
-                            tops->items[best].line);
+                            "(line %d), dropped the others:%s", tops->count, objects,
+                            tops->items[best].line, dropped.s ? dropped.s : "");
+            mf_buf_free(&dropped);
             return v;
         }
     }

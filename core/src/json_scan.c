@@ -206,11 +206,14 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             }
         }
         bool cut;
+        size_t key_at = p->i, key_bol = p->bol;
+        int key_line = p->line;
         if (parse_key(p, b, &cut))
             goto error;
         if (cut) {
             p->dropped_member = true;
-            jl_cut(p, "dropped the key cut at line %d", p->line);
+            jl_cut(p, "dropped the member whose key was cut (\"%.*s%s\")", (int)(b->len > 40 ? 40 : b->len),
+                   b->s ? b->s : "", b->len > 40 ? "..." : "");
             continue;
         }
         char *key = mf_strndup(b->s ? b->s : "", b->len);
@@ -274,6 +277,17 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         }
         if (!v)
             jl_cut(p, "dropped the member \"%.40s\" (its value was cut)", key);
+        json_t *had = v ? json_object_getn(obj, key, keylen) : NULL;
+        if (had && !json_equal(had, v)) {
+            /* strict JSON keeps the last, but in a repaired text a second
+             * value usually comes from a misread; either choice loses one */
+            json_decref(v);
+            p->i = key_at, p->line = key_line, p->bol = key_bol;
+            jl_fail(p, "duplicate key \"%.40s\" with a different value: keeping either would drop the other",
+                    key);
+            free(key);
+            goto error;
+        }
         if (v && json_object_setn_new(obj, key, keylen, v)) {
             free(key);
             jl_fail(p, "object key is not valid UTF-8");

@@ -289,8 +289,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             size_t tail = b->len > 24 ? 24 : b->len;
             while (tail < b->len && tail > 0 && ((unsigned char)b->s[b->len - tail] & 0xC0) == 0x80)
                 tail--;
-            jl_cut(p, "kept the string cut at line %d as it was (ends \"%s%.*s\")", p->line,
-                   tail < b->len ? "..." : "", (int)tail, b->s ? b->s + b->len - tail : "");
+            if (!is_key)
+                jl_cut(p, "kept the string cut at line %d as it was (ends \"%s%.*s\")", p->line,
+                       tail < b->len ? "..." : "", (int)tail, b->s ? b->s + b->len - tail : "");
             break;
         }
         int c = cur(p);

@@ -114,15 +114,22 @@ static int epic_ids(json_t *epics, mf_warnings *w)
     json_t *used = json_object(), *seen = json_object();
     long long ceiling = 0;
     int rc = 0;
+    bool work = false; /* a missing or repeated id: clean input stops after one pass */
     for (size_t i = 0; i < n; i++) {
-        const char *id = json_string_value(json_object_get(json_array_get(epics, i), "id"));
+        json_t *e = json_array_get(epics, i);
+        json_t *idv = json_object_get(e, "id");
+        const char *id = json_string_value(idv);
+        work = work || (json_is_object(e) && id_missing(idv));
         if (id && *id) {
+            work = work || json_object_get(used, id);
             json_object_set_new(used, id, json_true());
             long long k = suffix_number(id, "EPIC-");
             if (k > ceiling)
                 ceiling = k;
         }
     }
+    if (!work)
+        n = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         json_t *e = json_array_get(epics, i);
         if (!json_is_object(e))
@@ -174,17 +181,26 @@ static int story_ids(json_t *epics, mf_warnings *w)
 {
     json_t *used = json_object(), *seen = json_object(), *ceil = json_object();
     int rc = 0;
+    bool work = false; /* a missing or repeated id: clean input stops after one pass */
     for (size_t e = 0; e < json_array_size(epics); e++) {
         json_t *stories = json_object_get(json_array_get(epics, e), "user_stories");
         for (size_t s = 0; s < json_array_size(stories); s++) {
-            const char *id = json_string_value(json_object_get(json_array_get(stories, s), "id"));
+            json_t *st = json_array_get(stories, s);
+            json_t *idv = json_object_get(st, "id");
+            const char *id = json_string_value(idv);
+            work = work || (json_is_object(st) && id_missing(idv));
             if (id && *id) {
+                work = work || json_object_get(used, id);
                 json_object_set_new(used, id, json_true());
-                story_ceilings(ceil, id);
             }
         }
     }
-    for (size_t e = 0; e < json_array_size(epics) && rc == 0; e++) {
+    for (size_t e = 0; work && e < json_array_size(epics); e++) {
+        json_t *stories = json_object_get(json_array_get(epics, e), "user_stories");
+        for (size_t s = 0; s < json_array_size(stories); s++)
+            story_ceilings(ceil, json_string_value(json_object_get(json_array_get(stories, s), "id")));
+    }
+    for (size_t e = 0; work && e < json_array_size(epics) && rc == 0; e++) {
         json_t *stories = json_object_get(json_array_get(epics, e), "user_stories");
         char ekey[32];
         snprintf(ekey, sizeof ekey, "%zu", e + 1);

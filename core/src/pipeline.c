@@ -47,6 +47,14 @@ typedef struct {
     mf_warnings stash_w;
     const char *stash_text;
     size_t stash_len;
+    /* YAML: the text (after the misread repairs, with their warnings) whose
+     * parse failed in pass A; pass B starts its repair groups from it instead
+     * of repeating the same repairs and the same failing parse */
+    bool ystash;
+    const char *ystash_src;
+    size_t ystash_len;
+    mf_buf ystash_text;
+    mf_warnings ystash_w;
 } run;
 
 static bool is_generic(const mf_profile *p)
@@ -184,13 +192,22 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     mf_error err = {0};
     json_t *v = NULL;
     mf_buf text = {0};
-    mf_buf_put(&text, c->text, c->len);
     bool yaml = R->p->format == MF_FORMAT_YAML;
-    if (yaml) /* repairs needed although the text parses (it parses to another value) */
-        mf_yaml_repair_misread(&text, R->p, &w);
+    bool seen = yaml && repair && R->ystash && c->len == R->ystash_len && memcmp(c->text, R->ystash_src, c->len) == 0;
+    if (seen) { /* pass A parsed these very bytes and failed: the same parse would fail again */
+        text = R->ystash_text;
+        w = R->ystash_w;
+        memset(&R->ystash_text, 0, sizeof R->ystash_text);
+        memset(&R->ystash_w, 0, sizeof R->ystash_w);
+        R->ystash = false;
+    } else {
+        mf_buf_put(&text, c->text, c->len);
+        if (yaml) /* repairs needed although the text parses (it parses to another value) */
+            mf_yaml_repair_misread(&text, R->p, &w);
+    }
     size_t misread = w.count; /* those repairs stand whatever the parse says */
-    int ok = parse_and_finish(R, yaml ? mf_buf_cstr(&text) : c->text, yaml ? text.len : c->len, repair, &v, &w,
-                              &err) == 0;
+    int ok = !seen && parse_and_finish(R, yaml ? mf_buf_cstr(&text) : c->text, yaml ? text.len : c->len, repair,
+                                       &v, &w, &err) == 0;
     if (!ok && mf_error_is_final(&err)) { /* a cap or OOM: no other attempt can do better */
         mf_error_clear(&R->r->error);
         R->r->error = err;
@@ -204,6 +221,14 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
             offer_error(R, &err);
         mf_error_clear(&err);
         mf_warnings_truncate(&w, misread);
+        if (yaml && !repair && !R->ystash) {
+            R->ystash = true;
+            R->ystash_src = c->text;
+            R->ystash_len = c->len;
+            R->ystash_text = text;
+            R->ystash_w = w;
+            return 0;
+        }
     }
     if (!ok && repair && R->p->format == MF_FORMAT_YAML) {
         for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
@@ -341,7 +366,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
         return r;
 
     run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL,
-             NULL, {0}, NULL, 0};
+             NULL, {0}, NULL, 0, false, NULL, 0, {0}, {0}};
     mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
     bool keyed;
     mf_cand_trailing_prose(p, raw, len, NULL, &keyed);
@@ -392,6 +417,8 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
     }
     json_decref(R.stash);
     mf_warnings_clear(&R.stash_w);
+    mf_buf_free(&R.ystash_text);
+    mf_warnings_clear(&R.ystash_w);
     if (won < 0) {
         won = 0;
     } else if (won) {

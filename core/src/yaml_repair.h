@@ -31,6 +31,7 @@ enum {
     /* context, from the lines before (in the text as given): */
     YR_DQ_CONT = 8,     /* a later line of a double-quoted scalar opened on an earlier line */
     YR_PLAIN_CONT = 16, /* a continuation line of a multi-line plain scalar (no key, no dash, deeper) */
+    YR_LONG = 32,       /* over 65535 bytes or 255 dashes: its entry is kept full size in long_e */
 };
 /* Lines whose text belongs to a scalar started on an earlier line: no rule reads them as entries. */
 #define YR_CONT (YR_DQ_CONT | YR_PLAIN_CONT)
@@ -47,17 +48,26 @@ typedef struct {
 /* The line model every rule reads: the lines of one text, their parsed entries
  * and per-line flags. Built once per text (yr_doc_open); a rule that changes
  * the text writes a new text and the group driver builds the next model from it. */
+/* A line's entry in 16 bytes (columns of lines up to 65535 bytes). */
+typedef struct {
+    uint16_t indent, dash, content, key_s, key_e, val, end;
+    uint8_t dashes;
+    bool key;
+} yr_centry;
 typedef struct {
     const char *text;
     size_t len;
     yr_line *l;
-    yr_entry *e;        /* e[i]: line i parsed by yr_entry_parse */
+    yr_centry *ce;      /* ce[i]: line i parsed by yr_entry_parse; for a YR_LONG line,
+                           ce[i].key_s << 16 | ce[i].key_e indexes long_e */
+    yr_entry *long_e;   /* the entries of YR_LONG lines (few: one per 64 KB of text at most) */
     size_t count;
     bool final_nl;      /* the text ended with '\n' */
 } yr_doc;
 /* Build the model of text [in, in+len). 0 ok, -1 OOM or a line too long. */
 int yr_doc_open(yr_doc *d, const char *in, size_t len);
 void yr_doc_close(yr_doc *d);
+
 
 /* A rule over the line model: writes the repaired text to out and returns the
  * number of changes (0: out is undefined and the text stays as it was). */
@@ -132,6 +142,17 @@ void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i);
 /* Parse a line: indentation, sequence dashes, an optional key (plain or quoted
  * followed by ": " or ":" at end) and where the value starts. */
 void yr_entry_parse(const char *s, size_t n, yr_entry *e);
+/* Line i's entry. */
+static inline yr_entry yr_entry_at(const yr_doc *d, size_t i)
+{
+    yr_entry e;
+    const yr_centry *c = &d->ce[i];
+    if (d->l[i].flags & YR_LONG)
+        return d->long_e[(size_t)c->key_s << 16 | c->key_e];
+    e.indent = c->indent, e.dash = c->dash, e.content = c->content, e.key_s = c->key_s, e.key_e = c->key_e;
+    e.val = c->val, e.end = c->end, e.dashes = c->dashes, e.key = c->key;
+    return e;
+}
 /* True when the entry has a value position: after a key or after a dash. */
 bool yr_entry_valued(const yr_entry *e);
 /* True for blank lines, comment lines and document markers (--- / ...). */
@@ -176,8 +197,10 @@ bool yr_profile_key(const mf_profile *p, const char *k, size_t n);
 
 /* ---- keys used in a document ---- */
 /* The set of identifier keys that start an entry line somewhere in the document. */
-typedef struct { const char **s; size_t *n; size_t mask; } yr_keyset;
+typedef struct { const char **s; uint32_t *n; size_t mask; } yr_keyset;
 int yr_keyset_init(yr_keyset *k, const yr_doc *d); /* 0 ok, -1 OOM */
+/* How many lines of d are mapping entries (have a key): the size hint of key tables. */
+size_t yr_key_lines(const yr_doc *d);
 bool yr_keyset_has(const yr_keyset *k, const char *s, size_t n);
 void yr_keyset_free(yr_keyset *k);
 

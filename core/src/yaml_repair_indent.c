@@ -19,7 +19,7 @@ static void note_moved(yr_skip *sk, const yr_doc *d, size_t i, size_t to)
 {
     yr_skip_note_line(sk, d, i);
     if (d->l[i].flags & YR_OPENS_BLOCK)
-        sk->blk.parent = sk->blk.parent - d->e[i].indent + to;
+        sk->blk.parent = sk->blk.parent - yr_entry_at(d, i).indent + to;
 }
 
 /* ---- yaml.sequence-indent-drift ---- */
@@ -60,7 +60,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         size_t x = e.indent, to = x;
         if (e.dashes) {
             while (depth && lv[depth - 1].col > x + 3)
@@ -114,7 +114,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
 
 /* ---- yaml.property-indent ---- */
 
-typedef struct { size_t dash, col; } pi_item;
+typedef struct { uint32_t dash, col; } pi_item;
 
 size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
@@ -133,7 +133,7 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         size_t x = e.indent, to = x;
         if (e.dashes) {
             while (depth && it[depth - 1].dash >= x)

@@ -50,7 +50,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         if (!e.key || e.val + 2 > e.end || !is_dash_at(l->s, e.end, e.val) || l->s[e.val + 1] != ' ') {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);
@@ -126,7 +126,7 @@ static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool p
     size_t nx = next_content(d, i);
     if (nx >= d->count)
         return false;
-    const yr_entry *n = &d->e[nx];
+    const yr_entry ne_ = yr_entry_at(d, nx), *n = &ne_;
     return n->indent > e->dash || (n->dashes && n->indent == e->indent && n->key);
 }
 
@@ -143,7 +143,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         size_t k = missing_space_colon(l->s, e.end, e.content);
         if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, prev_dash == e.indent && prev_keyed))
             k = 0;
@@ -310,7 +310,7 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         size_t nt = 0;
         if (e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s) && e.val < e.end)
             nt = ik_tokenize(l->s, &e, t, IK_MAX);
@@ -392,8 +392,8 @@ static size_t kk_merge(const char *s, ik_tok *t, size_t nt, size_t col, const mf
 
 size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    size_t cap = 16;
-    while (cap < 2 * d->count + 2)
+    size_t cap = 16, keys = yr_key_lines(d);
+    while (cap < 4 * keys + 32)
         cap *= 2;
     kk_set seen = {calloc(cap, sizeof *seen.s), calloc(cap, sizeof *seen.n), calloc(cap, sizeof *seen.col), cap - 1, 0};
     if (!seen.s || !seen.n || !seen.col) {
@@ -410,7 +410,7 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         size_t nt = 0;
         bool ident = e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s);
         if (ident && e.val < e.end)
@@ -460,7 +460,7 @@ static size_t dash_key(const char *s, size_t end, size_t c)
  * remembers, per open indentation, whether the last line there was a plain
  * mapping entry and whether it had no value; a list item `- k: v` also opens
  * its mapping's column (k's), so `-x:` among the item's properties is a key. */
-typedef struct { size_t indent; bool map_entry, opener; } ds_sib;
+typedef struct { uint32_t indent; bool map_entry, opener; } ds_sib;
 
 static bool plain_entry(const yr_entry *e, const char *s)
 {
@@ -482,7 +482,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         while (depth && sib[depth - 1].indent > e.indent)
             depth--;
         bool same = depth && sib[depth - 1].indent == e.indent;
@@ -492,7 +492,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         if (fire && !e.dashes && !prev_opener) {
             size_t nx = next_content(d, i);
             if (nx < d->count) {
-                const yr_entry ne = d->e[nx];
+                const yr_entry ne = yr_entry_at(d, nx);
                 fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
             }
         }
@@ -535,10 +535,11 @@ static const json_t *bare_parent(const mf_profile *p, const yr_line *l, const yr
     return yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
 }
 
-/* True when line l is `child: ...` at exactly column c with child in kids. */
-static bool child_at(const yr_line *l, size_t c, const json_t *kids, const yr_entry *e)
+/* True when line k is `child: ...` at exactly column c with child in kids. */
+static bool child_at(const yr_doc *d, size_t k, size_t c, const json_t *kids)
 {
-    return e->key && !e->dashes && e->indent == c && yr_list_has(kids, l->s + e->key_s, e->key_e - e->key_s);
+    yr_entry e = yr_entry_at(d, k);
+    return e.key && !e.dashes && e.indent == c && yr_list_has(kids, d->l[k].s + e.key_s, e.key_e - e.key_s);
 }
 
 size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -550,14 +551,14 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        const yr_entry *e = &d->e[i];
+        const yr_entry ei = yr_entry_at(d, i), *e = &ei;
         const json_t *kids;
         yr_put_line(&o, l);
         if (yr_block_body(&blk, l) || (l->flags & YR_INERT))
             continue;
         yr_block_note_line(&blk, d, i);
         size_t nx = next_content(d, i);
-        if (!(kids = bare_parent(p, l, e)) || nx >= d->count || !child_at(&d->l[nx], e->key_s, kids, &d->e[nx]))
+        if (!(kids = bare_parent(p, l, e)) || nx >= d->count || !child_at(d, nx, e->key_s, kids))
             continue;
         size_t c = e->key_s, k = i + 1;
         bool empty_child = false;
@@ -570,7 +571,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
                     break;
                 const yr_line *a = &d->l[after];
                 size_t ai = mf_line_indent((mf_line){a->s, a->n});
-                if (!(ai > c || child_at(a, c, kids, &d->e[after]) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
+                if (!(ai > c || child_at(d, after, c, kids) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
                     break;
                 for (; k < after; k++) {
                     if (!mf_line_blank((mf_line){d->l[k].s, d->l[k].n}))
@@ -579,8 +580,10 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
                 }
                 continue;
             }
-            if (child_at(m, c, kids, &d->e[k]))
-                empty_child = d->e[k].val == d->e[k].end;
+            if (child_at(d, k, c, kids)) {
+                yr_entry ce = yr_entry_at(d, k);
+                empty_child = ce.val == ce.end;
+            }
             else if (!(ind > c || (empty_child && is_dash_at(m->s, m->n, ind) && ind == c)))
                 break;
             yr_spaces(&o, 2);

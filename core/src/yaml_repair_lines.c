@@ -163,16 +163,18 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
 
 /* ---- yaml.duplicate-key ---- */
 
-typedef struct { uint64_t h; size_t scope, line; bool used; } dk_slot;
-typedef struct { dk_slot *t; size_t mask; } dk_table;
-typedef struct { size_t col, id; } dk_scope;
+/* The table of entries seen, by (mapping, line text): open addressing over
+ * 12-byte slots, line1 = line + 1 (0: empty), sized to the key lines. */
+typedef struct { uint32_t h, scope, line1; } dk_slot;
+typedef struct { dk_slot *t; size_t cap; } dk_table;
+typedef struct { uint32_t col, id; } dk_scope;
 
-static uint64_t dk_hash(size_t scope, const char *s, size_t n)
+static uint32_t dk_hash(size_t scope, const char *s, size_t n)
 {
     uint64_t h = 1469598103934665603ULL ^ (uint64_t)scope * 0x9E3779B97F4A7C15ULL;
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    return (uint32_t)(h ^ (h >> 32));
 }
 
 static size_t rtrim_len(const char *s, size_t n)
@@ -190,15 +192,16 @@ static bool is_doc_marker(const yr_line *l)
 
 /* For every key line k, end[k] = its block's last non-blank line (k when it
  * has none). A block is every following line deeper than the key's column, plus
- * same-column `- ` items when the key has no inline value. One pass, one stack. */
-static void block_ends(const yr_doc *d, size_t *end, size_t *st_line)
+ * same-column `- ` items when the key has no inline value. One pass, one stack
+ * (st, one level per open key). */
+typedef struct { uint32_t line, col; bool empty; } bk_level;
+
+static void block_ends(const yr_doc *d, uint32_t *end, bk_level *st)
 {
     size_t depth = 0, prev_nb = 0;
     yr_block blk = {0};
     for (size_t k = 0; k < d->count; k++)
-        end[k] = k;
-    size_t *col = st_line + d->count;
-    bool *empty = (bool *)(col + d->count);
+        end[k] = (uint32_t)k;
     for (size_t k = 0; k < d->count; k++) {
         const yr_line *l = &d->l[k];
         if (yr_block_body(&blk, l)) {
@@ -209,30 +212,26 @@ static void block_ends(const yr_doc *d, size_t *end, size_t *st_line)
         if ((l->flags & YR_INERT)) {
             if (is_doc_marker(l))
                 while (depth)
-                    depth--, end[st_line[depth]] = prev_nb;
+                    depth--, end[st[depth].line] = (uint32_t)prev_nb;
             continue;
         }
-        yr_entry e = d->e[k];
-        while (depth && (col[depth - 1] > e.indent ||
-                         (col[depth - 1] == e.indent && !(empty[depth - 1] && e.dashes)))) {
+        yr_entry e = yr_entry_at(d, k);
+        while (depth && (st[depth - 1].col > e.indent ||
+                         (st[depth - 1].col == e.indent && !(st[depth - 1].empty && e.dashes)))) {
             depth--;
-            end[st_line[depth]] = prev_nb;
+            end[st[depth].line] = (uint32_t)prev_nb;
         }
-        if (e.key) {
-            st_line[depth] = k;
-            col[depth] = e.key_s;
-            empty[depth] = e.val == e.end;
-            depth++;
-        }
+        if (e.key)
+            st[depth++] = (bk_level){(uint32_t)k, e.key_s, e.val == e.end};
         prev_nb = k;
         yr_block_note_line(&blk, d, k);
     }
     while (depth)
-        depth--, end[st_line[depth]] = prev_nb;
+        depth--, end[st[depth].line] = (uint32_t)prev_nb;
 }
 
 /* True when the blocks of key lines j and i (headers already equal) repeat line for line. */
-static bool same_block(const yr_doc *d, const size_t *end, size_t j, size_t i)
+static bool same_block(const yr_doc *d, const uint32_t *end, size_t j, size_t i)
 {
     if (end[j] - j != end[i] - i)
         return false;
@@ -248,19 +247,25 @@ static bool same_block(const yr_doc *d, const size_t *end, size_t j, size_t i)
 size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    size_t cap = 16;
-    while (cap < 2 * d->count + 2)
-        cap *= 2;
-    dk_table tab = {calloc(cap, sizeof(dk_slot)), cap - 1};
-    dk_scope *st = malloc((d->count + 1) * sizeof *st);
-    size_t *end = malloc((d->count + 1) * sizeof *end);
-    size_t *work = malloc((d->count + 1) * (2 * sizeof(size_t) + sizeof(bool)));
-    if (!tab.t || !st || !end || !work) {
-        free(tab.t), free(st), free(end), free(work);
+    if (d->count >= UINT32_MAX)
+        return 0;
+    uint32_t *end = malloc((d->count + 1) * sizeof *end);
+    bk_level *levels = malloc((d->count + 1) * sizeof *levels);
+    if (!end || !levels) {
+        free(end), free(levels);
         return 0;
     }
-    block_ends(d, end, work);
-    free(work);
+    block_ends(d, end, levels);
+    free(levels);
+    size_t keys = 0;
+    for (size_t i = 0; i < d->count; i++)
+        keys += !(d->l[i].flags & (YR_INERT | YR_CONT)) && yr_entry_at(d, i).key;
+    dk_table tab = {calloc(keys + keys / 2 + 16, sizeof(dk_slot)), keys + keys / 2 + 16};
+    dk_scope *st = malloc((d->count + 1) * sizeof *st);
+    if (!tab.t || !st) {
+        free(tab.t), free(st), free(end);
+        return 0;
+    }
     size_t depth = 0, next_id = 1, changes = 0;
     yr_out o = {.b = out};
     yr_block blk = {0};
@@ -276,37 +281,38 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         if (e.dashes) {
             while (depth && st[depth - 1].col > e.dash)
                 depth--;
             if (e.key)
-                st[depth++] = (dk_scope){e.key_s, next_id++};
+                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++};
         } else {
             while (depth && st[depth - 1].col > e.indent)
                 depth--;
             if (e.key && (!depth || st[depth - 1].col != e.indent))
-                st[depth++] = (dk_scope){e.indent, next_id++};
+                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++};
         }
         if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
             size_t scope = st[depth - 1].id;
             size_t tl = e.end - e.key_s;
-            uint64_t h = dk_hash(scope, l->s + e.key_s, tl);
-            size_t k = (size_t)h & tab.mask;
+            uint32_t h = dk_hash(scope, l->s + e.key_s, tl);
+            size_t k = h % tab.cap;
             size_t found = (size_t)-1;
-            while (tab.t[k].used) {
+            while (tab.t[k].line1) {
                 if (tab.t[k].h == h && tab.t[k].scope == scope) {
-                    const yr_line *fl = &d->l[tab.t[k].line];
-                    const yr_entry f = d->e[tab.t[k].line];
+                    size_t fline = tab.t[k].line1 - 1;
+                    const yr_line *fl = &d->l[fline];
+                    const yr_entry f = yr_entry_at(d, fline);
                     if (f.end - f.key_s == tl && memcmp(fl->s + f.key_s, l->s + e.key_s, tl) == 0) {
-                        found = tab.t[k].line;
+                        found = fline;
                         break;
                     }
                 }
-                k = (k + 1) & tab.mask;
+                k = k + 1 == tab.cap ? 0 : k + 1;
             }
             if (found == (size_t)-1) {
-                tab.t[k] = (dk_slot){h, scope, i, true};
+                tab.t[k] = (dk_slot){h, (uint32_t)scope, (uint32_t)i + 1};
             } else if (!e.dashes && same_block(d, end, found, i)) {
                 mf_warnings_add(w, MF_RULE_ID(YAML_DUPLICATE_KEY), yr_lineno(i),
                                 "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",

@@ -31,7 +31,7 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         yr_flush(&o);
         size_t at = o.b->len;
         size_t next = yr_entry_valued(&e) && e.val < e.end ? fn(&o, d, i, &e, p, w) : 0;
@@ -101,7 +101,8 @@ size_t yr_value_end(const yr_line *l, const yr_entry *e, bool quotes)
 static size_t plain_last(const yr_doc *d, size_t i, size_t col)
 {
     const yr_line *first = &d->l[i];
-    if (yr_value_end(first, &d->e[i], false) < d->e[i].end)
+    yr_entry fe = yr_entry_at(d, i);
+    if (yr_value_end(first, &fe, false) < fe.end)
         return i;
     size_t last = i;
     for (size_t k = next_nonblank(d, i); k < d->count; k = next_nonblank(d, k)) {
@@ -202,7 +203,7 @@ static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
         return s[0] != '#';
     if (s[0] == '-' && (n == 1 || s[1] == ' '))
         return true;
-    yr_entry e = d->e[i];
+    yr_entry e = yr_entry_at(d, k);
     return e.key && ind <= col;
 }
 
@@ -286,7 +287,7 @@ size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, 
         } else if (yr_block_body(&blk, l) || (l->flags & YR_INERT)) {
             yr_put(&o, l->s, l->n);
         } else {
-            yr_entry e = d->e[i];
+            yr_entry e = yr_entry_at(d, i);
             yr_block_note_line(&blk, d, i);
             const char *s = l->s;
             if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"') {

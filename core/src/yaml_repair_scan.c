@@ -43,7 +43,7 @@ static void context_flags(yr_doc *d)
     size_t plain_col = none;
     for (size_t i = 0; i < d->count; i++) {
         yr_line *l = &d->l[i];
-        const yr_entry *e = &d->e[i];
+        const yr_entry ei = yr_entry_at(d, i), *e = &ei;
         bool dq = sk.dq;
         if (yr_skip_line(&sk, l)) {
             if (dq)
@@ -81,12 +81,13 @@ int yr_doc_open(yr_doc *d, const char *in, size_t len)
         p = nl ? nl + 1 : end;
     }
     d->l = malloc((count ? count : 1) * sizeof *d->l);
-    d->e = malloc((count ? count : 1) * sizeof *d->e);
-    if (!d->l || !d->e) {
+    d->ce = malloc((count ? count : 1) * sizeof *d->ce);
+    if (!d->l || !d->ce) {
         yr_doc_close(d);
         return -1;
     }
     const char *p = in, *end = in + len;
+    size_t nlong = 0;
     for (size_t i = 0; i < count; i++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -101,8 +102,24 @@ int yr_doc_open(yr_doc *d, const char *in, size_t len)
         l->s = p;
         l->n = (uint32_t)n;
         l->nl = nl != NULL;
-        yr_entry_parse(l->s, l->n, &d->e[i]);
-        l->flags = line_flags(l, &d->e[i]);
+        yr_entry e;
+        yr_entry_parse(l->s, l->n, &e);
+        l->flags = line_flags(l, &e);
+        if (n > UINT16_MAX || e.dashes > UINT8_MAX) {
+            /* at most len / 2^8 such lines (255 dashes take 510 bytes): the index fits 32 bits */
+            yr_entry *le = realloc(d->long_e, (nlong + 1) * sizeof *le);
+            if (!le) {
+                yr_doc_close(d);
+                return -1;
+            }
+            d->long_e = le;
+            le[nlong] = e;
+            l->flags |= YR_LONG;
+            d->ce[i] = (yr_centry){0, 0, 0, (uint16_t)(nlong >> 16), (uint16_t)(nlong & 0xffff), 0, 0, 0, false};
+            nlong++;
+        } else
+            d->ce[i] = (yr_centry){(uint16_t)e.indent, (uint16_t)e.dash, (uint16_t)e.content, (uint16_t)e.key_s,
+                                   (uint16_t)e.key_e, (uint16_t)e.val, (uint16_t)e.end, (uint8_t)e.dashes, e.key};
         p = nl ? nl + 1 : end;
     }
     d->count = count;
@@ -113,11 +130,14 @@ int yr_doc_open(yr_doc *d, const char *in, size_t len)
 void yr_doc_close(yr_doc *d)
 {
     free(d->l);
-    free(d->e);
+    free(d->ce);
+    free(d->long_e);
     d->l = NULL;
-    d->e = NULL;
+    d->ce = NULL;
+    d->long_e = NULL;
     d->count = 0;
 }
+
 
 void yr_flush(yr_out *o)
 {
@@ -271,7 +291,8 @@ void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
     if (!(d->l[i].flags & YR_OPENS_BLOCK))
         return;
     b->active = true;
-    b->parent = d->e[i].key ? d->e[i].key_s : d->e[i].dash;
+    yr_entry e = yr_entry_at(d, i);
+    b->parent = e.key ? e.key_s : e.dash;
     b->body = 0;
 }
 
@@ -455,10 +476,18 @@ static size_t key_hash(const char *s, size_t n)
     return h;
 }
 
+size_t yr_key_lines(const yr_doc *d)
+{
+    size_t keys = 0;
+    for (size_t i = 0; i < d->count; i++)
+        keys += !(d->l[i].flags & (YR_INERT | YR_CONT)) && yr_entry_at(d, i).key;
+    return keys;
+}
+
 int yr_keyset_init(yr_keyset *k, const yr_doc *d)
 {
-    size_t cap = 16;
-    while (cap < 2 * d->count + 2)
+    size_t cap = 16, keys = yr_key_lines(d);
+    while (cap < 2 * keys + 2)
         cap *= 2;
     k->s = calloc(cap, sizeof *k->s);
     k->n = calloc(cap, sizeof *k->n);
@@ -472,7 +501,7 @@ int yr_keyset_init(yr_keyset *k, const yr_doc *d)
         const yr_line *l = &d->l[i];
         if (yr_block_body(&blk, l) || (l->flags & YR_INERT))
             continue;
-        yr_entry e = d->e[i];
+        yr_entry e = yr_entry_at(d, i);
         yr_block_note_line(&blk, d, i);
         size_t kn = e.key_e - e.key_s;
         if (!e.key || !yr_is_ident(l->s + e.key_s, kn) || yr_keyset_has(k, l->s + e.key_s, kn))

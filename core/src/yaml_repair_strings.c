@@ -33,19 +33,32 @@ static int item_kind(const yr_line *l, const yr_entry *e)
     return IC_COLON;
 }
 
-typedef struct { size_t col; size_t seq; } ic_level;
+typedef struct { uint32_t col, seq; } ic_level;
+
+/* Grow *a (items of `item` bytes, *cap of them) to hold `need`, new items zeroed; false on OOM. */
+static bool grow(void **a, size_t *cap, size_t need, size_t item)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*a, n * item);
+    if (!p)
+        return false;
+    memset((char *)p + *cap * item, 0, (n - *cap) * item);
+    *a = p;
+    *cap = n;
+    return true;
+}
 
 /* For every line, the list it is an item of (seq[i], 0 = none) and its kind;
  * per list, how many items of each kind (counts[seq * 4 + kind]). */
-static int ic_scan(const yr_doc *d, size_t *seq, unsigned char *kind, size_t **counts_out)
+static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t **counts_out)
 {
-    ic_level *st = malloc((d->count + 1) * sizeof *st);
-    size_t *counts = calloc(4 * (d->count + 1), sizeof *counts);
-    if (!st || !counts) {
-        free(st), free(counts);
-        return -1;
-    }
-    size_t depth = 0, next_seq = 1, item = (size_t)-1;
+    ic_level *st = NULL;
+    uint32_t *counts = NULL;
+    size_t st_cap = 0, seq_cap = 0, depth = 0, next_seq = 1, item = (size_t)-1;
     yr_skip sk = {{0}, false};
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
@@ -53,18 +66,24 @@ static int ic_scan(const yr_doc *d, size_t *seq, unsigned char *kind, size_t **c
         kind[i] = IC_NONE;
         if (yr_skip_line(&sk, l) || (l->flags & YR_INERT))
             continue;
-        const yr_entry *e = &d->e[i];
+        const yr_entry ei = yr_entry_at(d, i), *e = &ei;
         size_t col = e->indent;
         while (depth && (st[depth - 1].col > col || (st[depth - 1].col == col && !e->dashes)))
             depth--;
-        if (item != (size_t)-1 && kind[item] == IC_COLON && d->e[item].indent < col) {
+        if (item != (size_t)-1 && kind[item] == IC_COLON && yr_entry_at(d, item).indent < col) {
             counts[seq[item] * 4 + IC_COLON]--; /* the item has more lines: not a one-line string */
             counts[seq[item] * 4 + IC_OTHER]++;
             kind[item] = IC_OTHER;
         }
         if (e->dashes) {
-            if (!depth || st[depth - 1].col != col)
-                st[depth++] = (ic_level){col, next_seq++};
+            if (!depth || st[depth - 1].col != col) {
+                if (!grow((void **)&st, &st_cap, depth + 1, sizeof *st) ||
+                    !grow((void **)&counts, &seq_cap, 4 * (next_seq + 1), sizeof *counts)) {
+                    free(st), free(counts);
+                    return -1;
+                }
+                st[depth++] = (ic_level){(uint32_t)col, (uint32_t)next_seq++};
+            }
             seq[i] = st[depth - 1].seq;
             kind[i] = (unsigned char)item_kind(l, e);
             counts[seq[i] * 4 + kind[i]]++;
@@ -73,6 +92,8 @@ static int ic_scan(const yr_doc *d, size_t *seq, unsigned char *kind, size_t **c
         yr_skip_note_line(&sk, d, i);
     }
     free(st);
+    if (!counts && !grow((void **)&counts, &seq_cap, 4, sizeof *counts))
+        return -1;
     *counts_out = counts;
     return 0;
 }
@@ -80,7 +101,9 @@ static int ic_scan(const yr_doc *d, size_t *seq, unsigned char *kind, size_t **c
 size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    size_t *seq = malloc((d->count + 1) * sizeof *seq), *counts = NULL;
+    if (d->count >= UINT32_MAX)
+        return 0;
+    uint32_t *seq = malloc((d->count + 1) * sizeof *seq), *counts = NULL;
     unsigned char *kind = malloc(d->count + 1);
     if (!seq || !kind || ic_scan(d, seq, kind, &counts) != 0) {
         free(seq), free(kind);
@@ -90,18 +113,18 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        const size_t *c = &counts[seq[i] * 4];
+        const uint32_t *c = &counts[seq[i] * 4];
         if (kind[i] != IC_COLON || c[IC_STRING] == 0 || c[IC_STRING] < c[IC_COLON] || c[IC_OTHER] != 0) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry as_value = d->e[i];
+        yr_entry as_value = yr_entry_at(d, i);
         as_value.val = as_value.content;
         as_value.key = false;
         mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_COLON), yr_lineno(i),
                         "Quoted a list item containing ': ' whose sibling items are strings (guessed that "
                         "\"%.*s\" is one string, not a one-key mapping).",
-                        (int)(d->e[i].end - d->e[i].content), l->s + d->e[i].content);
+                        (int)(yr_entry_at(d, i).end - yr_entry_at(d, i).content), l->s + yr_entry_at(d, i).content);
         yr_put_quoted(&o, d, i, &as_value, yr_value_end(l, &as_value, false), i);
         changes++;
     }

@@ -100,6 +100,21 @@ static int clean_check(mf_check *k)
     return st;
 }
 
+/* Independent of core's verdict: every applied text op is exact and names
+ * a rule that repairs it (value ops change the artifact itself), and the
+ * render kept the exact contract. Then a rejection is a failure too. */
+static bool promised(const mf_check *k)
+{
+    if (!k->structured || k->render.contract != MF_CONTRACT_EXACT)
+        return false;
+    for (size_t i = 0; i < k->kase->nops; i++) {
+        const mf_op *op = k->kase->ops[i].op;
+        if (k->render.applied[i] && op->kind == MF_OP_TEXT && (op->contract != MF_CONTRACT_EXACT || !*op->rules))
+            return false;
+    }
+    return true;
+}
+
 int mf_check_run(mf_check *k, const char *data, size_t len, const mf_profile *profile, bool strict,
                  bool determinism)
 {
@@ -141,7 +156,7 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
     if (k->structured) {
         k->clean_status = clean_check(k);
         if (k->clean_status == 0)
-            expect = (mf_expect)k->render.contract;
+            expect = promised(k) ? MF_EXPECT_REPAIR : (mf_expect)k->render.contract;
         else if (k->render.contract == MF_CONTRACT_REJECT)
             expect = MF_EXPECT_REJECT;
     }

@@ -84,26 +84,23 @@ static int write_raw(const char *path, const char *profile, const void *text, si
 }
 #endif
 
-/* Seed an empty working corpus from corpus/cases. */
-static void seed_corpus(fz *z)
-{
-    if (!dir_empty(z->corpus))
-        return;
-    size_t n = 0;
 #ifdef HAVE_MALFORM_HARNESS
-    char cases[4200];
-    snprintf(cases, sizeof cases, "%s/corpus/cases", z->root);
-    DIR *d = opendir(cases);
+/* Every *.case of dir into the corpus (rendered as a raw input naming its
+ * profile for the raw target), named seed-<tag><file>. */
+static size_t seed_cases(fz *z, const char *dir, const char *tag)
+{
+    size_t n = 0;
+    DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d));) {
         if (!strstr(e->d_name, ".case"))
             continue;
         char src[8192], dst[8192];
-        snprintf(src, sizeof src, "%s/%s", cases, e->d_name);
+        snprintf(src, sizeof src, "%s/%s", dir, e->d_name);
         size_t len;
         char *text = mf_lc_read(src, &len);
         if (!text)
             continue;
-        snprintf(dst, sizeof dst, "%s/seed-%s", z->corpus, e->d_name);
+        snprintf(dst, sizeof dst, "%s/seed-%s%s", z->corpus, tag, e->d_name);
         if (!strcmp(z->target, "structured")) {
             n += write_file(dst, text, len, NULL, 0) == 0;
         } else {
@@ -121,6 +118,35 @@ static void seed_corpus(fz *z)
     }
     if (d)
         closedir(d);
+    return n;
+}
+#endif
+
+/* Seed an empty working corpus from corpus/cases, the op fixtures
+ * (tests/fixtures/ops/<op>/: every op at a site where it applies, with the
+ * runtime options its rules need) and the clean artifacts of corpus/seeds. */
+static void seed_corpus(fz *z)
+{
+    if (!dir_empty(z->corpus))
+        return;
+    size_t n = 0;
+#ifdef HAVE_MALFORM_HARNESS
+    char cases[4200];
+    snprintf(cases, sizeof cases, "%s/corpus/cases", z->root);
+    n += seed_cases(z, cases, "");
+    char ops[4200];
+    snprintf(ops, sizeof ops, "%s/tests/fixtures/ops", z->root);
+    DIR *od = opendir(ops);
+    for (struct dirent *oe; od && (oe = readdir(od));) {
+        char dir[8192], tag[300];
+        if (oe->d_name[0] == '.')
+            continue;
+        snprintf(dir, sizeof dir, "%s/%s", ops, oe->d_name);
+        snprintf(tag, sizeof tag, "op-%.200s-", oe->d_name);
+        n += seed_cases(z, dir, tag);
+    }
+    if (od)
+        closedir(od);
     /* every clean artifact of corpus/seeds/<profile>/ as a case with no ops */
     char seeds[4200];
     snprintf(seeds, sizeof seeds, "%s/corpus/seeds", z->root);

@@ -51,6 +51,36 @@
 
 static volatile sig_atomic_t got_signal;
 
+/* [{rule, reason}] for every registered rule that fired 0 times in the runs;
+ * the reason is the "not built" column of ROOT/mutators/rule_reach.tsv. */
+static json_t *rules_not_fired(const char *root, const json_t *fired)
+{
+    json_t *reasons = json_object(), *out = json_array();
+    char path[PATH_MAX + 64], *tsv = NULL;
+    size_t len;
+    if (mf_lc_pathf(path, sizeof path, "%s/mutators/rule_reach.tsv", root) == 0)
+        tsv = mf_lc_read(path, &len);
+    for (char *save = NULL, *l = tsv ? strtok_r(tsv, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+        char *f[4] = {l, NULL, NULL, NULL};
+        for (int i = 1; i < 4 && f[i - 1]; i++)
+            if ((f[i] = strchr(f[i - 1], '\t')) != NULL)
+                *f[i]++ = '\0';
+        if (l[0] != '#' && f[3])
+            json_object_set_new(reasons, f[0], json_string(f[3]));
+    }
+    free(tsv);
+    for (size_t i = 0; i < mf_rules_count(); i++) {
+        const char *id = mf_rules_at(i)->id;
+        if (json_integer_value(json_object_get(fired, id)) > 0)
+            continue;
+        const char *why = json_string_value(json_object_get(reasons, id));
+        json_array_append_new(out, json_pack("{s:s, s:s}", "rule", id, "reason",
+                                             why ? why : "not listed in mutators/rule_reach.tsv"));
+    }
+    json_decref(reasons);
+    return out;
+}
+
 void mf_lc_nightly_signal(int sig)
 {
     if (got_signal)   /* a second signal: the user means it */
@@ -656,6 +686,7 @@ static int phase_report(nightly *n, json_t *items, int new_sigs, int slots)
     snprintf(runs, sizeof runs, "%s/runs", n->workdir);
     mf_lc_stats_sum_dir(totals, runs, "stats.json", "", 5);
     json_t *oracles = json_object_get(totals, "verdicts") ? json_incref(json_object_get(totals, "verdicts")) : json_object();
+    json_object_set_new(n->doc, "rules_not_fired", rules_not_fired(n->root, json_object_get(totals, "rules_fired")));
     json_decref(totals);
     json_object_set(n->doc, "oracles", oracles);
     json_object_set_new(n->doc, "interrupted", json_boolean(got_signal != 0));

@@ -25,6 +25,7 @@ typedef struct mf_op_ctx {
     json_t *value;            /* value ops only */
     mf_contract contract;     /* out: weaker contract for this application (0: the op's own) */
     bool prose_key;           /* out: inserted prose that YAML reads as a key line */
+    const mf_options *opt;    /* the case's runtime options (never NULL while rendering) */
 } mf_op_ctx;
 
 /* Replace ctx->text with the contents of b (b is consumed). */
@@ -62,6 +63,10 @@ size_t mt_line_value(const mt_line *l, const char **v);
 bool mt_line_block_indicator(const mt_line *l);
 /* Rebuild text with line i replaced by repl (n bytes, no '\n'). */
 int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *repl, size_t n);
+/* Is there a fence line (```) in the text already? Fencing it again nests
+ * fences, which markdown cannot: no rule promises to unwrap that, so the
+ * fence ops find no site. */
+bool mt_has_fence(const mf_op_ctx *ctx);
 /* Replace bytes [a, b) of the text with repl (n bytes). 1 applied, -1 OOM. */
 int mt_splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n);
 

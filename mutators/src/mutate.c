@@ -47,10 +47,44 @@ static void set_param(mf_case_op *o, uint64_t *rng)
     }
 }
 
+/* Give a case without options the runtime context its artifact was made
+ * for: each key the profile declares in `context:` that the artifact itself
+ * states (ticket_id, story_id, source_interview.content_sha256 as
+ * interview_sha256). The ctx.* ops then have a context to drift from.
+ * True when options were set. */
+static bool derive_opts(mf_case *c)
+{
+    const mf_profile *p = mf_profiles_get(c->profile);
+    if (!p || !json_is_object(p->context))
+        return false;
+    mf_result *r = mf_repair(p, c->artifact, c->artifact_len, NULL);
+    json_t *opts = json_object();
+    static const struct { const char *key, *parent, *field; } from[] = {
+        {"ticket_id", NULL, "ticket_id"}, {"story_id", NULL, "story_id"},
+        {"interview_sha256", "source_interview", "content_sha256"}};
+    for (size_t i = 0; r && r->value && i < sizeof from / sizeof *from; i++) {
+        if (!json_object_get(p->context, from[i].key))
+            continue;
+        const json_t *o = from[i].parent ? json_object_get(r->value, from[i].parent) : r->value;
+        const json_t *v = json_is_object(o) ? json_object_get(o, from[i].field) : NULL;
+        if (json_is_string(v))
+            json_object_set(opts, from[i].key, (json_t *)v);
+    }
+    mf_result_free(r);
+    if (!json_object_size(opts)) {
+        json_decref(opts);
+        return false;
+    }
+    c->opts = opts;
+    return true;
+}
+
 void mf_case_mutate(mf_case *c, uint64_t *rng, size_t (*byte_mutate)(uint8_t *, size_t, size_t),
                     size_t max_artifact)
 {
     unsigned fmt = case_format(c);
+    if (!c->opts && rnd(rng, 8) == 0 && derive_opts(c))
+        return;
     switch (rnd(rng, byte_mutate ? 7 : 6)) {
     case 0:
     case 1:

@@ -190,6 +190,8 @@ static const char *fence_tag(mf_op_ctx *ctx)
 
 static int fence(mf_op_ctx *ctx, const char *tag, bool close)
 {
+    if (mt_has_fence(ctx))
+        return 0;
     char pre[160], post[160];
     bool prose = mt_param_int(ctx, "prose", (long)mt_rand(ctx, 2));
     snprintf(pre, sizeof pre, "%s```%s\n", prose ? "Here is the output:\n\n" : "", tag);

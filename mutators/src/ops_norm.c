@@ -455,3 +455,37 @@ int mt_op_norm_wrapper_chain(mf_op_ctx *ctx)
         return -1;
     return wrap_once(ctx, outer);
 }
+
+/* ---- a duplicate question id: the last question repeats the first one's ----
+ * norm.question-renumber gives a duplicate the next number above the
+ * highest id, so the case stays exact only where the last question holds
+ * that number (Q01..Qn in order): elsewhere the op finds no site. */
+int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
+{
+    if (!(has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers")))
+        return 0;
+    kv_sites s;
+    if (kv_scan(ctx, &s, false) < 0)
+        return -1;
+    size_t first = s.n, last = s.n, count = 0;
+    long max_other = 0, last_num = -1;
+    for (size_t i = 0; i < s.n; i++) {
+        if (!key_is(ctx, &s.v[i], "id") || s.v[i].val[0] != 'Q' || strlen(s.v[i].val) != 3 ||
+            !isdigit((unsigned char)s.v[i].val[1]) || !isdigit((unsigned char)s.v[i].val[2]) ||
+            !question_id_site(ctx, s.v[i].key_off))
+            continue;
+        long num = atol(s.v[i].val + 1);
+        if (first == s.n)
+            first = i;
+        if (last != s.n && last_num > max_other)
+            max_other = last_num;
+        last = i;
+        last_num = num;
+        count++;
+    }
+    int rc = 0;
+    if (count >= 2 && last_num == max_other + 1)
+        rc = splice(ctx, s.v[last].val_off, s.v[last].val_off + s.v[last].val_len, s.v[first].val);
+    free(s.v);
+    return rc;
+}

@@ -330,6 +330,8 @@ int mt_op_yaml_free_text(mf_op_ctx *ctx) { return line_op(ctx, s_free_text, e_un
 int mt_op_yaml_code_fence(mf_op_ctx *ctx)
 {
     static const char *const tags[] = {"yaml", "yml", "json", "jsonl"};
+    if (mt_has_fence(ctx))
+        return 0;
     char tag[16];
     if (!mt_param_str(ctx, "tag", tag, sizeof tag))
         strcpy(tag, tags[mt_rand(ctx, 4)]);

@@ -44,7 +44,7 @@ static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
             continue;
         json_t *before = json_deep_copy(value);
         mf_op_ctx ctx = {r->profile, c->ops[i].seed ^ (0x9E37u * (i + 1)), c->ops[i].params, NULL, 0, value,
-                         MF_CONTRACT_EXACT, false};
+                         MF_CONTRACT_EXACT, false, opt};
         int rc = c->ops[i].op->apply(&ctx);
         if (rc < 0 || !before) {
             json_decref(before);
@@ -94,7 +94,7 @@ static bool obscures_tokens(const mf_op *op)
 
 static bool token_op(const mf_op *op)
 {
-    return !strncmp(op->id, "json.", 5) || !strncmp(op->id, "norm.", 5);
+    return !strncmp(op->id, "json.", 5) || !strncmp(op->id, "norm.", 5) || !strncmp(op->id, "ctx.", 4);
 }
 
 int mf_case_render(const mf_case *c, mf_render *r)
@@ -115,7 +115,7 @@ int mf_case_render(const mf_case *c, mf_render *r)
     mf_case_options(c, &opt);
     if (render_values(c, r, &opt) < 0)
         goto oom;
-    mf_op_ctx ctx = {r->profile, 0, "", malloc(r->clean_len + 1), r->clean_len, NULL, MF_CONTRACT_EXACT, false};
+    mf_op_ctx ctx = {r->profile, 0, "", malloc(r->clean_len + 1), r->clean_len, NULL, MF_CONTRACT_EXACT, false, &opt};
     bool ambiguous_prose = false, obscured = false;
     if (!ctx.text)
         goto oom;

@@ -330,3 +330,11 @@ void mt_jtoks_free(mt_jtoks *t)
     t->v = NULL;
     t->n = 0;
 }
+
+bool mt_has_fence(const mf_op_ctx *ctx)
+{
+    for (size_t i = 0; i + 3 <= ctx->len; i++)
+        if ((i == 0 || ctx->text[i - 1] == '\n') && !memcmp(ctx->text + i, "```", 3))
+            return true;
+    return false;
+}

@@ -531,6 +531,14 @@ int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v)
             snprintf(v->detail, sizeof v->detail, "accepted an output that must be rejected (candidate %s)",
                      r->candidate ? r->candidate : "?");
         break;
+    case MF_EXPECT_REPAIR:
+        if (!acc) {
+            snprintf(v->detail, sizeof v->detail, "rejected (tier %d %s: %.200s) though a rule promises to repair every "
+                     "malformation of the case", r->error.tier, r->error.type ? r->error.type : "?",
+                     r->error.message ? r->error.message : "");
+            break;
+        }
+        /* fall through */
     case MF_EXPECT_EXACT:
         if (acc && in->truth && !json_equal(r->value, (json_t *)in->truth)) {
             char d[300];

@@ -146,7 +146,8 @@ static void test_errors(void **state)
 
     const char *rejects[] = {"", "   ", "Here is the JSON: {\"a\": 1}", "{\"a\": 1} Hope this helps!",
                              "{\"a\": x y: 1}", "{\"a\" :: 1}", "{\"a\": }", "\"\\udc00\"", "{\"a\": \"b\"}```",
-                             "{\"a\": \"x \"y\" z", NULL};
+                             "{\"a\": \"x \"y\" z",
+                             "{\"a\": 1, \"a\": 2,}", NULL};
     for (const char **s = rejects; *s; s++) {
         r = repair(*s);
         if (r.rc != -1)

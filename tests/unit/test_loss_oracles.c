@@ -61,7 +61,7 @@ static void test_array_dropped(void **state)
     mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW};
     assert_int_equal(mf_oracle_conservation(&in, &v), 0);
     in.expect = MF_EXPECT_EXACT;   /* with ground truth it does not apply */
-    r->warnings.count = 0;
+    mf_warnings_clear(&r->warnings);
     assert_int_equal(mf_oracle_conservation(&in, &v), 0);
     assert_false(v.ran);
     mf_result_free(r);
@@ -119,6 +119,28 @@ static void test_folded_plain_scalar(void **state)
         fail_msg("prose: %s", v.detail);
 }
 
+/* The majority of several pipelines stands for the truth; a dissenter is a
+ * finding (e.g. one pipeline dropped the array the other two kept). */
+static void test_differential(void **state)
+{
+    (void)state;
+    json_t *full = J("{\"items\":[1,2],\"owner\":\"bob\"}"), *lossy = J("{\"owner\":\"bob\"}");
+    const json_t *three[] = {full, lossy, full};
+    bool d[4];
+    assert_int_equal(mf_oracle_differential(three, 3, d), 0);
+    assert_false(d[0]);
+    assert_true(d[1]);
+    assert_false(d[2]);
+    const json_t *rejected[] = {NULL, full, NULL};   /* a rejection can be the majority */
+    assert_int_equal(mf_oracle_differential(rejected, 3, d), 0);
+    assert_true(d[1]);
+    const json_t *split[] = {full, lossy, NULL, NULL};   /* 2 of 4 is no strict majority */
+    assert_int_equal(mf_oracle_differential(split, 4, d), -1);
+    assert_false(d[0] || d[1] || d[2] || d[3]);
+    json_decref(full);
+    json_decref(lossy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +148,7 @@ int main(void)
         cmocka_unit_test(test_yaml_unclosed_quote),
         cmocka_unit_test(test_json_inner_quote),
         cmocka_unit_test(test_folded_plain_scalar),
+        cmocka_unit_test(test_differential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,7 +51,7 @@ static void test_registry(void **state)
         assert_ptr_equal(mf_ops_find(o->id), o);
         assert_true(o->section && *o->section && o->description && *o->description);
         assert_true(!strncmp(o->id, "cand.", 5) || !strncmp(o->id, "yaml.", 5) || !strncmp(o->id, "json.", 5) ||
-                    !strncmp(o->id, "norm.", 5) || !strncmp(o->id, "val.", 4));
+                    !strncmp(o->id, "norm.", 5) || !strncmp(o->id, "val.", 4) || !strncmp(o->id, "ctx.", 4));
         assert_true(o->kind == MF_OP_VALUE || *o->rules || o->contract == MF_CONTRACT_REJECT);
         /* every expected rule is registered by core */
         char rules[256];
@@ -73,6 +73,17 @@ static void test_registry(void **state)
             fail_msg("op %s has no .case fixture", o->id);
     }
     assert_null(mf_ops_find("no.such-op"));
+    /* mutators/rule_reach.tsv has one line per registered rule */
+    size_t len;
+    char *tsv = slurp(MALFORM_SOURCE_DIR "/mutators/rule_reach.tsv", &len);
+    assert_non_null(tsv);
+    for (size_t i = 0; i < mf_rules_count(); i++) {
+        char needle[128];
+        snprintf(needle, sizeof needle, "\n%s\t", mf_rules_at(i)->id);
+        if (!strstr(tsv, needle))
+            fail_msg("rule %s has no line in mutators/rule_reach.tsv", mf_rules_at(i)->id);
+    }
+    free(tsv);
 }
 
 static void test_case_roundtrip(void **state)

@@ -76,6 +76,9 @@ static void test_no_data_loss(void **state)
         {"{\"b\":\"tex\"}", MF_EXPECT_SUBSET, 1},
         {"{\"a\":[1,2,3],\"b\":\"text\"}", MF_EXPECT_REJECT, 1},
         {NULL, MF_EXPECT_REJECT, 0},
+        {"{\"a\":[1,2,3],\"b\":\"text\"}", MF_EXPECT_REPAIR, 0},
+        {"{\"a\":[1,2],\"b\":\"text\"}", MF_EXPECT_REPAIR, 1},
+        {NULL, MF_EXPECT_REPAIR, 1},   /* every op promised a repair: a rejection fails */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         mf_result *r = fake(cases[i].got ? J(cases[i].got) : NULL, "raw", false);

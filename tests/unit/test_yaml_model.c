@@ -31,7 +31,7 @@ static void test_lines_and_ends(void **state)
     /* the quote opened on line 2 is never closed: the later lines are its text */
     assert_int_equal(d.l[3].flags, YR_INERT | YR_DQ_CONT);
     assert_int_equal(d.l[4].flags, YR_DQ_CONT);
-    const yr_entry *e = &d.e[2];
+    const yr_entry e2 = yr_entry_at(&d, 2), *e = &e2;
     assert_int_equal(e->indent, 2);
     assert_int_equal(e->dashes, 1);
     assert_int_equal(e->dash, 2);

@@ -19,12 +19,15 @@ typedef enum {
 } mf_oracle_id;
 
 /* What no-data-loss demands (same values as mutators' mf_contract). RAW:
- * no ground truth, so no scalar may be invented. */
+ * no ground truth, so no scalar may be invented. REPAIR: exact, and a
+ * rejection fails too (every malformation of the case is one a rule
+ * promises to repair exactly). */
 typedef enum {
     MF_EXPECT_EXACT = 0,
     MF_EXPECT_SUBSET = 1,
     MF_EXPECT_REJECT = 2,
-    MF_EXPECT_RAW = 3
+    MF_EXPECT_RAW = 3,
+    MF_EXPECT_REPAIR = 4
 } mf_expect;
 
 typedef struct {
@@ -67,6 +70,12 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v);
  * at a line start) for a key its object should have but lacks (schema
  * property, key of its sibling objects, top-level key): a swallowed key. */
 int mf_oracle_structure(const mf_oracle_input *in, mf_verdict *v);
+
+/* Differential (several pipelines on one input; values[i] is pipeline i's
+ * accepted value, NULL when it rejected): the index of a strict majority's
+ * outcome, or -1 when there is none; dissent[i] (n entries) is set for each
+ * pipeline that disagrees with that majority (all false without one). */
+int mf_oracle_differential(const json_t *const *values, size_t n, bool *dissent);
 
 /* Run every oracle; v has MF_ORACLE_COUNT entries. Returns the number failed. */
 int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v);
