@@ -1,0 +1,19 @@
+"""A test pipeline that accepts every input with the same value, argv[1]
+read as JSON: several of them with equal or different values make a
+unanimous or a dissenting panel for the differential oracle."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from malform_pipeline import serve  # noqa: E402
+
+VALUE = json.loads(sys.argv[1])
+
+
+def repair(text, request):
+    return {"status": "accepted", "value": VALUE, "warnings": []}
+
+
+if __name__ == "__main__":
+    serve("const", "1", ["json", "yaml"], ["*"], True, repair)
