@@ -1,20 +1,19 @@
 /* finding.c - record a failure once per signature and keep going.
  *
- * The signature and slug code mirrors harness/lifecycle/lc_outcome.c (the
- * fuzz targets do not link the lifecycle library); tests/unit/test_finding.c
- * compares both on many lines so that they cannot drift apart. */
+ * Signatures and slugs come from signature.c, which the lifecycle's
+ * lc_outcome.c uses too (the fuzz targets do not link the lifecycle). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "finding.h"
+#include "signature.h"
 
 #ifndef MF_SOURCE_ROOT
 #define MF_SOURCE_ROOT "."
@@ -26,116 +25,25 @@ const char *mf_finding_dir(void)
     return d && *d ? d : NULL;
 }
 
-/* ---- signature (as lc_outcome.c) ---- */
-
-static void copy_line(char *out, size_t cap, const char *s, size_t n)
-{
-    size_t j = 0;
-    for (size_t i = 0; i < n && j + 1 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        out[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
-    }
-    out[j] = '\0';
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void sort_ids(const char *s, size_t n, char *out, size_t cap)
-{
-    char buf[1024], *ids[128];
-    size_t k = 0;
-    copy_line(buf, sizeof buf, s, n < sizeof buf ? n : sizeof buf - 1);
-    for (char *save = NULL, *t = strtok_r(buf, " ,\t", &save); t && k < 128; t = strtok_r(NULL, " ,\t", &save))
-        if (strcmp(t, "-") != 0)
-            ids[k++] = t;
-    qsort(ids, k, sizeof *ids, cmp_str);
-    size_t j = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < k; i++) {
-        if (i && !strcmp(ids[i], ids[i - 1]))
-            continue;
-        int w = snprintf(out + j, cap - j, "%s%s", j ? "," : "", ids[i]);
-        if (w < 0 || (size_t)w >= cap - j)
-            break;
-        j += (size_t)w;
-    }
-    if (!out[0])
-        snprintf(out, cap, "-");
-}
+/* ---- signature (signature.c, shared with the lifecycle) ---- */
 
 void mf_finding_oracle_signature(const char *text, char *sig, size_t n, char *oracle_out, char *profile_out)
 {
     const char *p = strstr(text, "malform-oracle: ");
     p = p ? p + strlen("malform-oracle: ") : text;
     const char *nl = strchr(p, '\n');
-    char line[2048], oracle[64] = "", profile[64] = "", ops[256] = "", rules[256] = "";
-    copy_line(line, sizeof line, p, nl ? (size_t)(nl - p) : strlen(p));
-    char *prof = strstr(line, " profile="), *opsm = strstr(line, " ops="), *rulesm = strstr(line, " rules=");
-    char *sp = strchr(line, ' ');
-    copy_line(oracle, sizeof oracle, line, sp ? (size_t)(sp - line) : strlen(line));
-    char *detail = rulesm ? strstr(rulesm, ": ") : strstr(line, ": ");
-    if (detail)
-        *detail = '\0';
-    char *marks[3] = {prof, opsm, rulesm};
-    for (int i = 0; i < 3; i++) {
-        if (!marks[i])
-            continue;
-        char *v = strchr(marks[i], '=') + 1, *stop = v + strlen(v);
-        for (int j = 0; j < 3; j++)
-            if (marks[j] && marks[j] > marks[i] && marks[j] < stop)
-                stop = marks[j];
-        if (i == 0) {
-            size_t m = (size_t)(stop - v);
-            while (m && v[m - 1] == ' ')
-                m--;
-            copy_line(profile, sizeof profile, v, m);
-        } else {
-            sort_ids(v, (size_t)(stop - v), i == 1 ? ops : rules, i == 1 ? sizeof ops : sizeof rules);
-        }
-    }
-    if (!profile[0])
-        snprintf(profile, sizeof profile, "-");
-    if (!ops[0])
-        snprintf(ops, sizeof ops, "-");
-    if (!rules[0])
-        snprintf(rules, sizeof rules, "-");
-    char full[720];
-    snprintf(full, sizeof full, "oracle %s profile=%s rules=%s ops=%s", oracle, profile, rules, ops);
-    snprintf(sig, n, "%s", full);
+    mf_sig_oracle f;
+    mf_sig_parse_oracle(p, nl ? (size_t)(nl - p) : strlen(p), &f);
+    mf_sig_oracle_format(&f, sig, n);
     if (oracle_out)
-        snprintf(oracle_out, 64, "%s", oracle);
+        snprintf(oracle_out, 64, "%s", f.oracle);
     if (profile_out)
-        snprintf(profile_out, 64, "%s", profile);
-}
-
-static uint32_t fnv1a32(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
+        snprintf(profile_out, 64, "%s", f.profile);
 }
 
 void mf_finding_slug(const char *sig, char *out, size_t n)
 {
-    size_t j = 0;
-    int dash = 1;
-    for (const char *s = sig; *s && j < 100 && j + 10 < n; s++) {
-        char c = (char)tolower((unsigned char)*s);
-        if (isalnum((unsigned char)c) || c == '.' || c == '_') {
-            out[j++] = c == '_' ? '-' : c;
-            dash = 0;
-        } else if (!dash) {
-            out[j++] = '-';
-            dash = 1;
-        }
-    }
-    while (j && out[j - 1] == '-')
-        j--;
-    snprintf(out + j, n - j, "%s%08x", j ? "-" : "", fnv1a32(sig));
+    mf_sig_slug(sig, out, n);
 }
 
 /* ---- open signatures of the regression corpus ---- */

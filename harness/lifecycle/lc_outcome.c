@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "lifecycle.h"
+#include "signature.h"
 
 static const char *kind_names[] = {"pass", "oracle", "crash", "timeout", "oom", "leak", "error"};
 
@@ -39,17 +40,6 @@ int mf_lc_kind_parse(const char *s)
         if (!strcmp(s, kind_names[i]))
             return (int)i;
     return -1;
-}
-
-/* Copy the n bytes at s into out (size cap) as one printable line. */
-static void copy_line(char *out, size_t cap, const char *s, size_t n)
-{
-    size_t j = 0;
-    for (size_t i = 0; i < n && j + 1 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        out[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
-    }
-    out[j] = '\0';
 }
 
 static const char *find_in(const char *log, size_t len, const char *needle)
@@ -67,79 +57,21 @@ static size_t line_len(const char *s, const char *end)
     return (size_t)((nl ? nl : end) - s);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sort and dedupe a list of ids separated by spaces or commas into out as
- * "a,b,c" ("-" when empty). */
-static void sort_ids(const char *s, size_t n, char *out, size_t cap)
-{
-    char buf[1024], *ids[128];
-    size_t k = 0;
-    copy_line(buf, sizeof buf, s, n < sizeof buf ? n : sizeof buf - 1);
-    for (char *save = NULL, *t = strtok_r(buf, " ,\t", &save); t && k < 128; t = strtok_r(NULL, " ,\t", &save))
-        if (strcmp(t, "-") != 0)
-            ids[k++] = t;
-    qsort(ids, k, sizeof *ids, cmp_str);
-    size_t j = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < k; i++) {
-        if (i && !strcmp(ids[i], ids[i - 1]))
-            continue;
-        int w = snprintf(out + j, cap - j, "%s%s", j ? "," : "", ids[i]);
-        if (w < 0 || (size_t)w >= cap - j)
-            break;
-        j += (size_t)w;
-    }
-    if (!out[0])
-        snprintf(out, cap, "-");
-}
-
 /* `malform-oracle: <oracle> profile=<p> ops=<ids> rules=<ids>: <detail>` */
 static bool parse_oracle(const char *log, size_t len, mf_lc_outcome *o)
 {
     const char *p = find_in(log, len, "malform-oracle: ");
     if (!p)
         return false;
-    const char *end = log + len;
     p += strlen("malform-oracle: ");
-    size_t n = line_len(p, end);
-    char line[2048];
-    copy_line(line, sizeof line, p, n);
-    char *prof = strstr(line, " profile="), *ops = strstr(line, " ops="), *rules = strstr(line, " rules=");
-    char *sp = strchr(line, ' ');
-    copy_line(o->oracle, sizeof o->oracle, line, sp ? (size_t)(sp - line) : strlen(line));
-    char *detail = rules ? strstr(rules, ": ") : strstr(line, ": ");
-    if (detail) {
-        copy_line(o->detail, sizeof o->detail, detail + 2, strlen(detail + 2));
-        *detail = '\0';
-    }
-    /* Each field runs to the next field marker (whichever comes first). */
-    char *marks[3] = {prof, ops, rules};
-    for (int i = 0; i < 3; i++) {
-        if (!marks[i])
-            continue;
-        char *v = strchr(marks[i], '=') + 1, *stop = v + strlen(v);
-        for (int j = 0; j < 3; j++)
-            if (marks[j] && marks[j] > marks[i] && marks[j] < stop)
-                stop = marks[j];
-        if (i == 0) {
-            size_t m = (size_t)(stop - v);
-            while (m && v[m - 1] == ' ')
-                m--;
-            copy_line(o->profile, sizeof o->profile, v, m);
-        } else {
-            sort_ids(v, (size_t)(stop - v), i == 1 ? o->ops : o->rules, i == 1 ? sizeof o->ops : sizeof o->rules);
-        }
-    }
-    if (!o->profile[0])
-        snprintf(o->profile, sizeof o->profile, "-");
-    if (!o->ops[0])
-        snprintf(o->ops, sizeof o->ops, "-");
-    if (!o->rules[0])
-        snprintf(o->rules, sizeof o->rules, "-");
+    mf_sig_oracle f;
+    mf_sig_parse_oracle(p, line_len(p, log + len), &f);
+    snprintf(o->oracle, sizeof o->oracle, "%s", f.oracle);
+    snprintf(o->profile, sizeof o->profile, "%s", f.profile);
+    snprintf(o->ops, sizeof o->ops, "%s", f.ops);
+    snprintf(o->rules, sizeof o->rules, "%s", f.rules);
+    snprintf(o->detail, sizeof o->detail, "%s", f.detail);
+    mf_sig_oracle_format(&f, o->sig, sizeof o->sig);
     o->kind = MF_LC_ORACLE;
     return true;
 }
@@ -175,13 +107,13 @@ static int parse_frames(const char *log, size_t len, const char *from, mf_lc_out
                 break;   /* a second stack starts: stop at the first one */
             started = 1;
             char line[1024];
-            copy_line(line, sizeof line, q, n - (size_t)(q - p));
+            mf_sig_copy_line(line, sizeof line, q, n - (size_t)(q - p));
             char *in = strstr(line, " in ");
             if (in) {
                 char fn[200], *f = in + 4, *sp = strchr(f, ' ');
                 const char *where = sp ? sp + 1 : "";
                 size_t fl = sp ? (size_t)(sp - f) : strlen(f);
-                copy_line(fn, sizeof fn, f, fl < sizeof fn ? fl : sizeof fn - 1);
+                mf_sig_copy_line(fn, sizeof fn, f, fl < sizeof fn ? fl : sizeof fn - 1);
                 char *paren = strchr(fn, '(');
                 if (paren && paren != fn)
                     *paren = '\0';
@@ -204,7 +136,7 @@ static int parse_frames(const char *log, size_t len, const char *from, mf_lc_out
     if (d) {
         d += strlen("DEDUP_TOKEN: ");
         char tok[600];
-        copy_line(tok, sizeof tok, d, line_len(d, end));
+        mf_sig_copy_line(tok, sizeof tok, d, line_len(d, end));
         size_t j = 0;
         for (char *s = tok; *s && j + 4 < sizeof o->frames; s++) {
             if (s[0] == '-' && s[1] == '-') {
@@ -226,7 +158,7 @@ static void word_after(const char *p, const char *end, char *out, size_t cap)
     size_t n = 0;
     while (p + n < end && p[n] != ' ' && p[n] != '\n' && p[n] != '(' && p[n] != ':')
         n++;
-    copy_line(out, cap, p, n < cap ? n : cap - 1);
+    mf_sig_copy_line(out, cap, p, n < cap ? n : cap - 1);
 }
 
 static void set_sig(mf_lc_outcome *o)
@@ -238,8 +170,7 @@ static void set_sig(mf_lc_outcome *o)
         o->sig[0] = '\0';
         break;
     case MF_LC_ORACLE:
-        snprintf(o->sig, sizeof o->sig, "oracle %s profile=%s rules=%s ops=%s", o->oracle, o->profile, o->rules, o->ops);
-        break;
+        break; /* parse_oracle wrote it */
     case MF_LC_CRASH:
         snprintf(o->sig, sizeof o->sig, "crash %s %s", o->crash[0] ? o->crash : "unknown", fr);
         break;
@@ -256,10 +187,8 @@ void mf_lc_classify(const char *log, size_t len, int wstatus, bool timed_out, mf
     if (!log)
         len = 0, log = "";
     const char *end = log + len, *p;
-    if (parse_oracle(log, len, o)) {
-        set_sig(o);
+    if (parse_oracle(log, len, o))
         return;
-    }
     if (timed_out || (p = find_in(log, len, "ERROR: libFuzzer: timeout")) != NULL) {
         o->kind = MF_LC_TIMEOUT;
         snprintf(o->crash, sizeof o->crash, "timeout");
@@ -270,17 +199,17 @@ void mf_lc_classify(const char *log, size_t len, int wstatus, bool timed_out, mf
                (p = find_in(log, len, "ERROR: AddressSanitizer: out of memory")) != NULL) {
         o->kind = MF_LC_OOM;
         snprintf(o->crash, sizeof o->crash, "oom");
-        copy_line(o->detail, sizeof o->detail, p, line_len(p, end));
+        mf_sig_copy_line(o->detail, sizeof o->detail, p, line_len(p, end));
         parse_frames(log, len, p, o);
     } else if ((p = find_in(log, len, "ERROR: LeakSanitizer")) != NULL) {
         o->kind = MF_LC_LEAK;
         snprintf(o->crash, sizeof o->crash, "leak");
-        copy_line(o->detail, sizeof o->detail, p, line_len(p, end));
+        mf_sig_copy_line(o->detail, sizeof o->detail, p, line_len(p, end));
         parse_frames(log, len, p, o);
     } else if ((p = find_in(log, len, "ERROR: AddressSanitizer: ")) != NULL) {
         o->kind = MF_LC_CRASH;
         word_after(p + strlen("ERROR: AddressSanitizer: "), end, o->crash, sizeof o->crash);
-        copy_line(o->detail, sizeof o->detail, p, line_len(p, end));
+        mf_sig_copy_line(o->detail, sizeof o->detail, p, line_len(p, end));
         parse_frames(log, len, p, o);
     } else if ((p = find_in(log, len, ": runtime error: ")) != NULL) {
         /* UBSan: the kind is the message up to its first ':' or digit. */
@@ -292,7 +221,7 @@ void mf_lc_classify(const char *log, size_t len, int wstatus, bool timed_out, mf
         while (n && m[n - 1] == ' ')
             n--;
         char k[48];
-        copy_line(k, sizeof k, m, n);
+        mf_sig_copy_line(k, sizeof k, m, n);
         for (char *s = k; *s; s++)
             if (*s == ' ')
                 *s = '-';
@@ -300,7 +229,7 @@ void mf_lc_classify(const char *log, size_t len, int wstatus, bool timed_out, mf
         const char *ls = p;
         while (ls > log && ls[-1] != '\n')
             ls--;
-        copy_line(o->detail, sizeof o->detail, ls, line_len(ls, end));
+        mf_sig_copy_line(o->detail, sizeof o->detail, ls, line_len(ls, end));
         if (!parse_frames(log, len, p, o)) {
             /* No stack: the source location ("file.c:12:5") stands in. */
             const char *slash = ls;
@@ -310,7 +239,7 @@ void mf_lc_classify(const char *log, size_t len, int wstatus, bool timed_out, mf
             size_t fl = 0;
             while (slash + fl < p && slash[fl] != ':')
                 fl++;
-            copy_line(o->frames, sizeof o->frames, slash, fl);
+            mf_sig_copy_line(o->frames, sizeof o->frames, slash, fl);
         }
     } else if ((p = find_in(log, len, "ERROR: libFuzzer: deadly signal")) != NULL ||
                (WIFSIGNALED(wstatus))) {
@@ -324,7 +253,7 @@ void mf_lc_classify(const char *log, size_t len, int wstatus, bool timed_out, mf
                      : sig == SIGKILL ? "KILL" : "OTHER");
         const char *a = find_in(log, len, "Assertion");
         if (a)
-            copy_line(o->detail, sizeof o->detail, a, line_len(a, end));
+            mf_sig_copy_line(o->detail, sizeof o->detail, a, line_len(a, end));
         else
             snprintf(o->detail, sizeof o->detail, "%s", p ? "libFuzzer: deadly signal" : o->crash);
         parse_frames(log, len, p, o);
@@ -339,7 +268,7 @@ void mf_lc_classify(const char *log, size_t len, int wstatus, bool timed_out, mf
         while (ls > log && ls[-1] != '\n')
             ls--;
         char last[400];
-        copy_line(last, sizeof last, ls, (size_t)(p - ls));
+        mf_sig_copy_line(last, sizeof last, ls, (size_t)(p - ls));
         snprintf(o->detail, sizeof o->detail, "exit status %d without a report%s%s",
                  WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1, last[0] ? ": " : "", last);
     }
@@ -394,29 +323,7 @@ bool mf_lc_still_fails(const mf_lc_outcome *orig, const mf_lc_outcome *cur)
     }
 }
 
-static uint32_t fnv1a(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
 void mf_lc_slug(const char *sig, char *out, size_t n)
 {
-    size_t j = 0;
-    int dash = 1;
-    for (const char *s = sig; *s && j < 100 && j + 10 < n; s++) {
-        char c = (char)tolower((unsigned char)*s);
-        if (isalnum((unsigned char)c) || c == '.' || c == '_') {
-            out[j++] = c == '_' ? '-' : c;
-            dash = 0;
-        } else if (!dash) {
-            out[j++] = '-';
-            dash = 1;
-        }
-    }
-    while (j && out[j - 1] == '-')
-        j--;
-    snprintf(out + j, n - j, "%s%08x", j ? "-" : "", fnv1a(sig));
+    mf_sig_slug(sig, out, n);
 }
