@@ -299,3 +299,188 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
     mt_lines_free(&ls);
     return rc;
 }
+
+/* ---- refinement changes: the `changes:` list of a profile with changes: true ---- */
+
+/* The change items (dash lines) in out, with *end the list end. */
+static size_t change_items(const mf_op_ctx *ctx, const mt_lines *ls, size_t *out, size_t *end)
+{
+    if (!mt_is_yaml(ctx) || !ctx->profile || !ctx->profile->changes)
+        return 0;
+    size_t k = top_key(ls, "changes");
+    return k < ls->n ? list_items(ls, k, out, MAX_ITEMS, end) : 0;
+}
+
+/* A change the normalizer skips, inserted before a random change: a bare
+ * note, or an entry whose type is not modified / added / removed. */
+int mt_op_items_change_invalid(mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t items[MAX_ITEMS], end = 0, n = change_items(ctx, &ls, items, &end);
+    int rc = 0;
+    if (n) {
+        const mt_line *d = &ls.v[items[mt_rand(ctx, n)]];
+        static const char *const notes[] = {
+            "- \"No other changes were needed.\"\n",
+            "- type: clarified\n  item_type: summary\n  item_id: summary\n  description: Reworded for clarity.\n",
+            "- type: unchanged\n  description: Everything else stays as drafted.\n",
+            "- type: null\n  description: Minor wording fixes.\n",
+        };
+        const char *note = notes[mt_rand(ctx, sizeof notes / sizeof *notes)];
+        mt_buf o = {0};
+        int e = mt_put(&o, ctx->text, d->off);
+        for (const char *p = note; *p; p++) {
+            if (p == note || p[-1] == '\n')
+                for (size_t c = 0; c < d->indent; c++)
+                    e |= mt_putc(&o, ' ');
+            e |= mt_putc(&o, *p);
+        }
+        e |= mt_put(&o, ctx->text + d->off, ctx->len - d->off);
+        rc = mt_ctx_commit(ctx, &o, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* The `inspiration:` mapping of change item i: its key line and the end of
+ * its children (all simple key lines one level deeper), or false. */
+static bool inspiration_block(const mt_lines *ls, const size_t *items, size_t n, size_t i, size_t end, size_t *key,
+                              size_t *stop)
+{
+    size_t ie = item_end(items, n, i, end), k = item_key(ls, items[i], ie, "inspiration"), child = 0;
+    if (k == ls->n || k == items[i] || ls->v[k].val < ls->v[k].len)
+        return false;
+    size_t j = k + 1;
+    for (; j < ie && (skip(&ls->v[j]) || ls->v[j].indent > ls->v[k].indent); j++) {
+        const mt_line *l = &ls->v[j];
+        if (skip(l))
+            continue;
+        if (!child)
+            child = l->indent;
+        if (l->dash || l->indent != child || !l->key_len || mt_line_block_indicator(l))
+            return false;
+    }
+    *key = k;
+    *stop = j;
+    return child != 0;
+}
+
+/* The child line `name` of the inspiration block [k, stop), or ls->n. */
+static size_t inspiration_child(const mt_lines *ls, size_t k, size_t stop, const char *name)
+{
+    for (size_t j = k + 1; j < stop; j++)
+        if (!skip(&ls->v[j]) && key_is(&ls->v[j], name))
+            return j;
+    return ls->n;
+}
+
+/* inspiration: {label: X, ...} written as the bare string inspiration: X
+ * (exact where label was its only key; raw where id / alternative_draft go). */
+int mt_op_items_inspiration_string(mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t items[MAX_ITEMS], end = 0, n = change_items(ctx, &ls, items, &end), ok[MAX_ITEMS], m = 0;
+    size_t k, stop;
+    for (size_t i = 0; i < n; i++)
+        if (inspiration_block(&ls, items, n, i, end, &k, &stop) && inspiration_child(&ls, k, stop, "label") < ls.n)
+            ok[m++] = i;
+    int rc = 0;
+    if (m && inspiration_block(&ls, items, n, ok[mt_rand(ctx, m)], end, &k, &stop)) {
+        const mt_line *lab = &ls.v[inspiration_child(&ls, k, stop, "label")];
+        const char *v;
+        size_t vn = mt_line_value(lab, &v), keys = 0;
+        for (size_t j = k + 1; j < stop; j++)
+            keys += !skip(&ls.v[j]);
+        mt_buf o = {0};
+        size_t a = ls.v[k].off, z = ls.v[stop - 1].off + ls.v[stop - 1].len;
+        int e = mt_put(&o, ctx->text, a + ls.v[k].indent) | mt_puts(&o, "inspiration: ") | mt_put(&o, v, vn) |
+                mt_put(&o, ctx->text + z, ctx->len - z);
+        rc = mt_ctx_commit(ctx, &o, e);
+        if (rc > 0 && keys > 1)
+            ctx->contract = MF_CONTRACT_RAW;
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* The alternative_draft lines of the changes' inspirations in out. */
+static size_t draft_sites(const mf_op_ctx *ctx, const mt_lines *ls, size_t *out)
+{
+    size_t items[MAX_ITEMS], end = 0, n = change_items(ctx, ls, items, &end), m = 0, k, stop;
+    for (size_t i = 0; i < n; i++)
+        if (inspiration_block(ls, items, n, i, end, &k, &stop)) {
+            size_t j = inspiration_child(ls, k, stop, "alternative_draft");
+            if (j < ls->n)
+                out[m++] = j;
+        }
+    return m;
+}
+
+static const json_t *roster(const mf_op_ctx *ctx)
+{
+    return ctx->opt ? mf_options_context(ctx->opt, ctx->profile, "roster") : NULL;
+}
+
+static int set_value(mf_op_ctx *ctx, const mt_line *l, const char *v)
+{
+    const char *old;
+    size_t n = mt_line_value(l, &old);
+    size_t a = (size_t)(old - ctx->text);
+    return mt_splice(ctx, a, a + n, v, strlen(v));
+}
+
+/* alternative_draft: a roster model id written as its 1-based ordinal. */
+int mt_op_ctx_inspiration_ordinal(mf_op_ctx *ctx)
+{
+    const json_t *r = roster(ctx);
+    if (!json_array_size(r))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t v[MAX_ITEMS], n = draft_sites(ctx, &ls, v), ok[MAX_ITEMS], ord[MAX_ITEMS], m = 0;
+    for (size_t i = 0; i < n; i++) {
+        char have[128];
+        value_of(&ls.v[v[i]], have, sizeof have);
+        for (size_t k = 0; k < json_array_size(r); k++)
+            if (json_string_value(json_array_get(r, k)) && !strcmp(have, json_string_value(json_array_get(r, k)))) {
+                ok[m] = v[i];
+                ord[m++] = k + 1;
+                break;
+            }
+    }
+    int rc = 0;
+    if (m) {
+        size_t pick = mt_rand(ctx, m);
+        char num[32];
+        snprintf(num, sizeof num, "%zu", ord[pick]);
+        rc = set_value(ctx, &ls.v[ok[pick]], num);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* alternative_draft: an ordinal no draft of the roster has (0 or past its
+ * end). The change is kept, marked invalid_unattributed: raw. */
+int mt_op_ctx_inspiration_unknown(mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t v[MAX_ITEMS], n = draft_sites(ctx, &ls, v);
+    int rc = 0;
+    if (n) {
+        char num[32];
+        size_t past = json_array_size(roster(ctx)) + 1 + mt_rand(ctx, 3);
+        snprintf(num, sizeof num, "%zu", mt_rand(ctx, 4) ? past : 0);
+        rc = set_value(ctx, &ls.v[v[mt_rand(ctx, n)]], num);
+        if (rc > 0)
+            ctx->contract = MF_CONTRACT_RAW;
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
