@@ -484,3 +484,91 @@ int mt_op_ctx_inspiration_unknown(mf_op_ctx *ctx)
     mt_lines_free(&ls);
     return rc;
 }
+
+/* ---- interview coverage: gap references ---- */
+
+/* The unquoted scalar of a dash line ("- text") into out ("" when none). */
+static void item_scalar(const mt_line *l, char *out, size_t cap)
+{
+    const char *v = l->s + l->body;
+    size_t n = l->len - l->body;
+    while (n && (v[n - 1] == ' ' || v[n - 1] == '\r'))
+        n--;
+    if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+        v++;
+        n -= 2;
+    }
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
+}
+
+/* Plain text: no quote, backslash or YAML-special start that a rewrite
+ * into a double-quoted scalar would have to escape. */
+static bool plain_gap(const char *s)
+{
+    return *s && !strpbrk(s, "\"'\\`") && !strstr(s, "\xE2\x80");
+}
+
+/* coverage.gap_resolutions[].gap repeating a coverage.gaps entry with other
+ * quotes or whitespace: curly quotes, backticks, a doubled or padding space. */
+int mt_op_items_gap_ref(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "interview"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t cov = top_key(&ls, "coverage"), sites[MAX_ITEMS], m = 0;
+    size_t gaps_k = ls.n, res_k = ls.n;
+    for (size_t i = cov + 1; cov < ls.n && i < ls.n && (skip(&ls.v[i]) || ls.v[i].indent > 0); i++) {
+        if (skip(&ls.v[i]) || ls.v[i].dash)
+            continue;
+        if (key_is(&ls.v[i], "gaps") && gaps_k == ls.n)
+            gaps_k = i;
+        else if (key_is(&ls.v[i], "gap_resolutions") && res_k == ls.n)
+            res_k = i;
+    }
+    if (gaps_k < ls.n && res_k < ls.n) {
+        size_t gaps[MAX_ITEMS], res[MAX_ITEMS], gend, rend;
+        size_t ng = list_items(&ls, gaps_k, gaps, MAX_ITEMS, &gend), nr = list_items(&ls, res_k, res, MAX_ITEMS, &rend);
+        for (size_t r = 0; r < nr && m < MAX_ITEMS; r++) {
+            size_t j = item_key(&ls, res[r], item_end(res, nr, r, rend), "gap");
+            char ref[256], g[256];
+            if (j == ls.n || mt_line_block_indicator(&ls.v[j]))
+                continue;
+            value_of(&ls.v[j], ref, sizeof ref);
+            bool found = false;
+            for (size_t k = 0; k < ng && !found; k++) {
+                item_scalar(&ls.v[gaps[k]], g, sizeof g);
+                found = !strcmp(g, ref);
+            }
+            if (found && plain_gap(ref))
+                sites[m++] = j;
+        }
+    }
+    int rc = 0;
+    if (m) {
+        const mt_line *l = &ls.v[sites[mt_rand(ctx, m)]];
+        char ref[256], out[600];
+        value_of(l, ref, sizeof ref);
+        const char *sp = strchr(ref, ' ');
+        switch (mt_rand(ctx, 4)) {
+        case 0:
+            snprintf(out, sizeof out, "\"\xE2\x80\x9C%s\xE2\x80\x9D\"", ref);
+            break;
+        case 1:
+            snprintf(out, sizeof out, "\"`%s`\"", ref);
+            break;
+        case 2:
+            if (sp) {
+                snprintf(out, sizeof out, "\"%.*s  %s\"", (int)(sp - ref), ref, sp + 1);
+                break;
+            }
+            /* fall through */
+        default:
+            snprintf(out, sizeof out, "\" %s \"", ref);
+        }
+        rc = set_value(ctx, l, out);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
