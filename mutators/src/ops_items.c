@@ -572,3 +572,35 @@ int mt_op_items_gap_ref(mf_op_ctx *ctx)
     mt_lines_free(&ls);
     return rc;
 }
+
+/* ---- beads: the bare list ---- */
+
+/* Only the beads list, dedented to the root: exact where beads was the
+ * artifact's only key, raw where the other top-level keys are lost. */
+int mt_op_items_beads_bare(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "beads"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t k = top_key(&ls, "beads"), items[MAX_ITEMS], end = 0, n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
+    int rc = 0;
+    if (n) {
+        size_t cut = ls.v[items[0]].indent, others = 0;
+        for (size_t i = 0; i < ls.n; i++)
+            others += i != k && !skip(&ls.v[i]) && ls.v[i].indent == 0 && !ls.v[i].dash && (i < items[0] || i >= end);
+        mt_buf o = {0};
+        int e = 0;
+        for (size_t i = items[0]; i < end; i++) {
+            const mt_line *l = &ls.v[i];
+            size_t from = l->indent >= cut ? cut : l->indent;
+            e |= mt_put(&o, l->s + from, l->len - from) | mt_putc(&o, '\n');
+        }
+        rc = mt_ctx_commit(ctx, &o, e);
+        if (rc > 0 && others)
+            ctx->contract = MF_CONTRACT_RAW;
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
