@@ -9,6 +9,7 @@
  * and the application is raw (no ground truth). */
 #include <stdio.h>
 #include <string.h>
+#include "malform/malform.h"
 #include "mut_internal.h"
 
 static bool has_normalizer(const mf_op_ctx *ctx, const char *name)
@@ -600,6 +601,87 @@ int mt_op_items_beads_bare(mf_op_ctx *ctx)
         rc = mt_ctx_commit(ctx, &o, e);
         if (rc > 0 && others)
             ctx->contract = MF_CONTRACT_RAW;
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- full answers: answer-only question blocks ---- */
+
+/* Does every question of the text's strict parse carry exactly the approved
+ * question's metadata (all but answer and its fields)? Then overlaying the
+ * answer-only blocks on the approved questions gives the text back. */
+static bool overlay_exact(const mf_op_ctx *ctx, const json_t *approved)
+{
+    mf_result *r = mf_repair(mf_profiles_get("generic_yaml"), ctx->text, ctx->len, NULL);
+    const json_t *qs = r && r->status == MF_ACCEPTED && !r->warnings.count ? json_object_get(r->value, "questions") : NULL;
+    bool same = json_array_size(qs) && json_array_size(qs) == json_array_size(approved);
+    for (size_t i = 0; same && i < json_array_size(qs); i++) {
+        json_t *q = json_deep_copy(json_array_get(qs, i)), *a = json_deep_copy(json_array_get(approved, i));
+        for (const char *const *k = (const char *const[]){"answer", "answered_by", "answered_at", NULL}; *k; k++) {
+            json_object_del(q, *k);
+            json_object_del(a, *k);
+        }
+        same = q && a && json_equal(q, a);
+        json_decref(q);
+        json_decref(a);
+    }
+    mf_result_free(r);
+    return same;
+}
+
+/* Copy line i and the lines below it (deeper or blank) to o; the next line. */
+static size_t copy_block(const mt_lines *ls, size_t i, size_t end, mt_buf *o, int *e)
+{
+    size_t col = ls->v[i].indent + (ls->v[i].dash ? 2 : 0), j = i;
+    do {
+        *e |= mt_put(o, ls->v[j].s, ls->v[j].len) | mt_putc(o, '\n');
+        j++;
+    } while (j < end && (skip(&ls->v[j]) || ls->v[j].indent > col));
+    return j;
+}
+
+/* Every question written as an answer-only block (id, answer and its
+ * fields), as a model answering an approved interview does. Only where the
+ * runtime approved_interview holds the questions' metadata: elsewhere the
+ * overlay brings in values the input never had (no ground truth, and the
+ * raw oracles take them for invented ones). */
+int mt_op_ctx_answer_only(mf_op_ctx *ctx)
+{
+    const json_t *approved = ctx->opt ? json_object_get(mf_options_context(ctx->opt, ctx->profile, "approved_interview"),
+                                                        "questions") : NULL;
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "full_answers") || !json_array_size(approved))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t k = top_key(&ls, "questions"), items[MAX_ITEMS], end = 0;
+    size_t n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
+    bool ok = n > 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        size_t ie = item_end(items, n, i, end), id = item_key(&ls, items[i], ie, "id"),
+               a = item_key(&ls, items[i], ie, "answer");
+        ok = id == items[i] && a < ls.n && a != items[i];
+    }
+    int rc = 0;
+    if (ok && overlay_exact(ctx, approved)) {
+        mt_buf o = {0};
+        int e = mt_put(&o, ctx->text, ls.v[items[0]].off);
+        for (size_t i = 0; i < n; i++) {
+            size_t ie = item_end(items, n, i, end), col = key_col(&ls.v[items[i]]);
+            e |= mt_put(&o, ls.v[items[i]].s, ls.v[items[i]].len) | mt_putc(&o, '\n');
+            for (size_t j = items[i] + 1; j < ie;) {
+                const mt_line *l = &ls.v[j];
+                if (!skip(l) && !l->dash && l->indent == col &&
+                    (key_is(l, "answer") || key_is(l, "answered_by") || key_is(l, "answered_at")))
+                    j = copy_block(&ls, j, ie, &o, &e);
+                else
+                    j++;
+            }
+        }
+        size_t tail = end < ls.n ? ls.v[end].off : ctx->len;
+        e |= mt_put(&o, ctx->text + tail, ctx->len - tail);
+        rc = mt_ctx_commit(ctx, &o, e);
     }
     mt_lines_free(&ls);
     return rc;
