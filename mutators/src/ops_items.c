@@ -9,6 +9,7 @@
  * and the application is raw (no ground truth). */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "malform/malform.h"
 #include "mut_internal.h"
 
@@ -682,6 +683,93 @@ int mt_op_ctx_answer_only(mf_op_ctx *ctx)
         size_t tail = end < ls.n ? ls.v[end].off : ctx->len;
         e |= mt_put(&o, ctx->text + tail, ctx->len - tail);
         rc = mt_ctx_commit(ctx, &o, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- interview: questions out of phase order ---- */
+
+static int phase_rank(const mt_lines *ls, size_t d, size_t end)
+{
+    static const char *const phases[] = {"foundation", "structure", "assembly"};
+    size_t j = item_key(ls, d, end, "phase");
+    char v[32];
+    if (j == ls->n)
+        return 3;
+    value_of(&ls->v[j], v, sizeof v);
+    for (int r = 0; r < 3; r++)
+        if (!strcasecmp(v, phases[r]))
+            return r;
+    return 3;
+}
+
+/* A question moved up before questions of earlier phases, where the
+ * questions were in phase order and it passes none of its own phase: the
+ * rule's stable sort puts it back (exact). */
+int mt_op_items_phase_order(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "interview"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t k = top_key(&ls, "questions"), items[MAX_ITEMS], end = 0, sites[MAX_ITEMS], m = 0;
+    size_t n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
+    int rank[MAX_ITEMS];
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+        rank[i] = phase_rank(&ls, items[i], item_end(items, n, i, end));
+        sorted = sorted && (!i || rank[i - 1] <= rank[i]);
+        if (i && rank[i - 1] < rank[i])
+            sites[m++] = i;
+    }
+    int rc = 0;
+    if (sorted && m) {
+        size_t i = sites[mt_rand(ctx, m)], j = mt_rand(ctx, i), ie = item_end(items, n, i, end);
+        size_t to = ls.v[items[j]].off, a = ls.v[items[i]].off, z = ie < ls.n ? ls.v[ie].off : ctx->len;
+        mt_buf o = {0};
+        int e = mt_put(&o, ctx->text, to) | mt_put(&o, ctx->text + a, z - a);
+        if (z == ctx->len && ctx->text[z - 1] != '\n')
+            e |= mt_putc(&o, '\n');
+        e |= mt_put(&o, ctx->text + to, a - to) | mt_put(&o, ctx->text + z, ctx->len - z);
+        rc = mt_ctx_commit(ctx, &o, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- duplicate ids: renumbered, never the truth ---- */
+
+/* One item of a list repeats the id of an earlier item: beads get -2, -3
+ * suffixes, epics and stories the next free number. Raw (no ground truth). */
+int mt_op_items_duplicate_id(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !(has_normalizer(ctx, "beads") || has_normalizer(ctx, "prd")))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    const char *lists[] = {"beads", "epics"};
+    size_t ids[MAX_ITEMS], m = 0;
+    for (size_t t = 0; t < 2 && !m; t++) {
+        size_t k = top_key(&ls, lists[t]), items[MAX_ITEMS], end = 0;
+        size_t n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t j = item_key(&ls, items[i], item_end(items, n, i, end), "id");
+            if (j < ls.n && !mt_line_block_indicator(&ls.v[j]))
+                ids[m++] = j;
+        }
+    }
+    int rc = 0;
+    if (m >= 2) {
+        size_t later = 1 + mt_rand(ctx, m - 1), earlier = mt_rand(ctx, later);
+        char v[128];
+        value_of(&ls.v[ids[earlier]], v, sizeof v);
+        if (*v && !strpbrk(v, "\"'\\:#"))
+            rc = set_value(ctx, &ls.v[ids[later]], v);
+        if (rc > 0)
+            ctx->contract = MF_CONTRACT_RAW;
     }
     mt_lines_free(&ls);
     return rc;
