@@ -400,3 +400,79 @@ int mt_op_json_concatenated(mf_op_ctx *ctx)
         return mt_splice(ctx, 0, 0, x, strlen(x));
     return mt_splice(ctx, ctx->len, ctx->len, x, strlen(x));
 }
+
+/* ---- syntax slips the json.* rules added later repair ---- */
+
+static bool scalar_tok(const mt_jtok *k)
+{
+    return k->kind == JT_STR || k->kind == JT_NUM || k->kind == JT_LIT;
+}
+
+/* "key": value -> "key" value (a scalar value) */
+static bool s_colon(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_COLON && i > 0 && i + 1 < t->n && t->v[i - 1].kind == JT_KEY && scalar_tok(&t->v[i + 1]);
+}
+static int e_colon(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t a = t->v[i].off;
+    bool space = a + 1 < ctx->len && (ctx->text[a + 1] == ' ' || ctx->text[a + 1] == '\n');
+    return mt_splice(ctx, a, a + 1, space ? "" : " ", space ? 0 : 1);
+}
+int mt_op_json_missing_colon(mf_op_ctx *ctx) { return tok_op(ctx, s_colon, e_colon); }
+
+/* An array of two or more scalars written as a Python tuple (1, 2). */
+static bool s_tuple(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    if (t->v[i].kind != JT_OPEN || ctx->text[t->v[i].off] != '[')
+        return false;
+    size_t n = 0, j = i + 1;
+    for (; j < t->n && scalar_tok(&t->v[j]); j += 2) {
+        n++;
+        if (j + 1 >= t->n || t->v[j + 1].kind != JT_COMMA)
+            break;
+    }
+    j++;
+    return n >= 2 && j < t->n && t->v[j].kind == JT_CLOSE && ctx->text[t->v[j].off] == ']' && t->v[j - 1].kind != JT_COMMA;
+}
+static int e_tuple(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t j = i + 1;
+    while (t->v[j].kind != JT_CLOSE)
+        j++;
+    ctx->text[t->v[i].off] = '(';
+    ctx->text[t->v[j].off] = ')';
+    return 1;
+}
+int mt_op_json_python_tuple(mf_op_ctx *ctx) { return tok_op(ctx, s_tuple, e_tuple); }
+
+/* }]} -> }}: the bracket closing an array of objects left out */
+static bool s_closer(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return t->v[i].kind == JT_CLOSE && ctx->text[t->v[i].off] == ']' && i > 0 && i + 1 < t->n &&
+           t->v[i - 1].kind == JT_CLOSE && ctx->text[t->v[i - 1].off] == '}' && t->v[i + 1].kind == JT_CLOSE &&
+           ctx->text[t->v[i + 1].off] == '}';
+}
+static int e_closer(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return mt_splice(ctx, t->v[i].off, t->v[i].off + 1, "", 0); }
+int mt_op_json_missing_bracket(mf_op_ctx *ctx) { return tok_op(ctx, s_closer, e_closer); }
+
+/* The whole value as a JavaScript statement: const x = ...;, module.exports
+ * = ...;, a JSONP call, or a trailing semicolon. */
+int mt_op_json_js_wrapper(mf_op_ctx *ctx)
+{
+    size_t a = 0, z = ctx->len;
+    while (a < z && strchr(" \t\r\n", ctx->text[a]))
+        a++;
+    while (z > a && strchr(" \t\r\n", ctx->text[z - 1]))
+        z--;
+    if (z - a < 2 || !((ctx->text[a] == '{' && ctx->text[z - 1] == '}') || (ctx->text[a] == '[' && ctx->text[z - 1] == ']')))
+        return 0;
+    static const char *const pre[] = {"const data = ", "module.exports = ", "callback(", "export default ", ""};
+    static const char *const post[] = {";", ";", ");", ";", ";"};
+    size_t k = mt_rand(ctx, sizeof pre / sizeof *pre);
+    mt_buf b = {0};
+    int rc = mt_put(&b, ctx->text, a) | mt_puts(&b, pre[k]) | mt_put(&b, ctx->text + a, z - a) | mt_puts(&b, post[k]) |
+             mt_put(&b, ctx->text + z, ctx->len - z);
+    return mt_ctx_commit(ctx, &b, rc);
+}
