@@ -476,3 +476,76 @@ int mt_op_json_js_wrapper(mf_op_ctx *ctx)
              mt_put(&b, ctx->text + z, ctx->len - z);
     return mt_ctx_commit(ctx, &b, rc);
 }
+
+static bool value_tok(const mt_jtoks *t, size_t i)
+{
+    return i > 0 && (t->v[i - 1].kind == JT_COLON || t->v[i - 1].kind == JT_COMMA || t->v[i - 1].kind == JT_OPEN);
+}
+
+/* An escaped backslash before a letter that is no JSON escape (\\d -> \d),
+ * as in a regex or a Windows path: the rule keeps the backslash. */
+static long lone_backslash_at(const mf_op_ctx *ctx, const mt_jtok *k)
+{
+    const char *s = tok_s(ctx, k);
+    if (k->kind != JT_STR || s[0] != '"')
+        return -1;
+    for (size_t i = 1; i + 2 < k->len - 1; i++) {
+        if (s[i] != '\\')
+            continue;
+        if (s[i + 1] == '\\' && !strchr("\"\\/bfnrtu", s[i + 2]) && (unsigned char)s[i + 2] > ' ')
+            return (long)i;
+        i++;
+    }
+    return -1;
+}
+static bool s_lone(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return lone_backslash_at(ctx, &t->v[i]) >= 0; }
+static int e_lone(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t at = t->v[i].off + (size_t)lone_backslash_at(ctx, &t->v[i]);
+    return mt_splice(ctx, at, at + 1, "", 0);
+}
+int mt_op_json_lone_backslash(mf_op_ctx *ctx) { return tok_op(ctx, s_lone, e_lone); }
+
+/* A string value split in two and joined with + (JavaScript concatenation). */
+static long split_at(const mf_op_ctx *ctx, const mt_jtok *k)
+{
+    const char *s = tok_s(ctx, k);
+    if (k->kind != JT_STR || s[0] != '"')
+        return -1;
+    for (size_t i = 2; i + 2 < k->len; i++)
+        if (s[i - 1] == ' ' && s[i] != ' ' && s[i - 2] != '\\') {
+            size_t bs = 0;   /* the split must not fall after an escaping backslash */
+            while (bs < i - 1 && s[i - 2 - bs] == '\\')
+                bs++;
+            if (bs % 2 == 0)
+                return (long)i;
+        }
+    return -1;
+}
+static bool s_split(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return value_tok(t, i) && split_at(ctx, &t->v[i]) >= 0;
+}
+static int e_split(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t at = t->v[i].off + (size_t)split_at(ctx, &t->v[i]);
+    static const char *const joins[] = {"\" + \"", "\" +\n  \"", "\"+\""};
+    const char *j = joins[mt_rand(ctx, 3)];
+    return mt_splice(ctx, at, at, j, strlen(j));
+}
+int mt_op_json_string_plus(mf_op_ctx *ctx) { return tok_op(ctx, s_split, e_split); }
+
+/* A trailing "..." or "…" item in a non-empty array or object (the model
+ * marks that it abridged): the rule drops it. */
+static bool s_ellipsis(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_CLOSE && i > 0 && t->v[i - 1].kind != JT_OPEN && t->v[i - 1].kind != JT_COMMA;
+}
+static int e_ellipsis(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t at = t->v[i - 1].off + t->v[i - 1].len;
+    const char *e = mt_rand(ctx, 2) ? ", ..." : ", \xE2\x80\xA6";
+    return mt_splice(ctx, at, at, e, strlen(e));
+}
+int mt_op_json_ellipsis(mf_op_ctx *ctx) { return tok_op(ctx, s_ellipsis, e_ellipsis); }
