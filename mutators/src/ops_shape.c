@@ -7,9 +7,10 @@
  * it back indented; where the text no longer parses, or the reshaping would
  * lose something the rule cannot restore (a duplicate path, an extra key),
  * the op finds no site. All are `exact`: the profile's normalizer
- * (code_files, qa_tests, artifact_files) promises the canonical shape back;
- * only markdown blocks whose content has surrounding whitespace (which the
- * fallback trims) are raw. */
+ * (code_files, qa_tests, artifact_files) promises the canonical shape back.
+ * Markdown blocks only hold content without surrounding whitespace: the
+ * fallback trims it, and in raw mode the prose around the blocks (which no
+ * warning names) would read as lost. */
 #include <stdlib.h>
 #include <string.h>
 #include "mut_internal.h"
@@ -164,12 +165,12 @@ int mt_op_shape_artifact_markdown(mf_op_ctx *ctx)
 {
     const json_t *want = ctx->opt ? mf_options_context(ctx->opt, ctx->profile, "expected_files") : NULL;
     json_t *r = want ? load(ctx, "artifact_files") : NULL;
-    bool ok = file_list(r, "filename", "content"), exact = true;
+    bool ok = file_list(r, "filename", "content");
     for (size_t i = 0; ok && i < json_array_size(r); i++) {
         const json_t *f = json_array_get(r, i);
         const char *name = json_string_value(json_object_get(f, "filename"));
         ok = expected(want, name) && !strchr(name, '\n') && block_safe(json_string_value(json_object_get(f, "content")));
-        exact = exact && ok && trimmed(json_string_value(json_object_get(f, "content")));
+        ok = ok && trimmed(json_string_value(json_object_get(f, "content")));
     }
     if (!ok) {
         json_decref(r);
@@ -185,7 +186,5 @@ int mt_op_shape_artifact_markdown(mf_op_ctx *ctx)
               mt_puts(&b, json_string_value(json_object_get(f, "content"))) | mt_puts(&b, "\n```\n");
     }
     json_decref(r);
-    if (!exact)
-        ctx->contract = MF_CONTRACT_RAW;   /* the fallback trims the content: no ground truth */
     return mt_ctx_commit(ctx, &b, rc);
 }
