@@ -16,13 +16,18 @@ static const struct option options[] = {{"pipelines", required_argument, NULL, '
                                         {"out", required_argument, NULL, 'o'},
                                         {"cases", required_argument, NULL, 'n'},
                                         {"seed", required_argument, NULL, 's'},
+                                        {"ops", required_argument, NULL, 'O'},
+                                        {"seeds-dir", required_argument, NULL, 'D'},
                                         {0}};
-static const cli_cmd cmd = {"compare", "--pipelines NAME,NAME,... --out DIR [--time SECONDS] [--cases N] [--seed N]",
+static const cli_cmd cmd = {"compare", "--pipelines NAME,NAME,... --out DIR [--time SECONDS] [--cases N] [--seed N] [--ops IDS] [--seeds-dir DIR]",
                             "Render cases (a seed artifact under one malformation op each), send each to every\n"
                             "pipeline that handles its profile, and tabulate per op and op family x pipeline the\n"
                             "share restored exactly, accepted with lost or changed data, rejected, crashed\n"
                             "(default --time 30). Writes DIR/compare.json and DIR/cases/ (the smallest case of\n"
-                            "each cell's worst outcome, the inputs the pipelines disagree on).\n"
+                            "each cell's worst outcome, the inputs the pipelines disagree on). --ops draws only\n"
+                            "from these op ids or families; --seeds-dir (PROFILE/ARTIFACT files) replaces\n"
+                            "corpus/seeds. A pipeline whose value dissents from a strict\n"
+                            "majority is a finding (oracle differential) in DIR/findings/.\n"
                             "Exit: 0, 2 usage or a pipeline that cannot start, 77 a pipeline not installed here.\n",
                             "", options};
 
@@ -46,6 +51,8 @@ int cmd_compare(int argc, char **argv)
         case 'o': o.out_dir = optarg; break;
         case 'n': o.max_cases = atol(optarg); break;
         case 's': o.seed = strtoull(optarg, NULL, 10); break;
+        case 'O': o.ops = optarg; break;
+        case 'D': o.seeds_dir = optarg; break;
         }
     }
     if (optind < argc)

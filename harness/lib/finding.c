@@ -255,6 +255,22 @@ static void header(FILE *f, const char *key, const char *val)
     fputc('\n', f);
 }
 
+/* dir/<slug>.stderr, replaced atomically (temp file + rename); best effort:
+ * the entry itself is already recorded. */
+static void write_sidecar(const char *dir, const char *slug, const char *text)
+{
+    char path[4400], tmp[4500];
+    snprintf(path, sizeof path, "%s/%s.stderr", dir, slug);
+    snprintf(tmp, sizeof tmp, "%s/.tmp-%s-%ld.stderr", dir, slug, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return;
+    bool ok = fputs(text, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
 mf_finding_status mf_finding_write(const char *dir, const mf_finding *fd, char *path_out, size_t n)
 {
     char slug[160], path[4400], tmp[4500];
@@ -286,7 +302,13 @@ mf_finding_status mf_finding_write(const char *dir, const mf_finding *fd, char *
     header(f, "engine", fd->engine);
     header(f, "first-seen", when);
     header(f, "status", "new");
+    header(f, "reproduce", fd->reproduce);
+    header(f, "original-signature", fd->original_signature);
     header(f, "detail", fd->detail);
+    if (fd->original_size)
+        fprintf(f, "original-size: %ld\n", fd->original_size);
+    if (fd->minimized_size)
+        fprintf(f, "minimized-size: %ld\n", fd->minimized_size);
     fputs("---\n", f);
     if (fd->payload_len)
         fwrite(fd->payload, 1, fd->payload_len, f);
@@ -301,8 +323,11 @@ mf_finding_status mf_finding_write(const char *dir, const mf_finding *fd, char *
     int rc = link(tmp, path);
     int e = errno;
     unlink(tmp);
-    if (rc == 0)
+    if (rc == 0) {
+        if (fd->stderr_tail && *fd->stderr_tail)
+            write_sidecar(dir, slug, fd->stderr_tail);
         return MF_FINDING_NEW;
+    }
     if (e == EEXIST)
         return MF_FINDING_SEEN;
     errno = e;

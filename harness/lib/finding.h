@@ -27,6 +27,10 @@ typedef struct {
     const char *target;     /* structured | raw | yaml_rules | blackbox */
     const char *engine;     /* libfuzzer | afl | blackbox | replay */
     const char *detail;     /* one line (newlines are flattened) */
+    const char *original_signature; /* before minimization changed it, else NULL */
+    const char *reproduce;  /* a command line that replays the file, or NULL */
+    long original_size, minimized_size; /* input sizes before/after minimizing (0: not minimized) */
+    const char *stderr_tail; /* the pipeline's last stderr, written beside the entry as <slug>.stderr */
     bool raw;               /* payload is raw bytes (.raw) rather than a structured case (.case) */
     const void *payload;    /* the exact bytes the target consumed */
     size_t payload_len;
@@ -47,7 +51,8 @@ void mf_finding_slug(const char *sig, char *out, size_t n);
  * original-signature) with status open. Loaded once per pipeline. */
 bool mf_finding_known(const char *sig, const char *pipeline);
 /* Write f into dir as <slug>.case|.raw unless that name exists (temp file +
- * link). path_out (may be NULL) gets the file name. Returns NEW, SEEN or ERROR. */
+ * link), with a non-empty stderr_tail as <slug>.stderr beside it. path_out
+ * (may be NULL) gets the entry's file name. Returns NEW, SEEN or ERROR. */
 mf_finding_status mf_finding_write(const char *dir, const mf_finding *f, char *path_out, size_t n);
 /* The whole policy: OFF when no findings directory is set; KNOWN for an open
  * regression signature; SEEN when this process or the directory already has

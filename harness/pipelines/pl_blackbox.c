@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "finding.h"
 #include "pl_blackbox.h"
 
 #define FEAT_BITS (1u << 16)
@@ -308,37 +309,23 @@ static void finding(bb *b, const char *text, size_t len, const mf_pl_check *c)
         }
         json_object_set_new(b->seen, cause, json_true());
     }
-    char when[32];
-    mf_lc_now(when, sizeof when);
     char reproduce[512];
     snprintf(reproduce, sizeof reproduce, "malform check --pipeline %s <this file>", b->name);
-    mf_lc_entry e = {0};
-    e.signature = (char *)sig;
-    e.original_signature = strcmp(sig, o.sig) ? o.sig : NULL;
-    e.kind = (char *)mf_pl_finding_kind(&o);
-    e.oracle = o.kind == MF_LC_ORACLE ? o.oracle : NULL;
-    e.profile = c->k.profile ? c->k.profile->name : NULL;
-    e.target = "blackbox";
-    e.engine = "blackbox";
-    e.first_seen = when;
-    e.status = "new";
-    e.reproduce = reproduce;
-    e.detail = detail;
-    e.original_size = (long)len;
-    e.minimized_size = (long)(min ? mlen : len);
-    e.payload = min ? min : (uint8_t *)text;
-    e.payload_len = min ? mlen : len;
+    const char *kind = mf_pl_finding_kind(&o);
+    mf_finding f = {.signature = sig, .kind = kind, .oracle = o.kind == MF_LC_ORACLE ? o.oracle : NULL,
+                    .profile = c->k.profile ? c->k.profile->name : NULL, .pipeline = b->name, .target = "blackbox",
+                    .engine = "blackbox", .detail = detail, .original_signature = strcmp(sig, o.sig) ? o.sig : NULL,
+                    .reproduce = reproduce, .original_size = (long)len, .minimized_size = (long)(min ? mlen : len),
+                    .stderr_tail = c->reply.stderr_tail, .payload = min ? (const void *)min : text,
+                    .payload_len = min ? mlen : len};
     char path[4400];
-    int rc = mf_pl_entry_create(b->findings_dir, &e, b->name, path, sizeof path);
-    if (rc == 1) {
+    mf_finding_status st = mf_finding_write(b->findings_dir, &f, path, sizeof path);
+    if (st == MF_FINDING_ERROR)
+        fprintf(stderr, "malform fuzz: cannot write %s\n", path);
+    if (st == MF_FINDING_NEW) {
         b->st->findings++;
-        if (c->reply.stderr_tail && *c->reply.stderr_tail) {
-            char side[4500];
-            snprintf(side, sizeof side, "%.*s.stderr", (int)(strrchr(path, '.') - path), path);
-            mf_lc_write_atomic(side, c->reply.stderr_tail, strlen(c->reply.stderr_tail));
-        }
         json_array_append_new(b->failures, json_pack("{s:s,s:s,s:s,s:s,s:b,s:s}", "signature", sig, "oracle",
-                                                     o.kind == MF_LC_ORACLE ? o.oracle : "", "kind", e.kind, "file",
+                                                     o.kind == MF_LC_ORACLE ? o.oracle : "", "kind", kind, "file",
                                                      path, "reproducible", true, "pipeline", b->name));
         if (!b->o->quiet)
             printf("malform fuzz: finding %s\n  -> %s\n", sig, path);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "finding.h"
 #include "lifecycle.h"
 #include "pl_check.h"
 #include "pl_compare.h"
@@ -36,7 +37,15 @@ typedef struct {
     const mf_op *op;
     int outcome[16];           /* per pipeline: bucket or -1 (not sent) */
     char value_key[16][40];    /* per pipeline: status or value hash */
+    json_t *value[16];         /* per pipeline: the accepted value (NULL: rejected or not accepted) */
 } item;
+
+/* Differential findings of one run: signatures seen, files written, known ones. */
+typedef struct {
+    char dir[4200];
+    json_t *seen;
+    long written, known;
+} diff_state;
 
 static size_t load_seeds(const char *root, seed **out)
 {
@@ -113,6 +122,8 @@ static void item_free(item *it)
     mf_render_free(&it->render);
     mf_case_free(it->kase);
     json_decref(it->truth);
+    for (int p = 0; p < 16; p++)
+        json_decref(it->value[p]);
     free(it->case_text);
     free(it);
 }
@@ -130,6 +141,7 @@ static void classify(item *it, size_t p, const mf_pl_reply *r)
         return;
     }
     it->outcome[p] = json_equal(r->result->value, it->truth) ? RESTORED : CHANGED;
+    it->value[p] = json_incref(r->result->value);
     char *s = json_dumps(r->result->value, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
     char hex[65];
     mf_lc_sha256_hex(s ? s : "", s ? strlen(s) : 0, hex);
@@ -270,6 +282,71 @@ static void disagreement(json_t *list, const item *it, size_t n, const char *con
     json_array_append_new(list, json_pack("{s:s,s:s,s:o}", "input", rel, "op", it->op->id, "values", values));
 }
 
+/* The differential oracle over the pipelines that answered (a crashed one
+ * has its own finding): each one dissenting from a strict majority is a
+ * finding `differential profile=<p> ops=<op> dissent=<pipeline>`, written
+ * once per signature (finding.h) into DIR/findings/. */
+static void differential(diff_state *d, const item *it, size_t n, const char *const *names)
+{
+    const json_t *values[16];
+    size_t who[16], k = 0;
+    for (size_t p = 0; p < n; p++)
+        if (it->outcome[p] >= 0 && it->outcome[p] != CRASHED) {
+            values[k] = it->value[p];
+            who[k++] = p;
+        }
+    bool dissent[16];
+    int major = k >= 2 ? mf_oracle_differential(values, k, dissent) : -1;
+    if (major < 0)
+        return;
+    char majority[512] = "";
+    for (size_t i = 0, l = 0; i < k && l < sizeof majority; i++)
+        if (!dissent[i])
+            l += (size_t)snprintf(majority + l, sizeof majority - l, "%s%s", l ? "," : "", names[who[i]]);
+    const char *profile = it->render.profile->name;
+    for (size_t i = 0; i < k; i++) {
+        if (!dissent[i])
+            continue;
+        const char *pl = names[who[i]];
+        char sig[600], detail[900];
+        snprintf(sig, sizeof sig, "differential profile=%s ops=%s dissent=%s", profile, it->op->id, pl);
+        if (json_object_get(d->seen, sig))
+            continue;
+        json_object_set_new(d->seen, sig, json_true());
+        if (mf_finding_known(sig, pl)) {
+            d->known++;
+            continue;
+        }
+        snprintf(detail, sizeof detail, "%s gave %s; the majority (%s) gave %s", pl, it->value_key[who[i]], majority,
+                 it->value_key[who[(size_t)major]]);
+        mf_finding f = {.signature = sig, .kind = "oracle", .oracle = "differential", .profile = profile,
+                        .pipeline = pl, .target = "structured", .engine = "compare", .detail = detail,
+                        .payload = it->case_text, .payload_len = it->case_len};
+        if (mf_finding_write(d->dir, &f, NULL, 0) != MF_FINDING_ERROR)
+            d->written++;
+        else
+            fprintf(stderr, "malform compare: cannot write a finding into %s\n", d->dir);
+    }
+}
+
+/* The ops named by list (ids or families, comma-separated; NULL: all). */
+static size_t pick_ops(const char *list, const mf_op **out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < mf_ops_count(); i++) {
+        const mf_op *op = mf_ops_at(i);
+        bool take = !list;
+        size_t fl = strcspn(op->id, ".");
+        for (const char *t = list; t && *t && !take; t += strcspn(t, ","), t += *t == ',') {
+            size_t l = strcspn(t, ",");
+            take = (l == strlen(op->id) && !strncmp(t, op->id, l)) || (l == fl && !strncmp(t, op->id, l));
+        }
+        if (take)
+            out[k++] = op;
+    }
+    return k;
+}
+
 json_t *mf_pl_compare(mf_pl_worker **w, const char *const *names, size_t n, const mf_pl_compare_opts *o)
 {
     if (n > 16) {
@@ -287,13 +364,23 @@ json_t *mf_pl_compare(mf_pl_worker **w, const char *const *names, size_t n, cons
         fprintf(stderr, "malform compare: no seed artifacts under %s\n", root);
         return NULL;
     }
+    const mf_op **ops = malloc((mf_ops_count() + 1) * sizeof *ops);
+    size_t nops = ops ? pick_ops(o->ops, ops) : 0;
+    if (!nops) {
+        fprintf(stderr, "malform compare: no malformation op matches '%s'\n", o->ops ? o->ops : "");
+        free(ops);
+        return NULL;
+    }
     if (mf_lc_mkdirs(o->out_dir) < 0) {
         fprintf(stderr, "malform compare: cannot create %s\n", o->out_dir);
+        free(ops);
         return NULL;
     }
     uint64_t rng = o->seed ? o->seed : 1;
     matrix m = {0};
     json_t *dis = json_array();
+    diff_state diff = {.seen = json_object()};
+    snprintf(diff.dir, sizeof diff.dir, "%s/findings", o->out_dir);
     long cases = 0;
     double end = mf_lc_clock() + o->seconds;
     item *batch[BATCH];
@@ -304,7 +391,7 @@ json_t *mf_pl_compare(mf_pl_worker **w, const char *const *names, size_t n, cons
         size_t nb = 0;
         for (int tries = 0; nb < BATCH && tries < BATCH * 8; tries++) {
             const seed *s = &seeds[mf_rng_next(&rng) % nseeds];
-            const mf_op *op = mf_ops_at(mf_rng_next(&rng) % mf_ops_count());
+            const mf_op *op = ops[mf_rng_next(&rng) % nops];
             const mf_profile *prof = mf_profiles_get(s->profile);
             bool someone = false;
             for (size_t p = 0; p < n && !someone; p++)
@@ -333,6 +420,7 @@ json_t *mf_pl_compare(mf_pl_worker **w, const char *const *names, size_t n, cons
                 if (batch[i]->outcome[p] >= 0)
                     count(&m, batch[i], p);
             disagreement(dis, batch[i], n, names, o->out_dir, o->max_disagreements > 0 ? o->max_disagreements : 200);
+            differential(&diff, batch[i], n, names);
             item_free(batch[i]);
         }
         cases += (long)nb;
@@ -340,8 +428,12 @@ json_t *mf_pl_compare(mf_pl_worker **w, const char *const *names, size_t n, cons
     json_t *plist = json_array();
     for (size_t p = 0; p < n; p++)
         json_array_append_new(plist, json_string(names[p]));
-    json_t *doc = json_pack("{s:i,s:o,s:o,s:o,s:I}", "malform_compare", 1, "pipelines", plist, "families",
-                            families_json(&m, names, n, o->out_dir), "disagreements", dis, "cases", (json_int_t)cases);
+    json_t *doc = json_pack("{s:i,s:o,s:o,s:o,s:I,s:I,s:I}", "malform_compare", 1, "pipelines", plist, "families",
+                            families_json(&m, names, n, o->out_dir), "disagreements", dis, "cases", (json_int_t)cases,
+                            "differential_findings", (json_int_t)diff.written, "differential_known",
+                            (json_int_t)diff.known);
+    json_decref(diff.seen);
+    free(ops);
     for (size_t i = 0; i < nseeds; i++) {
         free(seeds[i].profile);
         free(seeds[i].text);
@@ -400,4 +492,6 @@ void mf_pl_compare_print(const json_t *doc, FILE *f)
         json_object_foreach(json_object_get(d, "values"), pk, pv) fprintf(f, " %s=%s", pk, json_string_value(pv));
         fputc('\n', f);
     }
+    long df = (long)json_integer_value(json_object_get(doc, "differential_findings"));
+    fprintf(f, "%ld differential findings (a pipeline against a strict majority)%s\n", df, df ? " in findings/" : "");
 }

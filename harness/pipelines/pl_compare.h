@@ -15,10 +15,12 @@ typedef struct {
     uint64_t seed;
     const char *seeds_dir;    /* default ROOT/corpus/seeds */
     int max_disagreements;    /* listed in compare.json (default 200) */
+    const char *ops;          /* comma-separated op ids or families to draw from (NULL: all) */
 } mf_pl_compare_opts;
 
 /* Run the comparison over n started pipelines (names[i] runs in w[i]) and
- * write out_dir/compare.json plus the cases it points to. Returns the
+ * write out_dir/compare.json plus the cases it points to; a pipeline that
+ * dissents from a strict majority is a differential finding in out_dir/findings/. Returns the
  * matrix document (caller decrefs), or NULL with a message on stderr. */
 json_t *mf_pl_compare(mf_pl_worker **w, const char *const *names, size_t n, const mf_pl_compare_opts *o);
 /* Print the matrix as a text table (share restored / changed / rejected / crashed). */

@@ -1,7 +1,8 @@
 /* pl_worker.c - the malform side of the worker protocol (PROTOCOL.md).
  *
  * A worker is `/bin/sh -c "exec COMMAND"` in its own process group, with
- * PR_SET_PDEATHSIG so it dies with us, stdin/stdout/stderr on non-blocking
+ * PR_SET_PDEATHSIG so it dies with us and the lifecycle's guard (lc_proc.h)
+ * holding its group so its own children do too, stdin/stdout/stderr on non-blocking
  * pipes. One poll() loop writes the request, drains stderr into a ring (the
  * tail goes into findings), reads the response line and checks the clock and
  * the worker's VmRSS. Any failure kills the whole group and reaps it; the
@@ -18,6 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "lc_proc.h"
 #include "pipeline.h"
 
 #define MF_PL_MAX_LINE (16u * 1024u * 1024u)
@@ -141,6 +143,7 @@ static void kill_worker(mf_pl_worker *w, int *status)
         kill(w->pid, SIGKILL);
         while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
             ;
+        mf_lc_proc_unguard(w->pid);
     }
     if (status)
         *status = st;
@@ -160,6 +163,7 @@ static void reap_dead(mf_pl_worker *w, int *status)
         pid_t r = waitpid(w->pid, status, WNOHANG);
         if (r == w->pid) {
             kill(-w->pid, SIGKILL);
+            mf_lc_proc_unguard(w->pid);
             w->pid = -1;
             break;
         }
@@ -217,6 +221,7 @@ static int spawn(mf_pl_worker *w, char *err, size_t n)
     }
     free(cmd);
     setpgid(pid, pid);
+    mf_lc_proc_guard(pid);   /* the worker's own children die with malform too, even on SIGKILL */
     close(in[0]);
     close(out[1]);
     close(er[1]);

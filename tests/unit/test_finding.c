@@ -1,7 +1,8 @@
 /* test_finding.c - record and continue (harness/lib/finding.c): the
  * signature and slug a fuzz target computes are byte-identical to the
  * lifecycle's (mf_lc_classify, mf_lc_slug); a finding is written once, as a
- * parseable regression entry with status new; an open regression signature
+ * parseable regression entry with status new (with the black-box engine's
+ * extra fields and stderr sidecar); an open regression signature
  * is only counted; a failing check records and returns with the findings
  * directory set and aborts without it. */
 #include <setjmp.h>
@@ -126,6 +127,44 @@ static void test_write_once(void **state)
     mf_lc_entry_free(&e);
 }
 
+/* The black-box engine's fields: pipeline, original signature, reproduce
+ * line and sizes in the header, the stderr tail beside the entry; a repeat
+ * leaves the first stderr alone. */
+static void test_write_pipeline_fields(void **state)
+{
+    (void)state;
+    const char payload[] = "malform-case 1\nprofile: prd\n---\n{}\n";
+    mf_finding f = {.signature = "crash exit 3 pipeline=py", .kind = "crash", .pipeline = "py", .target = "blackbox",
+                    .engine = "blackbox", .detail = "exit 3", .original_signature = "crash exit 3 pipeline=py-x",
+                    .reproduce = "malform check --pipeline py <this file>", .original_size = 120,
+                    .minimized_size = 31, .stderr_tail = "Traceback\nboom\n", .payload = payload,
+                    .payload_len = sizeof payload - 1};
+    char path[4400], side[4500];
+    assert_int_equal(mf_finding_write(tmpl, &f, path, sizeof path), MF_FINDING_NEW);
+    f.stderr_tail = "another run";
+    assert_int_equal(mf_finding_write(tmpl, &f, NULL, 0), MF_FINDING_SEEN);
+    assert_int_equal(count_files(tmpl), 2);
+    mf_lc_entry e;
+    char err[200];
+    assert_int_equal(mf_lc_entry_read(path, &e, err, sizeof err), 0);
+    assert_string_equal(e.kind, "crash");
+    assert_string_equal(e.original_signature, "crash exit 3 pipeline=py-x");
+    assert_string_equal(e.reproduce, "malform check --pipeline py <this file>");
+    assert_int_equal(e.original_size, 120);
+    assert_int_equal(e.minimized_size, 31);
+    assert_memory_equal(e.payload, payload, e.payload_len);
+    mf_lc_entry_free(&e);
+    size_t len;
+    char *text = mf_lc_read(path, &len);
+    assert_non_null(strstr(text, "\npipeline: py\n"));
+    free(text);
+    snprintf(side, sizeof side, "%.*s.stderr", (int)(strrchr(path, '.') - path), path);
+    text = mf_lc_read(side, &len);
+    assert_non_null(text);
+    assert_string_equal(text, "Traceback\nboom\n");
+    free(text);
+}
+
 /* A regression dir with an open and a fixed entry; the open one is known. */
 static void test_known_is_counted(void **state)
 {
@@ -207,6 +246,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signature_matches_lifecycle),
         cmocka_unit_test_setup_teardown(test_write_once, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_write_pipeline_fields, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_known_is_counted, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_target_records_or_aborts, setup_dir, teardown_dir),
     };
