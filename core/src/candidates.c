@@ -222,8 +222,22 @@ typedef struct {
     size_t indent, ticks;
     char ch;            /* '`' or '~' */
     bool accepted;      /* a candidate fence: bare, yaml, yml, json, jsonl (any case) */
+    bool plain;         /* tagged as plain text or markdown (text, txt, plaintext, plain, markdown, md) */
     bool bare;          /* nothing after the fence characters */
 } fence;
+
+static bool info_is(const char *s, size_t wl, const char *const *words)
+{
+    for (const char *const *k = words; *k; k++)
+        if (strlen(*k) == wl) {
+            size_t j = 0;
+            while (j < wl && (s[j] | 0x20) == (*k)[j])
+                j++;
+            if (j == wl)
+                return true;
+        }
+    return false;
+}
 
 static bool fence_info(const char *s, size_t n, fence *f)
 {
@@ -248,14 +262,9 @@ static bool fence_info(const char *s, size_t n, fence *f)
         i++;
     f->bare = wl == 0 && i == n;
     static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
-    f->accepted = f->bare;
-    for (const char *const *k = ok; *k && !f->accepted; k++)
-        if (strlen(*k) == wl) {
-            size_t j = 0;
-            while (j < wl && (s[a + j] | 0x20) == (*k)[j])
-                j++;
-            f->accepted = j == wl;
-        }
+    static const char *const plain[] = {"text", "txt", "plaintext", "plain", "markdown", "md", NULL};
+    f->accepted = f->bare || info_is(s + a, wl, ok);
+    f->plain = !f->accepted && info_is(s + a, wl, plain);
     return true;
 }
 
@@ -310,9 +319,10 @@ static bool block_scalar_header(const char *s, size_t n)
  * of a code sample, or a fence inside a YAML block scalar, never ends the
  * payload. Outside any fence, the lines of a YAML block scalar (`key: |`
  * and the lines indented deeper) are text: a fence there is no payload. */
-static int scan_fences(ctx *c, const char *s, size_t len)
+static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t *found_out)
 {
     const char *payload = is_json(c->p) ? "JSON" : "YAML";
+    const char *why = loose ? " (its language tag names plain text or markdown)" : "";
     size_t found = 0, body = 0, inner = 0;
     bool inside = false, keep = false;
     fence open = {0};
@@ -339,7 +349,7 @@ static int scan_fences(ctx *c, const char *s, size_t len)
                 first_fence_line = line;
             if (!inside) {
                 inside = true;
-                keep = f.accepted;
+                keep = f.accepted || (loose && f.plain);
                 open = f;
                 inner = 0;
                 open_line = line;
@@ -353,8 +363,8 @@ static int scan_fences(ctx *c, const char *s, size_t len)
                 if (keep && structured_text(s + body, a - body)) {
                     found++;
                     if (emit(c, "fence", s + body, a - body, MF_RULE_ID(CAND_FENCE), open_line,
-                             "Took the %s payload from inside the markdown code fence opened at line %d.",
-                             payload, open_line))
+                             "Took the %s payload from inside the markdown code fence opened at line %d%s.",
+                             payload, open_line, why))
                         return -1;
                 }
             } else {
@@ -366,11 +376,26 @@ static int scan_fences(ctx *c, const char *s, size_t len)
     /* an unclosed bare fence after other fences is most likely an orphan
      * closer (the artifact above it, prose below): no candidate from it */
     if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line) &&
-        structured_text(s + body, len - body))
-        return emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
-                    "Took the %s payload after the markdown code fence opened at line %d (no closing fence).",
-                    payload, open_line);
+        structured_text(s + body, len - body)) {
+        found++;
+        if (emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
+                 "Took the %s payload after the markdown code fence opened at line %d (no closing fence)%s.",
+                 payload, open_line, why))
+            return -1;
+    }
+    *found_out = found;
     return 0;
+}
+
+/* Fences tagged yaml/yml/json/jsonl or bare first; only when none holds a
+ * payload, fences tagged as plain text or markdown (```text around YAML is
+ * a wrong tag, not prose), so a markdown sample never beats a data fence. */
+static int scan_fences(ctx *c, const char *s, size_t len)
+{
+    size_t found = 0;
+    if (scan_fences_as(c, s, len, false, &found))
+        return -1;
+    return found ? 0 : scan_fences_as(c, s, len, true, &found);
 }
 
 /* ---- tags ------------------------------------------------------------------ */
