@@ -51,6 +51,14 @@ void mf_stats_record(const mf_check *k)
         return;
     }
     size_t nr = mf_rules_count();
+    /* a rejection rule fires as a rejection, never as a warning */
+    const char *rejected_by = k->result->status == MF_REJECTED && k->result->error.type &&
+                                      !strcmp(k->result->error.type, "PROMPT_ECHO")
+                                  ? "echo.prompt"
+                                  : NULL;
+    for (size_t j = 0; S.rules && rejected_by && j < nr; j++)
+        if (!strcmp(mf_rules_at(j)->id, rejected_by))
+            S.rules[j]++;
     for (size_t i = 0; S.rules && i < k->result->warnings.count; i++) {
         const char *id = k->result->warnings.items[i].rule;
         for (size_t j = 0; id && j < nr; j++)

@@ -400,3 +400,152 @@ int mt_op_json_concatenated(mf_op_ctx *ctx)
         return mt_splice(ctx, 0, 0, x, strlen(x));
     return mt_splice(ctx, ctx->len, ctx->len, x, strlen(x));
 }
+
+/* ---- syntax slips the json.* rules added later repair ---- */
+
+static bool scalar_tok(const mt_jtok *k)
+{
+    return k->kind == JT_STR || k->kind == JT_NUM || k->kind == JT_LIT;
+}
+
+/* "key": value -> "key" value (a scalar value) */
+static bool s_colon(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_COLON && i > 0 && i + 1 < t->n && t->v[i - 1].kind == JT_KEY && scalar_tok(&t->v[i + 1]);
+}
+static int e_colon(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t a = t->v[i].off;
+    bool space = a + 1 < ctx->len && (ctx->text[a + 1] == ' ' || ctx->text[a + 1] == '\n');
+    return mt_splice(ctx, a, a + 1, space ? "" : " ", space ? 0 : 1);
+}
+int mt_op_json_missing_colon(mf_op_ctx *ctx) { return tok_op(ctx, s_colon, e_colon); }
+
+/* An array of two or more scalars written as a Python tuple (1, 2). */
+static bool s_tuple(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    if (t->v[i].kind != JT_OPEN || ctx->text[t->v[i].off] != '[')
+        return false;
+    size_t n = 0, j = i + 1;
+    for (; j < t->n && scalar_tok(&t->v[j]); j += 2) {
+        n++;
+        if (j + 1 >= t->n || t->v[j + 1].kind != JT_COMMA)
+            break;
+    }
+    j++;
+    return n >= 2 && j < t->n && t->v[j].kind == JT_CLOSE && ctx->text[t->v[j].off] == ']' && t->v[j - 1].kind != JT_COMMA;
+}
+static int e_tuple(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t j = i + 1;
+    while (t->v[j].kind != JT_CLOSE)
+        j++;
+    ctx->text[t->v[i].off] = '(';
+    ctx->text[t->v[j].off] = ')';
+    return 1;
+}
+int mt_op_json_python_tuple(mf_op_ctx *ctx) { return tok_op(ctx, s_tuple, e_tuple); }
+
+/* }]} -> }}: the bracket closing an array of objects left out */
+static bool s_closer(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return t->v[i].kind == JT_CLOSE && ctx->text[t->v[i].off] == ']' && i > 0 && i + 1 < t->n &&
+           t->v[i - 1].kind == JT_CLOSE && ctx->text[t->v[i - 1].off] == '}' && t->v[i + 1].kind == JT_CLOSE &&
+           ctx->text[t->v[i + 1].off] == '}';
+}
+static int e_closer(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return mt_splice(ctx, t->v[i].off, t->v[i].off + 1, "", 0); }
+int mt_op_json_missing_bracket(mf_op_ctx *ctx) { return tok_op(ctx, s_closer, e_closer); }
+
+/* The whole value as a JavaScript statement: const x = ...;, module.exports
+ * = ...;, a JSONP call, or a trailing semicolon. */
+int mt_op_json_js_wrapper(mf_op_ctx *ctx)
+{
+    size_t a = 0, z = ctx->len;
+    while (a < z && strchr(" \t\r\n", ctx->text[a]))
+        a++;
+    while (z > a && strchr(" \t\r\n", ctx->text[z - 1]))
+        z--;
+    if (z - a < 2 || !((ctx->text[a] == '{' && ctx->text[z - 1] == '}') || (ctx->text[a] == '[' && ctx->text[z - 1] == ']')))
+        return 0;
+    static const char *const pre[] = {"const data = ", "module.exports = ", "callback(", "export default ", ""};
+    static const char *const post[] = {";", ";", ");", ";", ";"};
+    size_t k = mt_rand(ctx, sizeof pre / sizeof *pre);
+    mt_buf b = {0};
+    int rc = mt_put(&b, ctx->text, a) | mt_puts(&b, pre[k]) | mt_put(&b, ctx->text + a, z - a) | mt_puts(&b, post[k]) |
+             mt_put(&b, ctx->text + z, ctx->len - z);
+    return mt_ctx_commit(ctx, &b, rc);
+}
+
+static bool value_tok(const mt_jtoks *t, size_t i)
+{
+    return i > 0 && (t->v[i - 1].kind == JT_COLON || t->v[i - 1].kind == JT_COMMA || t->v[i - 1].kind == JT_OPEN);
+}
+
+/* An escaped backslash before a letter that is no JSON escape (\\d -> \d),
+ * as in a regex or a Windows path: the rule keeps the backslash. */
+static long lone_backslash_at(const mf_op_ctx *ctx, const mt_jtok *k)
+{
+    const char *s = tok_s(ctx, k);
+    if (k->kind != JT_STR || s[0] != '"')
+        return -1;
+    for (size_t i = 1; i + 2 < k->len - 1; i++) {
+        if (s[i] != '\\')
+            continue;
+        if (s[i + 1] == '\\' && !strchr("\"\\/bfnrtu", s[i + 2]) && (unsigned char)s[i + 2] > ' ')
+            return (long)i;
+        i++;
+    }
+    return -1;
+}
+static bool s_lone(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return lone_backslash_at(ctx, &t->v[i]) >= 0; }
+static int e_lone(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t at = t->v[i].off + (size_t)lone_backslash_at(ctx, &t->v[i]);
+    return mt_splice(ctx, at, at + 1, "", 0);
+}
+int mt_op_json_lone_backslash(mf_op_ctx *ctx) { return tok_op(ctx, s_lone, e_lone); }
+
+/* A string value split in two and joined with + (JavaScript concatenation). */
+static long split_at(const mf_op_ctx *ctx, const mt_jtok *k)
+{
+    const char *s = tok_s(ctx, k);
+    if (k->kind != JT_STR || s[0] != '"')
+        return -1;
+    for (size_t i = 2; i + 2 < k->len; i++)
+        if (s[i - 1] == ' ' && s[i] != ' ' && s[i - 2] != '\\') {
+            size_t bs = 0;   /* the split must not fall after an escaping backslash */
+            while (bs < i - 1 && s[i - 2 - bs] == '\\')
+                bs++;
+            if (bs % 2 == 0)
+                return (long)i;
+        }
+    return -1;
+}
+static bool s_split(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    return value_tok(t, i) && split_at(ctx, &t->v[i]) >= 0;
+}
+static int e_split(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t at = t->v[i].off + (size_t)split_at(ctx, &t->v[i]);
+    static const char *const joins[] = {"\" + \"", "\" +\n  \"", "\"+\""};
+    const char *j = joins[mt_rand(ctx, 3)];
+    return mt_splice(ctx, at, at, j, strlen(j));
+}
+int mt_op_json_string_plus(mf_op_ctx *ctx) { return tok_op(ctx, s_split, e_split); }
+
+/* A trailing "..." or "…" item in a non-empty array or object (the model
+ * marks that it abridged): the rule drops it. */
+static bool s_ellipsis(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    (void)ctx;
+    return t->v[i].kind == JT_CLOSE && i > 0 && t->v[i - 1].kind != JT_OPEN && t->v[i - 1].kind != JT_COMMA;
+}
+static int e_ellipsis(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t at = t->v[i - 1].off + t->v[i - 1].len;
+    const char *e = mt_rand(ctx, 2) ? ", ..." : ", \xE2\x80\xA6";
+    return mt_splice(ctx, at, at, e, strlen(e));
+}
+int mt_op_json_ellipsis(mf_op_ctx *ctx) { return tok_op(ctx, s_ellipsis, e_ellipsis); }

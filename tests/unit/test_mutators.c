@@ -51,7 +51,8 @@ static void test_registry(void **state)
         assert_ptr_equal(mf_ops_find(o->id), o);
         assert_true(o->section && *o->section && o->description && *o->description);
         assert_true(!strncmp(o->id, "cand.", 5) || !strncmp(o->id, "yaml.", 5) || !strncmp(o->id, "json.", 5) ||
-                    !strncmp(o->id, "norm.", 5) || !strncmp(o->id, "val.", 4) || !strncmp(o->id, "ctx.", 4));
+                    !strncmp(o->id, "norm.", 5) || !strncmp(o->id, "val.", 4) || !strncmp(o->id, "ctx.", 4) ||
+                    !strncmp(o->id, "shape.", 6));
         assert_true(o->kind == MF_OP_VALUE || *o->rules || o->contract == MF_CONTRACT_REJECT);
         /* every expected rule is registered by core */
         char rules[256];

@@ -1,0 +1,776 @@
+/* ops_items.c - malformations of the items of a YAML block list: the model
+ * left out an item's id or its empty prd_refs, or wrote an answer's
+ * answered_by / answered_at beside the answer instead of inside it.
+ *
+ * Each op applies only where the profile runs the normalizer that repairs
+ * it (prd: epic and story ids; beads: bead ids and prd_refs; full_answers:
+ * the hoist). A dropped id is `exact` only where the id the rule fills in by
+ * position is the clean one; elsewhere the filled id differs from the truth
+ * and the application is raw (no ground truth). */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "malform/malform.h"
+#include "mut_internal.h"
+
+static bool has_normalizer(const mf_op_ctx *ctx, const char *name)
+{
+    for (size_t i = 0; ctx->profile && i < json_array_size(ctx->profile->normalizers); i++) {
+        const char *x = json_string_value(json_array_get(ctx->profile->normalizers, i));
+        if (x && !strcmp(x, name))
+            return true;
+    }
+    return false;
+}
+
+static bool skip(const mt_line *l)
+{
+    return l->blank || l->comment || l->block_body;
+}
+
+/* Does line l hold the simple key `key` (at its body)? */
+static bool key_is(const mt_line *l, const char *key)
+{
+    return l->key_len == strlen(key) && !memcmp(l->s + l->body, key, l->key_len);
+}
+
+/* The column of line l's key: after "- " on a dash line. */
+static size_t key_col(const mt_line *l)
+{
+    return l->body;
+}
+
+/* Items of the block list under key line k: the dash lines, stored in out
+ * (at most cap); returns how many, and *end the line after the list. */
+static size_t list_items(const mt_lines *ls, size_t k, size_t *out, size_t cap, size_t *end)
+{
+    size_t kcol = key_col(&ls->v[k]), n = 0, item = 0, i = k + 1;
+    bool have = false;
+    for (; i < ls->n; i++) {
+        const mt_line *l = &ls->v[i];
+        if (skip(l))
+            continue;
+        if (!have) {
+            if (!l->dash || l->indent < kcol)
+                break;
+            item = l->indent;
+            have = true;
+        }
+        if (l->indent < item || (l->indent == item && !l->dash))
+            break;
+        if (l->indent == item && l->dash && n < cap)
+            out[n++] = i;
+    }
+    *end = i;
+    return n;
+}
+
+/* The line in item [d, end) holding the item-level key `key`, or ls->n. */
+static size_t item_key(const mt_lines *ls, size_t d, size_t end, const char *key)
+{
+    size_t col = key_col(&ls->v[d]);
+    if (key_is(&ls->v[d], key))
+        return d;
+    for (size_t i = d + 1; i < end; i++) {
+        const mt_line *l = &ls->v[i];
+        if (!skip(l) && !l->dash && l->indent == col && key_is(l, key))
+            return i;
+    }
+    return ls->n;
+}
+
+/* The end of item d: the next item's dash line or the list end. */
+static size_t item_end(const size_t *items, size_t n, size_t k, size_t list_end)
+{
+    return k + 1 < n ? items[k + 1] : list_end;
+}
+
+/* The line of the top-level key `key`, or ls->n. */
+static size_t top_key(const mt_lines *ls, const char *key)
+{
+    for (size_t i = 0; i < ls->n; i++)
+        if (!skip(&ls->v[i]) && ls->v[i].indent == 0 && !ls->v[i].dash && key_is(&ls->v[i], key))
+            return i;
+    return ls->n;
+}
+
+/* The unquoted scalar value of key line l into out ("" when none). */
+static void value_of(const mt_line *l, char *out, size_t cap)
+{
+    const char *v;
+    size_t n = mt_line_value(l, &v);
+    if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+        v++;
+        n -= 2;
+    }
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
+}
+
+/* Remove the one-line key j of the item whose dash line is d: delete the
+ * line, or on the dash line pull the item's next key up onto the dash. */
+static int drop_key(mf_op_ctx *ctx, const mt_lines *ls, size_t d, size_t j, size_t end)
+{
+    if (j != d) {
+        size_t a = ls->v[j].off, b = a + ls->v[j].len;
+        return mt_splice(ctx, a, b < ctx->len ? b + 1 : b, "", 0);
+    }
+    size_t nx = d + 1;
+    while (nx < end && skip(&ls->v[nx]))
+        nx++;
+    const mt_line *n = &ls->v[nx < ls->n ? nx : d];
+    if (nx >= end || n->dash || n->indent != key_col(&ls->v[d]) || !n->key_len)
+        return 0;
+    mt_buf o = {0};
+    size_t body = ls->v[d].off + ls->v[d].indent;   /* the "- " */
+    int rc = mt_put(&o, ctx->text, body) | mt_puts(&o, "- ") | mt_put(&o, n->s + n->indent, n->len - n->indent);
+    size_t after = n->off + n->len;
+    rc |= mt_put(&o, ctx->text + after, ctx->len - after);
+    return mt_ctx_commit(ctx, &o, rc);
+}
+
+#define MAX_ITEMS 256
+
+/* A candidate: item dash line, its end, the key line to drop, exact or not. */
+typedef struct { size_t d, end, key; bool exact; } drop_site;
+
+static int apply_drop(mf_op_ctx *ctx, const mt_lines *ls, const drop_site *v, size_t n)
+{
+    if (!n)
+        return 0;
+    const drop_site *s = &v[mt_rand(ctx, n)];
+    int rc = drop_key(ctx, ls, s->d, s->key, s->end);
+    if (rc > 0 && !s->exact)
+        ctx->contract = MF_CONTRACT_RAW;
+    return rc;
+}
+
+/* Sites in the list under key line k whose `id` the rule fills by position:
+ * fmt gets the item's 1-based index (and e, when e > 0, before it). */
+static size_t id_sites(const mt_lines *ls, size_t k, const char *fmt, size_t e, drop_site *out, size_t cap)
+{
+    size_t items[MAX_ITEMS], end, n = list_items(ls, k, items, MAX_ITEMS, &end), got = 0;
+    for (size_t i = 0; i < n && got < cap; i++) {
+        size_t ie = item_end(items, n, i, end), j = item_key(ls, items[i], ie, "id");
+        if (j == ls->n || mt_line_block_indicator(&ls->v[j]))
+            continue;
+        char have[128], want[64];
+        value_of(&ls->v[j], have, sizeof have);
+        if (!*have)
+            continue;
+        if (e)
+            snprintf(want, sizeof want, fmt, e, i + 1);
+        else
+            snprintf(want, sizeof want, fmt, i + 1);
+        out[got++] = (drop_site){items[i], ie, j, !strcmp(have, want)};
+    }
+    return got;
+}
+
+static int drop_id(mf_op_ctx *ctx, const char *normalizer, const char *list, const char *fmt)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, normalizer))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    drop_site v[MAX_ITEMS];
+    size_t k = top_key(&ls, list), n = k < ls.n ? id_sites(&ls, k, fmt, 0, v, MAX_ITEMS) : 0;
+    int rc = apply_drop(ctx, &ls, v, n);
+    mt_lines_free(&ls);
+    return rc;
+}
+
+int mt_op_items_epic_id(mf_op_ctx *ctx)
+{
+    return drop_id(ctx, "prd", "epics", "EPIC-%zu");
+}
+
+int mt_op_items_bead_id(mf_op_ctx *ctx)
+{
+    return drop_id(ctx, "beads", "beads", "bead-%zu");
+}
+
+int mt_op_items_story_id(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "prd"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    drop_site v[MAX_ITEMS];
+    size_t n = 0, k = top_key(&ls, "epics");
+    if (k < ls.n) {
+        size_t epics[MAX_ITEMS], end, ne = list_items(&ls, k, epics, MAX_ITEMS, &end);
+        for (size_t e = 0; e < ne && n < MAX_ITEMS; e++) {
+            size_t s = item_key(&ls, epics[e], item_end(epics, ne, e, end), "user_stories");
+            if (s < ls.n)
+                n += id_sites(&ls, s, "US-%zu-%zu", e + 1, v + n, MAX_ITEMS - n);
+        }
+    }
+    int rc = apply_drop(ctx, &ls, v, n);
+    mt_lines_free(&ls);
+    return rc;
+}
+
+int mt_op_items_prd_refs(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "beads"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    drop_site v[MAX_ITEMS];
+    size_t n = 0, k = top_key(&ls, "beads");
+    if (k < ls.n) {
+        size_t items[MAX_ITEMS], end, ni = list_items(&ls, k, items, MAX_ITEMS, &end);
+        for (size_t i = 0; i < ni; i++) {
+            size_t ie = item_end(items, ni, i, end), j = item_key(&ls, items[i], ie, "prd_refs");
+            char val[16];
+            if (j == ls.n)
+                continue;
+            value_of(&ls.v[j], val, sizeof val);
+            if (!strcmp(val, "[]"))
+                v[n++] = (drop_site){items[i], ie, j, true};
+        }
+    }
+    int rc = apply_drop(ctx, &ls, v, n);
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* full_answers: move answer.answered_by / answered_at (one or both) out of
+ * the nested answer mapping to the question's own level, above `answer:`. */
+int mt_op_items_answer_sibling(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "full_answers"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t answers[MAX_ITEMS], n = 0, k = top_key(&ls, "questions");
+    if (k < ls.n) {
+        size_t items[MAX_ITEMS], end, ni = list_items(&ls, k, items, MAX_ITEMS, &end);
+        for (size_t i = 0; i < ni; i++) {
+            size_t ie = item_end(items, ni, i, end), a = item_key(&ls, items[i], ie, "answer");
+            if (a == ls.n || a == items[i] || item_key(&ls, items[i], ie, "answered_by") != ls.n ||
+                item_key(&ls, items[i], ie, "answered_at") != ls.n)
+                continue;
+            for (size_t j = a + 1; j < ie && (skip(&ls.v[j]) || ls.v[j].indent > ls.v[a].indent); j++)
+                if (!skip(&ls.v[j]) && !ls.v[j].dash && (key_is(&ls.v[j], "answered_by") || key_is(&ls.v[j], "answered_at"))) {
+                    answers[n++] = a;
+                    break;
+                }
+        }
+    }
+    int rc = 0;
+    if (n) {
+        size_t a = answers[mt_rand(ctx, n)], which = mt_rand(ctx, 3);  /* 0 by, 1 at, 2 both */
+        size_t col = ls.v[a].indent, child = 0;
+        mt_buf moved = {0}, o = {0};
+        int e = 0;
+        size_t j = a + 1, cut[2], nc = 0;
+        for (; j < ls.n && (skip(&ls.v[j]) || ls.v[j].indent > col); j++) {
+            const mt_line *l = &ls.v[j];
+            if (skip(l) || l->dash)
+                continue;
+            if (!child)
+                child = l->indent;
+            bool by = key_is(l, "answered_by"), at = key_is(l, "answered_at");
+            if (l->indent == child && ((by && which != 1) || (at && which != 0)) && nc < 2 && !mt_line_block_indicator(l)) {
+                for (size_t c = 0; c < col; c++)
+                    e |= mt_putc(&moved, ' ');
+                e |= mt_put(&moved, l->s + l->indent, l->len - l->indent) | mt_putc(&moved, '\n');
+                cut[nc++] = j;
+            }
+        }
+        if (nc) {
+            size_t pos = 0;
+            e |= mt_put(&o, ctx->text, ls.v[a].off) | mt_put(&o, moved.s, moved.len);
+            pos = ls.v[a].off;
+            for (size_t c = 0; c < nc; c++) {
+                size_t lo = ls.v[cut[c]].off, hi = lo + ls.v[cut[c]].len;
+                hi = hi < ctx->len ? hi + 1 : hi;
+                e |= mt_put(&o, ctx->text + pos, lo - pos);
+                pos = hi;
+            }
+            e |= mt_put(&o, ctx->text + pos, ctx->len - pos);
+            rc = mt_ctx_commit(ctx, &o, e);
+        }
+        mt_free(&moved);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- refinement changes: the `changes:` list of a profile with changes: true ---- */
+
+/* The change items (dash lines) in out, with *end the list end. */
+static size_t change_items(const mf_op_ctx *ctx, const mt_lines *ls, size_t *out, size_t *end)
+{
+    if (!mt_is_yaml(ctx) || !ctx->profile || !ctx->profile->changes)
+        return 0;
+    size_t k = top_key(ls, "changes");
+    return k < ls->n ? list_items(ls, k, out, MAX_ITEMS, end) : 0;
+}
+
+/* A change the normalizer skips, inserted before a random change: a bare
+ * note, or an entry whose type is not modified / added / removed. */
+int mt_op_items_change_invalid(mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t items[MAX_ITEMS], end = 0, n = change_items(ctx, &ls, items, &end);
+    int rc = 0;
+    if (n) {
+        const mt_line *d = &ls.v[items[mt_rand(ctx, n)]];
+        static const char *const notes[] = {
+            "- \"No other changes were needed.\"\n",
+            "- type: clarified\n  item_type: summary\n  item_id: summary\n  description: Reworded for clarity.\n",
+            "- type: unchanged\n  description: Everything else stays as drafted.\n",
+            "- type: null\n  description: Minor wording fixes.\n",
+        };
+        const char *note = notes[mt_rand(ctx, sizeof notes / sizeof *notes)];
+        mt_buf o = {0};
+        int e = mt_put(&o, ctx->text, d->off);
+        for (const char *p = note; *p; p++) {
+            if (p == note || p[-1] == '\n')
+                for (size_t c = 0; c < d->indent; c++)
+                    e |= mt_putc(&o, ' ');
+            e |= mt_putc(&o, *p);
+        }
+        e |= mt_put(&o, ctx->text + d->off, ctx->len - d->off);
+        rc = mt_ctx_commit(ctx, &o, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* The `inspiration:` mapping of change item i: its key line and the end of
+ * its children (all simple key lines one level deeper), or false. */
+static bool inspiration_block(const mt_lines *ls, const size_t *items, size_t n, size_t i, size_t end, size_t *key,
+                              size_t *stop)
+{
+    size_t ie = item_end(items, n, i, end), k = item_key(ls, items[i], ie, "inspiration"), child = 0;
+    if (k == ls->n || k == items[i] || ls->v[k].val < ls->v[k].len)
+        return false;
+    size_t j = k + 1;
+    for (; j < ie && (skip(&ls->v[j]) || ls->v[j].indent > ls->v[k].indent); j++) {
+        const mt_line *l = &ls->v[j];
+        if (skip(l))
+            continue;
+        if (!child)
+            child = l->indent;
+        if (l->dash || l->indent != child || !l->key_len || mt_line_block_indicator(l))
+            return false;
+    }
+    *key = k;
+    *stop = j;
+    return child != 0;
+}
+
+/* The child line `name` of the inspiration block [k, stop), or ls->n. */
+static size_t inspiration_child(const mt_lines *ls, size_t k, size_t stop, const char *name)
+{
+    for (size_t j = k + 1; j < stop; j++)
+        if (!skip(&ls->v[j]) && key_is(&ls->v[j], name))
+            return j;
+    return ls->n;
+}
+
+/* inspiration: {label: X, ...} written as the bare string inspiration: X
+ * (exact where label was its only key; raw where id / alternative_draft go). */
+int mt_op_items_inspiration_string(mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t items[MAX_ITEMS], end = 0, n = change_items(ctx, &ls, items, &end), ok[MAX_ITEMS], m = 0;
+    size_t k, stop;
+    for (size_t i = 0; i < n; i++)
+        if (inspiration_block(&ls, items, n, i, end, &k, &stop) && inspiration_child(&ls, k, stop, "label") < ls.n)
+            ok[m++] = i;
+    int rc = 0;
+    if (m && inspiration_block(&ls, items, n, ok[mt_rand(ctx, m)], end, &k, &stop)) {
+        const mt_line *lab = &ls.v[inspiration_child(&ls, k, stop, "label")];
+        const char *v;
+        size_t vn = mt_line_value(lab, &v), keys = 0;
+        for (size_t j = k + 1; j < stop; j++)
+            keys += !skip(&ls.v[j]);
+        mt_buf o = {0};
+        size_t a = ls.v[k].off, z = ls.v[stop - 1].off + ls.v[stop - 1].len;
+        int e = mt_put(&o, ctx->text, a + ls.v[k].indent) | mt_puts(&o, "inspiration: ") | mt_put(&o, v, vn) |
+                mt_put(&o, ctx->text + z, ctx->len - z);
+        rc = mt_ctx_commit(ctx, &o, e);
+        if (rc > 0 && keys > 1)
+            ctx->contract = MF_CONTRACT_RAW;
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* The alternative_draft lines of the changes' inspirations in out. */
+static size_t draft_sites(const mf_op_ctx *ctx, const mt_lines *ls, size_t *out)
+{
+    size_t items[MAX_ITEMS], end = 0, n = change_items(ctx, ls, items, &end), m = 0, k, stop;
+    for (size_t i = 0; i < n; i++)
+        if (inspiration_block(ls, items, n, i, end, &k, &stop)) {
+            size_t j = inspiration_child(ls, k, stop, "alternative_draft");
+            if (j < ls->n)
+                out[m++] = j;
+        }
+    return m;
+}
+
+static const json_t *roster(const mf_op_ctx *ctx)
+{
+    return ctx->opt ? mf_options_context(ctx->opt, ctx->profile, "roster") : NULL;
+}
+
+static int set_value(mf_op_ctx *ctx, const mt_line *l, const char *v)
+{
+    const char *old;
+    size_t n = mt_line_value(l, &old);
+    size_t a = (size_t)(old - ctx->text);
+    return mt_splice(ctx, a, a + n, v, strlen(v));
+}
+
+/* alternative_draft: a roster model id written as its 1-based ordinal. */
+int mt_op_ctx_inspiration_ordinal(mf_op_ctx *ctx)
+{
+    const json_t *r = roster(ctx);
+    if (!json_array_size(r))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t v[MAX_ITEMS], n = draft_sites(ctx, &ls, v), ok[MAX_ITEMS], ord[MAX_ITEMS], m = 0;
+    for (size_t i = 0; i < n; i++) {
+        char have[128];
+        value_of(&ls.v[v[i]], have, sizeof have);
+        for (size_t k = 0; k < json_array_size(r); k++)
+            if (json_string_value(json_array_get(r, k)) && !strcmp(have, json_string_value(json_array_get(r, k)))) {
+                ok[m] = v[i];
+                ord[m++] = k + 1;
+                break;
+            }
+    }
+    int rc = 0;
+    if (m) {
+        size_t pick = mt_rand(ctx, m);
+        char num[32];
+        snprintf(num, sizeof num, "%zu", ord[pick]);
+        rc = set_value(ctx, &ls.v[ok[pick]], num);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* alternative_draft: an ordinal no draft of the roster has (0 or past its
+ * end). The change is kept, marked invalid_unattributed: raw. */
+int mt_op_ctx_inspiration_unknown(mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t v[MAX_ITEMS], n = draft_sites(ctx, &ls, v);
+    int rc = 0;
+    if (n) {
+        char num[32];
+        size_t past = json_array_size(roster(ctx)) + 1 + mt_rand(ctx, 3);
+        snprintf(num, sizeof num, "%zu", mt_rand(ctx, 4) ? past : 0);
+        rc = set_value(ctx, &ls.v[v[mt_rand(ctx, n)]], num);
+        if (rc > 0)
+            ctx->contract = MF_CONTRACT_RAW;
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- interview coverage: gap references ---- */
+
+/* The unquoted scalar of a dash line ("- text") into out ("" when none). */
+static void item_scalar(const mt_line *l, char *out, size_t cap)
+{
+    const char *v = l->s + l->body;
+    size_t n = l->len - l->body;
+    while (n && (v[n - 1] == ' ' || v[n - 1] == '\r'))
+        n--;
+    if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+        v++;
+        n -= 2;
+    }
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
+}
+
+/* Plain text: no quote, backslash or YAML-special start that a rewrite
+ * into a double-quoted scalar would have to escape. */
+static bool plain_gap(const char *s)
+{
+    return *s && !strpbrk(s, "\"'\\`") && !strstr(s, "\xE2\x80");
+}
+
+/* coverage.gap_resolutions[].gap repeating a coverage.gaps entry with other
+ * quotes or whitespace: curly quotes, backticks, a doubled or padding space. */
+int mt_op_items_gap_ref(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "interview"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t cov = top_key(&ls, "coverage"), sites[MAX_ITEMS], m = 0;
+    size_t gaps_k = ls.n, res_k = ls.n;
+    for (size_t i = cov + 1; cov < ls.n && i < ls.n && (skip(&ls.v[i]) || ls.v[i].indent > 0); i++) {
+        if (skip(&ls.v[i]) || ls.v[i].dash)
+            continue;
+        if (key_is(&ls.v[i], "gaps") && gaps_k == ls.n)
+            gaps_k = i;
+        else if (key_is(&ls.v[i], "gap_resolutions") && res_k == ls.n)
+            res_k = i;
+    }
+    if (gaps_k < ls.n && res_k < ls.n) {
+        size_t gaps[MAX_ITEMS], res[MAX_ITEMS], gend, rend;
+        size_t ng = list_items(&ls, gaps_k, gaps, MAX_ITEMS, &gend), nr = list_items(&ls, res_k, res, MAX_ITEMS, &rend);
+        for (size_t r = 0; r < nr && m < MAX_ITEMS; r++) {
+            size_t j = item_key(&ls, res[r], item_end(res, nr, r, rend), "gap");
+            char ref[256], g[256];
+            if (j == ls.n || mt_line_block_indicator(&ls.v[j]))
+                continue;
+            value_of(&ls.v[j], ref, sizeof ref);
+            bool found = false;
+            for (size_t k = 0; k < ng && !found; k++) {
+                item_scalar(&ls.v[gaps[k]], g, sizeof g);
+                found = !strcmp(g, ref);
+            }
+            if (found && plain_gap(ref))
+                sites[m++] = j;
+        }
+    }
+    int rc = 0;
+    if (m) {
+        const mt_line *l = &ls.v[sites[mt_rand(ctx, m)]];
+        char ref[256], out[600];
+        value_of(l, ref, sizeof ref);
+        const char *sp = strchr(ref, ' ');
+        switch (mt_rand(ctx, 4)) {
+        case 0:
+            snprintf(out, sizeof out, "\"\xE2\x80\x9C%s\xE2\x80\x9D\"", ref);
+            break;
+        case 1:
+            snprintf(out, sizeof out, "\"`%s`\"", ref);
+            break;
+        case 2:
+            if (sp) {
+                snprintf(out, sizeof out, "\"%.*s  %s\"", (int)(sp - ref), ref, sp + 1);
+                break;
+            }
+            /* fall through */
+        default:
+            snprintf(out, sizeof out, "\" %s \"", ref);
+        }
+        rc = set_value(ctx, l, out);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- beads: the bare list ---- */
+
+/* Only the beads list, dedented to the root: exact where beads was the
+ * artifact's only key, raw where the other top-level keys are lost. */
+int mt_op_items_beads_bare(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "beads"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t k = top_key(&ls, "beads"), items[MAX_ITEMS], end = 0, n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
+    int rc = 0;
+    if (n) {
+        size_t cut = ls.v[items[0]].indent, others = 0;
+        for (size_t i = 0; i < ls.n; i++)
+            others += i != k && !skip(&ls.v[i]) && ls.v[i].indent == 0 && !ls.v[i].dash && (i < items[0] || i >= end);
+        mt_buf o = {0};
+        int e = 0;
+        for (size_t i = items[0]; i < end; i++) {
+            const mt_line *l = &ls.v[i];
+            size_t from = l->indent >= cut ? cut : l->indent;
+            e |= mt_put(&o, l->s + from, l->len - from) | mt_putc(&o, '\n');
+        }
+        rc = mt_ctx_commit(ctx, &o, e);
+        if (rc > 0 && others)
+            ctx->contract = MF_CONTRACT_RAW;
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- full answers: answer-only question blocks ---- */
+
+/* Does every question of the text's strict parse carry exactly the approved
+ * question's metadata (all but answer and its fields)? Then overlaying the
+ * answer-only blocks on the approved questions gives the text back. */
+static bool overlay_exact(const mf_op_ctx *ctx, const json_t *approved)
+{
+    mf_result *r = mf_repair(mf_profiles_get("generic_yaml"), ctx->text, ctx->len, NULL);
+    const json_t *qs = r && r->status == MF_ACCEPTED && !r->warnings.count ? json_object_get(r->value, "questions") : NULL;
+    bool same = json_array_size(qs) && json_array_size(qs) == json_array_size(approved);
+    for (size_t i = 0; same && i < json_array_size(qs); i++) {
+        json_t *q = json_deep_copy(json_array_get(qs, i)), *a = json_deep_copy(json_array_get(approved, i));
+        for (const char *const *k = (const char *const[]){"answer", "answered_by", "answered_at", NULL}; *k; k++) {
+            json_object_del(q, *k);
+            json_object_del(a, *k);
+        }
+        same = q && a && json_equal(q, a);
+        json_decref(q);
+        json_decref(a);
+    }
+    mf_result_free(r);
+    return same;
+}
+
+/* Copy line i and the lines below it (deeper or blank) to o; the next line. */
+static size_t copy_block(const mt_lines *ls, size_t i, size_t end, mt_buf *o, int *e)
+{
+    size_t col = ls->v[i].indent + (ls->v[i].dash ? 2 : 0), j = i;
+    do {
+        *e |= mt_put(o, ls->v[j].s, ls->v[j].len) | mt_putc(o, '\n');
+        j++;
+    } while (j < end && (skip(&ls->v[j]) || ls->v[j].indent > col));
+    return j;
+}
+
+/* Every question written as an answer-only block (id, answer and its
+ * fields), as a model answering an approved interview does. Only where the
+ * runtime approved_interview holds the questions' metadata: elsewhere the
+ * overlay brings in values the input never had (no ground truth, and the
+ * raw oracles take them for invented ones). */
+int mt_op_ctx_answer_only(mf_op_ctx *ctx)
+{
+    const json_t *approved = ctx->opt ? json_object_get(mf_options_context(ctx->opt, ctx->profile, "approved_interview"),
+                                                        "questions") : NULL;
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "full_answers") || !json_array_size(approved))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t k = top_key(&ls, "questions"), items[MAX_ITEMS], end = 0;
+    size_t n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
+    bool ok = n > 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        size_t ie = item_end(items, n, i, end), id = item_key(&ls, items[i], ie, "id"),
+               a = item_key(&ls, items[i], ie, "answer");
+        ok = id == items[i] && a < ls.n && a != items[i];
+    }
+    int rc = 0;
+    if (ok && overlay_exact(ctx, approved)) {
+        mt_buf o = {0};
+        int e = mt_put(&o, ctx->text, ls.v[items[0]].off);
+        for (size_t i = 0; i < n; i++) {
+            size_t ie = item_end(items, n, i, end), col = key_col(&ls.v[items[i]]);
+            e |= mt_put(&o, ls.v[items[i]].s, ls.v[items[i]].len) | mt_putc(&o, '\n');
+            for (size_t j = items[i] + 1; j < ie;) {
+                const mt_line *l = &ls.v[j];
+                if (!skip(l) && !l->dash && l->indent == col &&
+                    (key_is(l, "answer") || key_is(l, "answered_by") || key_is(l, "answered_at")))
+                    j = copy_block(&ls, j, ie, &o, &e);
+                else
+                    j++;
+            }
+        }
+        size_t tail = end < ls.n ? ls.v[end].off : ctx->len;
+        e |= mt_put(&o, ctx->text + tail, ctx->len - tail);
+        rc = mt_ctx_commit(ctx, &o, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- interview: questions out of phase order ---- */
+
+static int phase_rank(const mt_lines *ls, size_t d, size_t end)
+{
+    static const char *const phases[] = {"foundation", "structure", "assembly"};
+    size_t j = item_key(ls, d, end, "phase");
+    char v[32];
+    if (j == ls->n)
+        return 3;
+    value_of(&ls->v[j], v, sizeof v);
+    for (int r = 0; r < 3; r++)
+        if (!strcasecmp(v, phases[r]))
+            return r;
+    return 3;
+}
+
+/* A question moved up before questions of earlier phases, where the
+ * questions were in phase order and it passes none of its own phase: the
+ * rule's stable sort puts it back (exact). */
+int mt_op_items_phase_order(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "interview"))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t k = top_key(&ls, "questions"), items[MAX_ITEMS], end = 0, sites[MAX_ITEMS], m = 0;
+    size_t n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
+    int rank[MAX_ITEMS];
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+        rank[i] = phase_rank(&ls, items[i], item_end(items, n, i, end));
+        sorted = sorted && (!i || rank[i - 1] <= rank[i]);
+        if (i && rank[i - 1] < rank[i])
+            sites[m++] = i;
+    }
+    int rc = 0;
+    if (sorted && m) {
+        size_t i = sites[mt_rand(ctx, m)], j = mt_rand(ctx, i), ie = item_end(items, n, i, end);
+        size_t to = ls.v[items[j]].off, a = ls.v[items[i]].off, z = ie < ls.n ? ls.v[ie].off : ctx->len;
+        mt_buf o = {0};
+        int e = mt_put(&o, ctx->text, to) | mt_put(&o, ctx->text + a, z - a);
+        if (z == ctx->len && ctx->text[z - 1] != '\n')
+            e |= mt_putc(&o, '\n');
+        e |= mt_put(&o, ctx->text + to, a - to) | mt_put(&o, ctx->text + z, ctx->len - z);
+        rc = mt_ctx_commit(ctx, &o, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* ---- duplicate ids: renumbered, never the truth ---- */
+
+/* One item of a list repeats the id of an earlier item: beads get -2, -3
+ * suffixes, epics and stories the next free number. Raw (no ground truth). */
+int mt_op_items_duplicate_id(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx) || !(has_normalizer(ctx, "beads") || has_normalizer(ctx, "prd")))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    const char *lists[] = {"beads", "epics"};
+    size_t ids[MAX_ITEMS], m = 0;
+    for (size_t t = 0; t < 2 && !m; t++) {
+        size_t k = top_key(&ls, lists[t]), items[MAX_ITEMS], end = 0;
+        size_t n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t j = item_key(&ls, items[i], item_end(items, n, i, end), "id");
+            if (j < ls.n && !mt_line_block_indicator(&ls.v[j]))
+                ids[m++] = j;
+        }
+    }
+    int rc = 0;
+    if (m >= 2) {
+        size_t later = 1 + mt_rand(ctx, m - 1), earlier = mt_rand(ctx, later);
+        char v[128];
+        value_of(&ls.v[ids[earlier]], v, sizeof v);
+        if (*v && !strpbrk(v, "\"'\\:#"))
+            rc = set_value(ctx, &ls.v[ids[later]], v);
+        if (rc > 0)
+            ctx->contract = MF_CONTRACT_RAW;
+    }
+    mt_lines_free(&ls);
+    return rc;
+}

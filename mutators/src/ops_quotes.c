@@ -1,0 +1,133 @@
+/* ops_quotes.c - YAML quoting slips: a quoted scalar written with its
+ * quotes doubled (""Hello"" / ''Ada''), and a list item that needs quotes
+ * (it holds ": ") written plain among plain string items. Both exact: the
+ * YAML rules yaml.doubled-quotes and yaml.item-colon give the string back. */
+#include <string.h>
+#include "mut_internal.h"
+
+/* The quoted value of line l: [*a, *z) including the quotes, when it is one
+ * simple "..." or '...' scalar with no quote or backslash inside. */
+static bool simple_quoted(const mt_line *l, const char *text, size_t *a, size_t *z)
+{
+    const char *v;
+    size_t n;
+    if (l->blank || l->comment || l->block_body)
+        return false;
+    if (l->key_len) {
+        n = mt_line_value(l, &v);
+    } else if (l->dash) {
+        v = l->s + l->body;
+        n = l->len - l->body;
+        while (n && (v[n - 1] == ' ' || v[n - 1] == '\r'))
+            n--;
+    } else {
+        return false;
+    }
+    if (n < 3 || (v[0] != '"' && v[0] != '\'') || v[n - 1] != v[0])
+        return false;
+    for (size_t i = 1; i + 1 < n; i++)
+        if (v[i] == '"' || v[i] == '\'' || v[i] == '\\' || v[i] == '#')
+            return false;
+    *a = (size_t)(v - text);
+    *z = *a + n;
+    return true;
+}
+
+int mt_op_yaml_doubled_quotes(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t sites[512], m = 0, a, z;
+    for (size_t i = 0; i < ls.n && m < 512; i++)
+        if (simple_quoted(&ls.v[i], ctx->text, &a, &z))
+            sites[m++] = i;
+    int rc = 0;
+    if (m) {
+        simple_quoted(&ls.v[sites[mt_rand(ctx, m)]], ctx->text, &a, &z);
+        char q[2] = {ctx->text[a], 0};
+        mt_buf b = {0};
+        int e = mt_put(&b, ctx->text, a) | mt_puts(&b, q) | mt_put(&b, ctx->text + a, z - a) | mt_puts(&b, q) |
+                mt_put(&b, ctx->text + z, ctx->len - z);
+        rc = mt_ctx_commit(ctx, &b, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
+/* Can s[0..n) stand as a plain scalar once unquoted (apart from its ": ")? */
+static bool plain_ok(const char *s, size_t n)
+{
+    if (!n || strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) || s[n - 1] == ':' || s[n - 1] == ' ' || s[0] == ' ')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '#' || s[i] == '\t')
+            return false;
+    return true;
+}
+
+/* Is line l a list item holding a plain scalar (no key, not quoted)? */
+static bool plain_item(const mt_line *l)
+{
+    if (!l->dash || l->key_len || l->body >= l->len)
+        return false;
+    char c = l->s[l->body];
+    return c != '"' && c != '\'' && c != '[' && c != '{' && c != '|' && c != '>' && c != '-' && c != '&' && c != '*';
+}
+
+int mt_op_yaml_item_colon(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t sites[512], m = 0;
+    for (size_t i = 0; i < ls.n && m < 512; i++) {
+        size_t a, z;
+        const mt_line *l = &ls.v[i];
+        if (!l->dash || l->key_len || !simple_quoted(l, ctx->text, &a, &z) || ctx->text[a] != '"')
+            continue;
+        const char *in = ctx->text + a + 1;
+        size_t n = z - a - 2;
+        const char *colon = NULL;
+        for (size_t k = 0; k + 1 < n; k++)
+            if (in[k] == ':' && in[k + 1] == ' ')
+                colon = colon ? in + n : in + k;   /* exactly one ": " */
+        if (!colon || colon == in + n || !plain_ok(in, n))
+            continue;
+        /* every sibling item (same indent, same list) a plain scalar on one line */
+        bool ok = true, other = false;
+        for (int dir = -1; dir <= 1 && ok; dir += 2)
+            for (size_t j = i + dir; j < ls.n && ok; j += dir) {
+                const mt_line *s = &ls.v[j];
+                if (s->blank || s->comment)
+                    continue;
+                if (s->indent < l->indent || (s->indent == l->indent && !s->dash))
+                    break;
+                if (s->indent > l->indent || s->block_body) {
+                    ok = false;
+                    break;
+                }
+                ok = plain_item(s) && !memchr(s->s + s->body, ':', s->len - s->body) &&
+                     !memchr(s->s + s->body, '#', s->len - s->body);
+                other = true;
+                if (j == 0)
+                    break;
+            }
+        if (ok && other)
+            sites[m++] = i;
+    }
+    int rc = 0;
+    if (m) {
+        size_t a, z;
+        simple_quoted(&ls.v[sites[mt_rand(ctx, m)]], ctx->text, &a, &z);
+        mt_buf b = {0};
+        int e = mt_put(&b, ctx->text, a) | mt_put(&b, ctx->text + a + 1, z - a - 2) | mt_put(&b, ctx->text + z, ctx->len - z);
+        rc = mt_ctx_commit(ctx, &b, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
