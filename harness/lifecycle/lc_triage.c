@@ -298,7 +298,7 @@ static int triage_one(triage_state *s, const found_input *f, bool quick, char *q
         s->rep->errors++;
         return 0;
     }
-    char target[128] = "";
+    char target[128] = "", recorded[sizeof ((mf_lc_outcome *)0)->sig] = "";
     if (data && !strcmp(f->hint, "finding")) {   /* the entry's payload is the input */
         mf_lc_entry e;
         char err[200];
@@ -309,8 +309,32 @@ static int triage_one(triage_state *s, const found_input *f, bool quick, char *q
             e.payload = NULL;
             if (e.target)
                 snprintf(target, sizeof target, "%s", e.target);
+            snprintf(recorded, sizeof recorded, "%s", e.signature);
             mf_lc_entry_free(&e);
         }
+    }
+    if (quick && recorded[0]) {
+        /* A finding names its own signature (the target computed it as
+         * mf_lc_classify would): no run is needed to tell whether it is
+         * known, so hundreds of findings do not eat the triage budget. */
+        if (qsig)
+            snprintf(qsig, qn, "%s", recorded);
+        const char *known = json_string_value(json_object_get(s->known, recorded));
+        if (known) {
+            json_object_set_new(item, "reproduced", json_string("recorded"));
+            json_object_set_new(item, "signature", json_string(recorded));
+            json_object_set_new(item, "status", json_string("duplicate"));
+            json_object_set_new(item, "entry", json_string(known));
+            json_array_append_new(s->items, item);
+            s->rep->found++;
+            s->rep->reproducible++;
+            s->rep->duplicates++;
+            note(s, "  %-15s %s  %s\n", "duplicate", f->path, recorded);
+        } else {
+            json_decref(item);
+        }
+        free(data);
+        return known != NULL;
     }
     if (o->target)
         snprintf(target, sizeof target, "%s", o->target);
@@ -630,8 +654,10 @@ int mf_lc_triage(const char *workdir, const mf_lc_triage_opts *o, mf_lc_triage_r
      * runs; the time left goes to one representative per new signature. */
     char (*qsig)[sizeof ((mf_lc_outcome *)0)->sig] = calloc(fl.n ? fl.n : 1, sizeof *qsig);
     bool *done = calloc(fl.n ? fl.n : 1, sizeof *done);
+    /* the quick pass gets at most half the time: the rest is for new signatures */
+    double quick_end = o->deadline > 0 ? t0 + (o->deadline - t0) / 2 : 0;
     for (size_t i = 0; qsig && done && i < fl.n && !mf_lc_stop; i++) {
-        if (o->deadline > 0 && mf_lc_clock() > o->deadline)
+        if (quick_end > 0 && mf_lc_clock() > quick_end)
             break;
         done[i] = triage_one(&s, &fl.v[i], true, qsig[i], sizeof qsig[i]) == 1;
     }
