@@ -19,19 +19,7 @@
 #include <string.h>
 #include <strings.h>
 #include "malform/oracles.h"
-
-static void start(mf_verdict *v)
-{
-    v->ran = true;
-    v->failed = false;
-    v->detail[0] = '\0';
-}
-
-static int finish(mf_verdict *v)
-{
-    v->failed = v->detail[0] != '\0';
-    return v->failed;
-}
+#include "verdict.h"
 
 static bool applies(const mf_oracle_input *in)
 {

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <yaml.h>
 #include "malform/oracles.h"
+#include "verdict.h"
 
 static const char *const names[MF_ORACLE_COUNT] = {
 #define ORACLE(cname, name, fn) [MF_ORACLE_##cname] = name,
@@ -24,19 +25,6 @@ static const char *const names[MF_ORACLE_COUNT] = {
 const char *mf_oracle_name(mf_oracle_id id)
 {
     return id < MF_ORACLE_COUNT ? names[id] : "?";
-}
-
-static void start(mf_verdict *v)
-{
-    v->ran = true;
-    v->failed = false;
-    v->detail[0] = '\0';
-}
-
-static int finish(mf_verdict *v)
-{
-    v->failed = v->detail[0] != '\0';
-    return v->failed;
 }
 
 static const mf_profile *profile_of(const mf_oracle_input *in)
