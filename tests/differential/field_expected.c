@@ -9,25 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "malform/malform.h"
+#include "malform/input.h"
 
+/* The whole file (NUL-terminated; the input cap as mf_repair's); NULL when it cannot be read. */
 static char *slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *s = NULL;
+    if (mf_input_read(path, MF_DEFAULT_MAX_INPUT, &s, len) != MF_INPUT_OK) {
+        free(s);
         return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *s = malloc(cap);
-    while (s && (got = fread(s + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *t = realloc(s, cap *= 2);
-            if (!t)
-                free(s);
-            s = t;
-        }
     }
-    fclose(f);
-    *len = n;
     return s;
 }
 
