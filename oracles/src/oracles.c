@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <yaml.h>
 #include "malform/oracles.h"
 #include "verdict.h"
 
@@ -719,65 +718,49 @@ int mf_oracles_run_except(const mf_oracle_input *in, mf_verdict *v, unsigned ski
     return failed;
 }
 
-/* Does the text parse as it is, with the format's reference parser (jansson,
- * libyaml)? A fuzzer-mutated "clean" artifact that does not is no ground
- * truth, and core's warnings on it are no false repair. */
-static bool strictly_parses(const mf_profile *p, const char *s, size_t n)
-{
-    if (p->format == MF_FORMAT_JSON) {
-        json_t *j = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
-        json_decref(j);
-        return j != NULL;
-    }
-    yaml_parser_t parser;
-    yaml_event_t e;
-    bool ok = true;
-    if (!yaml_parser_initialize(&parser))
-        return false;
-    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
-    for (;;) {
-        if (!yaml_parser_parse(&parser, &e)) {
-            ok = false;
-            break;
-        }
-        bool end = e.type == YAML_STREAM_END_EVENT;
-        yaml_event_delete(&e);
-        if (end)
-            break;
-    }
-    yaml_parser_delete(&parser);
-    return ok;
-}
-
 int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len, json_t **truth,
                     mf_verdict *v)
 {
-    start(v);
     *truth = NULL;
+    json_t *t = NULL;
+    if (mf_oracle_truth(p, clean, len, &t, v) != 0) {
+        v->ran = true;
+        return 2;
+    }
+    start(v);
     mf_result *r = mf_repair(p, clean, len, opt);
     if (!r) {
+        json_decref(t);
         snprintf(v->detail, sizeof v->detail, "repair returned NULL");
         v->failed = true;
         return 1;
     }
     int rc = 0;
-    if (r->status != MF_ACCEPTED) {
+    if (r->status != MF_ACCEPTED && r->error.tier >= 2) {
         snprintf(v->detail, sizeof v->detail, "clean artifact rejected: %s: %s", r->error.type ? r->error.type : "?",
                  r->error.message ? r->error.message : "");
         rc = 2;
-    } else if ((r->warnings.count || r->repair_applied) && !strictly_parses(p, clean, len)) {
-        snprintf(v->detail, sizeof v->detail, "clean artifact is not strict %s: not a valid case",
-                 p->format == MF_FORMAT_JSON ? "JSON" : "YAML");
-        rc = 2;
+    } else if (r->status != MF_ACCEPTED) {
+        snprintf(v->detail, sizeof v->detail, "clean artifact misread: strict %s but rejected (tier 1 %s: %.200s)",
+                 p->format == MF_FORMAT_JSON ? "JSON" : "YAML", r->error.type ? r->error.type : "?",
+                 r->error.message ? r->error.message : "");
+        rc = 3;
     } else if (r->warnings.count || r->repair_applied) {
         snprintf(v->detail, sizeof v->detail, "clean artifact gives %zu warnings (first %s: %s), candidate %s",
                  r->warnings.count, r->warnings.count ? r->warnings.items[0].rule : "-",
                  r->warnings.count ? r->warnings.items[0].message : "-", r->candidate ? r->candidate : "?");
         rc = 1;
-    } else {
-        *truth = json_incref(r->value);
+    } else if (!json_equal(r->value, t)) {
+        char d[300];
+        first_diff(r->value, t, d, sizeof d);
+        snprintf(v->detail, sizeof v->detail, "clean artifact misread: no warning, but not its strict load: %s", d);
+        rc = 3;
     }
     mf_result_free(r);
-    v->failed = rc == 1;
+    if (rc == 0 || rc == 3)
+        *truth = t;
+    else
+        json_decref(t);
+    v->failed = rc == 1 || rc == 3;
     return rc;
 }

@@ -283,6 +283,87 @@ static void test_clean_and_diff(void **state)
     json_decref(b);
 }
 
+/* The ground truth is a strict load plus documented normalizations, not
+ * core's reading of the clean artifact. */
+static void test_truth_independent(void **state)
+{
+    (void)state;
+    const mf_profile *bs = mf_profiles_get("bead_status"), *ex = mf_profiles_get("extraction_rule");
+    const mf_profile *gy = mf_profiles_get("generic_yaml");
+    mf_verdict v;
+    json_t *t;
+    /* YAML 1.2 core schema: yes stays text, 0o17 and 0x1F are integers, .inf is text */
+    const char *y = "a: yes\nb: 0o17\nc: 0x1F\nd: .inf\ne: 1e3\nf: ~\ng: 'x'\nh: &n [1]\ni: *n\n";
+    assert_int_equal(mf_oracle_truth(gy, y, strlen(y), &t, &v), 0);
+    json_t *want = J("{\"a\":\"yes\",\"b\":15,\"c\":31,\"d\":\".inf\",\"e\":1000.0,\"f\":null,\"g\":\"x\","
+                     "\"h\":[1],\"i\":[1]}");
+    char *d = mf_value_diff(t, want, 5);
+    assert_string_equal(d, "");
+    free(d);
+    json_decref(want);
+    json_decref(t);
+    /* documented normalizations, each read off the strict load: a string field
+     * keeps the plain scalar's own text (also as list items), an integer field drops .0 */
+    const char *b = "bead_id: 007\nstatus: done\nsummary: s\nfiles_changed:\n  - 2\n  - true\nchecks:\n  tests: 10\n";
+    assert_int_equal(mf_oracle_truth(bs, b, strlen(b), &t, &v), 0);
+    assert_string_equal(json_string_value(json_object_get(t, "bead_id")), "007");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(t, "files_changed"), 1)), "true");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(t, "checks"), "tests")), 10);
+    json_decref(t);
+    const char *e = "name: r\nglob: '*.md'\nversion: 2.0\n";
+    assert_int_equal(mf_oracle_truth(ex, e, strlen(e), &t, &v), 0);
+    assert_true(json_is_integer(json_object_get(t, "version")));
+    json_decref(t);
+    /* no strict artifact: duplicate keys, tags, merge keys, two documents */
+    const char *bad[] = {"a: 1\na: 2\n", "a: !!int 1\n", "b: &x {c: 1}\na:\n  <<: *x\n", "a: 1\n---\nb: 2\n",
+                         "a: [1\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(mf_oracle_truth(gy, bad[i], strlen(bad[i]), &t, &v), 2);
+        assert_null(t);
+    }
+}
+
+/* Drops the last item of every list: a planted bug that fires on clean
+ * input as much as on malformed input. */
+static void drop_last_items(json_t *v)
+{
+    if (json_is_array(v) && json_array_size(v))
+        json_array_remove(v, json_array_size(v) - 1);
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_object(v))
+        json_object_foreach(v, k, x) drop_last_items(x);
+    if (json_is_array(v))
+        json_array_foreach(v, i, x) drop_last_items(x);
+}
+
+static void test_planted_clean_input_bug(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_yaml");
+    const char *clean = "items:\n  - a\n  - b\nname: x\n", *raw = "```yaml\nitems:\n  - a\n  - b\nname: x\n```\n";
+    /* the buggy pipeline on the clean artifact and on its malformed form */
+    mf_result *on_clean = mf_repair(p, clean, strlen(clean), NULL), *on_raw = mf_repair(p, raw, strlen(raw), NULL);
+    assert_int_equal(on_clean->status, MF_ACCEPTED);
+    assert_int_equal(on_raw->status, MF_ACCEPTED);
+    drop_last_items(on_clean->value);
+    drop_last_items(on_raw->value);
+    mf_verdict v;
+    /* the old truth, the pipeline's own reading of the clean artifact, hides the bug */
+    mf_oracle_input old = {p, NULL, raw, strlen(raw), on_raw, on_clean->value, MF_EXPECT_EXACT};
+    assert_int_equal(mf_oracle_no_data_loss(&old, &v), 0);
+    /* the strict load does not */
+    json_t *truth;
+    assert_int_equal(mf_oracle_truth(p, clean, strlen(clean), &truth, &v), 0);
+    mf_oracle_input now = {p, NULL, raw, strlen(raw), on_raw, truth, MF_EXPECT_EXACT};
+    assert_int_equal(mf_oracle_no_data_loss(&now, &v), 1);
+    assert_non_null(strstr(v.detail, "/items/1"));
+    json_decref(truth);
+    mf_result_free(on_clean);
+    mf_result_free(on_raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_accounting),       cmocka_unit_test(test_schema_oracle),
         cmocka_unit_test(test_oracle_false_positives),
         cmocka_unit_test(test_real_pipeline),    cmocka_unit_test(test_clean_and_diff),
+        cmocka_unit_test(test_truth_independent), cmocka_unit_test(test_planted_clean_input_bug),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
