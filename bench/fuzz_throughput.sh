@@ -42,7 +42,7 @@ mkdir -p "$WORK/lf/corpus" "$WORK/lf/findings"
 cp "$WORK"/seeds/* "$WORK/lf/corpus/"
 MALFORM_FINDINGS_DIR=$WORK/lf/findings ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:malloc_context_size=2 \
   /usr/bin/time -f "%U %S" -o "$WORK/lf/time" "$FUZZ_BUILD/fuzz_structured" -max_total_time="$SECS" -seed=1 \
-  -max_len=65536 -timeout=10 -reload=0 -print_final_stats=1 -artifact_prefix="$WORK/lf/" "$WORK/lf/corpus" >"$WORK/lf/log" 2>&1 || true
+  -max_len=65536 -timeout=10 -reload=0 -use_counters=0 -print_final_stats=1 -artifact_prefix="$WORK/lf/" "$WORK/lf/corpus" >"$WORK/lf/log" 2>&1 || true
 lf_execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$WORK/lf/log" | tail -1)
 lf_cpu=$(cpu_of "$WORK/lf/time")
 
