@@ -304,8 +304,11 @@ static void ws_scan(wordset *w, const char *s, size_t n)
         size_t j = word_end(s, n, i);
         ws_add(w, word_hash(s + i, j - i));
         /* 050 is the number 50: the value's digits are the word's without its leading zeros */
+        bool digits = true;
+        for (size_t q = i; q < j && digits; q++)
+            digits = s[q] >= '0' && s[q] <= '9';
         size_t z = i;
-        while (z + 1 < j && s[z] == '0' && strspn(s + z, "0123456789") >= j - z)
+        while (digits && z + 1 < j && s[z] == '0')
             z++;
         if (z > i)
             ws_add(w, word_hash(s + z, j - z));
@@ -736,7 +739,15 @@ int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clea
         return 1;
     }
     int rc = 0;
-    if (r->status != MF_ACCEPTED && r->error.tier >= 2) {
+    char why[200] = "";
+    if (r->status != MF_ACCEPTED && r->error.tier == 2 && p->schema &&
+        mf_oracle_schema_validate(p->schema, t, why, sizeof why) == 0) {
+        /* the strict load satisfies the profile's schema by the oracles' own validator */
+        snprintf(v->detail, sizeof v->detail, "clean artifact misread: its strict load satisfies the schema, but core "
+                 "rejects it (tier 2 %s: %.200s)", r->error.type ? r->error.type : "?",
+                 r->error.message ? r->error.message : "");
+        rc = 3;
+    } else if (r->status != MF_ACCEPTED && r->error.tier >= 2) {
         snprintf(v->detail, sizeof v->detail, "clean artifact rejected: %s: %s", r->error.type ? r->error.type : "?",
                  r->error.message ? r->error.message : "");
         rc = 2;

@@ -83,7 +83,9 @@ static bool core_float(const char *s, size_t n)
     return i == n;
 }
 
-/* A plain scalar under the YAML 1.2 core schema (tag resolution, 10.3.2). */
+/* A plain scalar under the YAML 1.2 core schema (tag resolution, 10.3.2);
+ * NULL for an integer beyond 64 bits, which JSON cannot hold exactly (jansson
+ * refuses it too): no strict artifact. */
 static json_t *resolve_plain(const char *s, size_t n)
 {
     static const char *const nulls[] = {"", "~", "null", "Null", "NULL", NULL};
@@ -95,14 +97,16 @@ static json_t *resolve_plain(const char *s, size_t n)
         return json_true();
     if (one_of(s, n, falses))
         return json_false();
+    bool decimal =
+        all_of(s, n, "0123456789") || (n > 1 && (s[0] == '-' || s[0] == '+') && all_of(s + 1, n - 1, "0123456789"));
     char buf[80];
     if (n >= sizeof buf)
-        return json_stringn(s, n);
+        return decimal ? NULL : json_stringn(s, n);
     memcpy(buf, s, n);
     buf[n] = '\0';
     int base = 0;
     const char *d = buf;
-    if (all_of(s, n, "0123456789") || (n > 1 && (s[0] == '-' || s[0] == '+') && all_of(s + 1, n - 1, "0123456789")))
+    if (decimal)
         base = 10;
     else if (n > 2 && s[0] == '0' && s[1] == 'o' && all_of(s + 2, n - 2, "01234567"))
         base = 8, d += 2;
@@ -113,8 +117,7 @@ static json_t *resolve_plain(const char *s, size_t n)
         long long v = strtoll(d, NULL, base);
         if (!errno)
             return json_integer(v);
-        /* beyond 64 bits: a decimal is the nearest double, octal/hex stay text */
-        return base == 10 ? json_real(strtod(buf, NULL)) : json_stringn(s, n);
+        return base == 10 ? NULL : json_stringn(s, n);   /* octal/hex beyond 64 bits stay text */
     }
     if (core_float(s, n)) {
         double r = strtod(buf, NULL);
@@ -163,8 +166,10 @@ static json_t *load_scalar(loader *L, yaml_event_t *e, const char *key, bool ite
         v = json_stringn(s, n);
     else if (string_place(L, key, item))
         v = json_stringn(s, n);   /* documented: string fields keep the scalar's own text */
-    else
-        v = resolve_plain(s, n);
+    else if (!(v = resolve_plain(s, n))) {
+        refuse(L, "%s", "a plain scalar with no exact JSON value (an integer beyond 64 bits)");
+        return NULL;
+    }
     if (!v)
         refuse(L, "%s", "scalar is not valid UTF-8");
     return remember(L, e->data.scalar.anchor, v);

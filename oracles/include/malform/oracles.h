@@ -95,9 +95,11 @@ int mf_oracle_truth(const mf_profile *p, const char *clean, size_t len, json_t *
  * the clean text must be accepted with zero warnings and give exactly that
  * value. Returns 0 with *truth (new reference); 1 when core warns on it
  * (detail in v); 2 when it is no strict artifact or core rejects it as
- * invalid for the profile (tier 2/3): no valid case; 3 with *truth when core
- * misreads it (a tier-1 rejection, or a value other than the truth without a
- * warning): a bug that fires on clean input, detail in v. */
+ * invalid for the profile (tier 2 where the truth fails the schema by
+ * mf_oracle_schema_validate too, or tier 3): no valid case; 3 with *truth when
+ * core misreads it (a tier-1 rejection, a tier-2 rejection of a truth that
+ * satisfies the schema, or a value other than the truth without a warning):
+ * a bug that fires on clean input, detail in v. */
 int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len,
                     json_t **truth, mf_verdict *v);
 
