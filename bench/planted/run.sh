@@ -6,7 +6,7 @@
 # patch, rebuild incrementally, fuzz SECONDS with `malform fuzz` on the structured and on the raw
 # target, and count the bug found when a recorded finding fails on the
 # patched build but passes on the unpatched one (build/default replay
-# drivers): the known failures of HEAD do not count. Optionally (CTEST=1)
+# drivers; build/fuzz for sanitizer crashes): the known failures of HEAD do not count. Optionally (CTEST=1)
 # build the default preset of the copy and run ctest.
 #
 # usage: bench/planted/run.sh [SECONDS] [BUG...]   (default 60, every bug)
@@ -35,14 +35,22 @@ snapshot() {
 }
 
 # did the unpatched build pass this finding's payload? (then the bug made it)
-# (a recorded finding carries a header up to its first "---" line; an engine
-# artifact - a sanitizer crash - is the payload itself)
+# A recorded finding carries a header up to its first "---" line and is
+# replayed by the default build's driver; an engine artifact (a sanitizer
+# crash) is the payload itself and is run by the unpatched sanitizer build
+# ($ROOT/build/fuzz), since the default build does not see what ASan sees.
 new_finding() {
-  local f=$1 target=$2 payload=$WORK/payload
-  if head -1 "$f" | grep -q '^malform-regression'; then sed '1,/^---$/d' "$f" >"$payload"; else cp "$f" "$payload"; fi
-  local drv=$ROOT/build/default/replay_structured
-  [ "$target" = raw ] && drv=$ROOT/build/default/replay_raw
-  ("$drv" "$payload") >/dev/null 2>&1
+  local f=$1 target=$2 payload=$WORK/payload drv
+  if head -1 "$f" | grep -q '^malform-regression'; then
+    sed '1,/^---$/d' "$f" >"$payload"
+    drv=$ROOT/build/default/replay_$target
+  else
+    cp "$f" "$payload"
+    drv=$ROOT/build/fuzz/fuzz_$target
+    [ -x "$drv" ] || return 1
+  fi
+  # in a shell of its own, so that an abort is not reported on our stderr
+  timeout 30 sh -c '"$0" "$1" >/dev/null 2>&1' "$drv" "$payload" 2>/dev/null
 }
 
 # one copy of the tree, built once; each bug is patched in, rebuilt
