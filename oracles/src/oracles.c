@@ -368,7 +368,14 @@ static char *unescape(const char *s, size_t n, size_t *out_len)
             }
             continue;
         }
-        o[k++] = strchr("ntrbfe0avN_LP", c) ? ' ' : c;
+        if (strchr("ntrbfe0avN_LP", c)) {
+            o[k++] = ' ';
+        } else if (strchr("\"\\/' \t", c)) {
+            o[k++] = c;
+        } else {   /* no escape (\c): repairs keep it as text, backslash and all */
+            o[k++] = '\\';
+            o[k++] = c;
+        }
     }
     o[k] = '\0';
     *out_len = k;

@@ -382,6 +382,20 @@ static void test_raw_words_unterminated(void **state)
     free(raw);
 }
 
+/* An invalid escape (\c) that a repair keeps as text is no invented word
+ * (the input's words are read with and without the escapes decoded). */
+static void test_raw_invalid_escape_kept(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_json");
+    const char *raw = "{\"d\": \"Don't\\nse\\cond line\"}";
+    mf_result *r = fake(J("{\"d\": \"Don't\\nse\\\\cond line\"}"), "raw", true);
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    mf_verdict v;
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
+    mf_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,7 +404,7 @@ int main(void)
         cmocka_unit_test(test_oracle_false_positives),
         cmocka_unit_test(test_real_pipeline),    cmocka_unit_test(test_clean_and_diff),
         cmocka_unit_test(test_truth_independent), cmocka_unit_test(test_planted_clean_input_bug),
-        cmocka_unit_test(test_raw_words_unterminated),
+        cmocka_unit_test(test_raw_words_unterminated), cmocka_unit_test(test_raw_invalid_escape_kept),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
