@@ -56,8 +56,36 @@ static bool schema_root_is_object(const mf_profile *p)
 }
 
 /* One value from several top-level values (steals them from tops). */
+static bool empty_container(const json_t *v)
+{
+    return (json_is_object(v) && json_object_size(v) == 0) || (json_is_array(v) && json_array_size(v) == 0);
+}
+
+/* Several top-level values, some of them `{}` or `[]` and some not: drop the
+ * empty ones (they hold no data); when all are empty, all stay. */
+static void drop_empty_tops(mf_json_tops *tops, mf_warnings *w)
+{
+    size_t empty = 0, keep = 0;
+    for (size_t k = 0; k < tops->count; k++)
+        empty += empty_container(tops->items[k].value);
+    if (tops->count < 2 || empty == 0 || empty == tops->count)
+        return;
+    for (size_t k = 0; k < tops->count; k++) {
+        if (empty_container(tops->items[k].value)) {
+            json_decref(tops->items[k].value);
+            continue;
+        }
+        tops->items[keep++] = tops->items[k];
+    }
+    mf_warnings_add(w, MF_RULE_ID(JSON_CONCATENATED), tops->items[0].line,
+                    "%zu concatenated JSON values: dropped %zu empty one(s) ({} or [])", tops->count,
+                    tops->count - keep);
+    tops->count = keep;
+}
+
 static json_t *combine(const mf_profile *p, mf_json_tops *tops, mf_warnings *w)
 {
+    drop_empty_tops(tops, w);
     if (tops->count == 1) {
         json_t *v = tops->items[0].value;
         tops->items[0].value = NULL;
@@ -109,6 +137,38 @@ static json_t *combine(const mf_profile *p, mf_json_tops *tops, mf_warnings *w)
     return arr;
 }
 
+/* Does the text start like escaped JSON: `\\"`, or `{`/`[` then `\\"`? */
+static bool escaped_json(const char *s, size_t n)
+{
+    size_t k = 0;
+    while (k < n && strchr(" \t\r\n", s[k]))
+        k++;
+    if (k < n && (s[k] == '{' || s[k] == '['))
+        for (k++; k < n && strchr(" \t\r\n", s[k]); k++)
+            ;
+    return k + 1 < n && s[k] == '\\' && s[k + 1] == '"';
+}
+
+/* The text with one level of string escapes undone (\\" \\\\ \\/ \\n \\t \\r \\b \\f);
+ * other escapes stay, a backslash ending the text is dropped. */
+static int unescape_once(const char *s, size_t n, mf_buf *out)
+{
+    static const char from[] = "\"\\/ntrbf", to[] = "\"\\/\n\t\r\b\f";
+    for (size_t k = 0; k < n; k++) {
+        const char *e = s[k] == '\\' && k + 1 < n ? strchr(from, s[k + 1]) : NULL;
+        if (s[k] == '\\' && k + 1 == n)
+            break;
+        if (e && *e) {
+            if (mf_buf_putc(out, to[e - from]))
+                return -1;
+            k++;
+        } else if (mf_buf_putc(out, s[k])) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth,
                          json_t **out, mf_warnings *w, mf_error *err)
 {
@@ -132,7 +192,21 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     mf_json_tops tops;
     if (mf_json_scan(text, len, max_depth, &tops, &local, err) != 0) {
         mf_warnings_clear(&local);
-        return -1;
+        if (!escaped_json(text, len))
+            return -1;
+        mf_buf plain = {0};
+        mf_error err2 = {0};
+        int rc = unescape_once(text, len, &plain) ? -1
+               : mf_json_scan(plain.s, plain.len, max_depth, &tops, &local, &err2);
+        mf_buf_free(&plain);
+        mf_error_clear(&err2);
+        if (rc != 0) {
+            mf_warnings_clear(&local);
+            return -1;
+        }
+        mf_error_clear(err);
+        mf_warnings_add(&local, MF_RULE_ID(JSON_ESCAPED_JSON), 1,
+                        "the JSON text was escaped as a string's content (\\\"); unescaped once");
     }
     *out = combine(p, &tops, &local);
     mf_json_tops_free(&tops);

@@ -12,6 +12,7 @@
  * value (the canonical output escapes them); invalid escapes keep their
  * backslash. Every lookahead only crosses text up to the next quote (or a
  * fixed 256 bytes for `${`), so the scan is linear in the input. */
+#include <ctype.h>
 #include <string.h>
 #include "json_lex.h"
 
@@ -37,13 +38,49 @@ static bool structure_after_comma(const jp *p, size_t k)
         return false;
     if (jl_word_is_literal(p->s + k, w - k))
         return true;
+    if (jl_open_quote_missing(p, w))
+        return true;                    /* `, b": 2`, `, b"]`: a string missing its opening quote */
+    size_t q = jl_past_spaces(p, w);
+    if (q > w && at(p, q) == '"' && jl_key_at(p, q))
+        return true;                    /* `, COMMENT "b": 2`: a stray word before a key */
     while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
         w++;
     return at(p, w) == ':';
 }
 
+/* After a space at a member value's candidate closing quote: a stray word
+ * (an identifier) then '}' or a key (`"data" AAAA }`, `"v" NOTE "k": 1`)? */
+static bool stray_word_follows(const jp *p, size_t j)
+{
+    int c = at(p, j);
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return false;
+    size_t w = jl_word_end(p, j);
+    if (jl_word_is_literal(p->s + j, w - j))
+        return false;
+    size_t k = jl_past_spaces(p, w);
+    return k > w && (at(p, k) == '}' || (at(p, k) == '"' && jl_key_at(p, k)));
+}
+
+/* After a space at a value string's candidate closing quote: does a whole
+ * value follow that ends at structure - a number or literal (`"a" 2]`), or a
+ * word whose opening quote is missing (`"a" b", "c"`)? */
+static bool value_follows(const jp *p, size_t j)
+{
+    size_t w = jl_word_end(p, j);
+    if (w == j)
+        return false;
+    if (jl_open_quote_missing(p, w))
+        return true;
+    int c = at(p, j);
+    if (!((c >= '0' && c <= '9') || c == '-' || jl_word_is_literal(p->s + j, w - j)))
+        return false;
+    size_t e = jl_past_spaces(p, w);
+    return e >= p->n || strchr(",]}", at(p, e));
+}
+
 /* Is the quote that ends just before k a closing quote? */
-static bool closes_here(const jp *p, size_t k, bool is_key)
+static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
 {
     size_t j = jl_past_spaces(p, k);
     if (j >= p->n)
@@ -54,21 +91,29 @@ static bool closes_here(const jp *p, size_t k, bool is_key)
     case '}': case ']':
         return true;
     case ')':
-        return p->tuple_depth > 0;
-    case ':':
-        return is_key;
+        return p->tuple_depth > 0 || p->call_depth > 0;
+    case ':':                           /* in an array, `"k":` is a key: its object's '{' is missing */
+        return is_key || (!p->parent_object && p->depth > 0);
     case ',':
         return structure_after_comma(p, j + 1);
-    case '"': case '{': case '[': case '#':
+    case '"':
+        return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
+    case '{': case '[': case '#':
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
     case '+': {                        /* "a" + "b": string concatenation */
-        size_t m = jl_past_spaces(p, j + 1);
+        size_t m = jl_past_spaces_comments(p, j + 1);
         return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0);
     }
     default:
-        if (spaced && is_key && ((c >= '0' && c <= '9') || c == '-' || c == '\'')) /* {"a" 1}: a missing ':' */
+        if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
+            return true;
+        if (spaced && is_key && (c == '-' || c == '\'')) /* {"a" -1}: a missing ':' */
+            return true;
+        if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
+            return true;
+        if (spaced && !is_key && p->parent_object && stray_word_follows(p, j))
             return true;
         if (spaced && is_key && jl_is_word(c)) {
             size_t w = j;
@@ -94,6 +139,25 @@ static int hex4(const jp *p, size_t k)
         v = v * 16 + d;
     }
     return v;
+}
+
+/* Is the \\u escape at the cursor cut by the end of input (`\\u26`, or a high
+ * surrogate whose low half is cut)? */
+static bool cut_unicode_escape(const jp *p)
+{
+    size_t k = p->i + 2;
+    while (k < p->n && k < p->i + 6 && isxdigit(at(p, k)))
+        k++;
+    if (k == p->n && k < p->i + 6)
+        return true;
+    if (k < p->i + 6 || hex4(p, p->i + 2) < 0xD800 || hex4(p, p->i + 2) > 0xDBFF)
+        return false;
+    for (k = p->i + 6; k < p->n && k < p->i + 12; k++) {
+        int c = at(p, k);
+        if (!(k == p->i + 6 ? c == '\\' : k == p->i + 7 ? c == 'u' : isxdigit(c)))
+            return false;
+    }
+    return k == p->n && k < p->i + 12;
 }
 
 static int put_utf8(mf_buf *b, uint32_t cp)
@@ -180,6 +244,26 @@ bool jl_key_at(const jp *p, size_t k)
     return false;
 }
 
+bool jl_value_string_at(const jp *p, size_t k)
+{
+    size_t lim = k + KEY_LOOKAHEAD < p->n ? k + KEY_LOOKAHEAD : p->n;
+    for (size_t j = k + 1; j < lim; j++) {
+        int c = at(p, j);
+        if (c == '\n' || c == '\r')
+            return false;
+        if (c == '\\') {
+            j++;
+            continue;
+        }
+        if (c == '"') {
+            while (++j < p->n && (at(p, j) == ' ' || at(p, j) == '\t'))
+                ;
+            return j >= p->n || strchr(",]\r\n", at(p, j));
+        }
+    }
+    return false;
+}
+
 static bool blank_at(const jp *p, size_t k)
 {
     int c = at(p, k);
@@ -192,9 +276,10 @@ static bool blank_at(const jp *p, size_t k)
  * string's closing quote is missing: return where the string ends (before
  * the separator or the closers), else 0. Closers are kept out of the string
  * only when it holds no opening bracket they could close. */
-static size_t missing_quote_end(const jp *p, size_t content, size_t k)
+static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool element)
 {
-    if (!jl_key_at(p, k))
+    bool key = jl_key_at(p, k);
+    if (!key && !(element && jl_value_string_at(p, k)))
         return 0;
     size_t j = k;
     while (j > content && blank_at(p, j - 1))
@@ -202,6 +287,8 @@ static size_t missing_quote_end(const jp *p, size_t content, size_t k)
     if (j <= content)
         return 0;
     int c = at(p, j - 1);
+    if (!key && c != '\n')
+        return 0;                       /* an array element: only a line break ends the string */
     if (c == '{') {                     /* }, {"key": in an array of objects */
         j--;
         while (j > content && is_ws(at(p, j - 1)))
@@ -236,6 +323,45 @@ static size_t missing_quote_end(const jp *p, size_t content, size_t k)
         return first > content ? first : 0;
     }
     return end;
+}
+
+/* A value string that runs to the end of input, its content starting at
+ * content: does its text end with closers for the innermost open containers
+ * (`["abc]`, `{"k": ["v]}`, blanks allowed between)? Then its closing quote
+ * was forgotten before them: return where they start (blanks before them
+ * included), else 0. Not when the string holds a bracket they could close. */
+static size_t closers_at_end(const jp *p, size_t content)
+{
+    size_t j = p->n;
+    int d = p->depth;
+    size_t first = 0;
+    for (;;) {
+        while (j > content && is_ws(at(p, j - 1)))
+            j--;
+        if (j <= content || d < 1 || (at(p, j - 1) != '}' && at(p, j - 1) != ']' && at(p, j - 1) != ')'))
+            break;
+        j--;
+        first = j;
+        d--;
+    }
+    if (!first)
+        return 0;
+    /* the closers read left to right close the innermost first */
+    int want = p->depth;
+    for (size_t m = first; m < p->n; m++) {
+        int c = at(p, m);
+        if (is_ws(c))
+            continue;
+        if (want < 1 || c != p->closer_of[want])
+            return 0;
+        want--;
+    }
+    for (size_t m = content; m < first; m++)
+        if (at(p, m) == '{' || at(p, m) == '[' || at(p, m) == '(')
+            return 0;
+    while (first > content && is_ws(at(p, first - 1)))
+        first--;
+    return first > content ? first : 0;
 }
 
 /* Move the cursor back to offset to (within the string opened on the line
@@ -277,6 +403,19 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
 
     for (;;) {
         if (at_end(p)) {
+            size_t end;
+            if (!is_key && !inner && (end = closers_at_end(p, content))) {
+                size_t dropped = p->i - end;   /* blanks and closers, copied 1:1 into b */
+                b->len = b->len > dropped ? b->len - dropped : 0;
+                while (b->len > 0 && is_ws((unsigned char)b->s[b->len - 1]))
+                    b->len--;
+                int at_line = p->line;
+                rewind_to(p, end, content, open_bol);
+                jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
+                        "string opened at line %d had no closing quote; ended it before the closer(s) "
+                        "at line %d that end the input", open_line, at_line);
+                break;
+            }
             if (inner) {
                 p->i = open;
                 p->line = open_line;
@@ -297,12 +436,13 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         int c = cur(p);
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
-            if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key)) {
+            if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key, inner)) {
                 jl_advance_n(p, cl);
                 break;
             }
             size_t end;
-            if (!inner && !is_key && q != Q_BACKTICK && (end = missing_quote_end(p, content, p->i))) {
+            if (!inner && !is_key && q != Q_BACKTICK &&
+                (end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0))) {
                 int at_line = p->line;
                 size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
                 b->len = b->len > dropped ? b->len - dropped : 0;
@@ -339,6 +479,11 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 static const char dec[] = "\"\\/\b\f\n\r\t";
                 if (mf_buf_putc(b, dec[simple - "\"\\/bfnrt"])) return jl_fail(p, "out of memory");
                 jl_advance_n(p, 2);
+                continue;
+            }
+            if (e == 'u' && cut_unicode_escape(p)) {
+                jl_cut(p, "dropped the \\u escape cut at line %d", p->line);
+                jl_advance_n(p, p->n - p->i);
                 continue;
             }
             if (e == 'u') {
