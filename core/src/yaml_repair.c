@@ -35,6 +35,7 @@
     X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3)              \
     X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3)                      \
     X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3)                        \
+    X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3)                  \
     X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3)            \
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3)          \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3)                      \

@@ -85,6 +85,7 @@ size_t yr_fix_dash_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warnin
 size_t yr_fix_nested_children(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_invalid_escape(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_unclosed_quote(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_inner_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_quoted_fragment(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_quoted_block_ind(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_type_union(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
