@@ -230,7 +230,8 @@ static void flow_ends(const yr_doc *d, uint32_t *fend)
                     c++;
                 else if (ch == q)
                     q = 0;
-            } else if (ch == '"' || ch == '\'') {
+            } else if ((ch == '"' || ch == '\'') &&
+                       (c == 0 || strchr(" \t[{,:", m->s[c - 1]))) { /* `don't` is plain text */
                 q = ch;
             } else if (ch == '#' && (c == 0 || m->s[c - 1] == ' ' || m->s[c - 1] == '\t')) {
                 c = m->n;
