@@ -8,7 +8,8 @@
  * when at least half of the list's items are plain strings and the rest are
  * such items (no mapping, nested or flow item).
  * yaml.doubled-quotes: a value wrapped in doubled outer quotes, `""text""` or
- * `''text''` (a parse error), keeps one pair: "text". A value whose quotes
+ * `''text''` (a parse error), keeps one pair: "text"; doubled opening quotes
+ * never closed (`''text`) are dropped. A value whose quotes
  * were kept inside a valid quoted scalar (`"\"text\""`) is valid YAML and is
  * never changed. */
 #include <stdlib.h>
@@ -134,6 +135,26 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
 
 /* ---- yaml.doubled-quotes ---- */
 
+/* `''text` or `""text` (doubled opening quotes, never closed, no quote
+ * after them): the value is the text, written double-quoted. */
+static size_t open_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, mf_warnings *w)
+{
+    const yr_line *l = &d->l[i];
+    char q = l->s[e->val];
+    size_t vend = yr_value_end(l, e, false);
+    if (vend <= e->val + 2 || memchr(l->s + e->val + 2, q, vend - e->val - 2) ||
+        (q == '"' && memchr(l->s + e->val + 2, '\\', vend - e->val - 2)))
+        return 0;
+    yr_put(o, l->s, e->val);
+    yr_put_dq(o, l->s + e->val + 2, vend - e->val - 2);
+    yr_put(o, l->s + vend, l->n - vend);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_DOUBLED_QUOTES), yr_lineno(i),
+                    "Removed doubled opening quotes that were never closed (guessed that %.*s is the value).",
+                    (int)(vend - e->val - 2), l->s + e->val + 2);
+    return i + 1;
+}
+
 static size_t fix_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                           mf_warnings *w)
 {
@@ -149,6 +170,8 @@ static size_t fix_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
         lead++;
     while (trail < n - lead && v[n - 1 - trail] == q)
         trail++;
+    if (lead == 2 && trail == 0)
+        return open_doubled(o, d, i, e, w);
     /* `'''x'''` is a valid single-quoted scalar ('x'): only two single quotes are doubled ones */
     if (lead != trail || lead < 2 || (q == '\'' && lead != 2) || lead + trail >= n)
         return 0;
