@@ -150,7 +150,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             if (c == ' ') {
                 const char *colon = memchr(s + i + 2, ':', e - i - 2);
                 if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
-                    !yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2))
+                    (!yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2) ||
+                     yr_is_header_key(s + i + 2, (size_t)(colon - s) - i - 2)))
                     return true;
             }
         } else if (nested && e > i + 1 && s[e - 1] == ':' && json_object_getn(p->nested_children, s + i, e - 1 - i)) {

@@ -162,6 +162,8 @@ bool yr_line_inert(const char *s, size_t n);
 bool yr_is_block_header(const char *s, size_t n);
 /* True when [s, s+n) is a simple identifier key: [A-Za-z_][A-Za-z0-9_-]*. */
 bool yr_is_ident(const char *s, size_t n);
+/* True when [s, s+n) is a header-like key: capitalized words joined by '-' (X-Request-Id, EPIC-1). */
+bool yr_is_header_key(const char *s, size_t n);
 /* End of a quoted scalar starting at s[i] ('"' or '\''): index just past the
  * closing quote, or 0 when it is not closed before n. */
 size_t yr_quote_end(const char *s, size_t n, size_t i);
