@@ -204,6 +204,12 @@ int jl_skip_ws(jp *p)
             jl_advance_n(p, us);
             continue;
         }
+        if (c == '\\' && (at(p, p->i + 1) == 'n' || at(p, p->i + 1) == 'r' || at(p, p->i + 1) == 't')) {
+            jl_note(p, MF_RULE_JSON_ESCAPED_JSON, p->line, "escaped whitespace '\\%c' between tokens read as whitespace",
+                    at(p, p->i + 1));
+            jl_advance_n(p, 2);
+            continue;
+        }
         if (c == '#' || (c == '/' && at(p, p->i + 1) == '/')) {
             if (skip_line_comment(p))
                 return -1;

@@ -20,6 +20,7 @@
  * but in a repaired text a duplicate key with a different value is rejected
  * (a misread; either choice would drop one); text with a raw NUL byte is never strict JSON (jansson would stop there); nesting is
  * capped at max_depth (at most MF_JSON_DEPTH_CAP). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "json_internal.h"
@@ -81,6 +82,44 @@ static void drop_empty_tops(mf_json_tops *tops, mf_warnings *w)
     mf_warnings_add(w, MF_RULE_ID(JSON_CONCATENATED), tops->items[0].line,
                     "%zu concatenated JSON values: dropped %zu empty one(s) ({} or [])", tops->count,
                     tops->count - keep);
+    tops->count = keep;
+}
+
+/* Is the top-level value a tag line such as `[CONTENT]` or `[/CONTENT]` (a
+ * one-word array, written alone)? */
+static bool tag_top(const char *text, const mf_json_top *t)
+{
+    if (!json_is_array(t->value) || json_array_size(t->value) != 1 || !json_is_string(json_array_get(t->value, 0)))
+        return false;
+    size_t a = t->start, e = t->end;
+    if (e - a < 3 || text[a] != '[' || text[e - 1] != ']')
+        return false;
+    a += text[a + 1] == '/' ? 2 : 1;
+    for (size_t k = a; k < e - 1; k++)
+        if (!(isalnum((unsigned char)text[k]) || text[k] == '_' || text[k] == '-'))
+            return false;
+    return e - 1 > a;
+}
+
+/* Several top-level values, some of them tag lines around the others
+ * (MetaGPT's `[CONTENT]` ... `[/CONTENT]`): drop the tags. */
+static void drop_tag_tops(const char *text, mf_json_tops *tops, mf_warnings *w)
+{
+    size_t tags = 0, keep = 0;
+    for (size_t k = 0; k < tops->count; k++)
+        tags += tag_top(text, &tops->items[k]);
+    if (tops->count < 2 || tags == 0 || tags == tops->count)
+        return;
+    for (size_t k = 0; k < tops->count; k++) {
+        mf_json_top *t = &tops->items[k];
+        if (!tag_top(text, t)) {
+            tops->items[keep++] = *t;
+            continue;
+        }
+        mf_warnings_add(w, MF_RULE_ID(JSON_CONCATENATED), t->line, "tag line %.*s around the value dropped",
+                        (int)(t->end - t->start > 40 ? 40 : t->end - t->start), text + t->start);
+        json_decref(t->value);
+    }
     tops->count = keep;
 }
 
@@ -198,26 +237,30 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     }
     mf_warnings local = {0};
     mf_json_tops tops;
+    mf_buf plain = {0};                 /* the text unescaped once (json.escaped-json) */
+    const char *scanned = text;
     if (mf_json_scan(text, len, max_depth, &tops, &local, err) != 0) {
         mf_warnings_clear(&local);
         if (!escaped_json(text, len))
             return -1;
-        mf_buf plain = {0};
         mf_error err2 = {0};
-        int rc = unescape_once(text, len, &plain) ? -1
+        int rc = unescape_once(text, len, &plain) || !plain.s ? -1
                : mf_json_scan(plain.s, plain.len, max_depth, &tops, &local, &err2);
-        mf_buf_free(&plain);
         mf_error_clear(&err2);
         if (rc != 0) {
+            mf_buf_free(&plain);
             mf_warnings_clear(&local);
             return -1;
         }
+        scanned = plain.s;
         mf_error_clear(err);
         mf_warnings_add(&local, MF_RULE_ID(JSON_ESCAPED_JSON), 1,
                         "the JSON text was escaped as a string's content (\\\"); unescaped once");
     }
+    drop_tag_tops(scanned, &tops, &local);
     *out = combine(p, &tops, &local);
     mf_json_tops_free(&tops);
+    mf_buf_free(&plain);
     mf_warnings_take(w, &local);
     return 0;
 }

@@ -18,13 +18,41 @@
 
 #define TPL_LOOKAHEAD 256  /* bytes searched for the `}` closing a `${` */
 
+static size_t key_colon_end(const jp *p, size_t content);
+
+/* Does a key start at k that the end of input cuts (`, "ti`, `, "title"`)? */
+static bool key_cut(const jp *p, size_t k)
+{
+    size_t j = k + 1;
+    while (j < p->n && at(p, j) != '"' && at(p, j) != '\n')
+        j += at(p, j) == '\\' ? 2 : 1;
+    return j >= p->n || (at(p, j) == '"' && jl_past_spaces(p, j + 1) >= p->n);
+}
+
+/* Does a quoted key missing its ':' start at k (`"n" 2`, `"c"2`, `"a" "b"`):
+ * a one-line string, then a value's first character? */
+static bool key_without_colon(const jp *p, size_t k)
+{
+    size_t j = k + 1;
+    while (j < p->n && at(p, j) != '"' && at(p, j) != '\n')
+        j += at(p, j) == '\\' ? 2 : 1;
+    if (at(p, j) != '"')
+        return false;
+    size_t v = jl_past_spaces(p, j + 1);
+    int c = at(p, v);
+    return c == '"' || c == '\'' || c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') ||
+           (v > j + 1 && jl_word_is_literal(p->s + v, jl_word_end(p, v) - v));
+}
+
 /* After a comma at k-1: does structure (a key, a value, a closer) follow? */
-static bool structure_after_comma(const jp *p, size_t k)
+static bool structure_after_comma(const jp *p, size_t k, bool member_value)
 {
     k = jl_past_spaces(p, k);
     if ((at(p, k) == ':' || at(p, k) == ';') && is_ws(at(p, k + 1)))
         k = jl_past_spaces(p, k + 1);   /* a stray ':' or ';' after the comma (",: ") */
     int c = at(p, k);
+    if (c == '"' && member_value)
+        return jl_key_at(p, k) || key_colon_end(p, k + 1) || key_without_colon(p, k) || key_cut(p, k);         /* `"f("a", "b")"`: after a member only a key follows */
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
     if (c == '/')
@@ -73,6 +101,13 @@ static bool value_follows(const jp *p, size_t j)
     if (jl_open_quote_missing(p, w))
         return true;
     int c = at(p, j);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+        size_t e = w;                   /* `"consectetur" BOGUS` then `]`, `,` or the line end */
+        while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t' || at(p, e) == '\r'))
+            e++;
+        if (e >= p->n || strchr(",]\n", at(p, e)))
+            return true;
+    }
     if (!((c >= '0' && c <= '9') || c == '-' || jl_word_is_literal(p->s + j, w - j)))
         return false;
     size_t e = jl_past_spaces(p, w);
@@ -95,7 +130,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     case ':':                           /* in an array, `"k":` is a key: its object's '{' is missing */
         return is_key || (!p->parent_object && p->depth > 0);
     case ',':
-        return structure_after_comma(p, j + 1);
+        return structure_after_comma(p, j + 1, !is_key && p->parent_object);
     case '"':
         return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
     case '{': case '[': case '#':
@@ -364,6 +399,27 @@ static size_t closers_at_end(const jp *p, size_t content)
     return first > content ? first : 0;
 }
 
+/* A key whose closing quote is missing before its ':' (`"b: null, "c: 1}`,
+ * `"key:value}`): a word, then ':', and the next quote on the line is not one
+ * closing a key that holds the colon (`"a: b": 1`). The word's end, or 0. */
+static size_t key_colon_end(const jp *p, size_t content)
+{
+    size_t j = content;
+    while (j < p->n && (isalnum(at(p, j)) || at(p, j) == '_' || at(p, j) == '-'))
+        j++;
+    if (j == content || at(p, j) != ':')
+        return 0;
+    for (size_t m = j + 1; m < p->n && at(p, m) != '\n'; m++) {
+        if (at(p, m) == '\\') {
+            m++;
+            continue;
+        }
+        if (at(p, m) == '"')
+            return at(p, jl_past_spaces(p, m + 1)) == ':' ? 0 : j;
+    }
+    return j;
+}
+
 /* Move the cursor back to offset to (within the string opened on the line
  * starting at open_bol), keeping line and bol right without rescanning the
  * line: linear however many strings one long line holds. */
@@ -408,6 +464,15 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         jl_note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
     jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
     size_t content = p->i;
+    size_t key_end = is_key && q == Q_DOUBLE ? key_colon_end(p, content) : 0;
+    if (key_end) {
+        jl_note(p, MF_RULE_JSON_MISSING_QUOTE, p->line, "key \"%.*s\" had no closing quote before its ':'",
+                (int)(key_end - content > 40 ? 40 : key_end - content), p->s + content);
+        if (mf_buf_put(b, p->s + content, key_end - content))
+            return jl_fail(p, "out of memory");
+        jl_advance_n(p, key_end - content);
+        return 0;
+    }
 
     for (;;) {
         if (at_end(p)) {
@@ -461,11 +526,14 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 (end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0))) {
                 int at_line = p->line;
                 size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
+                bool curly = end >= content + 3 && jl_smart_quote(p, end - 3) == Q_SMART_DOUBLE;
+                if (curly)
+                    dropped += 3;              /* `"v”,`: the curly quote was its closing quote */
                 b->len = b->len > dropped ? b->len - dropped : 0;
                 rewind_to(p, end, content, open_bol);
                 jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
-                        "string opened at line %d had no closing quote; ended it where the key at "
-                        "line %d starts", open_line, at_line);
+                        "string opened at line %d had no closing quote%s; ended it where the key at "
+                        "line %d starts", open_line, curly ? " (a curly quote stood for it)" : "", at_line);
                 break;
             }
             if (is_key && !has_word(b)) {

@@ -236,6 +236,9 @@ int jl_parse_word(jp *p, json_t **out)
     if (end > wend && at(p, wend) == ' ' && holds_key(p->s + start, end - start) &&
         (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
         end = wend;                     /* `1 b: 2`: a value, then a member missing its comma */
+    if (end > wend && at(p, wend) == '\\' && strchr("nrt", at(p, wend + 1)) &&
+        (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
+        end = wend;                     /* `0\n}`: escaped whitespace after a number (json.escaped-json) */
     const char *s = p->s + start;
     size_t n = end - start;
     bool open_missing = p->depth > 0 && n > 0 && jl_open_quote_missing(p, end);
