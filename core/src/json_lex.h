@@ -30,6 +30,7 @@ typedef struct {
     int implicit_closes;     /* closers inserted for a mismatched one: a stray closer may follow */
     int tuple_depth;         /* open Python tuples: ')' ends bare text */
     int call_depth;          /* open calls `ObjectId(`, `cb(`: ')' ends a value */
+    bool brace_missing;      /* the next object starts at its first key: its '{' is missing */
     unsigned char closer_of[MF_JSON_DEPTH_CAP + 2]; /* closer of the container open at each depth */
     /* truncation bookkeeping, reported once at the end */
     int closed_containers;
@@ -67,6 +68,8 @@ size_t jl_past_spaces(const jp *p, size_t k);
 size_t jl_past_spaces_comments(const jp *p, size_t k);
 /* Is [s, s+n) one of the literal words (true, None, NaN, ...)? */
 bool jl_word_is_literal(const char *s, size_t n);
+/* Does a quoted key missing its ':' start at k (`"n" 2`, `"a" "b"`)? */
+bool jl_key_without_colon(const jp *p, size_t k);
 /* Does a key (`"name"` then `:`, on one line) start with the quote at k? */
 bool jl_key_at(const jp *p, size_t k);
 /* Parse a string whose opening delimiter (kind q) is at the cursor into b.

@@ -33,7 +33,9 @@ static bool value_start(const jp *p)
 
 static int enter(jp *p)
 {
-    int c = cur(p);
+    bool implicit = p->brace_missing;
+    p->brace_missing = false;
+    int c = implicit ? '{' : cur(p);
     if (++p->depth > p->max_depth) {
         bool first = !p->failed;
         jl_fail(p, "nesting deeper than %d levels (the depth cap)", p->max_depth);
@@ -42,7 +44,8 @@ static int enter(jp *p)
         return -1;
     }
     p->closer_of[p->depth] = c == '{' ? '}' : c == '(' ? ')' : ']';
-    jl_advance(p);
+    if (!implicit)
+        jl_advance(p);
     return 0;
 }
 
@@ -119,7 +122,9 @@ static bool early_closer(const jp *p)
     if (at(p, k) != ',')
         return false;
     k = jl_past_spaces(p, k + 1);
-    return at(p, k) == '"' && jl_key_at(p, k);
+    if (at(p, k) == '"' && at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':')
+        return true;                    /* `}, "": 1` */
+    return at(p, k) == '"' && (jl_key_at(p, k) || jl_key_without_colon(p, k));
 }
 
 /* Is the first element of the object at the cursor a lone value followed by
@@ -167,6 +172,21 @@ static int object_bracket(jp *p, bool *closed, bool in_array)
     return 0;
 }
 
+/* Are all items of a and b of one JSON type (arrays of strings, of arrays...)? */
+static bool same_kind_items(const json_t *a, const json_t *b)
+{
+    if (json_array_size(a) == 0 || json_array_size(b) == 0)
+        return false;
+    json_type t = json_typeof(json_array_get(a, 0));
+    for (size_t k = 0; k < json_array_size(a); k++)
+        if (json_typeof(json_array_get(a, k)) != t)
+            return false;
+    for (size_t k = 0; k < json_array_size(b); k++)
+        if (json_typeof(json_array_get(b, k)) != t)
+            return false;
+    return true;
+}
+
 static int parse_object(jp *p, json_t **out, mf_buf *b)
 {
     bool member = p->parent_object;
@@ -180,6 +200,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         return parse_elements(p, out, b, '}');
     }
     json_t *obj = json_object();
+    json_t *last = NULL;                /* the last member's value (borrowed) and key */
+    char last_key[48] = "";
     p->open_objects++;
     bool need_sep = false, comma = false;
     int comma_line = 0;
@@ -255,6 +277,25 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 comma = false;
                 continue;
             }
+        }
+        if (c == '[' && comma && last && json_is_array(last)) {  /* `"k": ["a"], ["b"]` */
+            json_t *more;
+            p->parent_object = false;
+            if (parse_value(p, &more, b))
+                goto error;
+            if (!same_kind_items(last, more)) {
+                json_decref(more);
+                jl_fail(p, "an array where a key belongs, whose items are not like those of the array "
+                           "before it (a missing '[' or key?)");
+                goto error;
+            }
+            jl_note(p, MF_RULE_JSON_EARLY_CLOSER, p->line, "']' closed the array of \"%.40s\" early; the "
+                    "items of the array after it were kept in it", last_key);
+            json_array_extend(last, more);
+            json_decref(more);
+            need_sep = true;
+            comma = false;
+            continue;
         }
         bool cut;
         size_t key_at = p->i, key_bol = p->bol;
@@ -343,6 +384,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_fail(p, "object key is not valid UTF-8");
             goto error;
         }
+        last = v;
+        snprintf(last_key, sizeof last_key, "%s", key);
         free(key);
         need_sep = true;
         comma = false;
@@ -355,6 +398,18 @@ error:
     p->open_objects--;
     json_decref(obj);
     return -1;
+}
+
+/* Does a key (`"k":` or `'k':` on one line) stand at the cursor? */
+static bool item_key_at(const jp *p)
+{
+    int q = cur(p);
+    if (q != '"' && q != '\'')
+        return false;
+    size_t j = p->i + 1;
+    while (j < p->n && at(p, j) != q && at(p, j) != '\n')
+        j += at(p, j) == '\\' ? 2 : 1;
+    return at(p, j) == q && j > p->i + 1 && at(p, jl_past_spaces(p, j + 1)) == ':';
 }
 
 /* At a '}' in an array: is it stray, followed by `, {` or `, [` (more elements)? */
@@ -431,8 +486,15 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
         }
         json_t *v;
         p->parent_object = false;
-        if (parse_value(p, &v, b))
+        if (close == ']' && item_key_at(p)) {  /* `["k": "v"}]`: the object's '{' is missing */
+            jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'{' missing before a key in an array: "
+                    "an object opened there");
+            p->brace_missing = true;
+            if (parse_object(p, &v, b))
+                goto error;
+        } else if (parse_value(p, &v, b)) {
             goto error;
+        }
         if (v)
             json_array_append_new(arr, v);
         need_sep = true;

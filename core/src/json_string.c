@@ -31,7 +31,7 @@ static bool key_cut(const jp *p, size_t k)
 
 /* Does a quoted key missing its ':' start at k (`"n" 2`, `"c"2`, `"a" "b"`):
  * a one-line string, then a value's first character? */
-static bool key_without_colon(const jp *p, size_t k)
+bool jl_key_without_colon(const jp *p, size_t k)
 {
     size_t j = k + 1;
     while (j < p->n && at(p, j) != '"' && at(p, j) != '\n')
@@ -52,7 +52,8 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
         k = jl_past_spaces(p, k + 1);   /* a stray ':' or ';' after the comma (",: ") */
     int c = at(p, k);
     if (c == '"' && member_value)
-        return jl_key_at(p, k) || key_colon_end(p, k + 1) || key_without_colon(p, k) || key_cut(p, k);         /* `"f("a", "b")"`: after a member only a key follows */
+        return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
+               (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */         /* `"f("a", "b")"`: after a member only a key follows */
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
     if (c == '/')
@@ -420,6 +421,31 @@ static size_t key_colon_end(const jp *p, size_t content)
     return j;
 }
 
+/* A string opened by a doubled quote (CSV-style `""answer""`, `''text''`, or
+ * `""value"`): its text has no quote or backslash, sits on one line, starts
+ * with a word, and structure follows its closing quote(s). The offset just
+ * past the closing quote(s), 0 otherwise; *text_end: where the text ends. */
+static size_t doubled_quote_end(const jp *p, size_t open, size_t *text_end)
+{
+    int q = at(p, open);
+    if ((q != '"' && q != '\'') || at(p, open + 1) != q)
+        return 0;
+    size_t k = open + 2;
+    while (at(p, k) == ' ')
+        k++;
+    if (!isalnum(at(p, k)) && at(p, k) < 0x80)
+        return 0;
+    for (; k < p->n && at(p, k) != q; k++)
+        if (at(p, k) == '\n' || at(p, k) == '\\' || at(p, k) == '"')
+            return 0;
+    if (k >= p->n)
+        return 0;
+    *text_end = k;
+    size_t e = k + (at(p, k + 1) == q ? 2 : 1);
+    size_t j = jl_past_spaces(p, e);
+    return j >= p->n || strchr(":,}]", at(p, j)) ? e : 0;
+}
+
 /* Move the cursor back to offset to (within the string opened on the line
  * starting at open_bol), keeping line and bol right without rescanning the
  * line: linear however many strings one long line holds. */
@@ -462,6 +488,15 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         jl_note(p, MF_RULE_JSON_SMART_QUOTES, p->line, "smart quotes used as string delimiters");
     else if (q == Q_BACKTICK)
         jl_note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
+    size_t text_end, doubled = q == Q_DOUBLE || q == Q_SINGLE ? doubled_quote_end(p, open, &text_end) : 0;
+    if (doubled) {
+        jl_note(p, MF_RULE_JSON_DOUBLED_QUOTES, p->line, "doubled quotes around '%.*s' read as one pair",
+                (int)(text_end - open - 2 > 40 ? 40 : text_end - open - 2), p->s + open + 2);
+        if (mf_buf_put(b, p->s + open + 2, text_end - open - 2))
+            return jl_fail(p, "out of memory");
+        jl_advance_n(p, doubled - open);
+        return 0;
+    }
     jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
     size_t content = p->i;
     size_t key_end = is_key && q == Q_DOUBLE ? key_colon_end(p, content) : 0;
