@@ -47,10 +47,17 @@ bool jl_key_without_colon(const jp *p, size_t k)
 /* After a comma at k-1: does structure (a key, a value, a closer) follow? */
 static bool structure_after_comma(const jp *p, size_t k, bool member_value)
 {
+    size_t e = k;
+    while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t'))
+        e++;
+    if (member_value && (e >= p->n || at(p, e) == '\n' || at(p, e) == '\r'))
+        return true;                    /* `",` ending its line: the member ends there */
     k = jl_past_spaces(p, k);
     if ((at(p, k) == ':' || at(p, k) == ';') && is_ws(at(p, k + 1)))
         k = jl_past_spaces(p, k + 1);   /* a stray ':' or ';' after the comma (",: ") */
     int c = at(p, k);
+    if (c == '\'' && member_value)
+        return jl_key_at(p, k) || key_cut(p, k);
     if (c == '"' && member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
                (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */         /* `"f("a", "b")"`: after a member only a key follows */
@@ -261,6 +268,7 @@ static bool has_word(const mf_buf *b)
 
 bool jl_key_at(const jp *p, size_t k)
 {
+    int q = at(p, k) == '\'' ? '\'' : '"';
     size_t lim = k + KEY_LOOKAHEAD < p->n ? k + KEY_LOOKAHEAD : p->n;
     for (size_t j = k + 1; j < lim; j++) {
         int c = at(p, j);
@@ -270,7 +278,7 @@ bool jl_key_at(const jp *p, size_t k)
             j++;
             continue;
         }
-        if (c == '"') {
+        if (c == q) {
             size_t m = j + 1;
             while (m < p->n && (at(p, m) == ' ' || at(p, m) == '\t'))
                 m++;
@@ -576,7 +584,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 return jl_fail(p, "a key of only punctuation before an unescaped quote (a stray quote?) "
                                   "is not repaired: it would invent a key");
             }
-            inner = true;
+            int before = p->i > content ? at(p, p->i - 1) : -1, after = at(p, p->i + cl);
+            if (!(q == Q_SINGLE && isalpha(before) && isalpha(after)))
+                inner = true;           /* an apostrophe in a word (O'Sullivan) is no quote decision */
             int prev = p->i > open ? at(p, p->i - 1) : -1, next = at(p, p->i + cl);
             if (q == Q_DOUBLE && (prev == '=' || prev == '}' || next == '>' ||
                                   (next == '/' && at(p, p->i + 2) == '>')))
