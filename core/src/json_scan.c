@@ -737,6 +737,13 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
         p.parent_object = false;
         if (parse_value(&p, &v, &b))
             goto error;
+        if (v && out->count > 0 && json_is_string(v) && p.closed_string && at_end(&p)) {
+            json_decref(v);             /* `{"a": "x"}"}`: a quote of the value was misread */
+            p.i = start, p.line = line;
+            jl_fail(&p, "a string opened after the JSON value runs to the end of input (a quote inside "
+                        "the value was read wrongly?)");
+            goto error;
+        }
         if (v && push_top(out, v, start, p.i, line)) {
             json_decref(v);
             jl_fail(&p, "out of memory");

@@ -242,7 +242,8 @@ int jl_parse_word(jp *p, json_t **out)
     const char *s = p->s + start;
     size_t n = end - start;
     bool open_missing = p->depth > 0 && n > 0 && jl_open_quote_missing(p, end);
-    bool cut = end == p->n && p->depth > 0;
+    bool cut = p->depth > 0 && (end == p->n ||   /* `[-` then blanks: a sign alone was cut */
+               (n == 1 && (at(p, start) == '-' || at(p, start) == '+') && jl_past_spaces(p, end) >= p->n));
     *out = NULL;
     if (n == 0)
         return jl_fail(p, "expected a JSON value");
