@@ -147,7 +147,7 @@ static void test_errors(void **state)
     const char *rejects[] = {"", "   ", "Here is the JSON: {\"a\": 1}", "{\"a\": 1} Hope this helps!",
                              "{\"a\": x y: 1}", "{\"a\" :: 1}", "\"\\udc00\"", "{\"a\": \"b\"}```",
                              "{\"a\": \"x \"y\" z",
-                             "{\"a\": 1, \"a\": 2,}", NULL};
+                             "{\"a\": 1, \"a\": 2,}", "{\"a\": \"x\"}\"}", NULL};
     for (const char **s = rejects; *s; s++) {
         r = repair(*s);
         if (r.rc != -1)
