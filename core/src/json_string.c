@@ -141,7 +141,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return structure_after_comma(p, j + 1, !is_key && p->parent_object);
     case '"':
         return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
-    case '{': case '[': case '#':
+    case '{': case '[': case '#': case '\'':
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
