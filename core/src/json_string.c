@@ -244,6 +244,8 @@ static size_t template_span(const jp *p, size_t k)
         if (c == '\n')
             return 0;
         if (c == '\\') { j++; continue; }
+        if (c == '"' && (at(p, j + 1) == ',' || at(p, j + 1) == ':'))
+            return 0;                   /* `${n't ... ", "done": 1}`: member structure, no template */
         if (c == '"') quote = true;
         else if (c == '{') depth++;
         else if (c == '}' && --depth == 0)
