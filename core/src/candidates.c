@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cand_internal.h"
+#include "json_strict.h"
 
 #define MF_CAND_MAX 64
 #define MF_CAND_PER_KIND 12
@@ -103,18 +104,32 @@ static bool blank(const char *s, size_t n)
 
 static bool is_json(const mf_profile *p) { return p && p->format == MF_FORMAT_JSON; }
 
-/* Tidy the candidate in c->tmp, adding its warnings to w. */
+/* Tidy the candidate in c->tmp, adding its warnings to w. Trailing prose
+ * goes first: terminal noise or an orphan fence above it is only trailing
+ * once the prose is cut. Noise before closing tag or fence lines at the end
+ * ("\x1b[0m" + "</yaml>") is trailing too; those lines stay. */
 static int tidy(ctx *c, mf_warnings *w)
 {
     mf_buf *b = &c->tmp;
+    int line;
+    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
+    if (cut < b->len) {
+        b->len = cut;
+        b->s[b->len] = '\0';
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
+                            "Dropped the prose after the structured artifact (from line %d).", line))
+            return -1;
+    }
     for (int round = 0; round < 2; round++) {
-        int line;
         bool nl;
-        size_t cut = mf_cand_noise_cut(b->s, b->len, &line, &nl);
-        if (cut < b->len) {
-            b->len = cut;
-            if (nl && mf_buf_putc(b, '\n'))
-                return -1;
+        size_t tail = mf_cand_closer_tail(b->s, b->len, true);
+        cut = mf_cand_noise_cut(b->s, tail, &line, &nl);
+        if (cut < tail) {
+            size_t keep = b->len - tail;
+            memmove(b->s + cut + nl, b->s + tail, keep);
+            if (nl)
+                b->s[cut] = '\n';
+            b->len = cut + nl + keep;
             b->s[b->len] = '\0';
             if (!mf_warnings_has(w, MF_RULE_ID(CAND_TERMINAL_NOISE)) &&
                 mf_warnings_add(w, MF_RULE_ID(CAND_TERMINAL_NOISE), line,
@@ -123,16 +138,17 @@ static int tidy(ctx *c, mf_warnings *w)
         }
         if (round == 1)
             break;
-        cut = mf_cand_orphan_fence_cut(b->s, b->len, &line);
+        size_t end;
+        cut = mf_cand_orphan_fence_cut(b->s, b->len, &end, &line);
         if (cut == b->len)
             break;
-        b->len = cut;
+        memmove(b->s + cut, b->s + end, b->len - end);
+        b->len -= end - cut;
         b->s[b->len] = '\0';
         if (mf_warnings_add(w, MF_RULE_ID(CAND_ORPHAN_FENCE), line,
                             "Trimmed orphan trailing closing code fence after the structured artifact."))
             return -1;
     }
-    int line;
     size_t lead = c->out->count > 0 ? mf_cand_leading_prose(c->p, b->s, b->len, &line) : 0;
     if (lead > 0 && lead < b->len) {    /* "Status update: done" atop a fenced artifact */
         memmove(b->s, b->s + lead, b->len - lead);
@@ -141,14 +157,6 @@ static int tidy(ctx *c, mf_warnings *w)
         if (mf_warnings_add(w, MF_RULE_ID(CAND_LEADING_PROSE), line,
                             "Dropped the leading prose line %d of the extracted text: it reads as a sentence, not as a key.",
                             line))
-            return -1;
-    }
-    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
-    if (cut < b->len) {
-        b->len = cut;
-        b->s[b->len] = '\0';
-        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
-                            "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
     return 0;
@@ -165,6 +173,17 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
     mf_candidates *out = c->out;
     if (c->oom || out->count >= MF_CAND_MAX)
         return c->oom ? -1 : 0;
+    if (out->count == out->cap) { /* most texts have one or two candidates: grow on demand */
+        size_t cap = out->cap ? out->cap * 2 : 4;
+        mf_candidate *items = realloc(out->items, cap * sizeof *items);
+        if (items)
+            out->items = items;
+        unsigned long long *hash = items ? realloc(c->hash, cap * sizeof *hash) : NULL;
+        if (!hash)
+            return c->oom = 1, -1;
+        c->hash = hash;
+        out->cap = cap;
+    }
     mf_warnings w = {0};
     mf_buf_reset(&c->tmp);
     if (mf_buf_put(&c->tmp, s, n))
@@ -706,25 +725,23 @@ static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
 {
     if (!is_json(p) || memchr(s, '\0', len))
         return false;
+    int rc = mf_json_strict(s, len, 0, NULL);
+    if (rc != MF_STRICT_UNSURE)
+        return rc == MF_STRICT_OK;
     json_error_t je;
     json_t *v = json_loadb(s, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
     json_decref(v);
     return v != NULL;
 }
 
-int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+static int build(const mf_profile *p, const char *raw, size_t len, bool nonstrict, mf_candidates *out)
 {
     memset(out, 0, sizeof *out);
     if (!raw)
         raw = "", len = 0;
     ctx c = {.out = out, .p = p, .suffix = ""};
-    out->items = calloc(MF_CAND_MAX, sizeof *out->items);
-    c.hash = calloc(MF_CAND_MAX, sizeof *c.hash);
     mf_buf stripped = {0};
     mf_warnings pw = {0};
-    if (!out->items || !c.hash)
-        goto oom;
-    out->cap = MF_CAND_MAX;
 
     int first;
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
@@ -737,7 +754,7 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
 
     if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
         goto oom;
-    if (strict_json_document(p, raw, len))
+    if (!nonstrict && strict_json_document(p, raw, len))
         goto done; /* valid JSON is never cut: no extraction from inside it */
     if (nstrip) {
         c.base = &pw;
@@ -774,6 +791,16 @@ oom:
     free(c.hash);
     mf_candidates_free(out);
     return -1;
+}
+
+int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+{
+    return build(p, raw, len, false, out);
+}
+
+int mf_candidates_build_nonstrict(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+{
+    return build(p, raw, len, true, out);
 }
 
 void mf_candidates_free(mf_candidates *c)
