@@ -5,7 +5,9 @@ usage: tools/peer-suite.py SUITE.jsonl [--profile generic_json] [--malform PATH]
                            [--show CLASSES] [--group-depth N] [--json OUT]
 
 SUITE.jsonl holds one case a line: {"id": "<suite>:<n>:<group>", "input": TEXT,
-"expected": VALUE} or "expected": {"throws": true} (the peer reports an error).
+"expected": VALUE} or "expected": {"throws": true} (the peer reports an error);
+a case's own "profile" (a name or a profile file, e.g. the peer test's options)
+overrides --profile.
 Every input goes through `malform repair --profile P --output result` and is
 classified:
   same      core accepts the peer's expected value
@@ -93,7 +95,7 @@ def main():
     totals = dict.fromkeys(CLASSES, 0)
     records = []
     for case in cases:
-        result = run_core(args.malform, args.profile, case['input'])
+        result = run_core(args.malform, case.get('profile') or args.profile, case['input'])
         cls = classify(case, result)
         totals[cls] += 1
         row = groups.setdefault(group_of(case['id'], args.group_depth), dict.fromkeys(CLASSES, 0))
