@@ -154,8 +154,14 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
                      yr_is_header_key(s + i + 2, (size_t)(colon - s) - i - 2)))
                     return true;
             }
-        } else if (nested && e > i + 1 && s[e - 1] == ':' && json_object_getn(p->nested_children, s + i, e - 1 - i)) {
-            return true;
+        }
+        if (nested && e > i + 1 && s[e - 1] == ':') {
+            size_t k = i; /* `- parent:`: the key after the item's dashes */
+            while (k + 1 < e && s[k] == '-' && s[k + 1] == ' ')
+                for (k += 2; k < e && s[k] == ' ';)
+                    k++;
+            if (e > k + 1 && json_object_getn(p->nested_children, s + k, e - 1 - k))
+                return true;
         }
         i = next;
     }
