@@ -315,6 +315,22 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *before = "malform-case 1\nprofile: generic_json\nop: json.trailing-comma seed=2\n"
                          "op: json.smart-quotes seed=1\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
     assert_int_equal(contract_of(before, NULL), MF_CONTRACT_EXACT);
+    /* yaml.inline-keys joins lines only where core splits them again: after a typed
+     * value (count: 3) or before a key core knows; `owner: platform-team count: 3`
+     * with `count` known nowhere else is one string to every reader */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[256];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-keys seed=%d\n---\n"
+                 "owner: platform-team\ncount: 3\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_string_equal(raw, "owner: platform-team\ncount: 3\n");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-keys seed=%d\n---\n"
+                 "count: 3\nowner: platform-team\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "count: 3 owner: platform-team\n");
+        free(raw);
+    }
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
