@@ -233,18 +233,31 @@ static void blank_json_comments(char *s, size_t n)
     }
 }
 
+/* Length of the numeric escape at s[i] with all its hex digits (\xNN,
+ * \uNNNN, \UNNNNNNNN), or 0. */
+static size_t numeric_escape(const char *s, size_t n, size_t i)
+{
+    if (s[i] != '\\' || i + 1 >= n || (s[i + 1] != 'x' && s[i + 1] != 'u' && s[i + 1] != 'U'))
+        return 0;
+    size_t digits = s[i + 1] == 'x' ? 2 : s[i + 1] == 'u' ? 4 : 8;
+    for (size_t j = i + 2; j < i + 2 + digits; j++)
+        if (j >= n || !isxdigit((unsigned char)s[j]))
+            return 0;
+    return 2 + digits;
+}
+
 /* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; the
- * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are one separator). */
+ * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are one separator). A \x, \u or
+ * \U without all its hex digits is no escape ("req\uired" kept as text by
+ * json.invalid-escape): only its backslash separates. */
 static size_t unescape(char *s, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\\' && i + 1 < n && strchr("xuU", s[i + 1])) {
-            size_t digits = s[i + 1] == 'x' ? 2 : s[i + 1] == 'u' ? 4 : 8, j = i + 2;
-            while (j < n && j < i + 2 + digits && isxdigit((unsigned char)s[j]))
-                j++;
+        size_t e = numeric_escape(s, n, i);
+        if (e) {
             s[k++] = ' ';
-            i = j - 1;
+            i += e - 1;
         } else if (s[i] == '\\' && i + 1 < n && strchr("nrtbf\"'\\/", s[i + 1])) {
             char c = s[++i];
             s[k++] = c == 'n' || c == 'r' || c == 't' || c == 'b' || c == 'f' ? ' ' : c;
@@ -345,8 +358,9 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
 /* ---- structure ---- */
 
 /* A member-shaped run for key in s: 2 for `"key":` after a comma, a brace
- * or a line break, or `key:` at a line start; 1 for ` key: ` inside a line
- * (a folded line break looks so, and so does prose); 0 for none. */
+ * or a line break, or `key:` after a line break; 1 for ` key: ` inside a
+ * line or at the start of the string (a folded line break looks so, and so
+ * do prose and a value that holds ': '); 0 for none. */
 static int member_run(const char *s, size_t n, const char *key)
 {
     size_t kl = strlen(key);
@@ -371,7 +385,9 @@ static int member_run(const char *s, size_t n, const char *key)
         size_t a = i;
         while (a > 0 && s[a - 1] == ' ')
             a--;
-        best = a == 0 || s[a - 1] == '\n' ? 2 : best > 1 ? best : 1;
+        /* at the very start of the string it sat on its key's own line
+         * (`id: text: x`, kept whole by yaml.plain-colon): inline, not a line start */
+        best = a > 0 && s[a - 1] == '\n' ? 2 : best > 1 ? best : 1;
     }
     return best;
 }
