@@ -121,7 +121,8 @@ static bool top_level_key(const mf_profile *p, const char *s, size_t n)
  * the artifact starts with a mapping entry or item at column 0 (A), or it is
  * "words: text" and the artifact starts with one of the profile's top-level
  * keys (B). Where that promise does not hold the application is ambiguous:
- * raw contract. prose_key notes a key-like line for later wrapper ops. */
+ * raw contract. prose_key notes the prose for later wrapper ops: indented
+ * under a wrapper key it is no longer leading prose, and no rule cuts it. */
 static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
 {
     if (!mt_is_yaml(ctx))
@@ -135,9 +136,9 @@ static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
             cs = pre + i;
             break;
         }
+    ctx->prose_key = true;      /* a wrapper indenting it makes it part of the artifact */
     if (!colon_end && !cs)
         return;
-    ctx->prose_key = true;
     if (!yaml_parses(ctx->text, ctx->len))
         return;
     const char *a = ctx->text + pre_len, *end = ctx->text + ctx->len;
