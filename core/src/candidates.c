@@ -506,7 +506,9 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
     if (!cut)
         return 0;
-    size_t n = 0;
+    size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
+    for (int k = 1; k < line && n < cut; n++)
+        k += s[n] == '\n';
     while (n < cut && (s[n] == ' ' || s[n] == '\t' || s[n] == '\r' || s[n] == '\n'))
         n++;
     size_t e = n;
