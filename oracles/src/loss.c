@@ -249,11 +249,22 @@ static size_t numeric_escape(const char *s, size_t n, size_t i)
 /* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; the
  * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are one separator). A \x, \u or
  * \U without all its hex digits is no escape ("req\uired" kept as text by
- * json.invalid-escape): only its backslash separates. */
-static size_t unescape(char *s, size_t n)
+ * json.invalid-escape): only its backslash separates. In YAML (yaml true)
+ * only double-quoted scalars have escapes: a plain `st\tus` is text. */
+static size_t unescape(char *s, size_t n, bool yaml)
 {
     size_t k = 0;
+    bool dq = false;                    /* YAML: inside a double-quoted scalar */
     for (size_t i = 0; i < n; i++) {
+        if (yaml && s[i] == '"' && (dq || i == 0 || strchr(" \t:[{,-\n", s[i - 1]))) {
+            dq = !dq;
+            s[k++] = s[i];
+            continue;
+        }
+        if (yaml && !dq) {
+            s[k++] = s[i];
+            continue;
+        }
         size_t e = numeric_escape(s, n, i);
         if (e) {
             s[k++] = ' ';
@@ -320,7 +331,7 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
         blank_yaml_syntax(s, n);
     else
         blank_json_comments(s, n);
-    n = unescape(s, n);
+    n = unescape(s, n, !p || p->format != MF_FORMAT_JSON);
     for (size_t i = 0; i < n && !v->detail[0];) {
         size_t sl = sep_len(s, n, i);
         if (sl) {

@@ -136,6 +136,11 @@ static void test_fuzz_false_positives(void **state)
                          "{\"id\":\"T-\\\\US-1\",\"note\":\"title\",\"x\":\"\\u00e9tA\"}", &v), 1);
     assert_non_null(strstr(v.detail, "'req'"));
 
+    /* YAML escapes exist only in double quotes: a plain st\tus is the word it shows */
+    if (run(mf_oracle_conservation, "generic_yaml", "st\\tus: pending\nq: \"a\\tb\"\n",
+            "{\"st\\\\tus\":\"pending\",\"q\":\"a\\tb\"}", &v))
+        fail_msg("plain backslash is text: %s", v.detail);
+
     const char *y = "items:\n  - id: text: \"What: exactly?\"\n  - id: Q02\n    text: plain words\n";
     if (run(mf_oracle_structure, "generic_yaml", y,
             "{\"items\":[{\"id\":\"text: \\\"What: exactly?\\\"\"},{\"id\":\"Q02\",\"text\":\"plain words\"}]}", &v))
