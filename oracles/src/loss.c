@@ -308,6 +308,33 @@ static void blank_yaml_syntax(char *s, size_t n)
     }
 }
 
+/* A warning that quotes a replaced value cut short ("Corrected story_id
+ * from \"lorem ipsum dolor ...\" to ...") names the whole value: blank the
+ * rest of the line after each place the quoted start occurs in s. */
+static void blank_previews(char *s, size_t n, const mf_result *r)
+{
+    for (size_t w = 0; w < r->warnings.count; w++) {
+        const char *m = r->warnings.items[w].message;
+        for (const char *q = m ? strstr(m, "...\"") : NULL; q; q = strstr(q + 4, "...\"")) {
+            const char *o = q;
+            while (o > m && !(o[-1] == '"' && (o - 1 == m || o[-2] != '\\')))
+                o--;
+            char pre[128];
+            size_t pl = (size_t)(q - o) < sizeof pre - 1 ? (size_t)(q - o) : sizeof pre - 1;
+            if (o == m || pl < 12)
+                continue;
+            memcpy(pre, o, pl);
+            pl = unescape(pre, pl, false);
+            while (pl > 0 && pre[pl - 1] == ' ')
+                pl--;
+            for (size_t i = 0; pl && i + pl <= n; i++)
+                if (s[i] == pre[0] && memcmp(s + i, pre, pl) == 0)
+                    while (i < n && s[i] != '\n')
+                        s[i++] = ' ';
+        }
+    }
+}
+
 int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
 {
     start(v);
@@ -332,6 +359,7 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
     else
         blank_json_comments(s, n);
     n = unescape(s, n, !p || p->format != MF_FORMAT_JSON);
+    blank_previews(s, n, in->result);
     for (size_t i = 0; i < n && !v->detail[0];) {
         size_t sl = sep_len(s, n, i);
         if (sl) {

@@ -136,6 +136,16 @@ static void test_fuzz_false_positives(void **state)
                          "{\"id\":\"T-\\\\US-1\",\"note\":\"title\",\"x\":\"\\u00e9tA\"}", &v), 1);
     assert_non_null(strstr(v.detail, "'req'"));
 
+    /* a warning quoting the replaced value cut short names all of it */
+    const char *sid = "{\"story_id\": \"lorem ipsum dolor sit amet consectetur adipiscing elit lorem ipsum dolor sit amet tail\"}";
+    mf_result *r = fake(sid, "{\"story_id\":\"US-1\"}");
+    mf_warnings_add(&r->warnings, "schema.story-id", 0,
+                    "Corrected story_id from \"lorem ipsum dolor sit amet consectetur adipiscing eli...\" to \"US-1\".");
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, sid, strlen(sid), r, NULL, MF_EXPECT_RAW};
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("preview names the value: %s", v.detail);
+    mf_result_free(r);
+
     /* YAML escapes exist only in double quotes: a plain st\tus is the word it shows */
     if (run(mf_oracle_conservation, "generic_yaml", "st\\tus: pending\nq: \"a\\tb\"\n",
             "{\"st\\\\tus\":\"pending\",\"q\":\"a\\tb\"}", &v))
