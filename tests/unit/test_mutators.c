@@ -336,6 +336,19 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_string_equal(raw, "count: 3 owner: platform-team\n");
         free(raw);
     }
+    /* value ops leave the fields core rewrites by design alone: the context's
+     * story_id, enum fields, ids (only the description and the command are sites) */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: task_breakdown\nopts: {\"story_id\": \"US-1\"}\n"
+                 "op: val.bool-like seed=%d\n---\n{\"story_id\": \"US-1\", \"tasks\": [{\"task_id\": \"T-US-1-01\", "
+                 "\"description\": \"Add it\", \"command_to_run\": \"make\"}]}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"US-1\""));
+        assert_non_null(strstr(raw, "\"T-US-1-01\""));
+        assert_true(!strstr(raw, "Add it") || !strstr(raw, "\"make\""));
+        free(raw);
+    }
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
