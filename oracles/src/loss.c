@@ -269,6 +269,9 @@ static size_t unescape(char *s, size_t n, bool yaml)
         if (e) {
             s[k++] = ' ';
             i += e - 1;
+        } else if (yaml && s[i] == '\\' && i + 1 < n && s[i + 1] && strchr("0aevNLP_", s[i + 1])) {
+            s[k++] = ' ';               /* YAML's own escapes: NUL, bell, ESC, VT, NEL, LS, PS, NBSP */
+            i++;
         } else if (s[i] == '\\' && i + 1 < n && strchr("nrtbf\"'\\/", s[i + 1])) {
             char c = s[++i];
             s[k++] = c == 'n' || c == 'r' || c == 't' || c == 'b' || c == 'f' ? ' ' : c;

@@ -150,6 +150,8 @@ static void test_fuzz_false_positives(void **state)
     if (run(mf_oracle_conservation, "generic_yaml", "st\\tus: pending\nq: \"a\\tb\"\n",
             "{\"st\\\\tus\":\"pending\",\"q\":\"a\\tb\"}", &v))
         fail_msg("plain backslash is text: %s", v.detail);
+    if (run(mf_oracle_conservation, "generic_yaml", "hint: \"b\\ehavior\"\n", "{\"hint\":\"b\\u001bhavior\"}", &v))
+        fail_msg("YAML \\e is ESC: %s", v.detail);
 
     const char *y = "items:\n  - id: text: \"What: exactly?\"\n  - id: Q02\n    text: plain words\n";
     if (run(mf_oracle_structure, "generic_yaml", y,
