@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cand_internal.h"
+#include "json_strict.h"
 
 #define MF_CAND_MAX 64
 #define MF_CAND_PER_KIND 12
@@ -172,6 +173,17 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
     mf_candidates *out = c->out;
     if (c->oom || out->count >= MF_CAND_MAX)
         return c->oom ? -1 : 0;
+    if (out->count == out->cap) { /* most texts have one or two candidates: grow on demand */
+        size_t cap = out->cap ? out->cap * 2 : 4;
+        mf_candidate *items = realloc(out->items, cap * sizeof *items);
+        if (items)
+            out->items = items;
+        unsigned long long *hash = items ? realloc(c->hash, cap * sizeof *hash) : NULL;
+        if (!hash)
+            return c->oom = 1, -1;
+        c->hash = hash;
+        out->cap = cap;
+    }
     mf_warnings w = {0};
     mf_buf_reset(&c->tmp);
     if (mf_buf_put(&c->tmp, s, n))
@@ -715,25 +727,23 @@ static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
 {
     if (!is_json(p) || memchr(s, '\0', len))
         return false;
+    int rc = mf_json_strict(s, len, 0, NULL);
+    if (rc != MF_STRICT_UNSURE)
+        return rc == MF_STRICT_OK;
     json_error_t je;
     json_t *v = json_loadb(s, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
     json_decref(v);
     return v != NULL;
 }
 
-int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+static int build(const mf_profile *p, const char *raw, size_t len, bool nonstrict, mf_candidates *out)
 {
     memset(out, 0, sizeof *out);
     if (!raw)
         raw = "", len = 0;
     ctx c = {.out = out, .p = p, .suffix = ""};
-    out->items = calloc(MF_CAND_MAX, sizeof *out->items);
-    c.hash = calloc(MF_CAND_MAX, sizeof *c.hash);
     mf_buf stripped = {0};
     mf_warnings pw = {0};
-    if (!out->items || !c.hash)
-        goto oom;
-    out->cap = MF_CAND_MAX;
 
     int first;
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
@@ -746,7 +756,7 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
 
     if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
         goto oom;
-    if (strict_json_document(p, raw, len))
+    if (!nonstrict && strict_json_document(p, raw, len))
         goto done; /* valid JSON is never cut: no extraction from inside it */
     if (nstrip) {
         c.base = &pw;
@@ -783,6 +793,16 @@ oom:
     free(c.hash);
     mf_candidates_free(out);
     return -1;
+}
+
+int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+{
+    return build(p, raw, len, false, out);
+}
+
+int mf_candidates_build_nonstrict(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+{
+    return build(p, raw, len, true, out);
 }
 
 void mf_candidates_free(mf_candidates *c)

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_internal.h"
+#include "json_strict.h"
 
 /* Nesting depth of v, stopping once it exceeds limit. */
 static int depth_of(const json_t *v, int limit)
@@ -117,10 +118,17 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
         max_depth = MF_DEFAULT_MAX_DEPTH;
     if (max_depth > MF_JSON_DEPTH_CAP)
         max_depth = MF_JSON_DEPTH_CAP;
-    /* jansson stops at a NUL byte and would drop what follows it silently. */
+    /* json_strict.c decides as jansson would, without jansson's per-byte cost;
+     * jansson stops at a NUL byte and would drop what follows it silently. */
+    json_t *v = NULL;
+    int strict = mf_json_strict(text, len, max_depth, &v);
+    if (strict == MF_STRICT_OK) {
+        *out = v;
+        return 0;
+    }
     json_error_t je;
-    json_t *v = memchr(text, '\0', len) ? NULL
-              : json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    v = strict == MF_STRICT_INVALID || memchr(text, '\0', len) ? NULL
+      : json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
     if (v) {
         if (depth_of(v, max_depth) <= max_depth) {
             *out = v;

@@ -373,7 +373,9 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
     int won = mf_cand_leading_prose(p, raw, len, NULL) || keyed ? 0 : try_candidate(&R, &rawc, false);
     if (!won) {
         mf_candidates cs;
-        if (mf_candidates_build(p, raw, len, &cs) == 0) {
+        /* a stash of the raw text: its strict parse failed, candidates need not parse it again */
+        bool nonstrict = R.stash && R.stash_text == raw && R.stash_len == len;
+        if ((nonstrict ? mf_candidates_build_nonstrict : mf_candidates_build)(p, raw, len, &cs) == 0) {
             for (int pass = 0; pass < 2 && !won; pass++)
                 for (int first = 1; first >= 0 && !won; first--)
                     for (size_t i = 0; i < cs.count && !won; i++) {
