@@ -349,6 +349,16 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_true(!strstr(raw, "Add it") || !strstr(raw, "\"make\""));
         free(raw);
     }
+    /* an empty artifact stays empty behind terminal noise: prose after it is raw */
+    const char *noisy = "malform-case 1\nprofile: generic_yaml\nop: cand.ansi-noise seed=1\n"
+                        "op: cand.prose-after seed=1\n---\n\n";
+    assert_int_equal(contract_of(noisy, NULL), MF_CONTRACT_RAW);
+    /* a second orphan fence would close the first: no site */
+    const char *twice = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n"
+                        "op: cand.orphan-fence seed=2\n---\na: 1\n";
+    contract_of(twice, &raw);
+    assert_string_equal(raw, "a: 1\n```\n");
+    free(raw);
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
