@@ -120,8 +120,8 @@ static int tidy(ctx *c, mf_warnings *w)
                             "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
-    for (int round = 0; round < 2; round++) {
-        bool nl;
+    for (int round = 0; round < 4; round++) {  /* noise and orphan fences may alternate */
+        bool nl, cutting = false;
         size_t tail = mf_cand_closer_tail(b->s, b->len, true);
         cut = mf_cand_noise_cut(b->s, tail, &line, &nl);
         if (cut < tail) {
@@ -131,17 +131,19 @@ static int tidy(ctx *c, mf_warnings *w)
                 b->s[cut] = '\n';
             b->len = cut + nl + keep;
             b->s[b->len] = '\0';
+            cutting = true;
             if (!mf_warnings_has(w, MF_RULE_ID(CAND_TERMINAL_NOISE)) &&
                 mf_warnings_add(w, MF_RULE_ID(CAND_TERMINAL_NOISE), line,
                                 "Trimmed trailing terminal noise after the complete structured artifact."))
                 return -1;
         }
-        if (round == 1)
-            break;
         size_t end;
         cut = mf_cand_orphan_fence_cut(b->s, b->len, &end, &line);
-        if (cut == b->len)
-            break;
+        if (cut == b->len) {
+            if (!cutting)
+                break;
+            continue;
+        }
         memmove(b->s + cut, b->s + end, b->len - end);
         b->len -= end - cut;
         b->s[b->len] = '\0';
@@ -518,7 +520,9 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
     if (!cut)
         return 0;
-    size_t n = 0;
+    size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
+    for (int k = 1; k < line && n < cut; n++)
+        k += s[n] == '\n';
     while (n < cut && (s[n] == ' ' || s[n] == '\t' || s[n] == '\r' || s[n] == '\n'))
         n++;
     size_t e = n;
