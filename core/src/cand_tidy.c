@@ -53,6 +53,16 @@ size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
 {
     size_t content_end = 0, noise_start = (size_t)-1, i = 0;
     while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        if (c > ' ' && c != '[' && c != 127) { /* printable, starts no noise token: content */
+            content_end = ++i;
+            noise_start = (size_t)-1;
+            continue;
+        }
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+            i++;
+            continue;
+        }
         size_t n = noise_len(s + i, len - i);
         if (n) {
             if (noise_start == (size_t)-1)

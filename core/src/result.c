@@ -6,17 +6,20 @@
 
 static char *vformat(const char *fmt, va_list ap)
 {
+    char small[256]; /* most messages fit: one formatting pass instead of measuring first */
     va_list cp;
     va_copy(cp, ap);
-    int n = vsnprintf(NULL, 0, fmt, cp);
+    int n = vsnprintf(small, sizeof small, fmt, cp);
     va_end(cp);
     if (n < 0)
         return NULL;
     char *s = malloc((size_t)n + 1);
-    if (s)
-        vsnprintf(s, (size_t)n + 1, fmt, ap);
-    else
+    if (!s)
         mf_oom();
+    else if ((size_t)n < sizeof small)
+        memcpy(s, small, (size_t)n + 1);
+    else
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
 }
 
