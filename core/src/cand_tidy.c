@@ -12,6 +12,7 @@
  * A candidate whose last non-blank line is a bare ``` while no earlier line
  * opens a fence ends in an orphan closing fence (the model closed a fence it
  * never opened): that line is cut. Both scans are linear and idempotent. */
+#define _GNU_SOURCE /* memmem */
 #include <string.h>
 #include "cand_internal.h"
 
@@ -49,8 +50,26 @@ int mf_cand_line_at(const char *s, size_t off)
     return line;
 }
 
+/* True when no byte of [s, s+len) can start a noise token (most texts): a
+ * table lookup a byte, then one memmem for the paste markers. */
+static bool noise_free(const char *s, size_t len)
+{
+    static const unsigned char starts[256] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        [127] = 1};
+    for (size_t i = 0; i < len; i++)
+        if (starts[(unsigned char)s[i]])
+            return false;
+    return !memmem(s, len, "[20", 3);
+}
+
 size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
 {
+    if (noise_free(s, len)) {
+        *line = 0;
+        *keep_nl = false;
+        return len;
+    }
     size_t content_end = 0, noise_start = (size_t)-1, i = 0;
     while (i < len) {
         unsigned char c = (unsigned char)s[i];

@@ -90,6 +90,10 @@ typedef struct {
 } mf_candidate;
 typedef struct { mf_candidate *items; size_t count, cap; } mf_candidates;
 
+/* mf_warnings_add with a finished message: a repeat of the last record is
+ * counted without formatting or copying. 0, or -1 on OOM. */
+int mf_warnings_add_text(mf_warnings *w, const char *rule, int line, const char *msg);
+
 /* Build the ordered candidate list for raw output (first is always "raw"
  * after noise trimming); identical texts are listed once. 0 ok, -1 OOM. */
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out);

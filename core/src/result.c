@@ -95,6 +95,24 @@ int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt,
     return add_record(w, &x);
 }
 
+int mf_warnings_add_text(mf_warnings *w, const char *rule, int line, const char *msg)
+{
+    mf_warning *j = joinable(w, rule, msg);
+    if (j) { /* a repeat: counted without copying the message */
+        j->count++;
+        note_line(j, line);
+        return 0;
+    }
+    size_t n = strlen(msg);
+    char *m = malloc(n + 1);
+    if (!m)
+        return mf_oom();
+    memcpy(m, msg, n + 1);
+    mf_warning x = {rule, m, line, 1, {0}, 0};
+    note_line(&x, line);
+    return add_record(w, &x);
+}
+
 int mf_warnings_take(mf_warnings *dst, mf_warnings *src)
 {
     int rc = 0;
