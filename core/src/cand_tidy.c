@@ -12,7 +12,6 @@
  * A candidate whose last non-blank line is a bare ``` while no earlier line
  * opens a fence ends in an orphan closing fence (the model closed a fence it
  * never opened): that line is cut. Both scans are linear and idempotent. */
-#define _GNU_SOURCE /* memmem */
 #include <string.h>
 #include "cand_internal.h"
 
@@ -51,7 +50,7 @@ int mf_cand_line_at(const char *s, size_t off)
 }
 
 /* True when no byte of [s, s+len) can start a noise token (most texts): a
- * table lookup a byte, then one memmem for the paste markers. */
+ * table lookup a byte, then the '[' bytes for the paste markers. */
 static bool noise_free(const char *s, size_t len)
 {
     static const unsigned char starts[256] = {
@@ -60,7 +59,10 @@ static bool noise_free(const char *s, size_t len)
     for (size_t i = 0; i < len; i++)
         if (starts[(unsigned char)s[i]])
             return false;
-    return !memmem(s, len, "[20", 3);
+    for (const char *b = memchr(s, '[', len); b; b = memchr(b + 1, '[', len - (size_t)(b + 1 - s)))
+        if (len - (size_t)(b - s) >= 3 && b[1] == '2' && b[2] == '0')
+            return false;
+    return true;
 }
 
 size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
