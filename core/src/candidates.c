@@ -738,14 +738,29 @@ static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
     return v != NULL;
 }
 
-static int build(const mf_profile *p, const char *raw, size_t len, bool nonstrict, mf_candidates *out)
+/* Step 1 (out fresh): raw, prefix-stripped and every kind before the JSON
+ * extractions; step 2 (out from step 1): the JSON extractions appended; step
+ * 0: both. The pipeline tries the extractions last (pass B, after every other
+ * candidate), so it builds them only when nothing else won. */
+static int build(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict, mf_candidates *out)
 {
-    memset(out, 0, sizeof *out);
+    if (step != 2)
+        memset(out, 0, sizeof *out);
     if (!raw)
         raw = "", len = 0;
     ctx c = {.out = out, .p = p, .suffix = ""};
     mf_buf stripped = {0};
     mf_warnings pw = {0};
+    if (step == 2) {
+        if (!is_json(p) || out->count == 0 || (!nonstrict && strict_json_document(p, raw, len)))
+            return 0;
+        if (!(c.hash = malloc(out->cap * sizeof *c.hash))) {
+            mf_candidates_free(out);
+            return mf_oom();
+        }
+        for (size_t i = 0; i < out->count; i++)
+            c.hash[i] = fnv(out->items[i].text, out->items[i].len);
+    }
 
     int first;
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
@@ -756,19 +771,22 @@ static int build(const mf_profile *p, const char *raw, size_t len, bool nonstric
                                   nstrip, nstrip == 1 ? "" : "s"))
         goto oom;
 
-    if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
-        goto oom;
-    if (!nonstrict && strict_json_document(p, raw, len))
-        goto done; /* valid JSON is never cut: no extraction from inside it */
-    if (nstrip) {
-        c.base = &pw;
-        if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+    if (step != 2) {
+        if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
             goto oom;
+        if (!nonstrict && strict_json_document(p, raw, len))
+            goto done; /* valid JSON is never cut: no extraction from inside it */
+        if (nstrip) {
+            c.base = &pw;
+            if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+                goto oom;
+        }
     }
 
     scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
                        is_json(p) ? scan_json_span : NULL};
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    size_t from = step == 2 ? 4 : 0, to = step == 1 ? 4 : sizeof kinds / sizeof *kinds;
+    for (size_t k = from; k < to; k++) {
         if (!kinds[k])
             continue;
         c.base = NULL;
@@ -799,12 +817,13 @@ oom:
 
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
 {
-    return build(p, raw, len, false, out);
+    return build(p, raw, len, 0, false, out);
 }
 
-int mf_candidates_build_nonstrict(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+int mf_candidates_build_step(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict,
+                             mf_candidates *out)
 {
-    return build(p, raw, len, true, out);
+    return build(p, raw, len, step, nonstrict, out);
 }
 
 void mf_candidates_free(mf_candidates *c)
