@@ -5,7 +5,9 @@ usage: tools/peer-suite.py SUITE.jsonl [--profile generic_json] [--malform PATH]
                            [--show CLASSES] [--group-depth N] [--json OUT]
 
 SUITE.jsonl holds one case a line: {"id": "<suite>:<n>:<group>", "input": TEXT,
-"expected": VALUE} or "expected": {"throws": true} (the peer reports an error).
+"expected": VALUE} or "expected": {"throws": true} (the peer reports an error);
+a case's own "profile" (a name or a profile file, e.g. the peer test's options)
+overrides --profile.
 Every input goes through `malform repair --profile P --output result` (all at
 once with `--jsonl` when the CLI has it) and is classified:
   same      core accepts the peer's expected value
@@ -57,7 +59,7 @@ def run_core(malform, profile, text):
 def run_core_batch(malform, profile, cases):
     """core's results for every case in one `malform repair --jsonl` process; None when
     the CLI has no batch mode (each case then runs in its own process)."""
-    lines = ''.join(json.dumps({'id': str(k), 'input': c['input'], 'profile': profile}) + '\n'
+    lines = ''.join(json.dumps({'id': str(k), 'input': c['input'], 'profile': c.get('profile') or profile}) + '\n'
                     for k, c in enumerate(cases))
     proc = subprocess.run([malform, 'repair', '--jsonl', '-', '--profile', profile],
                           input=lines.encode('utf-8', 'surrogatepass'), capture_output=True)
@@ -70,7 +72,8 @@ def run_core_batch(malform, profile, cases):
             results[rec['id']] = rec['result']
         except (ValueError, KeyError, TypeError):
             continue
-    return [results.get(str(k)) or run_core(malform, profile, c['input']) for k, c in enumerate(cases)]
+    return [results.get(str(k)) or run_core(malform, c.get('profile') or profile, c['input'])
+            for k, c in enumerate(cases)]
 
 
 def classify(case, result):
@@ -113,7 +116,7 @@ def main():
     records = []
     batch = run_core_batch(args.malform, args.profile, cases)
     for k, case in enumerate(cases):
-        result = batch[k] if batch else run_core(args.malform, args.profile, case['input'])
+        result = batch[k] if batch else run_core(args.malform, case.get('profile') or args.profile, case['input'])
         cls = classify(case, result)
         totals[cls] += 1
         row = groups.setdefault(group_of(case['id'], args.group_depth), dict.fromkeys(CLASSES, 0))

@@ -18,7 +18,7 @@ void jl_note(jp *p, int rule, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    mf_warnings_add(p->w, mf_rules[rule].id, line, "%s", msg);
+    mf_warnings_add_text(p->w, mf_rules[rule].id, line, msg);
 }
 
 static int jl_column_at(const jp *p, size_t bol, size_t at)

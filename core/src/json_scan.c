@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_lex.h"
+#include "json_strict.h"
 
 /* ---------------------------------------------------------------- values */
 
@@ -616,7 +617,7 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
             if (oom)
                 return jl_fail(p, "out of memory");
         }
-        *out = json_stringn(b->s ? b->s : "", b->len);
+        *out = mf_utf8_valid(b->s, b->len) ? json_stringn_nocheck(b->s ? b->s : "", b->len) : NULL;
         if (!*out) {
             p->i = start;
             p->line = line;
