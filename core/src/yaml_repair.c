@@ -128,7 +128,7 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
     return run_chain(model_rules, group, text, p, w);
 }
 
-/* True when some line may need a misread repair: `-word` (dash-space), a
+/* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
  * `- ` item holding ': ' after a key that is not an identifier (item-colon),
  * or a bare `key:` the profile lists nested children for (nested-children).
  * A cheap byte scan before building the line model. */
@@ -145,7 +145,7 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             e--;
         if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
                 return true;
             if (c == ' ') {
                 const char *colon = memchr(s + i + 2, ':', e - i - 2);

@@ -595,6 +595,8 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         bool same = depth && sib[depth - 1].indent == e.indent;
         bool prev_map = same && sib[depth - 1].map_entry, prev_opener = same && sib[depth - 1].opener;
         size_t c = e.content;
+        /* `-<TAB>item`: a tab is no separator after a dash for the loader */
+        bool tab = !e.dashes && c + 1 < e.end && l->s[c] == '-' && l->s[c + 1] == '\t';
         bool fire = dash_key(l->s, e.end, c) && (!prev_map || prev_opener);
         if (fire && !e.dashes && !prev_opener) {
             size_t nx = next_content(d, i);
@@ -609,6 +611,19 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end};
         if (e.dashes && e.key)
             sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end};
+        if (tab) {
+            size_t k = c + 1;
+            while (k < l->n && l->s[k] == '\t')
+                k++;
+            yr_put(&o, l->s, c + 1);
+            yr_put(&o, " ", 1);
+            yr_put(&o, l->s + k, l->n - k);
+            yr_endl(&o, YR_EOL(l));
+            mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i),
+                            "Replaced the tab after a YAML list dash with a space.");
+            changes++;
+            continue;
+        }
         if (!fire) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);
