@@ -117,6 +117,14 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
         return 0;
     if (k + 2 < n && s[k + 1] == '/' && s[k + 2] == '/')
         return 0; /* a URL such as http://x */
+    if (s[k + 1] == '"' || s[k + 1] == '\'') {
+        /* `key:"value"` only when the quoted value is whole (`k:' "x: y` is a key as written) */
+        size_t q = yr_quote_end(s, n, k + 1);
+        while (q && q < n && (s[q] == ' ' || s[q] == '\t'))
+            q++;
+        if (!q || (q < n && s[q] != '#'))
+            return 0;
+    }
     return k;
 }
 

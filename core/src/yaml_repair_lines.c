@@ -7,7 +7,8 @@
  * scalar body, so a fenced example inside `key: |` stays payload.
  * yaml.xml-tag-lines (#7) removes lines that hold nothing but one bare tag
  * (<tag>, </tag>, <tag/>), except where the line is text of a scalar begun
- * earlier (block body, multi-line plain or double-quoted value).
+ * earlier (block body, multi-line plain or double-quoted value); a `<name>`
+ * first line and `</name>` last line wrap the payload and always go.
  * yaml.duplicate-key (#10) drops a mapping entry whose line repeats an earlier
  * entry of the same mapping character for character; when the entry opens a
  * nested block, the whole block must repeat too and is dropped with it.
@@ -140,17 +141,39 @@ static const char *bare_tag(const yr_line *l, size_t *tn)
     return s;
 }
 
+/* When the first non-blank line is `<name>` and the last is `</name>`, their
+ * indices (*first, *last): that pair wraps the payload whatever the lines
+ * between hold (an unclosed quote before `</name>` included). */
+static bool wrapping_pair(const yr_doc *d, size_t *first, size_t *last)
+{
+    size_t a = 0, b = d->count, an, bn;
+    while (a < d->count && mf_line_blank((mf_line){d->l[a].s, d->l[a].n}))
+        a++;
+    while (b > a + 1 && mf_line_blank((mf_line){d->l[b - 1].s, d->l[b - 1].n}))
+        b--;
+    if (b <= a + 1)
+        return false;
+    const char *ta = bare_tag(&d->l[a], &an), *tb = bare_tag(&d->l[b - 1], &bn);
+    if (!ta || !tb || ta[1] == '/' || tb[1] != '/' || ta[an - 2] == '/' || bn != an + 1 ||
+        memcmp(ta + 1, tb + 2, an - 2) != 0)
+        return false;
+    *first = a, *last = b - 1;
+    return true;
+}
+
 size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     yr_out o = {.b = out};
     yr_block blk = {0};
-    size_t changes = 0;
+    size_t changes = 0, first = (size_t)-1, last = (size_t)-1;
+    wrapping_pair(d, &first, &last);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         size_t tn;
         const char *tag;
-        if (!yr_block_body(&blk, l) && !(l->flags & YR_CONT) && (tag = bare_tag(l, &tn)) != NULL) {
+        if ((i == first || i == last || (!yr_block_body(&blk, l) && !(l->flags & YR_CONT))) &&
+            (tag = bare_tag(l, &tn)) != NULL) {
             mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
             changes++;
