@@ -391,7 +391,10 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         }
         yr_entry e = yr_entry_at(d, i);
         if (e.dashes) {
-            while (depth && st[depth - 1].col > e.dash)
+            /* a dash at a mapping's own key column ends that mapping for this rule:
+             * an item drifted in among the previous item's keys (`    - id: Q2` under
+             * `  - id: Q1` / `    phase: a`) starts a new mapping, not more of the old one */
+            while (depth && st[depth - 1].col >= e.dash)
                 depth--;
             if (e.key)
                 st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++};
