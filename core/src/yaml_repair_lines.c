@@ -193,7 +193,7 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
  * 12-byte slots, line1 = line + 1 (0: empty), sized to the key lines. */
 typedef struct { uint32_t h, scope, line1; } dk_slot;
 typedef struct { dk_slot *t; size_t cap; } dk_table;
-typedef struct { uint32_t col, id; } dk_scope;
+typedef struct { uint32_t col, id; bool item; } dk_scope; /* item: the mapping of a `- key:` item */
 
 static uint32_t dk_hash(size_t scope, const char *s, size_t n)
 {
@@ -391,18 +391,18 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         }
         yr_entry e = yr_entry_at(d, i);
         if (e.dashes) {
-            /* a dash at a mapping's own key column ends that mapping for this rule:
-             * an item drifted in among the previous item's keys (`    - id: Q2` under
-             * `  - id: Q1` / `    phase: a`) starts a new mapping, not more of the old one */
-            while (depth && st[depth - 1].col >= e.dash)
+            /* a dash at the key column of a list item's mapping ends that mapping for
+             * this rule: an item drifted in among the previous item's keys (`    - id: Q2`
+             * under `  - id: Q1` / `    phase: a`) starts a new mapping, not more of it */
+            while (depth && (st[depth - 1].col > e.dash || (st[depth - 1].col == e.dash && st[depth - 1].item)))
                 depth--;
             if (e.key)
-                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++};
+                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++, true};
         } else {
             while (depth && st[depth - 1].col > e.indent)
                 depth--;
             if (e.key && (!depth || st[depth - 1].col != e.indent))
-                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++};
+                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++, false};
         }
         if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
             size_t scope = st[depth - 1].id;
