@@ -11,7 +11,8 @@
  *
  * The line is prose only when all of these hold (a real key rarely meets them):
  *   - it starts with an ASCII letter or digit (no quote, indicator or '#'),
- *     and holds a space;
+ *     and holds a space, and it is no key glued to its value ("title:Draft,
+ *     v2", an entry missing its colon space, for yaml.colon-space);
  *   - it reads like a sentence: it contains one of , . ! ? ' or has 4+ words;
  *   - either (A) it ends with ':' with nothing after it, and the next
  *     non-blank line has the same indentation and is a mapping entry or a
@@ -24,7 +25,9 @@
  *     the next non-blank line has the same indentation and is a mapping entry
  *     or a sequence item: YAML reads the sentence as a plain scalar that the
  *     entry then makes invalid (or, before items, one run-on string).
- * Comment lines before it ("# Result", a markdown heading) are skipped, and
+ * Comment lines before it ("# Result", a markdown heading) and a fence
+ * opener ("```yaml" + "Okay, here it is:": the raw text, whose repairs would
+ * unwrap the fence and keep the prose as a key) are skipped, and
  * so is one bare opening tag line after it ("Okay, here it is:" + "<yaml>"):
  * the entry after the tag decides, and the tag line stays in the text.
  * Only the first lines (plus blank and comment lines) are read.
@@ -94,6 +97,16 @@ static bool sentence(const char *s, size_t n)
     return words >= 4;
 }
 
+/* Does the line start with a key glued to its value ("title:Release, v2",
+ * "op:shape.a")? That is an entry missing its colon space, never prose. */
+static bool glued_key(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.'))
+        i++;
+    return i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/';
+}
+
 /* A YAML block mapping entry ("key: v", "key:") or sequence item ("- x", "-"). */
 static bool entry_or_item(const char *s, size_t n)
 {
@@ -152,13 +165,14 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     size_t pos = 0;
     int n1 = 0, n2;
     line_t l, m;
-    do                                  /* comment lines ("# Result") first */
+    do                                  /* comment lines ("# Result") and a fence opener first */
         if (!next_line(s, len, &pos, &l, &n1))
             return 0;
-    while (s[l.a] == '#');
+    while (s[l.a] == '#' || (l.e - l.a >= 3 && (s[l.a] == '`' || s[l.a] == '~') && s[l.a + 1] == s[l.a] &&
+                             s[l.a + 2] == s[l.a]));
     const char *t = s + l.a;
     size_t tn = l.e - l.a;
-    if (!isalnum((unsigned char)t[0]) || !memchr(t, ' ', tn) || !sentence(t, tn))
+    if (!isalnum((unsigned char)t[0]) || !memchr(t, ' ', tn) || !sentence(t, tn) || glued_key(t, tn))
         return 0;
     n2 = n1;
     if (!next_line(s, len, &pos, &m, &n2))
@@ -242,7 +256,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
             fence_below |= fence;
             continue;                   /* below the prose: cut with it; above it: left to the tidying */
         }
-        if (isalnum((unsigned char)t[0]) && sentence(t, tn) && t[tn - 1] != ':') {
+        if (isalnum((unsigned char)t[0]) && sentence(t, tn) && t[tn - 1] != ':' && !glued_key(t, tn)) {
             const char *colon = NULL;
             for (size_t i = 0; i + 1 < tn && !colon; i++)
                 if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))

@@ -120,8 +120,8 @@ static int tidy(ctx *c, mf_warnings *w)
                             "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
-    for (int round = 0; round < 2; round++) {
-        bool nl;
+    for (int round = 0; round < 4; round++) {  /* noise and orphan fences may alternate */
+        bool nl, cutting = false;
         size_t tail = mf_cand_closer_tail(b->s, b->len, true);
         cut = mf_cand_noise_cut(b->s, tail, &line, &nl);
         if (cut < tail) {
@@ -131,17 +131,19 @@ static int tidy(ctx *c, mf_warnings *w)
                 b->s[cut] = '\n';
             b->len = cut + nl + keep;
             b->s[b->len] = '\0';
+            cutting = true;
             if (!mf_warnings_has(w, MF_RULE_ID(CAND_TERMINAL_NOISE)) &&
                 mf_warnings_add(w, MF_RULE_ID(CAND_TERMINAL_NOISE), line,
                                 "Trimmed trailing terminal noise after the complete structured artifact."))
                 return -1;
         }
-        if (round == 1)
-            break;
         size_t end;
         cut = mf_cand_orphan_fence_cut(b->s, b->len, &end, &line);
-        if (cut == b->len)
-            break;
+        if (cut == b->len) {
+            if (!cutting)
+                break;
+            continue;
+        }
         memmove(b->s + cut, b->s + end, b->len - end);
         b->len -= end - cut;
         b->s[b->len] = '\0';
@@ -518,7 +520,9 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
     if (!cut)
         return 0;
-    size_t n = 0;
+    size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
+    for (int k = 1; k < line && n < cut; n++)
+        k += s[n] == '\n';
     while (n < cut && (s[n] == ' ' || s[n] == '\t' || s[n] == '\r' || s[n] == '\n'))
         n++;
     size_t e = n;
@@ -734,14 +738,29 @@ static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
     return v != NULL;
 }
 
-static int build(const mf_profile *p, const char *raw, size_t len, bool nonstrict, mf_candidates *out)
+/* Step 1 (out fresh): raw, prefix-stripped and every kind before the JSON
+ * extractions; step 2 (out from step 1): the JSON extractions appended; step
+ * 0: both. The pipeline tries the extractions last (pass B, after every other
+ * candidate), so it builds them only when nothing else won. */
+static int build(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict, mf_candidates *out)
 {
-    memset(out, 0, sizeof *out);
+    if (step != 2)
+        memset(out, 0, sizeof *out);
     if (!raw)
         raw = "", len = 0;
     ctx c = {.out = out, .p = p, .suffix = ""};
     mf_buf stripped = {0};
     mf_warnings pw = {0};
+    if (step == 2) {
+        if (!is_json(p) || out->count == 0 || (!nonstrict && strict_json_document(p, raw, len)))
+            return 0;
+        if (!(c.hash = malloc(out->cap * sizeof *c.hash))) {
+            mf_candidates_free(out);
+            return mf_oom();
+        }
+        for (size_t i = 0; i < out->count; i++)
+            c.hash[i] = fnv(out->items[i].text, out->items[i].len);
+    }
 
     int first;
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
@@ -752,19 +771,22 @@ static int build(const mf_profile *p, const char *raw, size_t len, bool nonstric
                                   nstrip, nstrip == 1 ? "" : "s"))
         goto oom;
 
-    if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
-        goto oom;
-    if (!nonstrict && strict_json_document(p, raw, len))
-        goto done; /* valid JSON is never cut: no extraction from inside it */
-    if (nstrip) {
-        c.base = &pw;
-        if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+    if (step != 2) {
+        if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
             goto oom;
+        if (!nonstrict && strict_json_document(p, raw, len))
+            goto done; /* valid JSON is never cut: no extraction from inside it */
+        if (nstrip) {
+            c.base = &pw;
+            if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+                goto oom;
+        }
     }
 
     scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
                        is_json(p) ? scan_json_span : NULL};
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    size_t from = step == 2 ? 4 : 0, to = step == 1 ? 4 : sizeof kinds / sizeof *kinds;
+    for (size_t k = from; k < to; k++) {
         if (!kinds[k])
             continue;
         c.base = NULL;
@@ -795,12 +817,13 @@ oom:
 
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
 {
-    return build(p, raw, len, false, out);
+    return build(p, raw, len, 0, false, out);
 }
 
-int mf_candidates_build_nonstrict(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+int mf_candidates_build_step(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict,
+                             mf_candidates *out)
 {
-    return build(p, raw, len, true, out);
+    return build(p, raw, len, step, nonstrict, out);
 }
 
 void mf_candidates_free(mf_candidates *c)

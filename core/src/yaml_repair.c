@@ -128,16 +128,37 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
     return run_chain(model_rules, group, text, p, w);
 }
 
+/* Indentation (spaces) of the first line at or after offset i that is neither
+ * blank nor a comment; (size_t)-1 when there is none. */
+static size_t next_content_indent(const char *s, size_t n, size_t i)
+{
+    while (i < n) {
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - s) : n, k = i;
+        while (k < end && s[k] == ' ')
+            k++;
+        size_t ind = k - i;
+        bool blank = true;
+        for (size_t j = i; j < end && blank; j++)
+            blank = s[j] == ' ' || s[j] == '\t' || s[j] == '\r';
+        if (!blank && s[k] != '#')
+            return ind;
+        i = nl ? end + 1 : n;
+    }
+    return (size_t)-1;
+}
+
 /* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
- * `- ` item holding ': ' after a key that is not an identifier (item-colon),
- * or a bare `key:` the profile lists nested children for (nested-children).
+ * `- ` item holding ': ' after a key that is not an identifier (item-colon, unquoted),
+ * or a bare `key:` the profile lists nested children for whose next content
+ * line starts at its column (nested-children).
  * A cheap byte scan before building the line model. */
 static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 {
     bool nested = p && json_object_size(p->nested_children) > 0;
     for (size_t i = 0; i < n;) {
         const char *nl = memchr(s + i, '\n', n - i);
-        size_t end = nl ? (size_t)(nl - s) : n, next = nl ? end + 1 : n;
+        size_t end = nl ? (size_t)(nl - s) : n, next = nl ? end + 1 : n, bol = i;
         while (i < end && s[i] == ' ')
             i++;
         size_t e = end;
@@ -147,7 +168,7 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             char c = s[i + 1];
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
                 return true;
-            if (c == ' ') {
+            if (c == ' ' && s[i + 2] != '"' && s[i + 2] != '\'') { /* a quoted item is never item-colon's */
                 const char *colon = memchr(s + i + 2, ':', e - i - 2);
                 if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
                     (!yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2) ||
@@ -160,7 +181,9 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             while (k + 1 < e && s[k] == '-' && s[k + 1] == ' ')
                 for (k += 2; k < e && s[k] == ' ';)
                     k++;
-            if (e > k + 1 && json_object_getn(p->nested_children, s + k, e - 1 - k))
+            /* its next content line starts at the key's own column: maybe a child */
+            if (e > k + 1 && json_object_getn(p->nested_children, s + k, e - 1 - k) &&
+                next_content_indent(s, n, next) == k - bol)
                 return true;
         }
         i = next;
