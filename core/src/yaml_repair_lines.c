@@ -19,6 +19,8 @@
  * unclosed double quote, are never entries here; an entry opening such a
  * collection spans it. A block scalar kept with `+` owns its trailing blank
  * lines: its duplicate must be followed by as many, and they go with it.
+ * Comment lines at or left of the entry's column are no part of its block:
+ * they are passed over when comparing and stay when the duplicate goes.
  * Differing duplicates are left for the loader, which reports them as a
  * duplicate-key error. */
 #include <ctype.h>
@@ -336,18 +338,33 @@ static void block_ends(const yr_doc *d, const uint32_t *fend, uint32_t *end, bk_
         depth--, end[st[depth].line] = (uint32_t)prev_nb;
 }
 
-/* True when the blocks of key lines j and i (headers already equal) repeat line for line. */
-static bool same_block(const yr_doc *d, const uint32_t *end, size_t j, size_t i)
+/* True when line k is a comment line at or left of column col: outside any
+ * block scalar body of an entry at col, so not part of its value. */
+static bool outer_comment(const yr_doc *d, size_t k, size_t col)
 {
-    if (end[j] - j != end[i] - i)
-        return false;
-    for (size_t t = 1; t <= end[i] - i; t++) {
-        const yr_line *a = &d->l[j + t], *b = &d->l[i + t];
-        size_t na = rtrim_len(a->s, a->n), nb = rtrim_len(b->s, b->n);
-        if (na != nb || memcmp(a->s, b->s, na) != 0)
+    const yr_line *l = &d->l[k];
+    size_t ind = mf_line_indent((mf_line){l->s, l->n});
+    return ind < l->n && l->s[ind] == '#' && ind <= col;
+}
+
+/* True when the blocks of key lines j and i (headers already equal, entries at
+ * column col) repeat line for line; comment lines at or left of col are not
+ * part of a block and are passed over. */
+static bool same_block(const yr_doc *d, const uint32_t *end, size_t j, size_t i, size_t col)
+{
+    size_t a = j + 1, b = i + 1;
+    for (;;) {
+        while (a <= end[j] && outer_comment(d, a, col))
+            a++;
+        while (b <= end[i] && outer_comment(d, b, col))
+            b++;
+        if (a > end[j] || b > end[i])
+            return a > end[j] && b > end[i];
+        const yr_line *x = &d->l[a++], *y = &d->l[b++];
+        size_t nx = rtrim_len(x->s, x->n), ny = rtrim_len(y->s, y->n);
+        if (nx != ny || memcmp(x->s, y->s, nx) != 0)
             return false;
     }
-    return true;
 }
 
 size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -424,7 +441,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             }
             if (found == (size_t)-1) {
                 tab.t[k] = (dk_slot){h, (uint32_t)scope, (uint32_t)i + 1};
-            } else if (!e.dashes && same_block(d, end, found, i)) {
+            } else if (!e.dashes && same_block(d, end, found, i, e.indent)) {
                 /* a kept block scalar's trailing blank lines are part of its value */
                 bool keep = keeps_blanks(d, found, end[found]) || keeps_blanks(d, i, end[i]);
                 size_t tail = keep ? blanks_after(d, end[i]) : 0;
@@ -433,6 +450,9 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
                                     "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
                                     (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
                     changes++;
+                    for (size_t k = i + 1; k <= end[i]; k++) /* comments between its lines stay */
+                        if (outer_comment(d, k, e.indent))
+                            yr_put_line(&o, &d->l[k]);
                     i = end[i] + tail;
                     continue;
                 }
