@@ -148,7 +148,7 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
     return (size_t)-1;
 }
 
-/* True when some line may need a misread repair: `-word` (dash-space), a
+/* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
  * `- ` item holding ': ' after a key that is not an identifier (item-colon, unquoted),
  * or a bare `key:` the profile lists nested children for whose next content
  * line starts at its column (nested-children).
@@ -166,7 +166,7 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             e--;
         if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
                 return true;
             if (c == ' ' && s[i + 2] != '"' && s[i + 2] != '\'') { /* a quoted item is never item-colon's */
                 const char *colon = memchr(s + i + 2, ':', e - i - 2);

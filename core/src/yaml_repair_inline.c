@@ -117,6 +117,14 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
         return 0;
     if (k + 2 < n && s[k + 1] == '/' && s[k + 2] == '/')
         return 0; /* a URL such as http://x */
+    if (s[k + 1] == '"' || s[k + 1] == '\'') {
+        /* `key:"value"` only when the quoted value is whole (`k:' "x: y` is a key as written) */
+        size_t q = yr_quote_end(s, n, k + 1);
+        while (q && q < n && (s[q] == ' ' || s[q] == '\t'))
+            q++;
+        if (!q || (q < n && s[q] != '#'))
+            return 0;
+    }
     return k;
 }
 
@@ -595,6 +603,8 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         bool same = depth && sib[depth - 1].indent == e.indent;
         bool prev_map = same && sib[depth - 1].map_entry, prev_opener = same && sib[depth - 1].opener;
         size_t c = e.content;
+        /* `-<TAB>item`: a tab is no separator after a dash for the loader */
+        bool tab = !e.dashes && c + 1 < e.end && l->s[c] == '-' && l->s[c + 1] == '\t';
         bool fire = dash_key(l->s, e.end, c) && (!prev_map || prev_opener);
         if (fire && !e.dashes && !prev_opener) {
             size_t nx = next_content(d, i);
@@ -609,6 +619,19 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end};
         if (e.dashes && e.key)
             sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end};
+        if (tab) {
+            size_t k = c + 1;
+            while (k < l->n && l->s[k] == '\t')
+                k++;
+            yr_put(&o, l->s, c + 1);
+            yr_put(&o, " ", 1);
+            yr_put(&o, l->s + k, l->n - k);
+            yr_endl(&o, YR_EOL(l));
+            mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i),
+                            "Replaced the tab after a YAML list dash with a space.");
+            changes++;
+            continue;
+        }
         if (!fire) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);

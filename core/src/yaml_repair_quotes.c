@@ -82,7 +82,7 @@ static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
                 j = q - 1;
             continue;
         }
-        if (s[j] == '#' && j > from && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+        if (s[j] == '#' && j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t')) /* `key: # c` too */
             return j;
     }
     return end;
