@@ -102,6 +102,8 @@ int mf_warnings_add_text(mf_warnings *w, const char *rule, int line, const char 
 
 int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt, ...)
 {
+    if (!strchr(fmt, '%')) /* a fixed message: nothing to format */
+        return mf_warnings_add_text(w, rule, line, fmt);
     char small[256]; /* a rule repeating one message (a repair on every line) joins without an allocation */
     va_list ap;
     va_start(ap, fmt);
