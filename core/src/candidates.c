@@ -104,36 +104,53 @@ static bool blank(const char *s, size_t n)
 
 static bool is_json(const mf_profile *p) { return p && p->format == MF_FORMAT_JSON; }
 
-/* Tidy the candidate in c->tmp, adding its warnings to w. */
+/* Tidy the candidate in c->tmp, adding its warnings to w. Trailing prose
+ * goes first: terminal noise or an orphan fence above it is only trailing
+ * once the prose is cut. Noise before closing tag or fence lines at the end
+ * ("\x1b[0m" + "</yaml>") is trailing too; those lines stay. */
 static int tidy(ctx *c, mf_warnings *w)
 {
     mf_buf *b = &c->tmp;
-    for (int round = 0; round < 2; round++) {
-        int line;
-        bool nl;
-        size_t cut = mf_cand_noise_cut(b->s, b->len, &line, &nl);
-        if (cut < b->len) {
-            b->len = cut;
-            if (nl && mf_buf_putc(b, '\n'))
-                return -1;
+    int line;
+    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
+    if (cut < b->len) {
+        b->len = cut;
+        b->s[b->len] = '\0';
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
+                            "Dropped the prose after the structured artifact (from line %d).", line))
+            return -1;
+    }
+    for (int round = 0; round < 4; round++) {  /* noise and orphan fences may alternate */
+        bool nl, cutting = false;
+        size_t tail = mf_cand_closer_tail(b->s, b->len, true);
+        cut = mf_cand_noise_cut(b->s, tail, &line, &nl);
+        if (cut < tail) {
+            size_t keep = b->len - tail;
+            memmove(b->s + cut + nl, b->s + tail, keep);
+            if (nl)
+                b->s[cut] = '\n';
+            b->len = cut + nl + keep;
             b->s[b->len] = '\0';
+            cutting = true;
             if (!mf_warnings_has(w, MF_RULE_ID(CAND_TERMINAL_NOISE)) &&
                 mf_warnings_add(w, MF_RULE_ID(CAND_TERMINAL_NOISE), line,
                                 "Trimmed trailing terminal noise after the complete structured artifact."))
                 return -1;
         }
-        if (round == 1)
-            break;
-        cut = mf_cand_orphan_fence_cut(b->s, b->len, &line);
-        if (cut == b->len)
-            break;
-        b->len = cut;
+        size_t end;
+        cut = mf_cand_orphan_fence_cut(b->s, b->len, &end, &line);
+        if (cut == b->len) {
+            if (!cutting)
+                break;
+            continue;
+        }
+        memmove(b->s + cut, b->s + end, b->len - end);
+        b->len -= end - cut;
         b->s[b->len] = '\0';
         if (mf_warnings_add(w, MF_RULE_ID(CAND_ORPHAN_FENCE), line,
                             "Trimmed orphan trailing closing code fence after the structured artifact."))
             return -1;
     }
-    int line;
     size_t lead = c->out->count > 0 ? mf_cand_leading_prose(c->p, b->s, b->len, &line) : 0;
     if (lead > 0 && lead < b->len) {    /* "Status update: done" atop a fenced artifact */
         memmove(b->s, b->s + lead, b->len - lead);
@@ -142,14 +159,6 @@ static int tidy(ctx *c, mf_warnings *w)
         if (mf_warnings_add(w, MF_RULE_ID(CAND_LEADING_PROSE), line,
                             "Dropped the leading prose line %d of the extracted text: it reads as a sentence, not as a key.",
                             line))
-            return -1;
-    }
-    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
-    if (cut < b->len) {
-        b->len = cut;
-        b->s[b->len] = '\0';
-        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
-                            "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
     return 0;
@@ -513,7 +522,9 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
     if (!cut)
         return 0;
-    size_t n = 0;
+    size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
+    for (int k = 1; k < line && n < cut; n++)
+        k += s[n] == '\n';
     while (n < cut && (s[n] == ' ' || s[n] == '\t' || s[n] == '\r' || s[n] == '\n'))
         n++;
     size_t e = n;

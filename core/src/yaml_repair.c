@@ -37,6 +37,7 @@
     X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3)              \
     X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3)                      \
     X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3)                        \
+    X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3)                  \
     X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3)            \
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3)          \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3)                      \
@@ -228,12 +229,20 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             if (c == ' ' && s[i + 2] != '"' && s[i + 2] != '\'') { /* a quoted item is never item-colon's */
                 const char *colon = memchr(s + i + 2, ':', e - i - 2);
                 if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
-                    !yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2))
+                    (!yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2) ||
+                     yr_is_header_key(s + i + 2, (size_t)(colon - s) - i - 2)))
                     return true;
             }
-        } else if (nested && e > i + 1 && s[e - 1] == ':' && json_object_getn(p->nested_children, s + i, e - 1 - i) &&
-                   next_content_indent(s, n, next) == i - bol) {
-            return true; /* its next content line starts at its own column: maybe a child */
+        }
+        if (nested && e > i + 1 && s[e - 1] == ':') {
+            size_t k = i; /* `- parent:`: the key after the item's dashes */
+            while (k + 1 < e && s[k] == '-' && s[k + 1] == ' ')
+                for (k += 2; k < e && s[k] == ' ';)
+                    k++;
+            /* its next content line starts at the key's own column: maybe a child */
+            if (e > k + 1 && json_object_getn(p->nested_children, s + k, e - 1 - k) &&
+                next_content_indent(s, n, next) == k - bol)
+                return true;
         }
         i = next;
     }
