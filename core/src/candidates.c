@@ -413,6 +413,8 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
  * a wrong tag, not prose), so a markdown sample never beats a data fence. */
 static int scan_fences(ctx *c, const char *s, size_t len)
 {
+    if (!memchr(s, '`', len) && !memchr(s, '~', len))
+        return 0; /* no fence line without its character */
     size_t found = 0;
     if (scan_fences_as(c, s, len, false, &found))
         return -1;
