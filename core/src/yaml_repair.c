@@ -130,7 +130,7 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
     if (fn == yr_fix_quoted_block_ind)
         return byte_set_any(b, "|>");
     if (fn == yr_fix_reserved_indicator)
-        return byte_set_any(b, "`@");
+        return byte_set_any(b, "`@|>*");
     if (fn == yr_fix_plain_colon || fn == yr_fix_item_colon || fn == yr_fix_colon_space || fn == yr_fix_duplicate_key)
         return byte_set_any(b, ":");
     if (fn == yr_fix_code_fence)
