@@ -11,10 +11,19 @@
  * trimmed noise byte. *keep_nl: the trimmed suffix held a newline. */
 size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl);
 
-/* Length of the text without an orphan closing fence (the last non-blank
- * line is a bare ``` and no earlier line opens a fence); len when none.
- * *line: 1-based line of the orphan fence. */
-size_t mf_cand_orphan_fence_cut(const char *s, size_t len, int *line);
+/* Is the line [s, s+n) (no '\n') only a closing line: a bare closing tag
+ * ("</yaml>") or a bare fence (```, ~~~) at column 0, or terminal noise? */
+bool mf_cand_closer_line(const char *s, size_t n);
+
+/* Start of the run of bare closing tag lines (and, with fences, bare fence
+ * lines) and blank lines that ends the text; len when there is none. */
+size_t mf_cand_closer_tail(const char *s, size_t len, bool fences);
+
+/* Start of an orphan closing fence line: the last non-blank line before
+ * any closing tag lines is a bare ``` and no earlier line opens a fence;
+ * len when there is none. The orphan spans [return, *end) (*end: where the
+ * closing tag lines start, or len). *line: 1-based line of the fence. */
+size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *line);
 
 /* Copy s into out with transcript role prefixes ([assistant], [user/x], ...)
  * removed from the start of each line. Returns the number of lines changed

@@ -11,7 +11,8 @@
  *
  * The line is prose only when all of these hold (a real key rarely meets them):
  *   - it starts with an ASCII letter or digit (no quote, indicator or '#'),
- *     and holds a space;
+ *     and holds a space, and it is no key glued to its value ("title:Draft,
+ *     v2", an entry missing its colon space, for yaml.colon-space);
  *   - it reads like a sentence: it contains one of , . ! ? ' or has 4+ words;
  *   - either (A) it ends with ':' with nothing after it, and the next
  *     non-blank line has the same indentation and is a mapping entry or a
@@ -19,8 +20,17 @@
  *   - or (B) the profile has top-level keys, the line is "words: text" at
  *     column 0 whose key part has a space and is none of the profile's keys or
  *     aliases, and the next non-blank line starts with a top-level key of the
- *     profile at column 0.
- * Only the first two lines (plus blank lines) are read: O(line length).
+ *     profile at column 0;
+ *   - or (C) it holds no ": " at all ("Here is the requested artifact.") and
+ *     the next non-blank line has the same indentation and is a mapping entry
+ *     or a sequence item: YAML reads the sentence as a plain scalar that the
+ *     entry then makes invalid (or, before items, one run-on string).
+ * Comment lines before it ("# Result", a markdown heading) and a fence
+ * opener ("```yaml" + "Okay, here it is:": the raw text, whose repairs would
+ * unwrap the fence and keep the prose as a key) are skipped, and
+ * so is one bare opening tag line after it ("Okay, here it is:" + "<yaml>"):
+ * the entry after the tag decides, and the tag line stays in the text.
+ * Only the first lines (plus blank and comment lines) are read.
  *
  * Trailing prose ("Let me know if you would like any changes.", rule
  * cand.trailing-prose) is the same problem at the other end: the lines at the
@@ -31,8 +41,14 @@
  * spaced key none of the profile's keys) parses as an invented key, so for
  * such a line the pipeline also skips its raw-first fast path. After a `---`
  * document separator a sentence is prose even as "Word: text", and the
- * separator goes with it. Lines are read backwards from the end, each once:
- * O(length of the trailing prose). */
+ * separator goes with it. Closing lines at the very end (a bare closing tag
+ * `</yaml>` or fence at column 0, a line of terminal noise) do not hide the
+ * prose before them: they are cut with it ("Hope this helps!" + "</yaml>");
+ * above the prose such lines (at most 8) are passed over when the block
+ * structure is looked for, except a fence that pairs with another fence line
+ * ("Here it is:" + "```" + "Done." + "```": the sentence is fenced text).
+ * Lines are read backwards from the end, each once: O(length of the
+ * trailing prose). */
 #include <ctype.h>
 #include <string.h>
 #include "cand_internal.h"
@@ -81,6 +97,16 @@ static bool sentence(const char *s, size_t n)
     return words >= 4;
 }
 
+/* Does the line start with a key glued to its value ("title:Release, v2",
+ * "op:shape.a")? That is an entry missing its colon space, never prose. */
+static bool glued_key(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.'))
+        i++;
+    return i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/';
+}
+
 /* A YAML block mapping entry ("key: v", "key:") or sequence item ("- x", "-"). */
 static bool entry_or_item(const char *s, size_t n)
 {
@@ -120,6 +146,18 @@ static bool anchor_key(const mf_profile *p, const char *s, size_t n)
     return false;
 }
 
+/* Is [s, s+n) one bare opening tag ("<yaml>") other than the profile's own
+ * envelope (its tag candidate already starts after that one)? */
+static bool open_tag_line(const mf_profile *p, const char *s, size_t n)
+{
+    if (n < 3 || s[0] != '<' || s[n - 1] != '>' || !isalpha((unsigned char)s[1]))
+        return false;
+    for (size_t i = 1; i + 1 < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("_.:-", s[i]))
+            return false;
+    return !(p && p->tag && strlen(p->tag) == n - 2 && memcmp(p->tag, s + 1, n - 2) == 0);
+}
+
 size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int *line)
 {
     if (!s || (p && p->format == MF_FORMAT_JSON))
@@ -127,33 +165,41 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     size_t pos = 0;
     int n1 = 0, n2;
     line_t l, m;
-    if (!next_line(s, len, &pos, &l, &n1))
-        return 0;
+    do                                  /* comment lines ("# Result") and a fence opener first */
+        if (!next_line(s, len, &pos, &l, &n1))
+            return 0;
+    while (s[l.a] == '#' || (l.e - l.a >= 3 && (s[l.a] == '`' || s[l.a] == '~') && s[l.a + 1] == s[l.a] &&
+                             s[l.a + 2] == s[l.a]));
     const char *t = s + l.a;
     size_t tn = l.e - l.a;
-    if (!isalnum((unsigned char)t[0]) || !memchr(t, ' ', tn) || !sentence(t, tn))
+    if (!isalnum((unsigned char)t[0]) || !memchr(t, ' ', tn) || !sentence(t, tn) || glued_key(t, tn))
         return 0;
     n2 = n1;
     if (!next_line(s, len, &pos, &m, &n2))
         return 0;
+    size_t keep = m.a - m.ind;          /* the cut: the start of the line after the prose */
+    if (open_tag_line(p, s + m.a, m.e - m.a) && !next_line(s, len, &pos, &m, &n2))
+        return 0;
     const char *u = s + m.a;
     size_t un = m.e - m.a;
+    const char *colon = NULL;
+    for (size_t i = 0; i + 1 < tn && !colon; i++)
+        if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
+            colon = t + i;
     bool prose = false;
     if (t[tn - 1] == ':' && (tn < 2 || t[tn - 2] != ':'))
         prose = m.ind == l.ind && entry_or_item(u, un);
+    else if (!colon)
+        prose = m.ind == l.ind && entry_or_item(u, un);
     else if (p && json_array_size(p->top_level_keys) && l.ind == 0 && m.ind == 0) {
-        const char *colon = NULL;
-        for (size_t i = 0; i + 1 < tn && !colon; i++)
-            if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
-                colon = t + i;
-        size_t kn = colon ? (size_t)(colon - t) : 0;
+        size_t kn = (size_t)(colon - t);
         prose = kn && memchr(t, ' ', kn) && !profile_key(p, t, kn) && anchor_key(p, u, un);
     }
     if (!prose)
         return 0;
     if (line)
         *line = n1;
-    return m.a - m.ind;
+    return keep;
 }
 
 /* The line [a, e) (no '\n') read backwards from the end of s[0, len). */
@@ -182,6 +228,15 @@ static bool after_separator(const char *s, size_t a)
     return prev_line(s, &end, &pa, &pe) && pe - pa == 3 && memcmp(s + pa, "---", 3) == 0 && pa > 0;
 }
 
+/* Does a line before offset a start with a fence (``` or ~~~)? */
+static bool fence_above(const char *s, size_t a)
+{
+    for (size_t i = 0; i + 2 < a; i++)
+        if ((i == 0 || s[i - 1] == '\n') && (s[i] == '`' || s[i] == '~') && s[i + 1] == s[i] && s[i + 2] == s[i])
+            return true;
+    return false;
+}
+
 size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed)
 {
     if (keyed)
@@ -190,10 +245,18 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
         return len;
     size_t end = len, a, e, cut = len;
     bool key = false;
+    int closers = 0;
+    bool fence_below = false;
     while (prev_line(s, &end, &a, &e)) {
         const char *t = s + a;
         size_t tn = e - a;
-        if (isalnum((unsigned char)t[0]) && sentence(t, tn) && t[tn - 1] != ':') {
+        bool fence = tn > 0 && (t[0] == '`' || t[0] == '~');
+        if (mf_cand_closer_line(t, tn) && closers++ < 8 &&
+            (cut == len || !fence || (!fence_below && !fence_above(s, a)))) {
+            fence_below |= fence;
+            continue;                   /* below the prose: cut with it; above it: left to the tidying */
+        }
+        if (isalnum((unsigned char)t[0]) && sentence(t, tn) && t[tn - 1] != ':' && !glued_key(t, tn)) {
             const char *colon = NULL;
             for (size_t i = 0; i + 1 < tn && !colon; i++)
                 if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))

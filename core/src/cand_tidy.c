@@ -12,6 +12,7 @@
  * A candidate whose last non-blank line is a bare ``` while no earlier line
  * opens a fence ends in an orphan closing fence (the model closed a fence it
  * never opened): that line is cut. Both scans are linear and idempotent. */
+#include <ctype.h>
 #include <string.h>
 #include "cand_internal.h"
 
@@ -49,10 +50,41 @@ int mf_cand_line_at(const char *s, size_t off)
     return line;
 }
 
+/* True when no byte of [s, s+len) can start a noise token (most texts): a
+ * table lookup a byte, then the '[' bytes for the paste markers. */
+static bool noise_free(const char *s, size_t len)
+{
+    static const unsigned char starts[256] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        [127] = 1};
+    for (size_t i = 0; i < len; i++)
+        if (starts[(unsigned char)s[i]])
+            return false;
+    for (const char *b = memchr(s, '[', len); b; b = memchr(b + 1, '[', len - (size_t)(b + 1 - s)))
+        if (len - (size_t)(b - s) >= 3 && b[1] == '2' && b[2] == '0')
+            return false;
+    return true;
+}
+
 size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
 {
+    if (noise_free(s, len)) {
+        *line = 0;
+        *keep_nl = false;
+        return len;
+    }
     size_t content_end = 0, noise_start = (size_t)-1, i = 0;
     while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        if (c > ' ' && c != '[' && c != 127) { /* printable, starts no noise token: content */
+            content_end = ++i;
+            noise_start = (size_t)-1;
+            continue;
+        }
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+            i++;
+            continue;
+        }
         size_t n = noise_len(s + i, len - i);
         if (n) {
             if (noise_start == (size_t)-1)
@@ -74,6 +106,63 @@ size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
     return content_end;
 }
 
+/* A bare closing tag or fence at column 0: [s, s+n) without trailing blanks. */
+static bool closing_mark(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n >= 3 && (s[0] == '`' || s[0] == '~')) {
+        size_t i = 0;
+        while (i < n && s[i] == s[0])
+            i++;
+        return i == n;
+    }
+    if (n < 4 || s[0] != '<' || s[1] != '/' || s[n - 1] != '>' || !isalpha((unsigned char)s[2]))
+        return false;
+    for (size_t i = 2; i + 1 < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("_.:-", s[i]))
+            return false;
+    return true;
+}
+
+bool mf_cand_closer_line(const char *s, size_t n)
+{
+    if (closing_mark(s, n))
+        return true;
+    bool noise = false;
+    for (size_t i = 0; i < n;) {
+        size_t k = noise_len(s + i, n - i);
+        if (k)
+            noise = true, i += k;
+        else if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')
+            i++;
+        else
+            return false;
+    }
+    return noise;
+}
+
+size_t mf_cand_closer_tail(const char *s, size_t len, bool fences)
+{
+    size_t tail = len, e = len;
+    while (e > 0) {
+        size_t a = e;
+        while (a > 0 && s[a - 1] != '\n')
+            a--;
+        bool blank = true;
+        for (size_t i = a; i < e && blank; i++)
+            blank = s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n';
+        if (!blank && (!closing_mark(s + a, e - a) || (!fences && (s[a] == '`' || s[a] == '~'))))
+            break;
+        if (!blank)
+            tail = a;
+        e = a > 0 ? a - 1 : 0;
+        if (a == 0)
+            break;
+    }
+    return tail;
+}
+
 /* True when [s, s+n) is optional blanks, three or more backticks and
  * optional trailing blanks; *info set when text follows the backticks. */
 static bool fence_line(const char *s, size_t n, bool *info)
@@ -91,11 +180,12 @@ static bool fence_line(const char *s, size_t n, bool *info)
     return true;
 }
 
-size_t mf_cand_orphan_fence_cut(const char *s, size_t len, int *line)
+size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *line)
 {
     *line = 0;
-    /* last non-blank line [ls, le) */
-    size_t le = len;
+    *end = len;
+    /* last non-blank line [ls, le) before any closing tag lines */
+    size_t tail = mf_cand_closer_tail(s, len, false), le = tail;
     while (le > 0 && (s[le - 1] == ' ' || s[le - 1] == '\t' || s[le - 1] == '\r' || s[le - 1] == '\n'))
         le--;
     if (le == 0)
@@ -114,5 +204,6 @@ size_t mf_cand_orphan_fence_cut(const char *s, size_t len, int *line)
         a = b + 1;
     }
     *line = mf_cand_line_at(s, ls);
+    *end = tail;
     return ls;
 }

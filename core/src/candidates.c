@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cand_internal.h"
+#include "json_strict.h"
 
 #define MF_CAND_MAX 64
 #define MF_CAND_PER_KIND 12
@@ -103,36 +104,53 @@ static bool blank(const char *s, size_t n)
 
 static bool is_json(const mf_profile *p) { return p && p->format == MF_FORMAT_JSON; }
 
-/* Tidy the candidate in c->tmp, adding its warnings to w. */
+/* Tidy the candidate in c->tmp, adding its warnings to w. Trailing prose
+ * goes first: terminal noise or an orphan fence above it is only trailing
+ * once the prose is cut. Noise before closing tag or fence lines at the end
+ * ("\x1b[0m" + "</yaml>") is trailing too; those lines stay. */
 static int tidy(ctx *c, mf_warnings *w)
 {
     mf_buf *b = &c->tmp;
-    for (int round = 0; round < 2; round++) {
-        int line;
-        bool nl;
-        size_t cut = mf_cand_noise_cut(b->s, b->len, &line, &nl);
-        if (cut < b->len) {
-            b->len = cut;
-            if (nl && mf_buf_putc(b, '\n'))
-                return -1;
+    int line;
+    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
+    if (cut < b->len) {
+        b->len = cut;
+        b->s[b->len] = '\0';
+        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
+                            "Dropped the prose after the structured artifact (from line %d).", line))
+            return -1;
+    }
+    for (int round = 0; round < 4; round++) {  /* noise and orphan fences may alternate */
+        bool nl, cutting = false;
+        size_t tail = mf_cand_closer_tail(b->s, b->len, true);
+        cut = mf_cand_noise_cut(b->s, tail, &line, &nl);
+        if (cut < tail) {
+            size_t keep = b->len - tail;
+            memmove(b->s + cut + nl, b->s + tail, keep);
+            if (nl)
+                b->s[cut] = '\n';
+            b->len = cut + nl + keep;
             b->s[b->len] = '\0';
+            cutting = true;
             if (!mf_warnings_has(w, MF_RULE_ID(CAND_TERMINAL_NOISE)) &&
                 mf_warnings_add(w, MF_RULE_ID(CAND_TERMINAL_NOISE), line,
                                 "Trimmed trailing terminal noise after the complete structured artifact."))
                 return -1;
         }
-        if (round == 1)
-            break;
-        cut = mf_cand_orphan_fence_cut(b->s, b->len, &line);
-        if (cut == b->len)
-            break;
-        b->len = cut;
+        size_t end;
+        cut = mf_cand_orphan_fence_cut(b->s, b->len, &end, &line);
+        if (cut == b->len) {
+            if (!cutting)
+                break;
+            continue;
+        }
+        memmove(b->s + cut, b->s + end, b->len - end);
+        b->len -= end - cut;
         b->s[b->len] = '\0';
         if (mf_warnings_add(w, MF_RULE_ID(CAND_ORPHAN_FENCE), line,
                             "Trimmed orphan trailing closing code fence after the structured artifact."))
             return -1;
     }
-    int line;
     size_t lead = c->out->count > 0 ? mf_cand_leading_prose(c->p, b->s, b->len, &line) : 0;
     if (lead > 0 && lead < b->len) {    /* "Status update: done" atop a fenced artifact */
         memmove(b->s, b->s + lead, b->len - lead);
@@ -141,14 +159,6 @@ static int tidy(ctx *c, mf_warnings *w)
         if (mf_warnings_add(w, MF_RULE_ID(CAND_LEADING_PROSE), line,
                             "Dropped the leading prose line %d of the extracted text: it reads as a sentence, not as a key.",
                             line))
-            return -1;
-    }
-    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
-    if (cut < b->len) {
-        b->len = cut;
-        b->s[b->len] = '\0';
-        if (mf_warnings_add(w, MF_RULE_ID(CAND_TRAILING_PROSE), line,
-                            "Dropped the prose after the structured artifact (from line %d).", line))
             return -1;
     }
     return 0;
@@ -165,6 +175,17 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
     mf_candidates *out = c->out;
     if (c->oom || out->count >= MF_CAND_MAX)
         return c->oom ? -1 : 0;
+    if (out->count == out->cap) { /* most texts have one or two candidates: grow on demand */
+        size_t cap = out->cap ? out->cap * 2 : 4;
+        mf_candidate *items = realloc(out->items, cap * sizeof *items);
+        if (items)
+            out->items = items;
+        unsigned long long *hash = items ? realloc(c->hash, cap * sizeof *hash) : NULL;
+        if (!hash)
+            return c->oom = 1, -1;
+        c->hash = hash;
+        out->cap = cap;
+    }
     mf_warnings w = {0};
     mf_buf_reset(&c->tmp);
     if (mf_buf_put(&c->tmp, s, n))
@@ -392,6 +413,8 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
  * a wrong tag, not prose), so a markdown sample never beats a data fence. */
 static int scan_fences(ctx *c, const char *s, size_t len)
 {
+    if (!memchr(s, '`', len) && !memchr(s, '~', len))
+        return 0; /* no fence line without its character */
     size_t found = 0;
     if (scan_fences_as(c, s, len, false, &found))
         return -1;
@@ -499,7 +522,9 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
     if (!cut)
         return 0;
-    size_t n = 0;
+    size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
+    for (int k = 1; k < line && n < cut; n++)
+        k += s[n] == '\n';
     while (n < cut && (s[n] == ' ' || s[n] == '\t' || s[n] == '\r' || s[n] == '\n'))
         n++;
     size_t e = n;
@@ -650,6 +675,15 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     return 0;
 }
 
+/* Does the opener at k start a JSON value (`{"`, `[1`, `[{`, ...), not prose? */
+static bool value_opener(const char *s, size_t len, size_t k)
+{
+    size_t j = k + 1;
+    while (j < len && isspace((unsigned char)s[j]))
+        j++;
+    return j < len && (s[j] == '"' || s[j] == '{' || s[j] == '[' || s[j] == '-' || isdigit((unsigned char)s[j]));
+}
+
 /* First `open` to last `close`. Skipped when structure follows the last
  * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
  * truncated value) and when it is the whole text. */
@@ -662,6 +696,12 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     while (e > 0 && s[e - 1] != close)
         e--;
     size_t st = (size_t)(a - s);
+    if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st)) {
+        int line = mf_cand_line_at(s, st);   /* `Here it is: {"k": "v` - never closed: cut */
+        return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,
+                    "Took the text from the first '%c' (line %d) to the end as the JSON artifact "
+                    "(it never closes: the output was cut).", open, line);
+    }
     if (e <= st + 1 || (st == 0 && blank(s + e, len - e)))
         return 0;
     for (size_t i = e; i < len; i++)
@@ -706,25 +746,38 @@ static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
 {
     if (!is_json(p) || memchr(s, '\0', len))
         return false;
+    int rc = mf_json_strict(s, len, 0, NULL);
+    if (rc != MF_STRICT_UNSURE)
+        return rc == MF_STRICT_OK;
     json_error_t je;
     json_t *v = json_loadb(s, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
     json_decref(v);
     return v != NULL;
 }
 
-int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+/* Step 1 (out fresh): raw, prefix-stripped and every kind before the JSON
+ * extractions; step 2 (out from step 1): the JSON extractions appended; step
+ * 0: both. The pipeline tries the extractions last (pass B, after every other
+ * candidate), so it builds them only when nothing else won. */
+static int build(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict, mf_candidates *out)
 {
-    memset(out, 0, sizeof *out);
+    if (step != 2)
+        memset(out, 0, sizeof *out);
     if (!raw)
         raw = "", len = 0;
     ctx c = {.out = out, .p = p, .suffix = ""};
-    out->items = calloc(MF_CAND_MAX, sizeof *out->items);
-    c.hash = calloc(MF_CAND_MAX, sizeof *c.hash);
     mf_buf stripped = {0};
     mf_warnings pw = {0};
-    if (!out->items || !c.hash)
-        goto oom;
-    out->cap = MF_CAND_MAX;
+    if (step == 2) {
+        if (!is_json(p) || out->count == 0 || (!nonstrict && strict_json_document(p, raw, len)))
+            return 0;
+        if (!(c.hash = malloc(out->cap * sizeof *c.hash))) {
+            mf_candidates_free(out);
+            return mf_oom();
+        }
+        for (size_t i = 0; i < out->count; i++)
+            c.hash[i] = fnv(out->items[i].text, out->items[i].len);
+    }
 
     int first;
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
@@ -735,19 +788,22 @@ int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_can
                                   nstrip, nstrip == 1 ? "" : "s"))
         goto oom;
 
-    if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
-        goto oom;
-    if (strict_json_document(p, raw, len))
-        goto done; /* valid JSON is never cut: no extraction from inside it */
-    if (nstrip) {
-        c.base = &pw;
-        if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+    if (step != 2) {
+        if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
             goto oom;
+        if (!nonstrict && strict_json_document(p, raw, len))
+            goto done; /* valid JSON is never cut: no extraction from inside it */
+        if (nstrip) {
+            c.base = &pw;
+            if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+                goto oom;
+        }
     }
 
     scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
                        is_json(p) ? scan_json_span : NULL};
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    size_t from = step == 2 ? 4 : 0, to = step == 1 ? 4 : sizeof kinds / sizeof *kinds;
+    for (size_t k = from; k < to; k++) {
         if (!kinds[k])
             continue;
         c.base = NULL;
@@ -774,6 +830,17 @@ oom:
     free(c.hash);
     mf_candidates_free(out);
     return -1;
+}
+
+int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+{
+    return build(p, raw, len, 0, false, out);
+}
+
+int mf_candidates_build_step(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict,
+                             mf_candidates *out)
+{
+    return build(p, raw, len, step, nonstrict, out);
 }
 
 void mf_candidates_free(mf_candidates *c)

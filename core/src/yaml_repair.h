@@ -85,6 +85,7 @@ size_t yr_fix_dash_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warnin
 size_t yr_fix_nested_children(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_invalid_escape(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_unclosed_quote(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_inner_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_quoted_fragment(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_quoted_block_ind(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_type_union(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
@@ -157,10 +158,13 @@ static inline yr_entry yr_entry_at(const yr_doc *d, size_t i)
 bool yr_entry_valued(const yr_entry *e);
 /* True for blank lines, comment lines and document markers (--- / ...). */
 bool yr_line_inert(const char *s, size_t n);
-/* True when [s, s+n) is a block scalar header: [|>][0-9+-]* then blanks or a comment. */
+/* True when [s, s+n) is a block scalar header: up to two properties (&anchor, !tag), then
+ * [|>][0-9+-]* then blanks or a comment. */
 bool yr_is_block_header(const char *s, size_t n);
 /* True when [s, s+n) is a simple identifier key: [A-Za-z_][A-Za-z0-9_-]*. */
 bool yr_is_ident(const char *s, size_t n);
+/* True when [s, s+n) is a header-like key: capitalized words joined by '-' (X-Request-Id, EPIC-1). */
+bool yr_is_header_key(const char *s, size_t n);
 /* End of a quoted scalar starting at s[i] ('"' or '\''): index just past the
  * closing quote, or 0 when it is not closed before n. */
 size_t yr_quote_end(const char *s, size_t n, size_t i);

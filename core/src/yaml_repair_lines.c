@@ -7,14 +7,20 @@
  * scalar body, so a fenced example inside `key: |` stays payload.
  * yaml.xml-tag-lines (#7) removes lines that hold nothing but one bare tag
  * (<tag>, </tag>, <tag/>), except where the line is text of a scalar begun
- * earlier (block body, multi-line plain or double-quoted value).
+ * earlier (block body, multi-line plain or double-quoted value); a `<name>`
+ * first line and `</name>` last line wrap the payload and always go.
  * yaml.duplicate-key (#10) drops a mapping entry whose line repeats an earlier
  * entry of the same mapping character for character; when the entry opens a
  * nested block, the whole block must repeat too and is dropped with it.
  * Entries of one mapping are found with a stack of open mappings (by column)
  * and a hash table keyed by (mapping, line text); blocks are compared line by
  * line in lockstep, so the rule stays linear. Lines inside a multi-line scalar
- * and lines opening an unclosed double quote are never entries here.
+ * or a flow collection written over several lines, and lines opening an
+ * unclosed double quote, are never entries here; an entry opening such a
+ * collection spans it. A block scalar kept with `+` owns its trailing blank
+ * lines: its duplicate must be followed by as many, and they go with it.
+ * Comment lines at or left of the entry's column are no part of its block:
+ * they are passed over when comparing and stay when the duplicate goes.
  * Differing duplicates are left for the loader, which reports them as a
  * duplicate-key error. */
 #include <ctype.h>
@@ -137,17 +143,39 @@ static const char *bare_tag(const yr_line *l, size_t *tn)
     return s;
 }
 
+/* When the first non-blank line is `<name>` and the last is `</name>`, their
+ * indices (*first, *last): that pair wraps the payload whatever the lines
+ * between hold (an unclosed quote before `</name>` included). */
+static bool wrapping_pair(const yr_doc *d, size_t *first, size_t *last)
+{
+    size_t a = 0, b = d->count, an, bn;
+    while (a < d->count && mf_line_blank((mf_line){d->l[a].s, d->l[a].n}))
+        a++;
+    while (b > a + 1 && mf_line_blank((mf_line){d->l[b - 1].s, d->l[b - 1].n}))
+        b--;
+    if (b <= a + 1)
+        return false;
+    const char *ta = bare_tag(&d->l[a], &an), *tb = bare_tag(&d->l[b - 1], &bn);
+    if (!ta || !tb || ta[1] == '/' || tb[1] != '/' || ta[an - 2] == '/' || bn != an + 1 ||
+        memcmp(ta + 1, tb + 2, an - 2) != 0)
+        return false;
+    *first = a, *last = b - 1;
+    return true;
+}
+
 size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     yr_out o = {.b = out};
     yr_block blk = {0};
-    size_t changes = 0;
+    size_t changes = 0, first = (size_t)-1, last = (size_t)-1;
+    wrapping_pair(d, &first, &last);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         size_t tn;
         const char *tag;
-        if (!yr_block_body(&blk, l) && !(l->flags & YR_CONT) && (tag = bare_tag(l, &tn)) != NULL) {
+        if ((i == first || i == last || (!yr_block_body(&blk, l) && !(l->flags & YR_CONT))) &&
+            (tag = bare_tag(l, &tn)) != NULL) {
             mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
             changes++;
@@ -167,7 +195,7 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
  * 12-byte slots, line1 = line + 1 (0: empty), sized to the key lines. */
 typedef struct { uint32_t h, scope, line1; } dk_slot;
 typedef struct { dk_slot *t; size_t cap; } dk_table;
-typedef struct { uint32_t col, id; } dk_scope;
+typedef struct { uint32_t col, id; bool item; } dk_scope; /* item: the mapping of a `- key:` item */
 
 static uint32_t dk_hash(size_t scope, const char *s, size_t n)
 {
@@ -190,21 +218,99 @@ static bool is_doc_marker(const yr_line *l)
     return i < l->n && (l->s[i] == '-' || l->s[i] == '.') && (l->flags & YR_INERT);
 }
 
+/* Flow collections written over several lines: for a line whose value opens
+ * `[` or `{` without closing it, fend[k] = the line that closes it (the last
+ * line when none does); 0 for every other line. Quotes inside the collection
+ * may span lines too; a ` #` outside quotes ends a line's text. */
+static void flow_ends(const yr_doc *d, uint32_t *fend)
+{
+    yr_block blk = {0};
+    for (size_t k = 0; k < d->count; k++)
+        fend[k] = 0;
+    for (size_t k = 0; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_CONT))) {
+            continue;
+        }
+        yr_block_note_line(&blk, d, k);
+        yr_entry e = yr_entry_at(d, k);
+        size_t v = e.key ? e.val : e.content;
+        if (!yr_entry_valued(&e) || v >= e.end || (l->s[v] != '[' && l->s[v] != '{'))
+            continue;
+        size_t depth = 0, j = k;
+        char q = 0;
+        for (size_t c = v;; c++) {
+            const yr_line *m = &d->l[j];
+            if (c >= m->n) {
+                if (depth == 0 || j + 1 >= d->count)
+                    break;
+                j++, c = (size_t)-1;
+                continue;
+            }
+            char ch = m->s[c];
+            if (q) {
+                if (q == '"' && ch == '\\')
+                    c++;
+                else if (ch == q && q == '\'' && c + 1 < m->n && m->s[c + 1] == '\'')
+                    c++;
+                else if (ch == q)
+                    q = 0;
+            } else if ((ch == '"' || ch == '\'') &&
+                       (c == 0 || strchr(" \t[{,:", m->s[c - 1]))) { /* `don't` is plain text */
+                q = ch;
+            } else if (ch == '#' && (c == 0 || m->s[c - 1] == ' ' || m->s[c - 1] == '\t')) {
+                c = m->n;
+            } else if (ch == '[' || ch == '{') {
+                depth++;
+            } else if ((ch == ']' || ch == '}') && depth && --depth == 0) {
+                break;
+            }
+        }
+        if (j > k) {
+            fend[k] = (uint32_t)j;
+            k = j;
+        }
+    }
+}
+
+/* Blank lines right after line k (before the next non-blank line or the end). */
+static size_t blanks_after(const yr_doc *d, size_t k)
+{
+    size_t n = 0;
+    while (k + 1 + n < d->count && mf_line_blank((mf_line){d->l[k + 1 + n].s, d->l[k + 1 + n].n}))
+        n++;
+    return n;
+}
+
+/* True when a line of [k, last] opens a block scalar that keeps its trailing
+ * blank lines (`|+`, `>2+`): those lines are then part of the value. */
+static bool keeps_blanks(const yr_doc *d, size_t k, size_t last)
+{
+    for (size_t t = k; t <= last; t++) {
+        if (!(d->l[t].flags & YR_OPENS_BLOCK))
+            continue;
+        yr_entry e = yr_entry_at(d, t);
+        if (memchr(d->l[t].s + e.val, '+', e.end - e.val))
+            return true;
+    }
+    return false;
+}
+
 /* For every key line k, end[k] = its block's last non-blank line (k when it
  * has none). A block is every following line deeper than the key's column, plus
  * same-column `- ` items when the key has no inline value. One pass, one stack
  * (st, one level per open key). */
 typedef struct { uint32_t line, col; bool empty; } bk_level;
 
-static void block_ends(const yr_doc *d, uint32_t *end, bk_level *st)
+static void block_ends(const yr_doc *d, const uint32_t *fend, uint32_t *end, bk_level *st)
 {
-    size_t depth = 0, prev_nb = 0;
+    size_t depth = 0, prev_nb = 0, flow = 0;
     yr_block blk = {0};
     for (size_t k = 0; k < d->count; k++)
         end[k] = (uint32_t)k;
     for (size_t k = 0; k < d->count; k++) {
         const yr_line *l = &d->l[k];
-        if (yr_block_body(&blk, l)) {
+        if (k < flow || yr_block_body(&blk, l)) {
             if (!mf_line_blank((mf_line){l->s, l->n}))
                 prev_nb = k;
             continue;
@@ -224,24 +330,41 @@ static void block_ends(const yr_doc *d, uint32_t *end, bk_level *st)
         if (e.key)
             st[depth++] = (bk_level){(uint32_t)k, e.key_s, e.val == e.end};
         prev_nb = k;
+        if (fend[k])
+            flow = fend[k] + 1;
         yr_block_note_line(&blk, d, k);
     }
     while (depth)
         depth--, end[st[depth].line] = (uint32_t)prev_nb;
 }
 
-/* True when the blocks of key lines j and i (headers already equal) repeat line for line. */
-static bool same_block(const yr_doc *d, const uint32_t *end, size_t j, size_t i)
+/* True when line k is a comment line at or left of column col: outside any
+ * block scalar body of an entry at col, so not part of its value. */
+static bool outer_comment(const yr_doc *d, size_t k, size_t col)
 {
-    if (end[j] - j != end[i] - i)
-        return false;
-    for (size_t t = 1; t <= end[i] - i; t++) {
-        const yr_line *a = &d->l[j + t], *b = &d->l[i + t];
-        size_t na = rtrim_len(a->s, a->n), nb = rtrim_len(b->s, b->n);
-        if (na != nb || memcmp(a->s, b->s, na) != 0)
+    const yr_line *l = &d->l[k];
+    size_t ind = mf_line_indent((mf_line){l->s, l->n});
+    return ind < l->n && l->s[ind] == '#' && ind <= col;
+}
+
+/* True when the blocks of key lines j and i (headers already equal, entries at
+ * column col) repeat line for line; comment lines at or left of col are not
+ * part of a block and are passed over. */
+static bool same_block(const yr_doc *d, const uint32_t *end, size_t j, size_t i, size_t col)
+{
+    size_t a = j + 1, b = i + 1;
+    for (;;) {
+        while (a <= end[j] && outer_comment(d, a, col))
+            a++;
+        while (b <= end[i] && outer_comment(d, b, col))
+            b++;
+        if (a > end[j] || b > end[i])
+            return a > end[j] && b > end[i];
+        const yr_line *x = &d->l[a++], *y = &d->l[b++];
+        size_t nx = rtrim_len(x->s, x->n), ny = rtrim_len(y->s, y->n);
+        if (nx != ny || memcmp(x->s, y->s, nx) != 0)
             return false;
     }
-    return true;
 }
 
 size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -250,12 +373,14 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     if (d->count >= UINT32_MAX)
         return 0;
     uint32_t *end = malloc((d->count + 1) * sizeof *end);
+    uint32_t *fend = malloc((d->count + 1) * sizeof *fend);
     bk_level *levels = malloc((d->count + 1) * sizeof *levels);
-    if (!end || !levels) {
-        free(end), free(levels);
+    if (!end || !fend || !levels) {
+        free(end), free(fend), free(levels);
         return 0;
     }
-    block_ends(d, end, levels);
+    flow_ends(d, fend);
+    block_ends(d, fend, end, levels);
     free(levels);
     size_t keys = 0;
     for (size_t i = 0; i < d->count; i++)
@@ -263,15 +388,15 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     dk_table tab = {calloc(keys + keys / 2 + 16, sizeof(dk_slot)), keys + keys / 2 + 16};
     dk_scope *st = malloc((d->count + 1) * sizeof *st);
     if (!tab.t || !st) {
-        free(tab.t), free(st), free(end);
+        free(tab.t), free(st), free(end), free(fend);
         return 0;
     }
-    size_t depth = 0, next_id = 1, changes = 0;
+    size_t depth = 0, next_id = 1, changes = 0, flow = 0;
     yr_out o = {.b = out};
     yr_block blk = {0};
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l)) {
+        if (i < flow || yr_block_body(&blk, l)) {
             yr_put_line(&o, l);
             continue;
         }
@@ -283,15 +408,18 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         }
         yr_entry e = yr_entry_at(d, i);
         if (e.dashes) {
-            while (depth && st[depth - 1].col > e.dash)
+            /* a dash at the key column of a list item's mapping ends that mapping for
+             * this rule: an item drifted in among the previous item's keys (`    - id: Q2`
+             * under `  - id: Q1` / `    phase: a`) starts a new mapping, not more of it */
+            while (depth && (st[depth - 1].col > e.dash || (st[depth - 1].col == e.dash && st[depth - 1].item)))
                 depth--;
             if (e.key)
-                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++};
+                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++, true};
         } else {
             while (depth && st[depth - 1].col > e.indent)
                 depth--;
             if (e.key && (!depth || st[depth - 1].col != e.indent))
-                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++};
+                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++, false};
         }
         if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
             size_t scope = st[depth - 1].id;
@@ -313,21 +441,32 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             }
             if (found == (size_t)-1) {
                 tab.t[k] = (dk_slot){h, (uint32_t)scope, (uint32_t)i + 1};
-            } else if (!e.dashes && same_block(d, end, found, i)) {
-                mf_warnings_add(w, MF_RULE_ID(YAML_DUPLICATE_KEY), yr_lineno(i),
-                                "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
-                                (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
-                changes++;
-                i = end[i];
-                continue;
+            } else if (!e.dashes && same_block(d, end, found, i, e.indent)) {
+                /* a kept block scalar's trailing blank lines are part of its value */
+                bool keep = keeps_blanks(d, found, end[found]) || keeps_blanks(d, i, end[i]);
+                size_t tail = keep ? blanks_after(d, end[i]) : 0;
+                if (!keep || blanks_after(d, end[found]) == tail) {
+                    mf_warnings_add(w, MF_RULE_ID(YAML_DUPLICATE_KEY), yr_lineno(i),
+                                    "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
+                                    (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
+                    changes++;
+                    for (size_t k = i + 1; k <= end[i]; k++) /* comments between its lines stay */
+                        if (outer_comment(d, k, e.indent))
+                            yr_put_line(&o, &d->l[k]);
+                    i = end[i] + tail;
+                    continue;
+                }
             }
         }
         yr_put_line(&o, l);
+        if (fend[i])
+            flow = fend[i] + 1;
         yr_block_note_line(&blk, d, i);
     }
     free(tab.t);
     free(st);
     free(end);
+    free(fend);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }

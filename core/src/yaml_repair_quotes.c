@@ -4,10 +4,13 @@
  * sequence dash) and rewrites that value only:
  *   yaml.invalid-escape (#11)        "a\+b"          -> "a\\+b"
  *   yaml.unclosed-quote (#12)        key: "abc       -> key: "abc"   (next line starts a new element)
+ *   yaml.inner-quotes                "say "hi" now"  -> "say \"hi\" now"  (quote, text, quote: the
+ *                                    first token closes against text; single-line values)
  *   yaml.quoted-fragment (#13a)      "pink" is ok    -> "\"pink\" is ok"
  *   yaml.quoted-block-indicator (#13b) key: "|-"     -> key: |-       (an indented body follows)
  *   yaml.type-union (#14)            "a" | "b"       -> "\"a\" | \"b\""
- *   yaml.reserved-indicator (#15)    `x` or @x       -> "`x`" / "@x"
+ *   yaml.reserved-indicator (#15)    `x` or @x       -> "`x`" / "@x"; also |text, >-text (not a
+ *                                    block header) and **bold** (not an alias)
  *   yaml.free-text (#8)              free-text keys: plain values that YAML would misread are
  *                                    quoted; multi-line single-quoted values become |- blocks
  *   yaml.plain-colon (#5)            a: b: c         -> a: "b: c"
@@ -15,6 +18,7 @@
  * text (a plain scalar's continuation lines folded the way YAML folds them).
  * Block scalar bodies and the continuation lines of an open double-quoted
  * value are skipped. */
+#include <ctype.h>
 #include <string.h>
 #include "yaml_repair.h"
 
@@ -78,7 +82,7 @@ static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
                 j = q - 1;
             continue;
         }
-        if (s[j] == '#' && j > from && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+        if (s[j] == '#' && j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t')) /* `key: # c` too */
             return j;
     }
     return end;
@@ -364,6 +368,69 @@ static size_t after_quoted(const yr_line *l, const yr_entry *e, size_t *vend)
     return r;
 }
 
+/* ---- yaml.inner-quotes ---- */
+
+/* `"he said "hi" today"`: the value [v, vend) starts and ends with the same
+ * quote, its first quoted token closes against more text (no blank after the
+ * closing quote) and the last quote is not that token's: the outer quotes
+ * delimit one scalar whose inner quotes were not escaped. */
+static bool outer_delimited(const char *s, size_t v, size_t vend)
+{
+    char q = s[v];
+    size_t first = yr_quote_end(s, vend, v);
+    if (!first || first >= vend || vend - 1 < first || s[vend - 1] != q)
+        return false;
+    if (s[first] == ' ' || s[first] == '\t' || s[first] == ',' || s[first] == ':')
+        return false;
+    if (q == '"') {
+        size_t bs = 0;
+        while (vend - 2 - bs > v && s[vend - 2 - bs] == '\\')
+            bs++;
+        if (bs % 2)
+            return false;
+    }
+    return true;
+}
+
+static size_t fix_inner_quotes(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                               mf_warnings *w)
+{
+    (void)p;
+    const yr_line *l = &d->l[i];
+    char q = l->s[e->val];
+    if (q != '"' && q != '\'')
+        return 0;
+    size_t vend = yr_value_end(l, e, true);
+    if (!outer_delimited(l->s, e->val, vend) || plain_last(d, i, parent_col(e)) != i)
+        return 0;
+    yr_put(o, l->s, e->val + 1);
+    for (size_t k = e->val + 1; k < vend - 1; k++) {
+        char c = l->s[k];
+        if (q == '"' && c == '\\' && k + 1 < vend - 1) {
+            yr_put(o, l->s + k, 2);
+            k++;
+        } else if (q == '\'' && (c == '\'' || c == '\\') && k + 1 < vend - 1 && l->s[k + 1] == '\'') {
+            yr_put(o, "''", 2); /* '' or JSON-style \' : one apostrophe */
+            k++;
+        } else if (c == q) {
+            yr_put(o, q == '"' ? "\\\"" : "''", 2);
+        } else {
+            yr_put(o, &c, 1);
+        }
+    }
+    yr_put(o, l->s + vend - 1, l->n - (vend - 1));
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_INNER_QUOTES), yr_lineno(i),
+                    "Escaped the inner quotes of a YAML scalar (guessed that the outer quotes of %.*s delimit "
+                    "one value).", (int)(vend - e->val), l->s + e->val);
+    return i + 1;
+}
+
+size_t yr_fix_inner_quotes(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return yr_run_line_rule(d, out, p, w, fix_inner_quotes);
+}
+
 static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                            mf_warnings *w)
 {
@@ -432,15 +499,38 @@ size_t yr_fix_quoted_block_ind(const yr_doc *d, mf_buf *out, const mf_profile *p
 
 /* ---- yaml.reserved-indicator ---- */
 
+/* True when [s, s+n) starting with '*' is not an alias: an alias is `*name`
+ * (letters, digits, '-', '_') alone before the end or a comment. */
+static bool not_alias(const char *s, size_t n)
+{
+    size_t k = 1;
+    while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '-' || s[k] == '_'))
+        k++;
+    if (k == 1)
+        return true;
+    while (k < n && (s[k] == ' ' || s[k] == '\t'))
+        k++;
+    return k < n && s[k] != '#';
+}
+
 static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                            mf_warnings *w)
 {
     (void)p;
-    char c = d->l[i].s[e->val];
-    if (c != '`' && c != '@')
+    const char *v = d->l[i].s + e->val;
+    size_t n = e->end - e->val;
+    char c = *v;
+    if (c == '`' || c == '@') {
+        mf_warnings_add(w, MF_RULE_ID(YAML_RESERVED_INDICATOR), yr_lineno(i),
+                        "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
+    } else if (((c == '|' || c == '>') && !yr_is_block_header(v, n)) || (c == '*' && not_alias(v, n))) {
+        mf_warnings_add(w, MF_RULE_ID(YAML_RESERVED_INDICATOR), yr_lineno(i),
+                        "Quoted a YAML value that begins with '%c' but is not %s (guessed that %.*s is text).", c,
+                        c == '*' ? "an alias" : "a block scalar header",
+                        (int)(yr_value_end(&d->l[i], e, false) - e->val), v);
+    } else {
         return 0;
-    mf_warnings_add(w, MF_RULE_ID(YAML_RESERVED_INDICATOR), yr_lineno(i),
-                    "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
+    }
     return yr_put_quoted(o, d, i, e, yr_value_end(&d->l[i], e, false), plain_last(d, i, parent_col(e)));
 }
 

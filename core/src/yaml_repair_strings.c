@@ -6,9 +6,19 @@
  * repair also runs before the first parse). Only single-line items whose key
  * is not an identifier (it holds a blank or punctuation) are taken, and only
  * when at least half of the list's items are plain strings and the rest are
- * such items (no mapping, nested or flow item).
+ * such items (no mapping, nested or flow item); an item whose key holds a
+ * blank (prose: `- Persisted artifact path: x`) needs one plain string
+ * sibling only, whatever the count of such items. An item keyed like an HTTP
+ * header or a ticket id (`Content-Disposition: ...`, `X-Request-Id: ...`,
+ * `EPIC-1: ...`: capitalized words joined by '-') is a string too in a list
+ * of strings and such items alone (a list of one of them included). An item
+ * whose key holds a blank and whose value is a quoted token followed by more
+ * text (`- node -e "f('a: '+b)"`: no YAML reading at all) is a string too,
+ * and so is a prose item wrapped onto text lines no deeper than its key (the
+ * lines are folded into it, one space per line break).
  * yaml.doubled-quotes: a value wrapped in doubled outer quotes, `""text""` or
- * `''text''` (a parse error), keeps one pair: "text". A value whose quotes
+ * `''text''` (a parse error), keeps one pair: "text"; doubled opening quotes
+ * never closed (`''text`) are dropped. A value whose quotes
  * were kept inside a valid quoted scalar (`"\"text\""`) is valid YAML and is
  * never changed. */
 #include <stdlib.h>
@@ -17,20 +27,51 @@
 
 /* ---- yaml.item-colon ---- */
 
-enum { IC_NONE, IC_STRING, IC_COLON, IC_OTHER };
+enum { IC_NONE, IC_STRING, IC_COLON, IC_PROSE, IC_HEADER, IC_BROKEN, IC_WRAPPED, IC_OTHER, IC_KINDS };
+
+bool yr_is_header_key(const char *s, size_t n)
+{
+    size_t i = 0, parts = 0;
+    if (n == 0 || s[0] < 'A' || s[0] > 'Z')
+        return false;
+    while (i < n) {
+        size_t w = i;
+        while (i < n && ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+            i++;
+        if (i == w)
+            return false;
+        parts++;
+        if (i < n && (s[i] != '-' || ++i == n))
+            return false;
+    }
+    return parts >= 2;
+}
 
 /* The kind of list item on line i (entry e, one dash at least). */
 static int item_kind(const yr_line *l, const yr_entry *e)
 {
     if (e->dashes != 1 || e->content >= e->end)
         return IC_OTHER;
-    const char *c = l->s + e->content;
+    const char *c = l->s + e->content, *v = l->s + e->val;
+    size_t kn = e->key_e - e->key_s;
     if (!e->key)
         return (*c == '[' || *c == '{' || *c == '&' || *c == '*' || *c == '!' || *c == '?') ? IC_OTHER : IC_STRING;
-    if (*c == '"' || *c == '\'' || e->val >= e->end || yr_is_ident(c, e->key_e - e->key_s) ||
-        !yr_plain_start(c, e->end - e->content) || !yr_plain_start(l->s + e->val, e->end - e->val))
+    /* `- run "x(1)": 'a'+'b'`: a prose key and a value that is a quoted token followed
+     * by more text (no YAML reading at all) */
+    if ((*v == '"' || *v == '\'') && *c != '"' && *c != '\'' && memchr(c, ' ', kn) && yr_plain_start(c, kn)) {
+        size_t q = yr_quote_end(v, e->end - e->val, 0);
+        if (q && q < e->end - e->val)
+            return IC_BROKEN;
+    }
+    /* a value may start with ` or @ (reserved in YAML, text in the string) */
+    if (*c == '"' || *c == '\'' || e->val >= e->end || !yr_plain_start(c, e->end - e->content) ||
+        (!yr_plain_start(v, e->end - e->val) && *v != '`' && *v != '@'))
         return IC_OTHER;
-    return IC_COLON;
+    if (yr_is_header_key(c, kn))
+        return IC_HEADER;
+    if (yr_is_ident(c, kn))
+        return IC_OTHER;
+    return memchr(c, ' ', kn) ? IC_PROSE : IC_COLON;
 }
 
 typedef struct { uint32_t col, seq; } ic_level;
@@ -53,7 +94,7 @@ static bool grow(void **a, size_t *cap, size_t need, size_t item)
 }
 
 /* For every line, the list it is an item of (seq[i], 0 = none) and its kind;
- * per list, how many items of each kind (counts[seq * 4 + kind]). */
+ * per list, how many items of each kind (counts[seq * IC_KINDS + kind]). */
 static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t **counts_out)
 {
     ic_level *st = NULL;
@@ -70,15 +111,21 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
         size_t col = e->indent;
         while (depth && (st[depth - 1].col > col || (st[depth - 1].col == col && !e->dashes)))
             depth--;
-        if (item != (size_t)-1 && kind[item] == IC_COLON && yr_entry_at(d, item).indent < col) {
-            counts[seq[item] * 4 + IC_COLON]--; /* the item has more lines: not a one-line string */
-            counts[seq[item] * 4 + IC_OTHER]++;
-            kind[item] = IC_OTHER;
+        if (item != (size_t)-1 && kind[item] >= IC_COLON && kind[item] <= IC_WRAPPED &&
+            yr_entry_at(d, item).indent < col) {
+            /* a prose item wrapped onto lines of text at most as deep as its key (no
+             * mapping reading: its value would end there) stays a string; any other
+             * further line makes the item something else */
+            bool wrap = (kind[item] == IC_PROSE || kind[item] == IC_WRAPPED) && !e->key && !e->dashes &&
+                        col <= yr_entry_at(d, item).key_s && d->l[i].s[col] != '#';
+            counts[seq[item] * IC_KINDS + kind[item]]--;
+            kind[item] = wrap ? IC_WRAPPED : IC_OTHER;
+            counts[seq[item] * IC_KINDS + kind[item]]++;
         }
         if (e->dashes) {
             if (!depth || st[depth - 1].col != col) {
                 if (!grow((void **)&st, &st_cap, depth + 1, sizeof *st) ||
-                    !grow((void **)&counts, &seq_cap, 4 * (next_seq + 1), sizeof *counts)) {
+                    !grow((void **)&counts, &seq_cap, IC_KINDS * (next_seq + 1), sizeof *counts)) {
                     free(st), free(counts);
                     return -1;
                 }
@@ -86,13 +133,13 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
             }
             seq[i] = st[depth - 1].seq;
             kind[i] = (unsigned char)item_kind(l, e);
-            counts[seq[i] * 4 + kind[i]]++;
+            counts[seq[i] * IC_KINDS + kind[i]]++;
             item = i;
         }
         yr_skip_note_line(&sk, d, i);
     }
     free(st);
-    if (!counts && !grow((void **)&counts, &seq_cap, 4, sizeof *counts))
+    if (!counts && !grow((void **)&counts, &seq_cap, IC_KINDS, sizeof *counts))
         return -1;
     *counts_out = counts;
     return 0;
@@ -113,8 +160,13 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        const uint32_t *c = &counts[seq[i] * 4];
-        if (kind[i] != IC_COLON || c[IC_STRING] == 0 || c[IC_STRING] < c[IC_COLON] || c[IC_OTHER] != 0) {
+        const uint32_t *c = &counts[seq[i] * IC_KINDS];
+        /* broken and wrapped items have no other reading: whatever their siblings */
+        bool take = kind[i] == IC_BROKEN || kind[i] == IC_WRAPPED ||
+                    (c[IC_OTHER] == 0 && (c[IC_STRING] >= c[IC_COLON] || kind[i] != IC_COLON) &&
+                     ((kind[i] == IC_COLON && c[IC_STRING] != 0) || (kind[i] == IC_PROSE && c[IC_STRING] != 0) ||
+                      (kind[i] == IC_HEADER && (c[IC_STRING] != 0 || c[IC_COLON] + c[IC_PROSE] == 0))));
+        if (!take) {
             yr_put_line(&o, l);
             continue;
         }
@@ -122,10 +174,19 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         as_value.val = as_value.content;
         as_value.key = false;
         mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_COLON), yr_lineno(i),
-                        "Quoted a list item containing ': ' whose sibling items are strings (guessed that "
-                        "\"%.*s\" is one string, not a one-key mapping).",
+                        "Quoted a list item containing ': ' %s (guessed that \"%.*s\" is one string, not a "
+                        "one-key mapping).",
+                        kind[i] == IC_HEADER    ? "keyed like a header or ticket id"
+                        : kind[i] == IC_BROKEN  ? "whose value is no YAML scalar"
+                        : kind[i] == IC_WRAPPED ? "wrapped onto lines no deeper than its key"
+                                                : "whose sibling items are strings",
                         (int)(yr_entry_at(d, i).end - yr_entry_at(d, i).content), l->s + yr_entry_at(d, i).content);
-        yr_put_quoted(&o, d, i, &as_value, yr_value_end(l, &as_value, false), i);
+        size_t last = i;
+        while (kind[i] == IC_WRAPPED && last + 1 < d->count && !(d->l[last + 1].flags & YR_INERT) &&
+               yr_entry_at(d, last + 1).indent > yr_entry_at(d, i).indent)
+            last++;
+        yr_put_quoted(&o, d, i, &as_value, yr_value_end(l, &as_value, false), last);
+        i = last;
         changes++;
     }
     free(seq), free(kind), free(counts);
@@ -133,6 +194,26 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
 }
 
 /* ---- yaml.doubled-quotes ---- */
+
+/* `''text` or `""text` (doubled opening quotes, never closed, no quote
+ * after them): the value is the text, written double-quoted. */
+static size_t open_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, mf_warnings *w)
+{
+    const yr_line *l = &d->l[i];
+    char q = l->s[e->val];
+    size_t vend = yr_value_end(l, e, false);
+    if (vend <= e->val + 2 || memchr(l->s + e->val + 2, q, vend - e->val - 2) ||
+        (q == '"' && memchr(l->s + e->val + 2, '\\', vend - e->val - 2)))
+        return 0;
+    yr_put(o, l->s, e->val);
+    yr_put_dq(o, l->s + e->val + 2, vend - e->val - 2);
+    yr_put(o, l->s + vend, l->n - vend);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_DOUBLED_QUOTES), yr_lineno(i),
+                    "Removed doubled opening quotes that were never closed (guessed that %.*s is the value).",
+                    (int)(vend - e->val - 2), l->s + e->val + 2);
+    return i + 1;
+}
 
 static size_t fix_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                           mf_warnings *w)
@@ -149,6 +230,8 @@ static size_t fix_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
         lead++;
     while (trail < n - lead && v[n - 1 - trail] == q)
         trail++;
+    if (lead == 2 && trail == 0)
+        return open_doubled(o, d, i, e, w);
     /* `'''x'''` is a valid single-quoted scalar ('x'): only two single quotes are doubled ones */
     if (lead != trail || lead < 2 || (q == '\'' && lead != 2) || lead + trail >= n)
         return 0;

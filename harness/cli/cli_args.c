@@ -123,3 +123,17 @@ int cli_need_path(const cli_cmd *cmd, const char *what, const char *path)
     fprintf(stderr, "malform %s: %s %s: %s\n", cmd->name, what, path, strerror(errno));
     return 2;
 }
+
+int cli_json_flag_only(const cli_cmd *cmd, int argc, char **argv, bool *json)
+{
+    int c, rc;
+    *json = false;
+    while ((c = cli_next_option(cmd, argc, argv, &rc)) != -1) {
+        if (c == CLI_EXIT)
+            return rc;
+        *json = true;
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    return -1;
+}

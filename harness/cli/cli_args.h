@@ -36,6 +36,10 @@ bool cli_int_arg(const cli_cmd *cmd, const char *opt, const char *s, long min, l
  * naming opt otherwise. */
 bool cli_double_arg(const cli_cmd *cmd, const char *opt, const char *s, double min, double *out);
 
+/* The command line of a listing whose only option is --json (sets *json):
+ * -1 to go on, or the exit code after the help, a usage error or an operand. */
+int cli_json_flag_only(const cli_cmd *cmd, int argc, char **argv, bool *json);
+
 /* 0 when path exists, else a usage error naming what (e.g. "WORKDIR"): 2. */
 int cli_need_path(const cli_cmd *cmd, const char *what, const char *path);
 

@@ -42,3 +42,16 @@ int cli_print_value(const json_t *v, int json)
     fprintf(stderr, "malform: cannot write the value (out of memory or output closed)\n");
     return -1;
 }
+
+int cli_print_json(json_t *v)
+{
+    char *s = v ? json_dumps(v, JSON_INDENT(2)) : NULL;
+    int rc = 0;
+    if (!s || puts(s) == EOF) {
+        fprintf(stderr, "malform: cannot write the JSON output (out of memory or output closed)\n");
+        rc = 2;
+    }
+    free(s);
+    json_decref(v);
+    return rc;
+}

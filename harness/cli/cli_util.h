@@ -16,4 +16,8 @@ const mf_profile *cli_profile(const char *name_or_path, mf_profile **owned);
 /* Print a value as JSON (json=1) or YAML to stdout; -1 (message on stderr) on failure. */
 int cli_print_value(const json_t *v, int json);
 
+/* Print v as indented JSON and a newline on stdout and release it (v NULL:
+ * out of memory); 0, or 2 with a message on stderr when it cannot be written. */
+int cli_print_json(json_t *v);
+
 #endif

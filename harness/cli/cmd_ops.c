@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli_args.h"
+#include "cli_util.h"
 #include "malform/mutators.h"
 
 static const char *formats(unsigned f)
@@ -17,14 +18,10 @@ static const cli_cmd cmd = {"ops", "[--json]",
 
 int cmd_ops(int argc, char **argv)
 {
-    int json = 0, c, rc;
-    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
-        if (c == CLI_EXIT)
-            return rc;
-        json = 1;
-    }
-    if (optind < argc)
-        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    bool json;
+    int rc = cli_json_flag_only(&cmd, argc, argv, &json);
+    if (rc >= 0)
+        return rc;
     json_t *arr = json ? json_array() : NULL;
     for (size_t i = 0; i < mf_ops_count(); i++) {
         const mf_op *o = mf_ops_at(i);
@@ -37,11 +34,5 @@ int cmd_ops(int argc, char **argv)
             printf("%-30s %-6s %-4s %-5s %-44s %s\n", o->id, mf_contract_name(o->contract), formats(o->formats),
                    o->kind == MF_OP_VALUE ? "value" : "text", *o->rules ? o->rules : "-", o->description);
     }
-    if (json) {
-        char *s = json_dumps(arr, JSON_INDENT(2));
-        puts(s);
-        free(s);
-        json_decref(arr);
-    }
-    return 0;
+    return json ? cli_print_json(arr) : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli_args.h"
+#include "cli_util.h"
 #include "pl_cli.h"
 
 static const struct option options[] = {{"json", no_argument, NULL, 'j'}, {0}};
@@ -75,14 +76,10 @@ static void print_text(const json_t *o)
 
 int cmd_pipelines(int argc, char **argv)
 {
-    int json = 0, c, rc;
-    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
-        if (c == CLI_EXIT)
-            return rc;
-        json = 1;
-    }
-    if (optind < argc)
-        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    bool json;
+    int rc = cli_json_flag_only(&cmd, argc, argv, &json);
+    if (rc >= 0)
+        return rc;
     char **names = mf_pl_names();
     json_t *all = json_array();
     for (size_t i = 0; names && names[i]; i++) {
@@ -91,12 +88,9 @@ int cmd_pipelines(int argc, char **argv)
             print_text(o);
         json_array_append_new(all, o);
     }
-    if (json) {
-        char *s = json_dumps(all, JSON_INDENT(2));
-        printf("%s\n", s ? s : "[]");
-        free(s);
-    }
-    json_decref(all);
     mf_pl_names_free(names);
+    if (json)
+        return cli_print_json(all);
+    json_decref(all);
     return 0;
 }

@@ -11,14 +11,10 @@ static const cli_cmd cmd = {"profiles", "[--json]", "The built-in artifact profi
 
 int cmd_profiles(int argc, char **argv)
 {
-    int json = 0, c, rc;
-    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
-        if (c == CLI_EXIT)
-            return rc;
-        json = 1;
-    }
-    if (optind < argc)
-        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    bool json;
+    int rc = cli_json_flag_only(&cmd, argc, argv, &json);
+    if (rc >= 0)
+        return rc;
     json_t *arr = json ? json_array() : NULL;
     for (size_t i = 0; i < mf_profiles_count(); i++) {
         const mf_profile *p = mf_profiles_at(i);
@@ -30,11 +26,5 @@ int cmd_profiles(int argc, char **argv)
         else
             printf("%-20s %-5s %s\n", p->name, fmt, p->description ? p->description : "");
     }
-    if (json) {
-        char *s = json_dumps(arr, JSON_INDENT(2));
-        puts(s);
-        free(s);
-        json_decref(arr);
-    }
-    return 0;
+    return json ? cli_print_json(arr) : 0;
 }

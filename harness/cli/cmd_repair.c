@@ -1,22 +1,29 @@
 /* cmd_repair.c - `malform repair`: run the pipeline on one model output. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli_args.h"
 #include "cli_util.h"
 #include "malform/input.h"
+#include "repair_jsonl.h"
 
 static const struct option options[] = {
     {"profile", required_argument, NULL, 'p'},   {"output", required_argument, NULL, 'o'},
     {"options", required_argument, NULL, 'O'},   {"ticket-id", required_argument, NULL, 't'},
     {"story-id", required_argument, NULL, 's'},  {"interview-sha256", required_argument, NULL, 'i'},
-    {0}};
+    {"jsonl", no_argument, NULL, 'j'},           {0}};
 static const cli_cmd cmd = {"repair",
                             "[--profile NAME|FILE.yaml] [--output json|yaml|result]\n"
                             "[--options FILE.json] [--ticket-id ID] [--story-id ID]\n"
-                            "[--interview-sha256 HEX] [FILE|-]",
+                            "[--interview-sha256 HEX] [--jsonl] [FILE|-]",
                             "Repair one model output (default: stdin) and print the value; warnings go to stderr.\n"
-                            "Exit: 0 accepted, 1 rejected, 2 usage or I/O error.\n",
+                            "Exit: 0 accepted, 1 rejected, 2 usage or I/O error.\n"
+                            "With --jsonl, FILE holds one request per line, {\"id\", \"input\" or \"case\", \"profile\"?,\n"
+                            "\"options\"?} (\"case\": a structured case, rendered first), and each gets one line\n"
+                            "{\"id\", \"result\"} (the --output result object; \"rendered\" too for a case) or\n"
+                            "{\"id\", \"error\"}; --profile and the context flags are the defaults. Exit 0 when every\n"
+                            "request got a result, else 2.\n",
                             "", options};
 
 /* "warning: line 3: [rule] message", plus "(applied N times, first at lines 3, 7, 12, ...)" for a run. */
@@ -37,7 +44,7 @@ int cmd_repair(int argc, char **argv)
     const char *profile = NULL, *output = NULL, *file = "-", *optfile = NULL;
     mf_options o = {0};
     const char *ticket = NULL, *story = NULL, *sha = NULL;
-    int c, rc;
+    int c, rc, jsonl = 0;
     while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
         switch (c) {
         case CLI_EXIT: return rc;
@@ -47,6 +54,7 @@ int cmd_repair(int argc, char **argv)
         case 't': ticket = optarg; break;
         case 's': story = optarg; break;
         case 'i': sha = optarg; break;
+        case 'j': jsonl = 1; break;
         }
     }
     if (argc - optind > 1)
@@ -78,6 +86,21 @@ int cmd_repair(int argc, char **argv)
     if (story) json_object_set_new(context, "story_id", json_string(story));
     if (sha) json_object_set_new(context, "interview_sha256", json_string(sha));
     o.context = context;
+    if (jsonl) {
+        FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
+        if (!in) {
+            fprintf(stderr, "malform: %s: cannot open: %s\n", file, strerror(errno));
+            rc = 2;
+        } else {
+            rc = cli_repair_jsonl(in, stdout, p, context);
+            if (in != stdin)
+                fclose(in);
+        }
+        json_decref(context);
+        json_decref(optjson);
+        mf_profile_free(owned);
+        return rc;
+    }
     size_t len;
     char *raw;
     /* Over the cap, the first cap + 1 bytes go to mf_repair, which rejects them as INPUT_TOO_LARGE. */

@@ -10,14 +10,10 @@ static const cli_cmd cmd = {"rules", "[--json]", "Every repair rule: id, seed se
 
 int cmd_rules(int argc, char **argv)
 {
-    int json = 0, c, rc;
-    while ((c = cli_next_option(&cmd, argc, argv, &rc)) != -1) {
-        if (c == CLI_EXIT)
-            return rc;
-        json = 1;
-    }
-    if (optind < argc)
-        return cli_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+    bool json;
+    int rc = cli_json_flag_only(&cmd, argc, argv, &json);
+    if (rc >= 0)
+        return rc;
     json_t *arr = json ? json_array() : NULL;
     for (size_t i = 0; i < mf_rules_count(); i++) {
         const mf_rule *r = mf_rules_at(i);
@@ -27,11 +23,5 @@ int cmd_rules(int argc, char **argv)
         else
             printf("%-32s %-48s %s\n", r->id, r->section, r->description);
     }
-    if (json) {
-        char *s = json_dumps(arr, JSON_INDENT(2));
-        puts(s);
-        free(s);
-        json_decref(arr);
-    }
-    return 0;
+    return json ? cli_print_json(arr) : 0;
 }

@@ -68,16 +68,50 @@ static const char *pick(mf_op_ctx *ctx, const char *const *list, size_t n, const
     return list[(size_t)mt_param_int(ctx, param, (long)mt_rand(ctx, n)) % n];
 }
 
+/* Blank, or terminal noise that cand.terminal-noise trims (control bytes,
+ * ESC [ ... sequences, [200~ / [201~ paste markers)? */
+static bool blank_or_noise(const char *s, size_t n, size_t *i)
+{
+    unsigned char c = (unsigned char)s[*i];
+    if (c == 27 && *i + 1 < n && s[*i + 1] == '[') {
+        size_t k = *i + 2;
+        while (k < n && (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] <= 0x3f)
+            k++;
+        *i = k < n ? k + 1 : k;
+        return true;
+    }
+    if (c < 0x20 || c == 0x7f) {
+        (*i)++;
+        return true;
+    }
+    if (c == '[' && *i + 4 < n && !memcmp(s + *i, "[20", 3) && (s[*i + 3] == '0' || s[*i + 3] == '1') &&
+        s[*i + 4] == '~') {
+        *i += 5;
+        return true;
+    }
+    if (c == ' ') {
+        (*i)++;
+        return true;
+    }
+    return false;
+}
+
 /* An empty or null artifact plus one sentence is a valid scalar document:
- * nothing tells the prose from the artifact. */
+ * nothing tells the prose from the artifact (terminal noise an earlier op
+ * added does not count). */
 static bool empty_artifact(const mf_op_ctx *ctx)
 {
     size_t i = 0;
-    while (i < ctx->len && strchr(" \t\r\n", ctx->text[i]))
-        i++;
-    size_t e = ctx->len;
-    while (e > i && strchr(" \t\r\n", ctx->text[e - 1]))
-        e--;
+    while (i < ctx->len && blank_or_noise(ctx->text, ctx->len, &i))
+        ;
+    size_t e = i;
+    for (size_t k = i; k < ctx->len;) {     /* just past the last non-noise byte */
+        size_t j = k;
+        if (blank_or_noise(ctx->text, ctx->len, &j))
+            k = j;
+        else
+            e = ++k;
+    }
     return e == i || (e - i == 4 && !memcmp(ctx->text + i, "null", 4)) || (e - i == 1 && ctx->text[i] == '~') ||
            (e - i == 3 && !memcmp(ctx->text + i, "---", 3));
 }
@@ -121,7 +155,8 @@ static bool top_level_key(const mf_profile *p, const char *s, size_t n)
  * the artifact starts with a mapping entry or item at column 0 (A), or it is
  * "words: text" and the artifact starts with one of the profile's top-level
  * keys (B). Where that promise does not hold the application is ambiguous:
- * raw contract. prose_key notes a key-like line for later wrapper ops. */
+ * raw contract. prose_key notes the prose for later wrapper ops: indented
+ * under a wrapper key it is no longer leading prose, and no rule cuts it. */
 static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
 {
     if (!mt_is_yaml(ctx))
@@ -135,9 +170,9 @@ static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
             cs = pre + i;
             break;
         }
+    ctx->prose_key = true;      /* a wrapper indenting it makes it part of the artifact */
     if (!colon_end && !cs)
         return;
-    ctx->prose_key = true;
     if (!yaml_parses(ctx->text, ctx->len))
         return;
     const char *a = ctx->text + pre_len, *end = ctx->text + ctx->len;
@@ -278,8 +313,12 @@ int mt_op_cand_control(mf_op_ctx *ctx)
     return wrap(ctx, "", post);
 }
 
+/* Only where no fence line exists yet: a second one would close the first
+ * (an empty fenced block, or a fenced artifact), no orphan to trim. */
 int mt_op_cand_orphan_fence(mf_op_ctx *ctx)
 {
+    if (mt_has_fence(ctx))
+        return 0;
     return wrap(ctx, "", ends_nl(ctx) ? "```\n" : "\n```\n");
 }
 

@@ -4,7 +4,8 @@
  * "${}", quotes, unicode, very long lines, multi-line code).
  *
  * These ops change the ground truth: the renderer applies them to the parsed
- * clean value and re-emits it with core's canonical emitter. */
+ * clean value and re-emits it with core's canonical emitter. Fields core
+ * rewrites by design (context keys, enums, ids) are no site. */
 #include <stdlib.h>
 #include <string.h>
 #include "mut_internal.h"
@@ -12,7 +13,19 @@
 typedef struct { json_t *parent; const char *key; size_t index; } leaf;
 typedef struct { leaf *v; size_t n, cap; } leaves;
 
-static void collect(json_t *node, leaves *out, int depth)
+/* A field whose string core rewrites by design, so the value op's string
+ * could never be the ground truth: a runtime-context key of the profile
+ * (story_id is overwritten from the context), an enum field (mapped to its
+ * canonical value) or an id (normalized by the id rules). */
+static bool normalized_field(const mf_profile *p, const char *k)
+{
+    size_t n = strlen(k);
+    if (!strcmp(k, "id") || (n > 3 && !strcmp(k + n - 3, "_id")))
+        return true;
+    return p && (json_object_get(p->context, k) || json_object_get(p->enums, k));
+}
+
+static void collect(const mf_profile *p, json_t *node, leaves *out, int depth)
 {
     if (depth > 64)
         return;
@@ -20,6 +33,8 @@ static void collect(json_t *node, leaves *out, int depth)
     json_t *c;
     if (json_is_object(node)) {
         json_object_foreach(node, k, c) {
+            if (json_is_string(c) && normalized_field(p, k))
+                continue;
             if (json_is_string(c)) {
                 if (out->n == out->cap) {
                     size_t cap = out->cap ? out->cap * 2 : 16;
@@ -31,7 +46,7 @@ static void collect(json_t *node, leaves *out, int depth)
                 }
                 out->v[out->n++] = (leaf){node, k, 0};
             } else {
-                collect(c, out, depth + 1);
+                collect(p, c, out, depth + 1);
             }
         }
     } else if (json_is_array(node)) {
@@ -48,7 +63,7 @@ static void collect(json_t *node, leaves *out, int depth)
                 }
                 out->v[out->n++] = (leaf){node, NULL, i};
             } else {
-                collect(c, out, depth + 1);
+                collect(p, c, out, depth + 1);
             }
         }
     }
@@ -58,7 +73,7 @@ static void collect(json_t *node, leaves *out, int depth)
 static int set_leaf(mf_op_ctx *ctx, const char *s)
 {
     leaves l = {0};
-    collect(ctx->value, &l, 0);
+    collect(ctx->profile, ctx->value, &l, 0);
     if (l.n == 0) {
         free(l.v);
         return 0;

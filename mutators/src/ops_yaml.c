@@ -243,9 +243,51 @@ static bool simple_token(const char *v, size_t n)
     return true;
 }
 
+/* A plain scalar YAML reads as a number, boolean or null: core's
+ * yaml.inline-keys takes it as a whole value wherever a key follows. */
+static bool typed_token(const char *v, size_t n)
+{
+    static const char *const lit[] = {"true", "false", "yes", "no", "on", "off", "null", "~", NULL};
+    for (size_t k = 0; lit[k]; k++)
+        if (strlen(lit[k]) == n && strncasecmp(v, lit[k], n) == 0)
+            return true;
+    size_t i = v[0] == '-' || v[0] == '+', digits = 0, dots = 0;
+    for (; i < n; i++)
+        if (isdigit((unsigned char)v[i]))
+            digits++;
+        else if (v[i] == '.' && dots++ == 0 && digits)
+            ;
+        else
+            return false;
+    return digits && v[n - 1] != '.';
+}
+
+/* Would core know the key [k, k+n) that follows a one-word value: a key of
+ * the profile (top level, nested children and their parents) or a
+ * key that another line of the text holds (line `skip` is the one merged)? */
+static bool known_key(const mt_lines *ls, size_t skip, const mf_op_ctx *ctx, const char *k, size_t n)
+{
+    const mf_profile *p = ctx->profile;
+    if (p && (in_set(p->top_level_keys, k, n) || in_set(p->nested_children, k, n)))
+        return true;
+    const char *parent;
+    const json_t *kids;
+    if (p)
+        json_object_foreach(p->nested_children, parent, kids) if (in_set(kids, k, n)) return true;
+    for (size_t j = 0; j < ls->n; j++) {
+        const mt_line *l = &ls->v[j];
+        if (j != skip && !l->block_body && l->key_len == n && memcmp(l->s + l->body, k, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Two `key: word` lines joined: only where core's yaml.inline-keys splits
+ * them again, i.e. the first value is typed (3, true) or the second key is
+ * one core knows. `owner: platform-team count: 3` with `count` known nowhere
+ * else reads as one string value, and no rule promises otherwise. */
 static bool s_inline_keys(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
-    (void)ctx;
     if (i + 1 >= ls->n)
         return false;
     const mt_line *a = &ls->v[i], *b = &ls->v[i + 1];
@@ -254,7 +296,8 @@ static bool s_inline_keys(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     const char *w;
     size_t m = scalar(b, &w);
     return a->key_len && b->key_len && !b->dash && !b->block_body && b->indent == a->body &&
-           simple_token(v, n) && simple_token(w, m);
+           simple_token(v, n) && simple_token(w, m) &&
+           (typed_token(v, n) || known_key(ls, i + 1, ctx, b->s + b->body, b->key_len));
 }
 
 static int e_inline_keys(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -233,18 +233,45 @@ static void blank_json_comments(char *s, size_t n)
     }
 }
 
+/* Length of the numeric escape at s[i] with all its hex digits (\xNN,
+ * \uNNNN, \UNNNNNNNN), or 0. */
+static size_t numeric_escape(const char *s, size_t n, size_t i)
+{
+    if (s[i] != '\\' || i + 1 >= n || (s[i + 1] != 'x' && s[i + 1] != 'u' && s[i + 1] != 'U'))
+        return 0;
+    size_t digits = s[i + 1] == 'x' ? 2 : s[i + 1] == 'u' ? 4 : 8;
+    for (size_t j = i + 2; j < i + 2 + digits; j++)
+        if (j >= n || !isxdigit((unsigned char)s[j]))
+            return 0;
+    return 2 + digits;
+}
+
 /* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; the
- * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are one separator). */
-static size_t unescape(char *s, size_t n)
+ * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are one separator). A \x, \u or
+ * \U without all its hex digits is no escape ("req\uired" kept as text by
+ * json.invalid-escape): only its backslash separates. In YAML (yaml true)
+ * only double-quoted scalars have escapes: a plain `st\tus` is text. */
+static size_t unescape(char *s, size_t n, bool yaml)
 {
     size_t k = 0;
+    bool dq = false;                    /* YAML: inside a double-quoted scalar */
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\\' && i + 1 < n && strchr("xuU", s[i + 1])) {
-            size_t digits = s[i + 1] == 'x' ? 2 : s[i + 1] == 'u' ? 4 : 8, j = i + 2;
-            while (j < n && j < i + 2 + digits && isxdigit((unsigned char)s[j]))
-                j++;
+        if (yaml && s[i] == '"' && (dq || i == 0 || strchr(" \t:[{,-\n", s[i - 1]))) {
+            dq = !dq;
+            s[k++] = s[i];
+            continue;
+        }
+        if (yaml && !dq) {
+            s[k++] = s[i];
+            continue;
+        }
+        size_t e = numeric_escape(s, n, i);
+        if (e) {
             s[k++] = ' ';
-            i = j - 1;
+            i += e - 1;
+        } else if (yaml && s[i] == '\\' && i + 1 < n && s[i + 1] && strchr("0aevNLP_", s[i + 1])) {
+            s[k++] = ' ';               /* YAML's own escapes: NUL, bell, ESC, VT, NEL, LS, PS, NBSP */
+            i++;
         } else if (s[i] == '\\' && i + 1 < n && strchr("nrtbf\"'\\/", s[i + 1])) {
             char c = s[++i];
             s[k++] = c == 'n' || c == 'r' || c == 't' || c == 'b' || c == 'f' ? ' ' : c;
@@ -284,6 +311,33 @@ static void blank_yaml_syntax(char *s, size_t n)
     }
 }
 
+/* A warning that quotes a replaced value cut short ("Corrected story_id
+ * from \"lorem ipsum dolor ...\" to ...") names the whole value: blank the
+ * rest of the line after each place the quoted start occurs in s. */
+static void blank_previews(char *s, size_t n, const mf_result *r)
+{
+    for (size_t w = 0; w < r->warnings.count; w++) {
+        const char *m = r->warnings.items[w].message;
+        for (const char *q = m ? strstr(m, "...\"") : NULL; q; q = strstr(q + 4, "...\"")) {
+            const char *o = q;
+            while (o > m && !(o[-1] == '"' && (o - 1 == m || o[-2] != '\\')))
+                o--;
+            char pre[128];
+            size_t pl = (size_t)(q - o) < sizeof pre - 1 ? (size_t)(q - o) : sizeof pre - 1;
+            if (o == m || pl < 12)
+                continue;
+            memcpy(pre, o, pl);
+            pl = unescape(pre, pl, false);
+            while (pl > 0 && pre[pl - 1] == ' ')
+                pl--;
+            for (size_t i = 0; pl && i + pl <= n; i++)
+                if (s[i] == pre[0] && memcmp(s + i, pre, pl) == 0)
+                    while (i < n && s[i] != '\n')
+                        s[i++] = ' ';
+        }
+    }
+}
+
 int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
 {
     start(v);
@@ -307,7 +361,8 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
         blank_yaml_syntax(s, n);
     else
         blank_json_comments(s, n);
-    n = unescape(s, n);
+    n = unescape(s, n, !p || p->format != MF_FORMAT_JSON);
+    blank_previews(s, n, in->result);
     for (size_t i = 0; i < n && !v->detail[0];) {
         size_t sl = sep_len(s, n, i);
         if (sl) {
@@ -345,8 +400,9 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
 /* ---- structure ---- */
 
 /* A member-shaped run for key in s: 2 for `"key":` after a comma, a brace
- * or a line break, or `key:` at a line start; 1 for ` key: ` inside a line
- * (a folded line break looks so, and so does prose); 0 for none. */
+ * or a line break, or `key:` after a line break; 1 for ` key: ` inside a
+ * line or at the start of the string (a folded line break looks so, and so
+ * do prose and a value that holds ': '); 0 for none. */
 static int member_run(const char *s, size_t n, const char *key)
 {
     size_t kl = strlen(key);
@@ -371,7 +427,9 @@ static int member_run(const char *s, size_t n, const char *key)
         size_t a = i;
         while (a > 0 && s[a - 1] == ' ')
             a--;
-        best = a == 0 || s[a - 1] == '\n' ? 2 : best > 1 ? best : 1;
+        /* at the very start of the string it sat on its key's own line
+         * (`id: text: x`, kept whole by yaml.plain-colon): inline, not a line start */
+        best = a > 0 && s[a - 1] == '\n' ? 2 : best > 1 ? best : 1;
     }
     return best;
 }

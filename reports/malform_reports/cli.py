@@ -91,9 +91,38 @@ def repair(malform, profile, path=None, data=None):
             return r
     except ValueError:
         pass
-    msg = err.decode(errors="replace").strip()[:300] or f"exit {rc}"
+    return _error_result(err.decode(errors="replace").strip()[:300] or f"exit {rc}")
+
+
+def _error_result(msg):
     return {"status": "error", "value": None, "warnings": [],
             "error": {"tier": 0, "type": "CLI_ERROR", "path": "", "line": 0, "column": 0, "message": msg}}
+
+
+def repair_many(malform, requests, timeout=600):
+    """Answers of `malform repair --jsonl` for requests ({"profile"?, "input" |
+    "case"}), in order: dicts with "result" (and "rendered" for a case). One
+    process for all; an answer the CLI could not give is an error result."""
+    if not requests:
+        return []
+    lines = "".join(json.dumps(dict(r, id=i)) + "\n" for i, r in enumerate(requests))
+    rc, out, err = run(malform, ["repair", "--jsonl", "-"], stdin=lines.encode(), timeout=timeout)
+    answers = {}
+    for line in out.decode(errors="replace").splitlines():
+        try:
+            a = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(a, dict) and isinstance(a.get("id"), int):
+            answers[a["id"]] = a
+    why = err.decode(errors="replace").strip()[:300] or f"exit {rc}"
+    res = []
+    for i in range(len(requests)):
+        a = answers.get(i)
+        if a is None or not isinstance(a.get("result"), dict):
+            a = {"result": _error_result(a.get("error", why) if a else why)}
+        res.append(a)
+    return res
 
 
 def render(malform, case_text):

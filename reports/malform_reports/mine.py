@@ -367,17 +367,27 @@ def run_cases(cases, malform, problems, profiles_dir=PROFILES_DIR):
             builtins = {p.get("name") for p in json.loads(out) if isinstance(p, dict)} if rc == 0 else set()
         except ValueError:
             pass
-    for c in cases:
-        if c.get("needs_render") and malform and c["raw"] is not None:
-            rendered = cli.render(malform, c["raw"])
-            if rendered is not None:
-                c["raw"] = rendered
+    todo = [c for c in cases if c["raw"] is not None and (c.get("needs_render") or c["result"] is None)]
+    if malform:
+        reqs = []
+        for c in todo:
+            r = {"case": c["raw"]} if c.get("needs_render") else {"input": c["raw"]}
+            prof = _cli_profile(c["profile"], builtins, profiles_dir)
+            if prof:
+                r["profile"] = prof
+            reqs.append(r)
+        for c, a in zip(todo, cli.repair_many(malform, reqs)):
+            if c.get("needs_render") and isinstance(a.get("rendered"), str):
+                c["raw"] = a["rendered"]
             c["needs_render"] = False
+            if c["result"] is None:
+                c["result"] = a["result"]
+    for c in cases:
         if c["result"] is None:
             if not malform:
                 missing += 1
                 continue
-            c["result"] = cli.repair(malform, _cli_profile(c["profile"], builtins, profiles_dir), data=(c["raw"] or "").encode())
+            c["result"] = cli.repair(malform, _cli_profile(c["profile"], builtins, profiles_dir), data=b"")
         if not c["profile"]:
             c["profile"] = c["result"].get("profile")
     if missing:
@@ -386,16 +396,20 @@ def run_cases(cases, malform, problems, profiles_dir=PROFILES_DIR):
 
 def parse_cases(cases, malform):
     """case['parsed']: the accepted value, or the schema-less parse of a rejected case."""
+    retry = []
     for c in cases:
         r = c["result"] or {}
         if r.get("status") == "accepted":
             c["parsed"] = r.get("value")
         elif malform and c["raw"] is not None:
-            fmt = "generic_json" if (c.get("format") == "json") else "generic_yaml"
-            g = cli.repair(malform, fmt, data=c["raw"].encode())
-            if g.get("status") != "accepted" and fmt == "generic_yaml":
-                g = cli.repair(malform, "generic_json", data=c["raw"].encode())
-            c["parsed"] = g.get("value") if g.get("status") == "accepted" else None
+            retry.append(c)
+    fmts = ["generic_json" if c.get("format") == "json" else "generic_yaml" for c in retry]
+    answers = cli.repair_many(malform, [{"profile": f, "input": c["raw"]} for f, c in zip(fmts, retry)])
+    again = [c for f, c, a in zip(fmts, retry, answers) if f == "generic_yaml" and a["result"].get("status") != "accepted"]
+    for c, a in zip(retry, answers):
+        c["parsed"] = a["result"].get("value") if a["result"].get("status") == "accepted" else None
+    for c, a in zip(again, cli.repair_many(malform, [{"profile": "generic_json", "input": c["raw"]} for c in again])):
+        c["parsed"] = a["result"].get("value") if a["result"].get("status") == "accepted" else None
 
 
 def failing(c):
@@ -642,12 +656,10 @@ def check(proposals, cases, profiles, malform, problems):
                 json.dump(prof.doc, f, indent=2, ensure_ascii=False)
             res = {"targets": len(p["cases"]), "fixed": 0, "newly_accepted": 0, "broken": 0, "error": None}
             targets = set(p["cases"])
-            for c in cases:
-                if c["profile"] != p["profile"] or c["raw"] is None:
-                    continue
-                data = c["raw"].encode()
-                before = cli.repair(malform, base_path, data=data)
-                after = cli.repair(malform, path, data=data)
+            mine = [c for c in cases if c["profile"] == p["profile"] and c["raw"] is not None]
+            befores = cli.repair_many(malform, [{"profile": base_path, "input": c["raw"]} for c in mine])
+            afters = cli.repair_many(malform, [{"profile": path, "input": c["raw"]} for c in mine])
+            for c, before, after in zip(mine, (a["result"] for a in befores), (a["result"] for a in afters)):
                 if after.get("status") == "error" or before.get("status") == "error":
                     res["error"] = ((after.get("error") or before.get("error")) or {}).get("message")
                     break

@@ -252,9 +252,34 @@ static void orphan_fence(void **state)
     expect(&c, 0, "raw", "a: 1\n");
     expect_rules(&c, 0, "cand.terminal-noise", "cand.orphan-fence", NULL);
     mf_candidates_free(&c);
-    c = build(NULL, "a: 1\x1b[0m\n```\n");
+    c = build(NULL, "a: 1\x1b[0m\n```\n");    /* the noise before the fence line goes first */
     expect(&c, 0, "raw", "a: 1\n");
-    expect_rules(&c, 0, "cand.orphan-fence", "cand.terminal-noise", NULL);
+    expect_rules(&c, 0, "cand.terminal-noise", "cand.orphan-fence", NULL);
+    mf_candidates_free(&c);
+
+    /* noise before a closing tag: cut, the tag line stays for yaml.xml-tag-lines */
+    c = build(NULL, "<yaml>\na: 1\n\x1b[?25h\x1b[0m\n</yaml>\n");
+    expect(&c, 0, "raw", "<yaml>\na: 1\n</yaml>\n");
+    expect_rules(&c, 0, "cand.terminal-noise", NULL);
+    mf_candidates_free(&c);
+
+    /* prose below a noise line, inside a tag envelope, after an orphan fence */
+    c = build(NULL, "a: 1\nb: x\n\x1b[32m\x1b[0m\n\nHope this helps!\n");
+    expect(&c, 0, "raw", "a: 1\nb: x\n");
+    expect_rules(&c, 0, "cand.trailing-prose", "cand.terminal-noise", NULL);
+    mf_candidates_free(&c);
+    c = build(NULL, "<yaml>\na: 1\n\nLet me know if you would like any changes.\n</yaml>\n");
+    expect(&c, 0, "raw", "<yaml>\na: 1\n\n");
+    expect_rules(&c, 0, "cand.trailing-prose", NULL);
+    mf_candidates_free(&c);
+    c = build(NULL, "a: 1\nb: x\x1b[0m\n```\n\nDone.\n");
+    expect(&c, 0, "raw", "a: 1\nb: x\n");
+    expect_rules(&c, 0, "cand.trailing-prose", "cand.terminal-noise", "cand.orphan-fence", NULL);
+    mf_candidates_free(&c);
+
+    /* a closing line above the prose is not skipped: a caption before a fenced sentence stays */
+    c = build(NULL, "Here it is:\n```\nDone.\n```\n");
+    expect(&c, 0, "raw", "Here it is:\n```\nDone.\n```\n");
     mf_candidates_free(&c);
 
     /* a closing fence with an opener above is not an orphan */

@@ -119,6 +119,50 @@ static void test_folded_plain_scalar(void **state)
         fail_msg("prose: %s", v.detail);
 }
 
+/* Fuzz false positives: an invalid \u or \U kept as text by json.invalid-escape
+ * is no numeric escape (its letters are the output's words), and `key:` at the
+ * start of a string sat on its key's own line (`id: text: x` kept whole by
+ * yaml.plain-colon) - inline, unlike `key:` after a line break. */
+static void test_fuzz_false_positives(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *text = "{\"id\": \"T-\\US-1\", \"note\": \"title req\\uired\", \"x\": \"\\u00e9t\\x41\"}";
+    if (run(mf_oracle_conservation, "generic_json", text,
+            "{\"id\":\"T-\\\\US-1\",\"note\":\"title req\\\\uired\",\"x\":\"\\u00e9tA\"}", &v))
+        fail_msg("invalid escapes kept as text: %s", v.detail);
+    /* a whole word the output lacks is still seen */
+    assert_int_equal(run(mf_oracle_conservation, "generic_json", text,
+                         "{\"id\":\"T-\\\\US-1\",\"note\":\"title\",\"x\":\"\\u00e9tA\"}", &v), 1);
+    assert_non_null(strstr(v.detail, "'req'"));
+
+    /* a warning quoting the replaced value cut short names all of it */
+    const char *sid = "{\"story_id\": \"lorem ipsum dolor sit amet consectetur adipiscing elit lorem ipsum dolor sit amet tail\"}";
+    mf_result *r = fake(sid, "{\"story_id\":\"US-1\"}");
+    mf_warnings_add(&r->warnings, "schema.story-id", 0,
+                    "Corrected story_id from \"lorem ipsum dolor sit amet consectetur adipiscing eli...\" to \"US-1\".");
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, sid, strlen(sid), r, NULL, MF_EXPECT_RAW};
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("preview names the value: %s", v.detail);
+    mf_result_free(r);
+
+    /* YAML escapes exist only in double quotes: a plain st\tus is the word it shows */
+    if (run(mf_oracle_conservation, "generic_yaml", "st\\tus: pending\nq: \"a\\tb\"\n",
+            "{\"st\\\\tus\":\"pending\",\"q\":\"a\\tb\"}", &v))
+        fail_msg("plain backslash is text: %s", v.detail);
+    if (run(mf_oracle_conservation, "generic_yaml", "hint: \"b\\ehavior\"\n", "{\"hint\":\"b\\u001bhavior\"}", &v))
+        fail_msg("YAML \\e is ESC: %s", v.detail);
+
+    const char *y = "items:\n  - id: text: \"What: exactly?\"\n  - id: Q02\n    text: plain words\n";
+    if (run(mf_oracle_structure, "generic_yaml", y,
+            "{\"items\":[{\"id\":\"text: \\\"What: exactly?\\\"\"},{\"id\":\"Q02\",\"text\":\"plain words\"}]}", &v))
+        fail_msg("value kept whole on its key's line: %s", v.detail);
+    /* after a line break it is a swallowed key */
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", y,
+                         "{\"items\":[{\"id\":\"Q01\\ntext: What\"},{\"id\":\"Q02\",\"text\":\"plain words\"}]}", &v),
+                     1);
+}
+
 /* The majority of several pipelines stands for the truth; a dissenter is a
  * finding (e.g. one pipeline dropped the array the other two kept). */
 static void test_differential(void **state)
@@ -148,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_yaml_unclosed_quote),
         cmocka_unit_test(test_json_inner_quote),
         cmocka_unit_test(test_folded_plain_scalar),
+        cmocka_unit_test(test_fuzz_false_positives),
         cmocka_unit_test(test_differential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -305,9 +305,14 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *wrapped = "malform-case 1\nprofile: bead_status\nop: cand.prose-before seed=1 text=3\n"
                           "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
     assert_int_equal(contract_of(wrapped, NULL), MF_CONTRACT_RAW);
+    /* a plain sentence indented under a wrapper key is no leading prose either:
+     * no rule cuts it there (core rejects "output:\n  Here is ...\n\n  status: done") */
     const char *plain = "malform-case 1\nprofile: bead_status\nop: cand.prose-before seed=1 text=0\n"
                         "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
-    assert_int_equal(contract_of(plain, NULL), MF_CONTRACT_EXACT);
+    assert_int_equal(contract_of(plain, NULL), MF_CONTRACT_RAW);
+    const char *unwrapped = "malform-case 1\nprofile: bead_status\nop: cand.prose-before seed=1 text=0\n"
+                            "---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(unwrapped, NULL), MF_CONTRACT_EXACT);
     /* a token op after the quotes were made unreadable to the scanner */
     const char *after = "malform-case 1\nprofile: generic_json\nop: json.smart-quotes seed=1\n"
                         "op: json.trailing-comma seed=2\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
@@ -315,6 +320,45 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *before = "malform-case 1\nprofile: generic_json\nop: json.trailing-comma seed=2\n"
                          "op: json.smart-quotes seed=1\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
     assert_int_equal(contract_of(before, NULL), MF_CONTRACT_EXACT);
+    /* yaml.inline-keys joins lines only where core splits them again: after a typed
+     * value (count: 3) or before a key core knows; `owner: platform-team count: 3`
+     * with `count` known nowhere else is one string to every reader */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[256];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-keys seed=%d\n---\n"
+                 "owner: platform-team\ncount: 3\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_string_equal(raw, "owner: platform-team\ncount: 3\n");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-keys seed=%d\n---\n"
+                 "count: 3\nowner: platform-team\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "count: 3 owner: platform-team\n");
+        free(raw);
+    }
+    /* value ops leave the fields core rewrites by design alone: the context's
+     * story_id, enum fields, ids (only the description and the command are sites) */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: task_breakdown\nopts: {\"story_id\": \"US-1\"}\n"
+                 "op: val.bool-like seed=%d\n---\n{\"story_id\": \"US-1\", \"tasks\": [{\"task_id\": \"T-US-1-01\", "
+                 "\"description\": \"Add it\", \"command_to_run\": \"make\"}]}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"US-1\""));
+        assert_non_null(strstr(raw, "\"T-US-1-01\""));
+        assert_true(!strstr(raw, "Add it") || !strstr(raw, "\"make\""));
+        free(raw);
+    }
+    /* an empty artifact stays empty behind terminal noise: prose after it is raw */
+    const char *noisy = "malform-case 1\nprofile: generic_yaml\nop: cand.ansi-noise seed=1\n"
+                        "op: cand.prose-after seed=1\n---\n\n";
+    assert_int_equal(contract_of(noisy, NULL), MF_CONTRACT_RAW);
+    /* a second orphan fence would close the first: no site */
+    const char *twice = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n"
+                        "op: cand.orphan-fence seed=2\n---\na: 1\n";
+    contract_of(twice, &raw);
+    assert_string_equal(raw, "a: 1\n```\n");
+    free(raw);
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
