@@ -120,6 +120,43 @@ static bool promised(const mf_check *k)
     return true;
 }
 
+/* Raw input that is itself a strict artifact has a ground truth after all
+ * (mf_oracle_truth): core must not reject its own misreading of it
+ * (mf_oracle_rejected_reading), nor read it without a warning as another
+ * value. A finding of no-data-loss. */
+static void raw_truth_check(mf_check *k)
+{
+    const mf_result *r = k->result;
+    json_t *t = NULL;
+    mf_verdict tv;
+    if (!k->profile || mf_oracle_truth(k->profile, k->raw, k->raw_len, &t, &tv) != 0)
+        return;
+    char d[sizeof k->v[0].detail] = "";
+    if (r->status != MF_ACCEPTED) {
+        /* a syntax rejection is no finding here: byte-mutated text that parses
+         * strictly can still read as a slip core rightly refuses to guess (-id: x) */
+        if (mf_oracle_rejected_reading(k->profile, t, &r->error))
+            snprintf(d, sizeof d, "input misread: a strict artifact whose strict load satisfies the schema rejected "
+                     "(tier %d %s: %.200s)", r->error.tier, r->error.type ? r->error.type : "?",
+                     r->error.message ? r->error.message : "");
+    } else if (!r->warnings.count && !r->repair_applied && !json_equal(r->value, t)) {
+        char *diff = mf_value_diff(r->value, t, 1);
+        size_t l = diff ? strlen(diff) : 0;
+        while (l && diff[l - 1] == '\n')
+            diff[--l] = '\0';
+        snprintf(d, sizeof d, "input misread: a strict artifact read without a warning as another value:%.300s",
+                 diff ? diff : "");
+        free(diff);
+    }
+    json_decref(t);
+    mf_verdict *v = &k->v[MF_ORACLE_NO_DATA_LOSS];
+    if (*d && !v->failed) {
+        v->ran = true;
+        v->failed = true;
+        snprintf(v->detail, sizeof v->detail, "%s", d);
+    }
+}
+
 int mf_check_run(mf_check *k, const char *data, size_t len, const mf_profile *profile, bool strict,
                  bool determinism)
 {
@@ -186,6 +223,8 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
         slot->idem = k->v[MF_ORACLE_IDEMPOTENCE];
         slot->idem_known = true;
     }
+    if (!k->structured)
+        raw_truth_check(k);
     /* a bug that fires on the clean artifact itself: core misread it */
     if (k->clean_status == 3 && !k->v[MF_ORACLE_NO_DATA_LOSS].failed) {
         k->v[MF_ORACLE_NO_DATA_LOSS].ran = true;

@@ -396,6 +396,40 @@ static void test_raw_invalid_escape_kept(void **state)
     mf_result_free(r);
 }
 
+/* A tier-2 rejection of a clean artifact is core's own misreading when the
+ * value it rejects is not the input's (planted bug 01: Q01 rewritten to Q1,
+ * then refused by the id pattern); a rejection quoting the input's own value
+ * is a cross-field check the schema subset cannot express. */
+static void test_rejected_reading(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("interview");
+    FILE *f = fopen(MALFORM_SOURCE_DIR "/corpus/seeds/interview/checkout_retry_batch.yaml", "rb");
+    assert_non_null(f);
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    json_t *t;
+    mf_verdict v;
+    assert_int_equal(mf_oracle_truth(p, buf, n, &t, &v), 0);
+    const char *id = json_string_value(json_object_get(json_array_get(json_object_get(t, "questions"), 0), "id"));
+    assert_string_equal(id, "Q01");
+    char own[200];
+    snprintf(own, sizeof own, "\"%s\" is not the runtime one", id);
+    mf_error misread = {2, "SCHEMA_VIOLATION", "/questions/0/id", 0, 0, "\"Q1\" does not match the pattern ^Q[0-9]{2,}$"};
+    mf_error cross = {2, "SCHEMA_VIOLATION", "/questions/0/id", 0, 0, own};
+    mf_error absent = {2, "SCHEMA_VIOLATION", "/questions/0/no_such_key", 0, 0, "required"};
+    mf_error semantic = {3, "SEMANTIC", "/questions/0/id", 0, 0, "\"Q1\" duplicate"};
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &misread), 1);
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &cross), 0);
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &absent), 1);
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &semantic), 0);
+    /* a truth that fails the schema itself: no valid case, whatever core says */
+    json_object_del(t, "questions");
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &misread), 0);
+    json_decref(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_real_pipeline),    cmocka_unit_test(test_clean_and_diff),
         cmocka_unit_test(test_truth_independent), cmocka_unit_test(test_planted_clean_input_bug),
         cmocka_unit_test(test_raw_words_unterminated), cmocka_unit_test(test_raw_invalid_escape_kept),
+        cmocka_unit_test(test_rejected_reading),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
