@@ -96,9 +96,9 @@ static bool blank_or_noise(const char *s, size_t n, size_t *i)
     return false;
 }
 
-/* An empty or null artifact plus one sentence is a valid scalar document:
- * nothing tells the prose from the artifact (terminal noise an earlier op
- * added does not count). */
+/* An empty artifact or a one-line plain scalar plus one sentence is a valid
+ * scalar document: nothing tells the prose from the artifact (terminal
+ * noise an earlier op added does not count). */
 static bool empty_artifact(const mf_op_ctx *ctx)
 {
     size_t i = 0;
@@ -112,8 +112,17 @@ static bool empty_artifact(const mf_op_ctx *ctx)
         else
             e = ++k;
     }
-    return e == i || (e - i == 4 && !memcmp(ctx->text + i, "null", 4)) || (e - i == 1 && ctx->text[i] == '~') ||
-           (e - i == 3 && !memcmp(ctx->text + i, "---", 3));
+    if (e == i || (e - i == 3 && !memcmp(ctx->text + i, "---", 3)))
+        return true;
+    /* one plain scalar line ("null", "~", "done"): a sentence next to it is as much the document */
+    const char *t = ctx->text + i;
+    size_t n = e - i;
+    if (memchr(t, '\n', n) || strchr("-[{\"'", t[0]))
+        return false;
+    for (size_t k = 0; k + 1 < n; k++)
+        if (t[k] == ':' && (t[k + 1] == ' ' || t[k + 1] == '\t'))
+            return false;
+    return t[n - 1] != ':';
 }
 
 /* Does libyaml parse the text as it is? */

@@ -353,6 +353,8 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *noisy = "malform-case 1\nprofile: generic_yaml\nop: cand.ansi-noise seed=1\n"
                         "op: cand.prose-after seed=1\n---\n\n";
     assert_int_equal(contract_of(noisy, NULL), MF_CONTRACT_RAW);
+    const char *scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1 text=1\n---\ni\n";
+    assert_int_equal(contract_of(scalar, NULL), MF_CONTRACT_RAW);
     /* a second orphan fence would close the first: no site */
     const char *twice = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n"
                         "op: cand.orphan-fence seed=2\n---\na: 1\n";
