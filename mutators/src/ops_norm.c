@@ -129,6 +129,9 @@ static int value_op(mf_op_ctx *ctx, choose_fn choose)
     char repl[160];
     ctx->rng = mf_rng_next(&ctx->rng);   /* choose() reads style bits from the state: mix it */
     uint64_t save = ctx->rng;
+    for (size_t i = 0; i < s.n; i++)     /* one copy of a duplicated key is no site */
+        if (mt_is_yaml(ctx) && mt_key_repeated(ctx->text, ctx->len, s.v[i].val_off))
+            s.v[i--] = s.v[--s.n];
     for (size_t i = 0; i < s.n; i++)
         ok += choose(ctx, &s.v[i], repl, sizeof repl);
     int rc = 0;

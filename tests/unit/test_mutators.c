@@ -361,6 +361,15 @@ static void test_op_sites_and_ambiguity(void **state)
     contract_of(twice, &raw);
     assert_string_equal(raw, "a: 1\n```\n");
     free(raw);
+    /* a key duplicated by yaml.duplicate-key is no site for a value op: the copies would conflict */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: norm.status-variant seed=%d\n---\n"
+                 "bead_id: a\nstatus: done\nstatus: done\nchecks:\n  tests: pass\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "status: done\nstatus: done\n"));
+        free(raw);
+    }
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
