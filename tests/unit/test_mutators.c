@@ -361,6 +361,15 @@ static void test_op_sites_and_ambiguity(void **state)
     contract_of(twice, &raw);
     assert_string_equal(raw, "a: 1\n```\n");
     free(raw);
+    /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
+    for (int seed = 1; seed < 30; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.wrapper-chain seed=%d\n---\n"
+                 "schema_version: 1\nbeads:\n  - id: b1\n", seed);
+        contract_of(text, &raw);
+        assert_true(strncmp(raw, "artifact:", 9) != 0 && !strstr(raw, " artifact:") && !strstr(raw, "\nartifact:"));
+        free(raw);
+    }
     /* a key duplicated by yaml.duplicate-key is no site for a value op: the copies would conflict */
     for (int seed = 1; seed < 10; seed++) {
         char text[300];
