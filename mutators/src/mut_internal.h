@@ -24,7 +24,7 @@ typedef struct mf_op_ctx {
     size_t len;
     json_t *value;            /* value ops only */
     mf_contract contract;     /* out: weaker contract for this application (0: the op's own) */
-    bool prose_key;           /* out: inserted YAML prose lines (a wrapper would indent them into the artifact) */
+    bool prose_key;           /* out: inserted text around the artifact (prose, noise, orphan fence) that a wrapper would put inside it */
     const mf_options *opt;    /* the case's runtime options (never NULL while rendering) */
 } mf_op_ctx;
 

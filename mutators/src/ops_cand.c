@@ -21,6 +21,16 @@ static int wrap(mf_op_ctx *ctx, const char *pre, const char *post)
     return 1;
 }
 
+/* Append text after the artifact that is no part of it (noise, an orphan
+ * fence): a later wrapper op would indent it into the artifact, where no
+ * rule trims it, so it is noted like prose (render.c makes that raw). */
+static int trailer(mf_op_ctx *ctx, const char *post)
+{
+    int rc = wrap(ctx, "", post);
+    ctx->prose_key = rc == 1;
+    return rc;
+}
+
 static bool ends_nl(const mf_op_ctx *ctx)
 {
     return ctx->len && ctx->text[ctx->len - 1] == '\n';
@@ -214,6 +224,7 @@ int mt_op_cand_prose_before(mf_op_ctx *ctx)
         judge_prose(ctx, pre, strlen(pre));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;
+    ctx->prose_key = rc == 1;   /* JSON too: a wrapper would put it inside the object */
     return rc;
 }
 
@@ -223,6 +234,7 @@ int mt_op_cand_prose_after(mf_op_ctx *ctx)
     int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;
+    ctx->prose_key = rc == 1;   /* a later wrapper would indent it into the artifact */
     return rc;
 }
 
@@ -299,11 +311,11 @@ int mt_op_cand_ansi(mf_op_ctx *ctx)
         ctx->len--;
         char post[64];
         snprintf(post, sizeof post, "%s\n", n);
-        return wrap(ctx, "", post);
+        return trailer(ctx, post);
     }
     char post[64];
     snprintf(post, sizeof post, "%s%s\n", ends_nl(ctx) ? "" : "\n", n);
-    return wrap(ctx, "", post);
+    return trailer(ctx, post);
 }
 
 int mt_op_cand_paste(mf_op_ctx *ctx)
@@ -311,7 +323,7 @@ int mt_op_cand_paste(mf_op_ctx *ctx)
     static const char *const noise[] = {"\x1b[201~", "[201~", "\x1b[200~\x1b[201~", "[200~"};
     char post[64];
     snprintf(post, sizeof post, "%s%s\n", ends_nl(ctx) ? "" : "\n", pick(ctx, noise, 4, "seq"));
-    return wrap(ctx, "", post);
+    return trailer(ctx, post);
 }
 
 int mt_op_cand_control(mf_op_ctx *ctx)
@@ -319,7 +331,7 @@ int mt_op_cand_control(mf_op_ctx *ctx)
     static const char *const noise[] = {"\x07", "\x7f\x7f", "\x01\x02\x1f", "\x0b\x0c"};
     char post[32];
     snprintf(post, sizeof post, "%s%s\n", ends_nl(ctx) ? "" : "\n", pick(ctx, noise, 4, "seq"));
-    return wrap(ctx, "", post);
+    return trailer(ctx, post);
 }
 
 /* Only where no fence line exists yet: a second one would close the first
@@ -328,7 +340,7 @@ int mt_op_cand_orphan_fence(mf_op_ctx *ctx)
 {
     if (mt_has_fence(ctx))
         return 0;
-    return wrap(ctx, "", ends_nl(ctx) ? "```\n" : "\n```\n");
+    return trailer(ctx, ends_nl(ctx) ? "```\n" : "\n```\n");
 }
 
 int mt_op_cand_prompt_echo(mf_op_ctx *ctx)

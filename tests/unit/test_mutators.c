@@ -361,6 +361,13 @@ static void test_op_sites_and_ambiguity(void **state)
     contract_of(twice, &raw);
     assert_string_equal(raw, "a: 1\n```\n");
     free(raw);
+    /* an orphan fence (or noise, or trailing prose) that a wrapper puts inside the artifact: raw */
+    const char *fenced_in = "malform-case 1\nprofile: bead_status\nop: cand.orphan-fence seed=1\n"
+                            "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(fenced_in, NULL), MF_CONTRACT_RAW);
+    const char *fence_only = "malform-case 1\nprofile: bead_status\nop: cand.orphan-fence seed=1\n"
+                             "---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(fence_only, NULL), MF_CONTRACT_EXACT);
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
