@@ -5,9 +5,11 @@ usage: tools/peer-suite.py SUITE.jsonl [--profile generic_json] [--malform PATH]
                            [--show CLASSES] [--group-depth N] [--json OUT]
 
 SUITE.jsonl holds one case a line: {"id": "<suite>:<n>:<group>", "input": TEXT,
-"expected": VALUE} or "expected": {"throws": true} (the peer reports an error).
-Every input goes through `malform repair --profile P --output result` and is
-classified:
+"expected": VALUE} or "expected": {"throws": true} (the peer reports an error);
+a case's own "profile" (a name or a profile file, e.g. the peer test's options)
+overrides --profile.
+Every input goes through `malform repair --profile P --output result` (all at
+once with `--jsonl` when the CLI has it) and is classified:
   same      core accepts the peer's expected value
   rejects   core rejects an input the peer repairs
   changed   core accepts a value different from the peer's (the bad class:
@@ -54,6 +56,26 @@ def run_core(malform, profile, text):
         return {'status': 'error', 'error': {'message': 'unreadable result: ' + proc.stdout[:200].decode('utf-8', 'replace')}}
 
 
+def run_core_batch(malform, profile, cases):
+    """core's results for every case in one `malform repair --jsonl` process; None when
+    the CLI has no batch mode (each case then runs in its own process)."""
+    lines = ''.join(json.dumps({'id': str(k), 'input': c['input'], 'profile': c.get('profile') or profile}) + '\n'
+                    for k, c in enumerate(cases))
+    proc = subprocess.run([malform, 'repair', '--jsonl', '-', '--profile', profile],
+                          input=lines.encode('utf-8', 'surrogatepass'), capture_output=True)
+    if proc.returncode == 2:
+        return None
+    results = {}
+    for line in proc.stdout.decode('utf-8', 'replace').splitlines():
+        try:
+            rec = json.loads(line)
+            results[rec['id']] = rec['result']
+        except (ValueError, KeyError, TypeError):
+            continue
+    return [results.get(str(k)) or run_core(malform, c.get('profile') or profile, c['input'])
+            for k, c in enumerate(cases)]
+
+
 def classify(case, result):
     throws = isinstance(case['expected'], dict) and case['expected'].keys() == {'throws'}
     accepted = result.get('status') == 'accepted'
@@ -92,8 +114,9 @@ def main():
     groups = OrderedDict()
     totals = dict.fromkeys(CLASSES, 0)
     records = []
-    for case in cases:
-        result = run_core(args.malform, args.profile, case['input'])
+    batch = run_core_batch(args.malform, args.profile, cases)
+    for k, case in enumerate(cases):
+        result = batch[k] if batch else run_core(args.malform, case.get('profile') or args.profile, case['input'])
         cls = classify(case, result)
         totals[cls] += 1
         row = groups.setdefault(group_of(case['id'], args.group_depth), dict.fromkeys(CLASSES, 0))

@@ -115,7 +115,7 @@ size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t m
         return 0;
     size_t levels = MF_JSON_SCAN_DEPTH + 1;
     size_t *stack = malloc(MF_JSON_SCAN_DEPTH * sizeof *stack);
-    level_list *lv = calloc(levels, sizeof *lv);
+    level_list *lv = malloc(levels * sizeof *lv); /* a level is reset when its bracket opens */
     mf_cand_span *pool = malloc(levels * max * sizeof *pool);
     if (!stack || !lv || !pool) {
         free(stack), free(lv), free(pool);
@@ -123,6 +123,7 @@ size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t m
     }
     for (size_t i = 0; i < levels; i++)
         lv[i].items = pool + i * max;
+    level_reset(&lv[0]);
 
     size_t sp = 0, overflow = 0;
     bool in_str = false, esc = false;

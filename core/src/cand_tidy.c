@@ -50,10 +50,41 @@ int mf_cand_line_at(const char *s, size_t off)
     return line;
 }
 
+/* True when no byte of [s, s+len) can start a noise token (most texts): a
+ * table lookup a byte, then the '[' bytes for the paste markers. */
+static bool noise_free(const char *s, size_t len)
+{
+    static const unsigned char starts[256] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        [127] = 1};
+    for (size_t i = 0; i < len; i++)
+        if (starts[(unsigned char)s[i]])
+            return false;
+    for (const char *b = memchr(s, '[', len); b; b = memchr(b + 1, '[', len - (size_t)(b + 1 - s)))
+        if (len - (size_t)(b - s) >= 3 && b[1] == '2' && b[2] == '0')
+            return false;
+    return true;
+}
+
 size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
 {
+    if (noise_free(s, len)) {
+        *line = 0;
+        *keep_nl = false;
+        return len;
+    }
     size_t content_end = 0, noise_start = (size_t)-1, i = 0;
     while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        if (c > ' ' && c != '[' && c != 127) { /* printable, starts no noise token: content */
+            content_end = ++i;
+            noise_start = (size_t)-1;
+            continue;
+        }
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+            i++;
+            continue;
+        }
         size_t n = noise_len(s + i, len - i);
         if (n) {
             if (noise_start == (size_t)-1)

@@ -413,6 +413,8 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
  * a wrong tag, not prose), so a markdown sample never beats a data fence. */
 static int scan_fences(ctx *c, const char *s, size_t len)
 {
+    if (!memchr(s, '`', len) && !memchr(s, '~', len))
+        return 0; /* no fence line without its character */
     size_t found = 0;
     if (scan_fences_as(c, s, len, false, &found))
         return -1;
@@ -673,6 +675,15 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     return 0;
 }
 
+/* Does the opener at k start a JSON value (`{"`, `[1`, `[{`, ...), not prose? */
+static bool value_opener(const char *s, size_t len, size_t k)
+{
+    size_t j = k + 1;
+    while (j < len && isspace((unsigned char)s[j]))
+        j++;
+    return j < len && (s[j] == '"' || s[j] == '{' || s[j] == '[' || s[j] == '-' || isdigit((unsigned char)s[j]));
+}
+
 /* First `open` to last `close`. Skipped when structure follows the last
  * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
  * truncated value) and when it is the whole text. */
@@ -685,6 +696,12 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     while (e > 0 && s[e - 1] != close)
         e--;
     size_t st = (size_t)(a - s);
+    if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st)) {
+        int line = mf_cand_line_at(s, st);   /* `Here it is: {"k": "v` - never closed: cut */
+        return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,
+                    "Took the text from the first '%c' (line %d) to the end as the JSON artifact "
+                    "(it never closes: the output was cut).", open, line);
+    }
     if (e <= st + 1 || (st == 0 && blank(s + e, len - e)))
         return 0;
     for (size_t i = e; i < len; i++)
@@ -738,14 +755,29 @@ static bool strict_json_document(const mf_profile *p, const char *s, size_t len)
     return v != NULL;
 }
 
-static int build(const mf_profile *p, const char *raw, size_t len, bool nonstrict, mf_candidates *out)
+/* Step 1 (out fresh): raw, prefix-stripped and every kind before the JSON
+ * extractions; step 2 (out from step 1): the JSON extractions appended; step
+ * 0: both. The pipeline tries the extractions last (pass B, after every other
+ * candidate), so it builds them only when nothing else won. */
+static int build(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict, mf_candidates *out)
 {
-    memset(out, 0, sizeof *out);
+    if (step != 2)
+        memset(out, 0, sizeof *out);
     if (!raw)
         raw = "", len = 0;
     ctx c = {.out = out, .p = p, .suffix = ""};
     mf_buf stripped = {0};
     mf_warnings pw = {0};
+    if (step == 2) {
+        if (!is_json(p) || out->count == 0 || (!nonstrict && strict_json_document(p, raw, len)))
+            return 0;
+        if (!(c.hash = malloc(out->cap * sizeof *c.hash))) {
+            mf_candidates_free(out);
+            return mf_oom();
+        }
+        for (size_t i = 0; i < out->count; i++)
+            c.hash[i] = fnv(out->items[i].text, out->items[i].len);
+    }
 
     int first;
     size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
@@ -756,19 +788,22 @@ static int build(const mf_profile *p, const char *raw, size_t len, bool nonstric
                                   nstrip, nstrip == 1 ? "" : "s"))
         goto oom;
 
-    if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
-        goto oom;
-    if (!nonstrict && strict_json_document(p, raw, len))
-        goto done; /* valid JSON is never cut: no extraction from inside it */
-    if (nstrip) {
-        c.base = &pw;
-        if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+    if (step != 2) {
+        if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
             goto oom;
+        if (!nonstrict && strict_json_document(p, raw, len))
+            goto done; /* valid JSON is never cut: no extraction from inside it */
+        if (nstrip) {
+            c.base = &pw;
+            if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
+                goto oom;
+        }
     }
 
     scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
                        is_json(p) ? scan_json_span : NULL};
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    size_t from = step == 2 ? 4 : 0, to = step == 1 ? 4 : sizeof kinds / sizeof *kinds;
+    for (size_t k = from; k < to; k++) {
         if (!kinds[k])
             continue;
         c.base = NULL;
@@ -799,12 +834,13 @@ oom:
 
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
 {
-    return build(p, raw, len, false, out);
+    return build(p, raw, len, 0, false, out);
 }
 
-int mf_candidates_build_nonstrict(const mf_profile *p, const char *raw, size_t len, mf_candidates *out)
+int mf_candidates_build_step(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict,
+                             mf_candidates *out)
 {
-    return build(p, raw, len, true, out);
+    return build(p, raw, len, step, nonstrict, out);
 }
 
 void mf_candidates_free(mf_candidates *c)

@@ -90,11 +90,18 @@ typedef struct {
 } mf_candidate;
 typedef struct { mf_candidate *items; size_t count, cap; } mf_candidates;
 
+/* mf_warnings_add with a finished message: a repeat of the last record is
+ * counted without formatting or copying. 0, or -1 on OOM. */
+int mf_warnings_add_text(mf_warnings *w, const char *rule, int line, const char *msg);
+
 /* Build the ordered candidate list for raw output (first is always "raw"
  * after noise trimming); identical texts are listed once. 0 ok, -1 OOM. */
 int mf_candidates_build(const mf_profile *p, const char *raw, size_t len, mf_candidates *out);
-/* The same when the caller already knows raw is not strict JSON (its strict parse failed). */
-int mf_candidates_build_nonstrict(const mf_profile *p, const char *raw, size_t len, mf_candidates *out);
+/* The same in two steps: step 1 builds every candidate but the JSON extractions
+ * ("json-balanced", "json-span"), step 2 appends those to step 1's list.
+ * nonstrict: the caller knows raw is not strict JSON. 0 ok, -1 OOM (out freed). */
+int mf_candidates_build_step(const mf_profile *p, const char *raw, size_t len, int step, bool nonstrict,
+                             mf_candidates *out);
 void mf_candidates_free(mf_candidates *c);
 
 /* Offset where the text resumes after a leading prose line that YAML would

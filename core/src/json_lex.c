@@ -18,7 +18,7 @@ void jl_note(jp *p, int rule, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    mf_warnings_add(p->w, mf_rules[rule].id, line, "%s", msg);
+    mf_warnings_add_text(p->w, mf_rules[rule].id, line, msg);
 }
 
 static int jl_column_at(const jp *p, size_t bol, size_t at)
@@ -96,13 +96,15 @@ bool jl_is_word(int c)
            c == '_' || c == '$' || c == '.' || c == '+' || c == '-';
 }
 
-/* Length of a Unicode space (NBSP, U+2000..U+200B, U+202F, U+3000, U+FEFF) at k, or 0. */
+/* Length of a Unicode space (NBSP, U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF) at k, or 0. */
 size_t jl_unicode_space(const jp *p, size_t k)
 {
     int a = at(p, k), b = at(p, k + 1), c = at(p, k + 2);
     if (a == 0xC2 && b == 0xA0)
         return 2;
     if (a == 0xE2 && b == 0x80 && ((c >= 0x80 && c <= 0x8B) || c == 0xAF))
+        return 3;
+    if (a == 0xE2 && b == 0x81 && c == 0x9F)
         return 3;
     if (a == 0xE3 && b == 0x80 && c == 0x80)
         return 3;
@@ -124,29 +126,70 @@ int jl_smart_quote(const jp *p, size_t k)
     return -1;
 }
 
-/* Skip whitespace and comments between tokens, noting each repair. */
 /* Does the line comment [a, e) hold JSON structure: a key (`"k":`) or a
- * closer at its end? After a token on the same line such a comment has
- * probably swallowed members (`"n": 3 // default 5, "t": 30}`). */
-static bool comment_hides_structure(const jp *p, size_t a, size_t e)
+ * closer? After a token on the same line such a comment may have swallowed
+ * members (`"n": 3 // default 5, "t": 30}`). *closer: offset of its first
+ * closer ('}' or ']'), e when none; *key_before: a key stands before it. */
+static bool comment_structure(const jp *p, size_t a, size_t e, size_t *closer, bool *key_before)
 {
-    size_t last = e;
-    while (last > a && is_ws(at(p, last - 1)))
-        last--;
-    if (last > a && (at(p, last - 1) == '}' || at(p, last - 1) == ']'))
-        return true;
+    *closer = e;
+    *key_before = false;
+    bool key = false;
     for (size_t j = a; j < e; j++) {
-        if (at(p, j) != ':')
+        int c = at(p, j);
+        if ((c == '}' || c == ']') && *closer == e) {
+            *closer = j;
+            *key_before = key;
+        }
+        if (c != ':')
             continue;
         size_t k = j;
         while (k > a && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
             k--;
         if (k > a && (at(p, k - 1) == '"' || at(p, k - 1) == '\''))
-            return true;
+            key = true;
     }
-    return false;
+    if (*closer == e)
+        *key_before = key;
+    return key || *closer < e;
 }
 
+/* Skip a line comment ('#' or '//') at the cursor. A comment after a token
+ * on its line that holds JSON structure is a commented-out member when the
+ * document goes on below it: removed, the warning quotes it. On the last line
+ * it has swallowed the document's end: a comment without a key before its
+ * first closer ends there (`"v" // note }, "k": 1}`), else it is rejected. */
+static int skip_line_comment(jp *p)
+{
+    size_t a = p->i, e = a;
+    while (e < p->n && p->s[e] != '\n')
+        e++;
+    bool trailing = false;
+    for (size_t k = p->bol; k < a && !trailing; k++)
+        trailing = !is_ws(at(p, k));
+    size_t body = a + (cur(p) == '#' ? 1 : 2), closer;
+    bool key_before;
+    const char *what = "comment removed";
+    if (trailing && comment_structure(p, body, e, &closer, &key_before)) {
+        if (jl_past_spaces(p, e) < p->n) {
+            what = "comment holding JSON structure removed (a commented-out member?)";
+        } else if (closer < e && !key_before) {
+            e = closer;
+            what = "comment ended before the closer it ran into";
+        } else {
+            return jl_fail(p, "a comment after a value holds JSON structure (a key or a closer) on the "
+                              "last line: it may hide members, so it is not removed");
+        }
+    }
+    size_t shown = e - a > 100 ? 100 : e - a;
+    while (shown > 0 && shown < e - a && ((unsigned char)p->s[a + shown] & 0xC0) == 0x80)
+        shown--;
+    jl_note(p, MF_RULE_JSON_COMMENT, p->line, "%s: %.*s%s", what, (int)shown, p->s + a, shown < e - a ? "..." : "");
+    jl_advance_n(p, e - a);
+    return 0;
+}
+
+/* Skip whitespace and comments between tokens, noting each repair. */
 int jl_skip_ws(jp *p)
 {
     for (;;) {
@@ -161,20 +204,15 @@ int jl_skip_ws(jp *p)
             jl_advance_n(p, us);
             continue;
         }
+        if (c == '\\' && (at(p, p->i + 1) == 'n' || at(p, p->i + 1) == 'r' || at(p, p->i + 1) == 't')) {
+            jl_note(p, MF_RULE_JSON_ESCAPED_JSON, p->line, "escaped whitespace '\\%c' between tokens read as whitespace",
+                    at(p, p->i + 1));
+            jl_advance_n(p, 2);
+            continue;
+        }
         if (c == '#' || (c == '/' && at(p, p->i + 1) == '/')) {
-            size_t a = p->i, e = a;
-            while (e < p->n && p->s[e] != '\n')
-                e++;
-            bool trailing = false;
-            for (size_t k = p->bol; k < a && !trailing; k++)
-                trailing = !is_ws(at(p, k));
-            if (trailing && comment_hides_structure(p, a + 1, e))
-                return jl_fail(p, "a comment after a value holds JSON structure (a key or a closer): "
-                                  "it may hide members, so it is not removed");
-            size_t shown = e - a > 60 ? 60 : e - a;
-            jl_note(p, MF_RULE_JSON_COMMENT, p->line, "comment removed: %.*s%s", (int)shown, p->s + a,
-                    shown < e - a ? "..." : "");
-            jl_advance_n(p, e - a);
+            if (skip_line_comment(p))
+                return -1;
             continue;
         }
         if (c == '/' && at(p, p->i + 1) == '*') {
@@ -214,3 +252,18 @@ size_t jl_past_spaces(const jp *p, size_t k)
     return k;
 }
 
+
+size_t jl_past_spaces_comments(const jp *p, size_t k)
+{
+    for (;;) {
+        k = jl_past_spaces(p, k);
+        if (at(p, k) != '/' || at(p, k + 1) != '*')
+            return k;
+        size_t e = k + 2;
+        while (e + 1 < p->n && !(p->s[e] == '*' && p->s[e + 1] == '/'))
+            e++;
+        if (e + 1 >= p->n)
+            return k;
+        k = e + 2;
+    }
+}

@@ -29,6 +29,9 @@ typedef struct {
     int open_objects, open_arrays; /* containers open around the cursor */
     int implicit_closes;     /* closers inserted for a mismatched one: a stray closer may follow */
     int tuple_depth;         /* open Python tuples: ')' ends bare text */
+    int call_depth;          /* open calls `ObjectId(`, `cb(`: ')' ends a value */
+    bool brace_missing;      /* the next object starts at its first key: its '{' is missing */
+    unsigned char closer_of[MF_JSON_DEPTH_CAP + 2]; /* closer of the container open at each depth */
     /* truncation bookkeeping, reported once at the end */
     int closed_containers;
     bool closed_string, dropped_member;
@@ -61,8 +64,12 @@ int jl_smart_quote(const jp *p, size_t k);
 int jl_skip_ws(jp *p);
 /* Offset of the first byte at or after k that is neither JSON whitespace nor a Unicode space. */
 size_t jl_past_spaces(const jp *p, size_t k);
+/* Like jl_past_spaces, also past closed block comments (slash-star ... star-slash). */
+size_t jl_past_spaces_comments(const jp *p, size_t k);
 /* Is [s, s+n) one of the literal words (true, None, NaN, ...)? */
 bool jl_word_is_literal(const char *s, size_t n);
+/* Does a quoted key missing its ':' start at k (`"n" 2`, `"a" "b"`)? */
+bool jl_key_without_colon(const jp *p, size_t k);
 /* Does a key (`"name"` then `:`, on one line) start with the quote at k? */
 bool jl_key_at(const jp *p, size_t k);
 /* Parse a string whose opening delimiter (kind q) is at the cursor into b.
@@ -76,5 +83,13 @@ int jl_parse_word(jp *p, json_t **out);
 bool jl_bare_start(const jp *p);
 /* Is there a `...` or `…` placeholder at k? */
 bool jl_placeholder_at(const jp *p, size_t k);
+/* Does a complete string value (`"text"` on one line, then ',', ']' or a line
+ * break) start with the quote at k? */
+bool jl_value_string_at(const jp *p, size_t k);
+/* End of the word (jl_is_word bytes) starting at k. */
+size_t jl_word_end(const jp *p, size_t k);
+/* After a word ending at k: a quote then structure (`,` `}` `]` `:` or the end)
+ * - a string whose opening quote is missing (`foo",`)? */
+bool jl_open_quote_missing(const jp *p, size_t k);
 
 #endif

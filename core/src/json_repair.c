@@ -20,6 +20,7 @@
  * but in a repaired text a duplicate key with a different value is rejected
  * (a misread; either choice would drop one); text with a raw NUL byte is never strict JSON (jansson would stop there); nesting is
  * capped at max_depth (at most MF_JSON_DEPTH_CAP). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "json_internal.h"
@@ -57,8 +58,74 @@ static bool schema_root_is_object(const mf_profile *p)
 }
 
 /* One value from several top-level values (steals them from tops). */
+static bool empty_container(const json_t *v)
+{
+    return (json_is_object(v) && json_object_size(v) == 0) || (json_is_array(v) && json_array_size(v) == 0);
+}
+
+/* Several top-level values, some of them `{}` or `[]` and some not: drop the
+ * empty ones (they hold no data); when all are empty, all stay. */
+static void drop_empty_tops(mf_json_tops *tops, mf_warnings *w)
+{
+    size_t empty = 0, keep = 0;
+    for (size_t k = 0; k < tops->count; k++)
+        empty += empty_container(tops->items[k].value);
+    if (tops->count < 2 || empty == 0 || empty == tops->count)
+        return;
+    for (size_t k = 0; k < tops->count; k++) {
+        if (empty_container(tops->items[k].value)) {
+            json_decref(tops->items[k].value);
+            continue;
+        }
+        tops->items[keep++] = tops->items[k];
+    }
+    mf_warnings_add(w, MF_RULE_ID(JSON_CONCATENATED), tops->items[0].line,
+                    "%zu concatenated JSON values: dropped %zu empty one(s) ({} or [])", tops->count,
+                    tops->count - keep);
+    tops->count = keep;
+}
+
+/* Is the top-level value a tag such as `[CONTENT]`, `[/CONTENT]` or a
+ * transcript label `[assistant/model/turn-2]` (an unquoted one-word array)? */
+static bool tag_top(const char *text, const mf_json_top *t)
+{
+    if (!json_is_array(t->value) || json_array_size(t->value) != 1 || !json_is_string(json_array_get(t->value, 0)))
+        return false;
+    size_t a = t->start, e = t->end;
+    if (e - a < 3 || text[a] != '[' || text[e - 1] != ']')
+        return false;
+    a += text[a + 1] == '/' ? 2 : 1;
+    for (size_t k = a; k < e - 1; k++)
+        if (!(isalnum((unsigned char)text[k]) || strchr("_-./:@", text[k])))
+            return false;
+    return e - 1 > a;
+}
+
+/* Several top-level values, some of them tag lines around the others
+ * (MetaGPT's `[CONTENT]` ... `[/CONTENT]`): drop the tags. */
+static void drop_tag_tops(const char *text, mf_json_tops *tops, mf_warnings *w)
+{
+    size_t tags = 0, keep = 0;
+    for (size_t k = 0; k < tops->count; k++)
+        tags += tag_top(text, &tops->items[k]);
+    if (tops->count < 2 || tags == 0 || tags == tops->count)
+        return;
+    for (size_t k = 0; k < tops->count; k++) {
+        mf_json_top *t = &tops->items[k];
+        if (!tag_top(text, t)) {
+            tops->items[keep++] = *t;
+            continue;
+        }
+        mf_warnings_add(w, MF_RULE_ID(JSON_CONCATENATED), t->line, "tag line %.*s around the value dropped",
+                        (int)(t->end - t->start > 40 ? 40 : t->end - t->start), text + t->start);
+        json_decref(t->value);
+    }
+    tops->count = keep;
+}
+
 static json_t *combine(const mf_profile *p, mf_json_tops *tops, mf_warnings *w)
 {
+    drop_empty_tops(tops, w);
     if (tops->count == 1) {
         json_t *v = tops->items[0].value;
         tops->items[0].value = NULL;
@@ -110,6 +177,38 @@ static json_t *combine(const mf_profile *p, mf_json_tops *tops, mf_warnings *w)
     return arr;
 }
 
+/* Does the text start like escaped JSON: `\\"`, or `{`/`[` then `\\"`? */
+static bool escaped_json(const char *s, size_t n)
+{
+    size_t k = 0;
+    while (k < n && strchr(" \t\r\n", s[k]))
+        k++;
+    if (k < n && (s[k] == '{' || s[k] == '['))
+        for (k++; k < n && strchr(" \t\r\n", s[k]); k++)
+            ;
+    return k + 1 < n && s[k] == '\\' && s[k + 1] == '"';
+}
+
+/* The text with one level of string escapes undone (\\" \\\\ \\/ \\n \\t \\r \\b \\f);
+ * other escapes stay, a backslash ending the text is dropped. */
+static int unescape_once(const char *s, size_t n, mf_buf *out)
+{
+    static const char from[] = "\"\\/ntrbf", to[] = "\"\\/\n\t\r\b\f";
+    for (size_t k = 0; k < n; k++) {
+        const char *e = s[k] == '\\' && k + 1 < n ? strchr(from, s[k + 1]) : NULL;
+        if (s[k] == '\\' && k + 1 == n)
+            break;
+        if (e && *e) {
+            if (mf_buf_putc(out, to[e - from]))
+                return -1;
+            k++;
+        } else if (mf_buf_putc(out, s[k])) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth,
                          json_t **out, mf_warnings *w, mf_error *err)
 {
@@ -138,12 +237,30 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     }
     mf_warnings local = {0};
     mf_json_tops tops;
+    mf_buf plain = {0};                 /* the text unescaped once (json.escaped-json) */
+    const char *scanned = text;
     if (mf_json_scan(text, len, max_depth, &tops, &local, err) != 0) {
         mf_warnings_clear(&local);
-        return -1;
+        if (!escaped_json(text, len))
+            return -1;
+        mf_error err2 = {0};
+        int rc = unescape_once(text, len, &plain) || !plain.s ? -1
+               : mf_json_scan(plain.s, plain.len, max_depth, &tops, &local, &err2);
+        mf_error_clear(&err2);
+        if (rc != 0) {
+            mf_buf_free(&plain);
+            mf_warnings_clear(&local);
+            return -1;
+        }
+        scanned = plain.s;
+        mf_error_clear(err);
+        mf_warnings_add(&local, MF_RULE_ID(JSON_ESCAPED_JSON), 1,
+                        "the JSON text was escaped as a string's content (\\\"); unescaped once");
     }
+    drop_tag_tops(scanned, &tops, &local);
     *out = combine(p, &tops, &local);
     mf_json_tops_free(&tops);
+    mf_buf_free(&plain);
     mf_warnings_take(w, &local);
     return 0;
 }

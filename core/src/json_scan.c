@@ -14,9 +14,11 @@
  * cut by the end of input, a key without value) is dropped, never invented.
  * A string that ran into the end of input after an inner-quote decision is
  * rejected instead: the decision was probably wrong. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "json_lex.h"
+#include "json_strict.h"
 
 /* ---------------------------------------------------------------- values */
 
@@ -32,6 +34,9 @@ static bool value_start(const jp *p)
 
 static int enter(jp *p)
 {
+    bool implicit = p->brace_missing;
+    p->brace_missing = false;
+    int c = implicit ? '{' : cur(p);
     if (++p->depth > p->max_depth) {
         bool first = !p->failed;
         jl_fail(p, "nesting deeper than %d levels (the depth cap)", p->max_depth);
@@ -39,8 +44,35 @@ static int enter(jp *p)
             p->err->type = "NESTING_TOO_DEEP"; /* a cap names itself (mf_error_is_final) */
         return -1;
     }
-    jl_advance(p);
+    p->closer_of[p->depth] = c == '{' ? '}' : c == '(' ? ')' : ']';
+    if (!implicit)
+        jl_advance(p);
     return 0;
+}
+
+/* Does a quoted value that is no key start at k (`{a "b"}`: a missing ':')? */
+static bool quoted_value_at(const jp *p, size_t k)
+{
+    int c = at(p, k);
+    if (c == '"')
+        return !jl_key_at(p, k);
+    return c == '\'' || jl_smart_quote(p, k) >= 0;
+}
+
+/* At a bare word where a key is expected: is it a stray word (`COMMENT "k": 1`,
+ * `"v" AAAA }`) - followed by a key or '}' and no ':' of its own? Its end, or 0. */
+static size_t stray_word_end(const jp *p)
+{
+    int c = cur(p);
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return 0;
+    size_t w = jl_word_end(p, p->i);
+    if (jl_word_is_literal(p->s + p->i, w - p->i))
+        return 0;
+    size_t k = jl_past_spaces(p, w);
+    if (k == w && at(p, k) != '}')
+        return 0;
+    return at(p, k) == '}' || (at(p, k) == '"' && jl_key_at(p, k)) ? w : 0;
 }
 
 /* Parse a key at p->i into b. Returns 0 (*cut when the input ended), or -1. */
@@ -65,13 +97,20 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
             *cut = true;
             return 0;
         }
-        if (at(p, k) != ':') {
+        size_t wend = p->i;
+        if (at(p, k) == '"' && at(p, jl_past_spaces(p, k + 1)) == ':') {   /* `a": 1` */
+            jl_note(p, MF_RULE_JSON_MISSING_OPEN_QUOTE, line, "key '%.*s\"' had no opening quote",
+                    (int)(wend - start), p->s + start);
+            jl_advance_n(p, k + 1 - p->i);
+        } else if (at(p, k) == ':' || (k > wend && quoted_value_at(p, k))) {
+            jl_note(p, MF_RULE_JSON_UNQUOTED_KEY, line, "unquoted key '%.*s' quoted", (int)(wend - start),
+                    p->s + start);
+        } else {
             p->i = start;
             return jl_fail(p, "expected a quoted object key");
         }
-        jl_note(p, MF_RULE_JSON_UNQUOTED_KEY, line, "unquoted key '%.*s' quoted", (int)(p->i - start), p->s + start);
         mf_buf_reset(b);
-        return mf_buf_put(b, p->s + start, p->i - start) ? jl_fail(p, "out of memory") : 0;
+        return mf_buf_put(b, p->s + start, wend - start) ? jl_fail(p, "out of memory") : 0;
     }
     return jl_fail(p, "expected a quoted object key or '}'");
 }
@@ -84,7 +123,9 @@ static bool early_closer(const jp *p)
     if (at(p, k) != ',')
         return false;
     k = jl_past_spaces(p, k + 1);
-    return at(p, k) == '"' && jl_key_at(p, k);
+    if (at(p, k) == '"' && at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':')
+        return true;                    /* `}, "": 1` */
+    return at(p, k) == '"' && (jl_key_at(p, k) || jl_key_without_colon(p, k));
 }
 
 /* Is the first element of the object at the cursor a lone value followed by
@@ -112,15 +153,15 @@ static bool set_ahead(const jp *p)
 }
 
 /* At a ']' inside an object: drop it as stray, or close the object there. */
-static int object_bracket(jp *p, bool *closed)
+static int object_bracket(jp *p, bool *closed, bool in_array)
 {
     *closed = false;
-    if (p->implicit_closes > 0 || early_closer(p)) {
+    if (p->implicit_closes > 0 || (!in_array && early_closer(p))) {
         if (p->implicit_closes > 0)
             p->implicit_closes--;
         jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "stray ']' in an object dropped");
         jl_advance(p);
-    } else if (p->open_arrays > 0) {    /* `{"a": 1]`: the '}' is missing, the ']' closes the array */
+    } else if (p->open_arrays > 0) {    /* `[{"a": 1]`: the '}' is missing, the ']' closes the array */
         jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'}' missing before ']': the object was closed there");
         p->implicit_closes++;
         *closed = true;
@@ -132,9 +173,25 @@ static int object_bracket(jp *p, bool *closed)
     return 0;
 }
 
+/* Are all items of a and b of one JSON type (arrays of strings, of arrays...)? */
+static bool same_kind_items(const json_t *a, const json_t *b)
+{
+    if (json_array_size(a) == 0 || json_array_size(b) == 0)
+        return false;
+    json_type t = json_typeof(json_array_get(a, 0));
+    for (size_t k = 0; k < json_array_size(a); k++)
+        if (json_typeof(json_array_get(a, k)) != t)
+            return false;
+    for (size_t k = 0; k < json_array_size(b); k++)
+        if (json_typeof(json_array_get(b, k)) != t)
+            return false;
+    return true;
+}
+
 static int parse_object(jp *p, json_t **out, mf_buf *b)
 {
     bool member = p->parent_object;
+    bool in_array = !member && p->depth > 0;   /* an element of an array, tuple or set */
     if (enter(p))
         return -1;
     if (jl_skip_ws(p))
@@ -144,6 +201,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         return parse_elements(p, out, b, '}');
     }
     json_t *obj = json_object();
+    json_t *last = NULL;                /* the last member's value (borrowed) and key */
+    char last_key[48] = "";
     p->open_objects++;
     bool need_sep = false, comma = false;
     int comma_line = 0;
@@ -167,9 +226,13 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_advance(p);
             break;
         }
+        if (c == '{' && in_array && !need_sep) {  /* `[{"i": 1, {"i": 2}]`: '}' missing */
+            jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'}' missing before '{': the object was closed there");
+            break;
+        }
         if (c == ']') {
             bool closed;
-            object_bracket(p, &closed);
+            object_bracket(p, &closed, in_array);
             if (closed)
                 break;
             continue;
@@ -180,6 +243,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             continue;
         }
         if (c == ',') {
+            p->implicit_closes = 0;     /* a stray closer can only follow the implicit close directly */
             if (!need_sep)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an object removed");
             comma = true;
@@ -187,6 +251,17 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             need_sep = false;
             jl_advance(p);
             continue;
+        }
+        size_t stray = stray_word_end(p);
+        if (stray) {
+            jl_note(p, MF_RULE_JSON_STRAY_WORD, p->line, "stray word '%.*s' where a key belongs dropped",
+                    (int)(stray - p->i > 40 ? 40 : stray - p->i), p->s + p->i);
+            jl_advance_n(p, stray - p->i);
+            continue;
+        }
+        if (c == '{' && in_array && need_sep) {  /* `[{"i": 1{"i": 2}]`: '}' missing */
+            jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'}' missing before '{': the object was closed there");
+            break;
         }
         if (need_sep) {
             if (c == ']' || c == ':' || !value_start(p)) {
@@ -196,7 +271,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_note(p, MF_RULE_JSON_MISSING_COMMA, p->line, "missing comma between object members inserted");
         }
         if (jl_placeholder_at(p, p->i)) {
-            size_t k = jl_past_spaces(p, p->i + (cur(p) == '.' ? 3 : 3));
+            size_t k = jl_past_spaces_comments(p, p->i + 3);
             if (at(p, k) == ',' || at(p, k) == '}') {
                 jl_note(p, MF_RULE_JSON_PLACEHOLDER, p->line, "placeholder '%.3s' for omitted members dropped", p->s + p->i);
                 jl_advance_n(p, 3);
@@ -204,6 +279,25 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 comma = false;
                 continue;
             }
+        }
+        if (c == '[' && comma && last && json_is_array(last)) {  /* `"k": ["a"], ["b"]` */
+            json_t *more;
+            p->parent_object = false;
+            if (parse_value(p, &more, b))
+                goto error;
+            if (!same_kind_items(last, more)) {
+                json_decref(more);
+                jl_fail(p, "an array where a key belongs, whose items are not like those of the array "
+                           "before it (a missing '[' or key?)");
+                goto error;
+            }
+            jl_note(p, MF_RULE_JSON_EARLY_CLOSER, p->line, "']' closed the array of \"%.40s\" early; the "
+                    "items of the array after it were kept in it", last_key);
+            json_array_extend(last, more);
+            json_decref(more);
+            need_sep = true;
+            comma = false;
+            continue;
         }
         bool cut;
         size_t key_at = p->i, key_bol = p->bol;
@@ -252,10 +346,10 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             p->dropped_member = true;
             continue;
         }
+        json_t *v = NULL;
         if (cur(p) == ',' || cur(p) == '}') {
-            free(key);
-            jl_fail(p, "expected a value after ':'");
-            goto error;
+            jl_note(p, MF_RULE_JSON_MISSING_VALUE, p->line, "member \"%.40s\" had no value; null inserted", key);
+            v = json_null();
         }
         if (memchr(key, '\0', keylen)) {
             /* the value tree's keys are C strings: a NUL would cut the key
@@ -269,9 +363,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_fail(p, "a placeholder ('...') stands where the member's value should be");
             goto error;
         }
-        json_t *v;
         p->parent_object = true;
-        if (parse_value(p, &v, b)) {
+        if (!v && parse_value(p, &v, b)) {
             free(key);
             goto error;
         }
@@ -293,6 +386,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_fail(p, "object key is not valid UTF-8");
             goto error;
         }
+        last = v;
+        snprintf(last_key, sizeof last_key, "%s", key);
         free(key);
         need_sep = true;
         comma = false;
@@ -305,6 +400,30 @@ error:
     p->open_objects--;
     json_decref(obj);
     return -1;
+}
+
+/* Does a key (`"k":` or `'k':` on one line) stand at the cursor? */
+static bool item_key_at(const jp *p)
+{
+    int q = cur(p);
+    if (q != '"' && q != '\'')
+        return false;
+    size_t j = p->i + 1;
+    while (j < p->n && at(p, j) != q && at(p, j) != '\n')
+        j += at(p, j) == '\\' ? 2 : 1;
+    return at(p, j) == q && j > p->i + 1 && at(p, jl_past_spaces(p, j + 1)) == ':';
+}
+
+/* At a '}' in an array: is it stray, followed by `, {` or `, [` (more elements)? */
+static bool stray_in_array(const jp *p)
+{
+    if (p->depth >= 2 && p->closer_of[p->depth - 1] == '}')
+        return false;                   /* `{"a": [1}, ...`: the '}' closes the object */
+    size_t k = jl_past_spaces(p, p->i + 1);
+    if (at(p, k) != ',')
+        return false;
+    k = jl_past_spaces(p, k + 1);
+    return at(p, k) == '{' || at(p, k) == '[';
 }
 
 /* The elements of an array, a Python tuple (close ')') or set (close '}'),
@@ -329,6 +448,11 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
             jl_advance(p);
             break;
         }
+        if (c == '}' && close == ']' && stray_in_array(p)) {
+            jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "stray '}' in an array dropped");
+            jl_advance(p);
+            continue;
+        }
         if (c == '}' && close == ']') {
             if (comma)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
@@ -347,6 +471,7 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
             continue;
         }
         if (c == ',') {
+            p->implicit_closes = 0;
             if (!need_sep)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an array removed");
             comma = true;
@@ -364,8 +489,15 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
         }
         json_t *v;
         p->parent_object = false;
-        if (parse_value(p, &v, b))
+        if (close == ']' && item_key_at(p)) {  /* `["k": "v"}]`: the object's '{' is missing */
+            jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'{' missing before a key in an array: "
+                    "an object opened there");
+            p->brace_missing = true;
+            if (parse_object(p, &v, b))
+                goto error;
+        } else if (parse_value(p, &v, b)) {
             goto error;
+        }
         if (v)
             json_array_append_new(arr, v);
         need_sep = true;
@@ -400,6 +532,49 @@ static int parse_tuple(jp *p, json_t **out, mf_buf *b)
     return rc;
 }
 
+/* At an identifier directly followed by '(' (`ObjectId("1")`, `NumberLong(2)`):
+ * the offset just past the '(' when a value follows it, else 0. */
+static size_t call_open(const jp *p)
+{
+    int c = cur(p);
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$'))
+        return 0;
+    size_t k = p->i;
+    while (k < p->n && (isalnum(at(p, k)) || at(p, k) == '_' || at(p, k) == '$' || at(p, k) == '.'))
+        k++;
+    if (at(p, k) != '(')
+        return 0;
+    size_t v = jl_past_spaces(p, k + 1);
+    int d = at(p, v);
+    return d == '"' || d == '\'' || d == '{' || d == '[' || d == '-' || (d >= '0' && d <= '9') ? k + 1 : 0;
+}
+
+/* A constructor call around a value (`ObjectId("123")`): the value. */
+static int parse_call(jp *p, json_t **out, mf_buf *b, size_t open)
+{
+    int line = p->line;
+    size_t start = p->i;
+    jl_advance_n(p, open - p->i);
+    p->call_depth++;
+    int rc = jl_skip_ws(p) || parse_value(p, out, b) || jl_skip_ws(p);
+    p->call_depth--;
+    if (rc) {
+        json_decref(*out);
+        *out = NULL;
+        return -1;
+    }
+    if (cur(p) != ')') {
+        json_decref(*out);
+        *out = NULL;
+        return jl_fail(p, "expected ')' closing the call '%.*s'", (int)(open - start > 40 ? 40 : open - start),
+                       p->s + start);
+    }
+    jl_advance(p);
+    jl_note(p, MF_RULE_JSON_JS_WRAPPER, line, "call '%.*s...)' around a value replaced by its argument",
+            (int)(open - start > 40 ? 40 : open - start), p->s + start);
+    return 0;
+}
+
 /* Parse one value at p->i. 0 with *out (NULL: dropped because cut), or -1. */
 static int parse_value(jp *p, json_t **out, mf_buf *b)
 {
@@ -421,8 +596,8 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         mf_buf joined = {0};           /* "a" + "b": the parts so far */
         size_t plus;
         bool joining = false;
-        while (!cut && at(p, plus = jl_past_spaces(p, p->i)) == '+') {
-            size_t next = jl_past_spaces(p, plus + 1);
+        while (!cut && at(p, plus = jl_past_spaces_comments(p, p->i)) == '+') {
+            size_t next = jl_past_spaces_comments(p, plus + 1);
             int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE : jl_smart_quote(p, next);
             if (nq < 0)
                 break;
@@ -442,7 +617,7 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
             if (oom)
                 return jl_fail(p, "out of memory");
         }
-        *out = json_stringn(b->s ? b->s : "", b->len);
+        *out = mf_utf8_valid(b->s, b->len) ? json_stringn_nocheck(b->s ? b->s : "", b->len) : NULL;
         if (!*out) {
             p->i = start;
             p->line = line;
@@ -451,6 +626,9 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         }
         return 0;
     }
+    size_t call = call_open(p);
+    if (call)
+        return parse_call(p, out, b, call);
     if (jl_is_word(c) || (p->depth > 0 && jl_bare_start(p)))
         return jl_parse_word(p, out);
     return jl_fail(p, "expected a JSON value");
@@ -492,6 +670,16 @@ static size_t ident_end(const jp *p, size_t k, bool dotted)
     return k;
 }
 
+/* Does a scalar JSONP argument at k end with `)` [`;`] and the input (`cb(2);`)? */
+static bool call_tail(const jp *p, size_t k)
+{
+    size_t e = p->n;
+    while (e > k && (is_ws(at(p, e - 1)) || at(p, e - 1) == ';'))
+        e--;
+    return e > k + 1 && at(p, e - 1) == ')' && memchr(p->s + k, '(', e - 1 - k) == NULL &&
+           memchr(p->s + k, ')', e - 1 - k) == NULL;
+}
+
 /* Length of a JavaScript wrapper before the value at the cursor
  * (`module.exports =`, `export default`, `const x =`, `a.b =`, a JSONP call
  * `cb(`), when a '{' or '[' follows it; 0 otherwise. *call: a JSONP call. */
@@ -520,6 +708,8 @@ static size_t js_prefix(const jp *p, bool *call)
         e++;
     }
     size_t v = jl_past_spaces(p, e);
+    if (*call && !(at(p, v) == '{' || at(p, v) == '['))   /* cb(2); cb("a"); cb(null); */
+        return call_tail(p, v) ? v - p->i : 0;
     return at(p, v) == '{' || at(p, v) == '[' ? v - p->i : 0;
 }
 
@@ -541,6 +731,7 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
         jl_note(&p, MF_RULE_JSON_JS_WRAPPER, p.line, "JavaScript wrapper '%.*s' before the value removed",
                 (int)(wrap > 40 ? 40 : wrap), p.s + p.i);
         jl_advance_n(&p, wrap);
+        p.call_depth += call;
     }
     while (!at_end(&p)) {
         size_t start = p.i;
@@ -549,6 +740,13 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
         p.parent_object = false;
         if (parse_value(&p, &v, &b))
             goto error;
+        if (v && out->count > 0 && json_is_string(v) && p.closed_string && at_end(&p)) {
+            json_decref(v);             /* `{"a": "x"}"}`: a quote of the value was misread */
+            p.i = start, p.line = line;
+            jl_fail(&p, "a string opened after the JSON value runs to the end of input (a quote inside "
+                        "the value was read wrongly?)");
+            goto error;
+        }
         if (v && push_top(out, v, start, p.i, line)) {
             json_decref(v);
             jl_fail(&p, "out of memory");
@@ -560,6 +758,8 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
                ((cur(&p) == ']' || cur(&p) == '}') && p.implicit_closes > 0)) {
             if (cur(&p) == ';' || cur(&p) == ')') {
                 jl_note(&p, MF_RULE_JSON_JS_WRAPPER, p.line, "'%c' after the value removed", cur(&p));
+                if (cur(&p) == ')' && call)
+                    p.call_depth--;
                 call = call && cur(&p) != ')';
             } else {
                 jl_note(&p, MF_RULE_JSON_MISMATCHED_CLOSER, p.line, "stray '%c' after the value dropped", cur(&p));

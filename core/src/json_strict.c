@@ -61,7 +61,6 @@ static const unsigned char *plain_run(const unsigned char *p, const unsigned cha
     return p;
 }
 
-/* Is [s, s+n) valid UTF-8 (no overlongs, surrogates or code points past U+10FFFF)? */
 static bool utf8_ok(const unsigned char *s, size_t n)
 {
     for (size_t i = 0; i < n;) {
@@ -463,4 +462,9 @@ int mf_json_strict(const char *s, size_t n, int max_depth, json_t **out)
     if (out)
         *out = v;
     return MF_STRICT_OK;
+}
+
+bool mf_utf8_valid(const char *s, size_t n)
+{
+    return utf8_ok((const unsigned char *)s, n);
 }

@@ -12,18 +12,55 @@
  * value (the canonical output escapes them); invalid escapes keep their
  * backslash. Every lookahead only crosses text up to the next quote (or a
  * fixed 256 bytes for `${`), so the scan is linear in the input. */
+#include <ctype.h>
 #include <string.h>
 #include "json_lex.h"
 
 #define TPL_LOOKAHEAD 256  /* bytes searched for the `}` closing a `${` */
 
-/* After a comma at k-1: does structure (a key, a value, a closer) follow? */
-static bool structure_after_comma(const jp *p, size_t k)
+static size_t key_colon_end(const jp *p, size_t content);
+
+/* Does a key start at k that the end of input cuts (`, "ti`, `, "title"`)? */
+static bool key_cut(const jp *p, size_t k)
 {
+    size_t j = k + 1;
+    while (j < p->n && at(p, j) != '"' && at(p, j) != '\n')
+        j += at(p, j) == '\\' ? 2 : 1;
+    return j >= p->n || (at(p, j) == '"' && jl_past_spaces(p, j + 1) >= p->n);
+}
+
+/* Does a quoted key missing its ':' start at k (`"n" 2`, `"c"2`, `"a" "b"`):
+ * a one-line string, then a value's first character? */
+bool jl_key_without_colon(const jp *p, size_t k)
+{
+    size_t j = k + 1;
+    while (j < p->n && at(p, j) != '"' && at(p, j) != '\n')
+        j += at(p, j) == '\\' ? 2 : 1;
+    if (at(p, j) != '"')
+        return false;
+    size_t v = jl_past_spaces(p, j + 1);
+    int c = at(p, v);
+    return c == '"' || c == '\'' || c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') ||
+           (v > j + 1 && jl_word_is_literal(p->s + v, jl_word_end(p, v) - v));
+}
+
+/* After a comma at k-1: does structure (a key, a value, a closer) follow? */
+static bool structure_after_comma(const jp *p, size_t k, bool member_value)
+{
+    size_t e = k;
+    while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t'))
+        e++;
+    if (member_value && (e >= p->n || at(p, e) == '\n' || at(p, e) == '\r'))
+        return true;                    /* `",` ending its line: the member ends there */
     k = jl_past_spaces(p, k);
     if ((at(p, k) == ':' || at(p, k) == ';') && is_ws(at(p, k + 1)))
         k = jl_past_spaces(p, k + 1);   /* a stray ':' or ';' after the comma (",: ") */
     int c = at(p, k);
+    if (c == '\'' && member_value)
+        return jl_key_at(p, k) || key_cut(p, k);
+    if (c == '"' && member_value)
+        return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
+               (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */         /* `"f("a", "b")"`: after a member only a key follows */
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
     if (c == '/')
@@ -37,13 +74,56 @@ static bool structure_after_comma(const jp *p, size_t k)
         return false;
     if (jl_word_is_literal(p->s + k, w - k))
         return true;
+    if (jl_open_quote_missing(p, w))
+        return true;                    /* `, b": 2`, `, b"]`: a string missing its opening quote */
+    size_t q = jl_past_spaces(p, w);
+    if (q > w && at(p, q) == '"' && jl_key_at(p, q))
+        return true;                    /* `, COMMENT "b": 2`: a stray word before a key */
     while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
         w++;
     return at(p, w) == ':';
 }
 
+/* After a space at a member value's candidate closing quote: a stray word
+ * (an identifier) then '}' or a key (`"data" AAAA }`, `"v" NOTE "k": 1`)? */
+static bool stray_word_follows(const jp *p, size_t j)
+{
+    int c = at(p, j);
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return false;
+    size_t w = jl_word_end(p, j);
+    if (jl_word_is_literal(p->s + j, w - j))
+        return false;
+    size_t k = jl_past_spaces(p, w);
+    return k > w && (at(p, k) == '}' || (at(p, k) == '"' && jl_key_at(p, k)));
+}
+
+/* After a space at a value string's candidate closing quote: does a whole
+ * value follow that ends at structure - a number or literal (`"a" 2]`), or a
+ * word whose opening quote is missing (`"a" b", "c"`)? */
+static bool value_follows(const jp *p, size_t j)
+{
+    size_t w = jl_word_end(p, j);
+    if (w == j)
+        return false;
+    if (jl_open_quote_missing(p, w))
+        return true;
+    int c = at(p, j);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+        size_t e = w;                   /* `"consectetur" BOGUS` then `]`, `,` or the line end */
+        while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t' || at(p, e) == '\r'))
+            e++;
+        if (e >= p->n || strchr(",]\n", at(p, e)))
+            return true;
+    }
+    if (!((c >= '0' && c <= '9') || c == '-' || jl_word_is_literal(p->s + j, w - j)))
+        return false;
+    size_t e = jl_past_spaces(p, w);
+    return e >= p->n || strchr(",]}", at(p, e));
+}
+
 /* Is the quote that ends just before k a closing quote? */
-static bool closes_here(const jp *p, size_t k, bool is_key)
+static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
 {
     size_t j = jl_past_spaces(p, k);
     if (j >= p->n)
@@ -54,21 +134,29 @@ static bool closes_here(const jp *p, size_t k, bool is_key)
     case '}': case ']':
         return true;
     case ')':
-        return p->tuple_depth > 0;
-    case ':':
-        return is_key;
+        return p->tuple_depth > 0 || p->call_depth > 0;
+    case ':':                           /* in an array, `"k":` is a key: its object's '{' is missing */
+        return is_key || (!p->parent_object && p->depth > 0);
     case ',':
-        return structure_after_comma(p, j + 1);
-    case '"': case '{': case '[': case '#':
+        return structure_after_comma(p, j + 1, !is_key && p->parent_object);
+    case '"':
+        return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
+    case '{': case '[': case '#': case '\'':
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
     case '+': {                        /* "a" + "b": string concatenation */
-        size_t m = jl_past_spaces(p, j + 1);
+        size_t m = jl_past_spaces_comments(p, j + 1);
         return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0);
     }
     default:
-        if (spaced && is_key && ((c >= '0' && c <= '9') || c == '-' || c == '\'')) /* {"a" 1}: a missing ':' */
+        if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
+            return true;
+        if (spaced && is_key && (c == '-' || c == '\'')) /* {"a" -1}: a missing ':' */
+            return true;
+        if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
+            return true;
+        if (spaced && !is_key && p->parent_object && stray_word_follows(p, j))
             return true;
         if (spaced && is_key && jl_is_word(c)) {
             size_t w = j;
@@ -94,6 +182,25 @@ static int hex4(const jp *p, size_t k)
         v = v * 16 + d;
     }
     return v;
+}
+
+/* Is the \\u escape at the cursor cut by the end of input (`\\u26`, or a high
+ * surrogate whose low half is cut)? */
+static bool cut_unicode_escape(const jp *p)
+{
+    size_t k = p->i + 2;
+    while (k < p->n && k < p->i + 6 && isxdigit(at(p, k)))
+        k++;
+    if (k == p->n && k < p->i + 6)
+        return true;
+    if (k < p->i + 6 || hex4(p, p->i + 2) < 0xD800 || hex4(p, p->i + 2) > 0xDBFF)
+        return false;
+    for (k = p->i + 6; k < p->n && k < p->i + 12; k++) {
+        int c = at(p, k);
+        if (!(k == p->i + 6 ? c == '\\' : k == p->i + 7 ? c == 'u' : isxdigit(c)))
+            return false;
+    }
+    return k == p->n && k < p->i + 12;
 }
 
 static int put_utf8(mf_buf *b, uint32_t cp)
@@ -137,6 +244,8 @@ static size_t template_span(const jp *p, size_t k)
         if (c == '\n')
             return 0;
         if (c == '\\') { j++; continue; }
+        if (c == '"' && (at(p, j + 1) == ',' || at(p, j + 1) == ':'))
+            return 0;                   /* `${n't ... ", "done": 1}`: member structure, no template */
         if (c == '"') quote = true;
         else if (c == '{') depth++;
         else if (c == '}' && --depth == 0)
@@ -161,6 +270,28 @@ static bool has_word(const mf_buf *b)
 
 bool jl_key_at(const jp *p, size_t k)
 {
+    int q = at(p, k) == '\'' ? '\'' : '"';
+    size_t lim = k + KEY_LOOKAHEAD < p->n ? k + KEY_LOOKAHEAD : p->n;
+    for (size_t j = k + 1; j < lim; j++) {
+        int c = at(p, j);
+        if (c == '\n' || c == '\r')
+            return false;
+        if (c == '\\') {
+            j++;
+            continue;
+        }
+        if (c == q) {
+            size_t m = j + 1;
+            while (m < p->n && (at(p, m) == ' ' || at(p, m) == '\t'))
+                m++;
+            return j > k + 1 && at(p, m) == ':';
+        }
+    }
+    return false;
+}
+
+bool jl_value_string_at(const jp *p, size_t k)
+{
     size_t lim = k + KEY_LOOKAHEAD < p->n ? k + KEY_LOOKAHEAD : p->n;
     for (size_t j = k + 1; j < lim; j++) {
         int c = at(p, j);
@@ -171,10 +302,9 @@ bool jl_key_at(const jp *p, size_t k)
             continue;
         }
         if (c == '"') {
-            size_t m = j + 1;
-            while (m < p->n && (at(p, m) == ' ' || at(p, m) == '\t'))
-                m++;
-            return j > k + 1 && at(p, m) == ':';
+            while (++j < p->n && (at(p, j) == ' ' || at(p, j) == '\t'))
+                ;
+            return j >= p->n || strchr(",]\r\n", at(p, j));
         }
     }
     return false;
@@ -192,9 +322,10 @@ static bool blank_at(const jp *p, size_t k)
  * string's closing quote is missing: return where the string ends (before
  * the separator or the closers), else 0. Closers are kept out of the string
  * only when it holds no opening bracket they could close. */
-static size_t missing_quote_end(const jp *p, size_t content, size_t k)
+static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool element)
 {
-    if (!jl_key_at(p, k))
+    bool key = jl_key_at(p, k);
+    if (!key && !(element && jl_value_string_at(p, k)))
         return 0;
     size_t j = k;
     while (j > content && blank_at(p, j - 1))
@@ -202,6 +333,8 @@ static size_t missing_quote_end(const jp *p, size_t content, size_t k)
     if (j <= content)
         return 0;
     int c = at(p, j - 1);
+    if (!key && c != '\n')
+        return 0;                       /* an array element: only a line break ends the string */
     if (c == '{') {                     /* }, {"key": in an array of objects */
         j--;
         while (j > content && is_ws(at(p, j - 1)))
@@ -236,6 +369,91 @@ static size_t missing_quote_end(const jp *p, size_t content, size_t k)
         return first > content ? first : 0;
     }
     return end;
+}
+
+/* A value string that runs to the end of input, its content starting at
+ * content: does its text end with closers for the innermost open containers
+ * (`["abc]`, `{"k": ["v]}`, blanks allowed between)? Then its closing quote
+ * was forgotten before them: return where they start (blanks before them
+ * included), else 0. Not when the string holds a bracket they could close. */
+static size_t closers_at_end(const jp *p, size_t content)
+{
+    size_t j = p->n;
+    int d = p->depth;
+    size_t first = 0;
+    for (;;) {
+        while (j > content && is_ws(at(p, j - 1)))
+            j--;
+        if (j <= content || d < 1 || (at(p, j - 1) != '}' && at(p, j - 1) != ']' && at(p, j - 1) != ')'))
+            break;
+        j--;
+        first = j;
+        d--;
+    }
+    if (!first)
+        return 0;
+    /* the closers read left to right close the innermost first */
+    int want = p->depth;
+    for (size_t m = first; m < p->n; m++) {
+        int c = at(p, m);
+        if (is_ws(c))
+            continue;
+        if (want < 1 || c != p->closer_of[want])
+            return 0;
+        want--;
+    }
+    for (size_t m = content; m < first; m++)
+        if (at(p, m) == '{' || at(p, m) == '[' || at(p, m) == '(')
+            return 0;
+    while (first > content && is_ws(at(p, first - 1)))
+        first--;
+    return first > content ? first : 0;
+}
+
+/* A key whose closing quote is missing before its ':' (`"b: null, "c: 1}`,
+ * `"key:value}`): a word, then ':', and the next quote on the line is not one
+ * closing a key that holds the colon (`"a: b": 1`). The word's end, or 0. */
+static size_t key_colon_end(const jp *p, size_t content)
+{
+    size_t j = content;
+    while (j < p->n && (isalnum(at(p, j)) || at(p, j) == '_' || at(p, j) == '-'))
+        j++;
+    if (j == content || at(p, j) != ':')
+        return 0;
+    for (size_t m = j + 1; m < p->n && at(p, m) != '\n'; m++) {
+        if (at(p, m) == '\\') {
+            m++;
+            continue;
+        }
+        if (at(p, m) == '"')
+            return at(p, jl_past_spaces(p, m + 1)) == ':' ? 0 : j;
+    }
+    return j;
+}
+
+/* A string opened by a doubled quote (CSV-style `""answer""`, `''text''`, or
+ * `""value"`): its text has no quote or backslash, sits on one line, starts
+ * with a word, and structure follows its closing quote(s). The offset just
+ * past the closing quote(s), 0 otherwise; *text_end: where the text ends. */
+static size_t doubled_quote_end(const jp *p, size_t open, size_t *text_end)
+{
+    int q = at(p, open);
+    if ((q != '"' && q != '\'') || at(p, open + 1) != q)
+        return 0;
+    size_t k = open + 2;
+    while (at(p, k) == ' ')
+        k++;
+    if (!isalnum(at(p, k)) && at(p, k) < 0x80)
+        return 0;
+    for (; k < p->n && at(p, k) != q; k++)
+        if (at(p, k) == '\n' || at(p, k) == '\\' || at(p, k) == '"')
+            return 0;
+    if (k >= p->n)
+        return 0;
+    *text_end = k;
+    size_t e = k + (at(p, k + 1) == q ? 2 : 1);
+    size_t j = jl_past_spaces(p, e);
+    return j >= p->n || strchr(":,}]", at(p, j)) ? e : 0;
 }
 
 /* Move the cursor back to offset to (within the string opened on the line
@@ -280,11 +498,42 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         jl_note(p, MF_RULE_JSON_SMART_QUOTES, p->line, "smart quotes used as string delimiters");
     else if (q == Q_BACKTICK)
         jl_note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
+    size_t text_end, doubled = q == Q_DOUBLE || q == Q_SINGLE ? doubled_quote_end(p, open, &text_end) : 0;
+    if (doubled) {
+        jl_note(p, MF_RULE_JSON_DOUBLED_QUOTES, p->line, "doubled quotes around '%.*s' read as one pair",
+                (int)(text_end - open - 2 > 40 ? 40 : text_end - open - 2), p->s + open + 2);
+        if (mf_buf_put(b, p->s + open + 2, text_end - open - 2))
+            return jl_fail(p, "out of memory");
+        jl_advance_n(p, doubled - open);
+        return 0;
+    }
     jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
     size_t content = p->i;
+    size_t key_end = is_key && q == Q_DOUBLE ? key_colon_end(p, content) : 0;
+    if (key_end) {
+        jl_note(p, MF_RULE_JSON_MISSING_QUOTE, p->line, "key \"%.*s\" had no closing quote before its ':'",
+                (int)(key_end - content > 40 ? 40 : key_end - content), p->s + content);
+        if (mf_buf_put(b, p->s + content, key_end - content))
+            return jl_fail(p, "out of memory");
+        jl_advance_n(p, key_end - content);
+        return 0;
+    }
 
     for (;;) {
         if (at_end(p)) {
+            size_t end;
+            if (!is_key && !inner && (end = closers_at_end(p, content))) {
+                size_t dropped = p->i - end;   /* blanks and closers, copied 1:1 into b */
+                b->len = b->len > dropped ? b->len - dropped : 0;
+                while (b->len > 0 && is_ws((unsigned char)b->s[b->len - 1]))
+                    b->len--;
+                int at_line = p->line;
+                rewind_to(p, end, content, open_bol);
+                jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
+                        "string opened at line %d had no closing quote; ended it before the closer(s) "
+                        "at line %d that end the input", open_line, at_line);
+                break;
+            }
             if (inner) {
                 p->i = open;
                 p->line = open_line;
@@ -313,19 +562,23 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         int c = cur(p);
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
-            if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key)) {
+            if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key, inner)) {
                 jl_advance_n(p, cl);
                 break;
             }
             size_t end;
-            if (!inner && !is_key && q != Q_BACKTICK && (end = missing_quote_end(p, content, p->i))) {
+            if (!inner && !is_key && q != Q_BACKTICK &&
+                (end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0))) {
                 int at_line = p->line;
                 size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
+                bool curly = end >= content + 3 && jl_smart_quote(p, end - 3) == Q_SMART_DOUBLE;
+                if (curly)
+                    dropped += 3;              /* `"v”,`: the curly quote was its closing quote */
                 b->len = b->len > dropped ? b->len - dropped : 0;
                 rewind_to(p, end, content, open_bol);
                 jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
-                        "string opened at line %d had no closing quote; ended it where the key at "
-                        "line %d starts", open_line, at_line);
+                        "string opened at line %d had no closing quote%s; ended it where the key at "
+                        "line %d starts", open_line, curly ? " (a curly quote stood for it)" : "", at_line);
                 break;
             }
             if (is_key && !has_word(b)) {
@@ -333,7 +586,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 return jl_fail(p, "a key of only punctuation before an unescaped quote (a stray quote?) "
                                   "is not repaired: it would invent a key");
             }
-            inner = true;
+            int before = p->i > content ? at(p, p->i - 1) : -1, after = at(p, p->i + cl);
+            if (!(q == Q_SINGLE && isalpha(before) && isalpha(after)))
+                inner = true;           /* an apostrophe in a word (O'Sullivan) is no quote decision */
             int prev = p->i > open ? at(p, p->i - 1) : -1, next = at(p, p->i + cl);
             if (q == Q_DOUBLE && (prev == '=' || prev == '}' || next == '>' ||
                                   (next == '/' && at(p, p->i + 2) == '>')))
@@ -355,6 +610,11 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 static const char dec[] = "\"\\/\b\f\n\r\t";
                 if (mf_buf_putc(b, dec[simple - "\"\\/bfnrt"])) return jl_fail(p, "out of memory");
                 jl_advance_n(p, 2);
+                continue;
+            }
+            if (e == 'u' && cut_unicode_escape(p)) {
+                jl_cut(p, "dropped the \\u escape cut at line %d", p->line);
+                jl_advance_n(p, p->n - p->i);
                 continue;
             }
             if (e == 'u') {

@@ -13,7 +13,8 @@
 #include "json_lex.h"
 
 static const char *const literal_words[] = {"true", "false", "null", "True", "False", "None",
-                                           "undefined", "NaN", "Infinity", NULL};
+                                           "undefined", "NaN", "Infinity", "TRUE", "FALSE", "NULL",
+                                           "Null", "NONE", NULL};
 
 bool jl_word_is_literal(const char *s, size_t n)
 {
@@ -137,6 +138,42 @@ bool jl_bare_start(const jp *p)
     return c != '/' || (at(p, p->i + 1) != '/' && at(p, p->i + 1) != '*');
 }
 
+/* Does the block comment opening at k close on its line? */
+static bool block_comment_on_line(const jp *p, size_t k)
+{
+    for (size_t j = k + 2; j + 1 < p->n && at(p, j) != '\n'; j++)
+        if (at(p, j) == '*' && at(p, j + 1) == '/')
+            return true;
+    return false;
+}
+
+size_t jl_word_end(const jp *p, size_t k)
+{
+    while (k < p->n && jl_is_word(at(p, k)))
+        k++;
+    return k;
+}
+
+bool jl_open_quote_missing(const jp *p, size_t k)
+{
+    if (at(p, k) != '"')
+        return false;
+    size_t j = jl_past_spaces(p, k + 1);
+    return j >= p->n || strchr(",}]:", at(p, j));
+}
+
+/* Is [s, s+n) a literal in another spelling (TRUE, Null, ...)? Its JSON value, or NULL. */
+static json_t *literal_variant(const char *s, size_t n)
+{
+    static const struct { const char *word; int kind; } variants[] = {
+        {"True", 1}, {"TRUE", 1}, {"False", 0}, {"FALSE", 0}, {"None", 2}, {"NONE", 2},
+        {"NULL", 2}, {"Null", 2}, {"undefined", 2}};
+    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++)
+        if (strlen(variants[k].word) == n && !memcmp(variants[k].word, s, n))
+            return variants[k].kind == 1 ? json_true() : variants[k].kind == 0 ? json_false() : json_null();
+    return NULL;
+}
+
 /* End of the bare text at k: before ',', a closer, a line break, a quote or
  * bracket, a key-like colon (`: `), or a comment (" #", " //"); trailing
  * blanks excluded. */
@@ -145,10 +182,12 @@ static size_t bare_end(const jp *p, size_t k)
     size_t e = k;
     for (; e < p->n; e++) {
         int c = at(p, e);
-        if (strchr(",}]\n\r\"{[", c) || (c == ')' && p->tuple_depth > 0) || jl_smart_quote(p, e) >= 0)
+        if (strchr(",}]\n\r\"{[", c) || (c == ')' && (p->tuple_depth > 0 || p->call_depth > 0)) || jl_smart_quote(p, e) >= 0)
             break;
         if ((c == ' ' || c == '\t') && (at(p, e + 1) == '#' || (at(p, e + 1) == '/' && at(p, e + 2) == '/')))
             break;
+        if (c == '/' && at(p, e + 1) == '*' && block_comment_on_line(p, e))
+            break;                      /* a block comment closed on the line ends the text */
         if (c == ':' && (e + 1 >= p->n || is_ws(at(p, e + 1)) || strchr(",}])", at(p, e + 1))))
             break;                      /* `word:` ends like a key, not like text */
     }
@@ -172,6 +211,16 @@ static bool holds_key(const char *s, size_t n)
     return false;
 }
 
+/* Is the top-level token [s, s+n) the whole input and number-like (0789,
+ * 1.2.3, a UUID starting with a digit) but not a number cut short (2e, 1.)? */
+static bool lone_number_token(const jp *p, const char *s, size_t n)
+{
+    size_t k = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    if (k >= n || s[k] < '0' || s[k] > '9' || jl_past_spaces(p, p->i) < p->n)
+        return false;
+    return !strchr("eE+-.", s[n - 1]);
+}
+
 /* Parse a bare word or bare text as a value. *out NULL with 0: dropped (cut
  * by end of input, or a placeholder). */
 int jl_parse_word(jp *p, json_t **out)
@@ -187,13 +236,36 @@ int jl_parse_word(jp *p, json_t **out)
     if (end > wend && at(p, wend) == ' ' && holds_key(p->s + start, end - start) &&
         (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
         end = wend;                     /* `1 b: 2`: a value, then a member missing its comma */
+    if (end > wend && at(p, wend) == '\\' && strchr("nrt", at(p, wend + 1)) &&
+        (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
+        end = wend;                     /* `0\n}`: escaped whitespace after a number (json.escaped-json) */
     const char *s = p->s + start;
     size_t n = end - start;
-    bool cut = end == p->n && p->depth > 0;
+    bool open_missing = p->depth > 0 && n > 0 && jl_open_quote_missing(p, end);
+    bool cut = p->depth > 0 && (end == p->n ||   /* `[-` then blanks: a sign alone was cut */
+               (n == 1 && (at(p, start) == '-' || at(p, start) == '+') && jl_past_spaces(p, end) >= p->n));
     *out = NULL;
     if (n == 0)
         return jl_fail(p, "expected a JSON value");
     jl_advance_n(p, n);
+    if (open_missing) {                 /* `foo",`: the string's opening quote is missing */
+        jl_advance(p);
+        size_t before = p->w->count;
+        json_t *num = end == wend ? number_value(p, s, n, line) : NULL;
+        if (num && json_is_string(num)) {
+            json_decref(num);
+            num = NULL;
+            mf_warnings_truncate(p->w, before);
+        }
+        jl_note(p, MF_RULE_JSON_MISSING_OPEN_QUOTE, line, "'%.*s%s\"' had no opening quote; read as the %s",
+                (int)(n > 40 ? 40 : n), s, n > 40 ? "..." : "", num ? "number" : "string");
+        *out = num ? num : json_stringn(s, n);
+        if (!*out) {
+            p->i = start, p->line = line;
+            return jl_fail(p, "unquoted text is not valid UTF-8");
+        }
+        return 0;
+    }
     if (is_placeholder(s, n)) {
         jl_note(p, MF_RULE_JSON_PLACEHOLDER, line, "placeholder '%.*s' dropped", (int)n, s);
         return 0;
@@ -207,11 +279,9 @@ int jl_parse_word(jp *p, json_t **out)
         if (n == 4 && !memcmp(s, "true", 4)) { *out = json_true(); return 0; }
         if (n == 5 && !memcmp(s, "false", 5)) { *out = json_false(); return 0; }
         if (n == 4 && !memcmp(s, "null", 4)) { *out = json_null(); return 0; }
-        if ((n == 4 && !memcmp(s, "True", 4)) || (n == 5 && !memcmp(s, "False", 5)) ||
-            (n == 4 && !memcmp(s, "None", 4)) || (n == 9 && !memcmp(s, "undefined", 9))) {
+        if ((*out = literal_variant(s, n))) {
             jl_note(p, MF_RULE_JSON_PYTHON_LITERAL, line, "%.*s replaced by %s", (int)n, s,
-                    s[0] == 'T' ? "true" : s[0] == 'F' ? "false" : "null");
-            *out = s[0] == 'T' ? json_true() : s[0] == 'F' ? json_false() : json_null();
+                    json_is_true(*out) ? "true" : json_is_false(*out) ? "false" : "null");
             return 0;
         }
         const char *w = (s[0] == '-' || s[0] == '+') ? s + 1 : s;
@@ -227,7 +297,7 @@ int jl_parse_word(jp *p, json_t **out)
         p->i = start, p->line = line;
         return jl_fail(p, "unquoted text that holds another key (a missing comma?) is not repaired");
     }
-    if (p->depth == 0) {
+    if (p->depth == 0 && !lone_number_token(p, s, n)) {
         p->i = start, p->line = line;
         return jl_fail(p, "expected a JSON value (unquoted text outside an object or array is not repaired)");
     }

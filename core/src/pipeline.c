@@ -378,17 +378,21 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
         mf_candidates cs;
         /* a stash of the raw text: its strict parse failed, candidates need not parse it again */
         bool nonstrict = R.stash && R.stash_text == raw && R.stash_len == len;
-        if ((nonstrict ? mf_candidates_build_nonstrict : mf_candidates_build)(p, raw, len, &cs) == 0) {
+        if (mf_candidates_build_step(p, raw, len, 1, nonstrict, &cs) == 0) {
             for (int pass = 0; pass < 2 && !won; pass++)
                 for (int first = 1; first >= 0 && !won; first--)
                     for (size_t i = 0; i < cs.count && !won; i++) {
                         bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
                                            cs.items[i].len == len && cs.items[i].warnings.count == 0;
-                        bool extraction = strncmp(cs.items[i].name, "json-", 5) == 0;
-                        if (preferred(p, cs.items[i].name) != first || (pass == 0 && (same_as_raw || extraction)))
+                        if (preferred(p, cs.items[i].name) != first || (pass == 0 && same_as_raw))
                             continue;
                         won = try_candidate(&R, &cs.items[i], pass == 1);
                     }
+            /* the JSON extractions go last in pass B (never preferred, never in pass A): built only now */
+            size_t before = cs.count;
+            if (!won && p->format == MF_FORMAT_JSON && mf_candidates_build_step(p, raw, len, 2, nonstrict, &cs) == 0)
+                for (size_t i = before; i < cs.count && !won; i++)
+                    won = try_candidate(&R, &cs.items[i], true);
             mf_candidates_free(&cs);
         }
     }

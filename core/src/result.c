@@ -6,17 +6,20 @@
 
 static char *vformat(const char *fmt, va_list ap)
 {
+    char small[256]; /* most messages fit: one formatting pass instead of measuring first */
     va_list cp;
     va_copy(cp, ap);
-    int n = vsnprintf(NULL, 0, fmt, cp);
+    int n = vsnprintf(small, sizeof small, fmt, cp);
     va_end(cp);
     if (n < 0)
         return NULL;
     char *s = malloc((size_t)n + 1);
-    if (s)
-        vsnprintf(s, (size_t)n + 1, fmt, ap);
-    else
+    if (!s)
         mf_oom();
+    else if ((size_t)n < sizeof small)
+        memcpy(s, small, (size_t)n + 1);
+    else
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
 }
 
@@ -79,9 +82,35 @@ static int add_record(mf_warnings *w, mf_warning *x)
     return 0;
 }
 
+int mf_warnings_add_text(mf_warnings *w, const char *rule, int line, const char *msg)
+{
+    mf_warning *j = joinable(w, rule, msg);
+    if (j) { /* a repeat: counted without copying the message */
+        j->count++;
+        note_line(j, line);
+        return 0;
+    }
+    size_t n = strlen(msg);
+    char *m = malloc(n + 1);
+    if (!m)
+        return mf_oom();
+    memcpy(m, msg, n + 1);
+    mf_warning x = {rule, m, line, 1, {0}, 0};
+    note_line(&x, line);
+    return add_record(w, &x);
+}
+
 int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt, ...)
 {
+    if (!strchr(fmt, '%')) /* a fixed message: nothing to format */
+        return mf_warnings_add_text(w, rule, line, fmt);
+    char small[256]; /* a rule repeating one message (a repair on every line) joins without an allocation */
     va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof small)
+        return mf_warnings_add_text(w, rule, line, small);
     va_start(ap, fmt);
     char *msg = vformat(fmt, ap);
     va_end(ap);

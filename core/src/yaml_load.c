@@ -23,7 +23,8 @@
 
 #define MF_DEFAULT_MAX_NODES 4000000
 #define MF_ALIAS_NODES_MIN 10000
-#define INTERN_SLOTS 4096     /* recent short scalars, shared instead of copied */
+#define INTERN_SLOTS 4096     /* recent short scalars, shared instead of copied (at most) */
+#define INTERN_MIN_SLOTS 64
 #define INTERN_MAX_LEN 48
 
 typedef struct {
@@ -49,7 +50,8 @@ typedef struct {
     mf_error *err;
     int line, col;      /* position of the current event */
     char cap_text[24], alias_cap_text[24];
-    json_t *intern[INTERN_SLOTS]; /* scalar values are never changed in place, so equal ones can be one json_t */
+    json_t **intern;    /* scalar values are never changed in place, so equal ones can be one json_t */
+    size_t intern_mask; /* slots - 1: a power of two, about one slot per 32 bytes of text */
 } loader;
 
 static bool text_eq(const char *s, size_t n, const char *lit)
@@ -282,7 +284,9 @@ static json_t *intern(loader *L, json_t *v)
     } else {
         return v;
     }
-    json_t **slot = &L->intern[(h ^ (h >> 29)) & (INTERN_SLOTS - 1)];
+    if (!L->intern)
+        return v;
+    json_t **slot = &L->intern[(h ^ (h >> 29)) & L->intern_mask];
     if (*slot && json_typeof(*slot) == json_typeof(v) && json_equal(*slot, v)) {
         json_decref(v);
         return json_incref(*slot);
@@ -303,6 +307,14 @@ static int handle(loader *L, yaml_event_t *e)
     case YAML_SCALAR_EVENT: {
         const char *anchor = (const char *)e->data.scalar.anchor;
         bool key_pos = L->depth > 0 && L->st[L->depth - 1].is_map && !L->st[L->depth - 1].key;
+        if (key_pos && !anchor) { /* the common key: its text becomes the pending key, no value is built */
+            frame *f = &L->st[L->depth - 1];
+            const char *tag = (const char *)e->data.scalar.tag;
+            if (!tag && e->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE) { /* no escapes to check */
+                f->key = mf_strndup((const char *)e->data.scalar.value, e->data.scalar.length);
+                return f->key ? 0 : fail_oom(L);
+            }
+        }
         if (key_pos) {
             char *k = mf_strndup((const char *)e->data.scalar.value, e->data.scalar.length);
             json_t *v = scalar_value(L, e);
@@ -368,6 +380,11 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     L.max_alias_nodes = len / 8 + MF_ALIAS_NODES_MIN;
     snprintf(L.cap_text, sizeof L.cap_text, "%zu", L.max_nodes);
     snprintf(L.alias_cap_text, sizeof L.alias_cap_text, "%zu", L.max_alias_nodes);
+    size_t slots = INTERN_MIN_SLOTS;
+    while (slots < INTERN_SLOTS && slots * 32 < len)
+        slots *= 2;
+    L.intern = calloc(slots, sizeof *L.intern); /* NULL: no sharing, still correct */
+    L.intern_mask = slots - 1;
     L.anchors = json_object();
     L.anchor_nodes = json_object();
     L.docs = json_array();
@@ -415,8 +432,9 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     json_decref(L.root);
     json_decref(L.anchors);
     json_decref(L.anchor_nodes);
-    for (size_t i = 0; i < INTERN_SLOTS; i++)
+    for (size_t i = 0; L.intern && i <= L.intern_mask; i++)
         json_decref(L.intern[i]);
+    free(L.intern);
     if (rc == 0) {
         size_t n = json_array_size(L.docs);
         *out = n == 0 ? json_null() : n == 1 ? json_incref(json_array_get(L.docs, 0)) : json_incref(L.docs);

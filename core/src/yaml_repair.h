@@ -158,7 +158,8 @@ static inline yr_entry yr_entry_at(const yr_doc *d, size_t i)
 bool yr_entry_valued(const yr_entry *e);
 /* True for blank lines, comment lines and document markers (--- / ...). */
 bool yr_line_inert(const char *s, size_t n);
-/* True when [s, s+n) is a block scalar header: [|>][0-9+-]* then blanks or a comment. */
+/* True when [s, s+n) is a block scalar header: up to two properties (&anchor, !tag), then
+ * [|>][0-9+-]* then blanks or a comment. */
 bool yr_is_block_header(const char *s, size_t n);
 /* True when [s, s+n) is a simple identifier key: [A-Za-z_][A-Za-z0-9_-]*. */
 bool yr_is_ident(const char *s, size_t n);

@@ -1,11 +1,13 @@
 /* yaml_repair_indent.c - repairs of list item indentation.
  *
  * yaml.sequence-indent-drift (#16): after a block scalar (`- text: >-` and
- * its body) models often start the next sibling item 1-3 columns off. Each
+ * its body) models often start the next sibling item 1-3 columns off, and
+ * anywhere they may start it 1-3 columns deeper than its siblings. Each
  * sequence level (the column of its first dash) is tracked on a stack; a dash
  * that is 1-3 columns off the innermost level that has held a block scalar,
- * and that is not a new nested sequence under a bare parent line, is moved
- * back to the level's column.
+ * or 1-3 columns deeper than the innermost level, and that is not a new
+ * nested sequence under a bare parent line (`key:` or `-`), is moved back to
+ * the level's column.
  * yaml.property-indent (#17): inside a list item `- key: v`, a property line
  * that follows another direct property of the item and sits deeper than the
  * dash but 1-2 columns off dash_indent + 2 is re-indented to the item's
@@ -53,6 +55,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
     yr_out o = {.b = out};
     yr_skip sk = {{0}, false};
     size_t depth = 0, changes = 0;
+    size_t plain_col = (size_t)-1; /* a deeper line continues the plain value of the line before */
     bool prev_opener = false, ok = true;
     for (size_t i = 0; i < d->count && ok; i++) {
         const yr_line *l = &d->l[i];
@@ -73,8 +76,8 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
                 sd_level *top = &lv[depth - 1];
                 if (top->col < x && prev_opener) {
                     ok &= sd_push(&lv, &depth, &cap, x);
-                } else if (top->had_block && diff(top->col, x) <= 3) {
-                    to = top->col;
+                } else if ((top->had_block || (top->col < x && x <= plain_col)) && diff(top->col, x) <= 3) {
+                    to = top->col; /* deeper with nothing to nest under, or drifted after a block */
                 } else {
                     if (top->col > x)
                         depth--;
@@ -94,7 +97,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
             yr_put(&o, l->s + x, l->n - x);
             yr_endl(&o, YR_EOL(l));
             mf_warnings_add(w, MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), yr_lineno(i),
-                            "Re-aligned YAML sequence dashes that drifted after a block scalar.");
+                            "Re-aligned a YAML sequence dash that drifted off its list's column.");
             changes++;
         } else {
             yr_put_line(&o, l);
@@ -104,6 +107,8 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
         if (!was && sk.blk.active && depth)
             lv[depth - 1].had_block = true;
         prev_opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
+        plain_col = yr_entry_valued(&e) && yr_plain_start(l->s + e.val, e.end - e.val) ? (e.key ? e.key_s : e.dash)
+                                                                                         : (size_t)-1;
     }
     free(lv);
     if (!ok)

@@ -7,9 +7,13 @@
  * inserts the space a simple `key:value` entry is missing (two or more
  * identifier characters, so Windows drives and URLs stay as they are).
  * yaml.inline-keys (#4) splits `a: 1 b: 2` into one entry per line; a split is
- * only made between a value that is clearly one scalar and a key the profile
- * or the rest of the document knows, and whitelisted parents (`progress:
- * current: 4 total: 17`) open a nested block. yaml.dash-space (#9) turns
+ * made between a value that is clearly one scalar and a key the profile or
+ * the rest of the document knows, or (a guess, said in the warning) on a line
+ * whose keys are all lower-case identifiers and whose values are all one word,
+ * quoted or flow (the last may be prose after two splits); whitelisted
+ * parents (`progress: current: 4 total: 17`) open a nested block, and so does
+ * an empty key in a guessed line (its children: the keys after it in one
+ * naming style, two at least: `note: x: y` stays the value "x: y"). yaml.dash-space (#9) turns
  * `-key: v` into `- key: v` (never `-5` or `---`). yaml.nested-children (#1)
  * indents a bare parent's whitelisted children that were written at the
  * parent's own indentation. */
@@ -113,6 +117,14 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
         return 0;
     if (k + 2 < n && s[k + 1] == '/' && s[k + 2] == '/')
         return 0; /* a URL such as http://x */
+    if (s[k + 1] == '"' || s[k + 1] == '\'') {
+        /* `key:"value"` only when the quoted value is whole (`k:' "x: y` is a key as written) */
+        size_t q = yr_quote_end(s, n, k + 1);
+        while (q && q < n && (s[q] == ' ' || s[q] == '\t'))
+            q++;
+        if (!q || (q < n && s[q] != '#'))
+            return 0;
+    }
     return k;
 }
 
@@ -199,6 +211,26 @@ static bool one_word(const char *s, size_t n)
     return true;
 }
 
+/* End of the flow collection opening at s[i] (just past its closer) on this
+ * line, or 0 when it does not close before n. */
+static size_t flow_end(const char *s, size_t i, size_t n)
+{
+    size_t depth = 0;
+    for (size_t j = i; j < n; j++) {
+        if ((s[j] == '"' || s[j] == '\'') && (j == i || strchr(" [{,:", s[j - 1]))) {
+            size_t q = yr_quote_end(s, n, j);
+            if (!q)
+                return 0;
+            j = q - 1;
+        } else if (s[j] == '[' || s[j] == '{') {
+            depth++;
+        } else if ((s[j] == ']' || s[j] == '}') && --depth == 0) {
+            return j + 1;
+        }
+    }
+    return 0;
+}
+
 /* Tokenize the line's `key: value key: value ...` run; returns the number of
  * tokens (0 when the line holds a comment, a flow collection or an open quote). */
 static size_t ik_tokenize(const char *s, const yr_entry *e, ik_tok *t, size_t max)
@@ -211,9 +243,14 @@ static size_t ik_tokenize(const char *s, const yr_entry *e, ik_tok *t, size_t ma
         if (i >= e->end)
             break;
         size_t ws = i;
-        if (s[i] == '#' || s[i] == '[' || s[i] == '{')
+        if (s[i] == '#')
             return 0;
-        if (s[i] == '"' || s[i] == '\'') {
+        if (s[i] == '[' || s[i] == '{') {
+            size_t f = flow_end(s, i, e->end);
+            if (!f)
+                return 0;
+            i = f;
+        } else if (s[i] == '"' || s[i] == '\'') {
             size_t q = yr_quote_end(s, e->end, i);
             if (!q)
                 return 0;
@@ -243,52 +280,105 @@ static bool ik_known(const mf_profile *p, const yr_keyset *ks, const char *k, si
     return yr_known_key(p, k, n) || yr_keyset_has(ks, k, n);
 }
 
-static bool ik_valid(const char *s, const ik_tok *t, size_t nt, const mf_profile *p, const yr_keyset *ks)
+#define IK_MAX 64
+
+/* A value that ends itself: one word (no ':' inside), a closed quoted scalar or a flow collection. */
+static bool simple_value(const char *v, size_t n)
 {
-    for (size_t i = 0; i + 1 < nt; i++) {
-        const char *v = s + t[i].vs;
-        size_t vn = t[i].ve - t[i].vs;
-        if (vn == 0) {
-            const json_t *kids = yr_children_of(p, s + t[i].ks, t[i].ke - t[i].ks);
-            if (!kids || !yr_list_has(kids, s + t[i + 1].ks, t[i + 1].ke - t[i + 1].ks))
-                return false;
-        } else if (!one_word(v, vn) ||
-                   !(structured_scalar(v, vn) || ik_known(p, ks, s + t[i + 1].ks, t[i + 1].ke - t[i + 1].ks))) {
-            return false;
+    if (n == 0)
+        return false;
+    if (v[0] == '[' || v[0] == '{')
+        return flow_end(v, 0, n) == n;
+    return one_word(v, n) && (v[0] == '"' || v[0] == '\'' || !memchr(v, ':', n));
+}
+
+static bool lower_key(const char *k) { return (*k >= 'a' && *k <= 'z') || *k == '_'; }
+
+/* Decide where t[] splits and how deep each entry goes (depth[k], 0 = the
+ * first key's level). A split after a value is made when the value is one
+ * scalar and the next key is known (profile or document), or, with no such
+ * knowledge, when every key is a lower-case identifier and every value is one
+ * word, quoted or a flow collection (the last value may be prose when two
+ * splits or more precede it). A key with no value opens a nested block: the
+ * profile's children of it, or else the keys after it up to the first whose
+ * naming style (snake_case or not) differs from its first child's. */
+static bool ik_plan(const char *s, const ik_tok *t, size_t nt, const mf_profile *p, const yr_keyset *ks,
+                    size_t *depth, bool *guessed)
+{
+    *guessed = false;
+    bool generic = true;
+    for (size_t k = 0; k < nt && generic; k++) {
+        size_t vn = t[k].ve - t[k].vs;
+        if ((k > 0 && !lower_key(s + t[k].ks)) || (vn == 0 && k + 1 == nt) ||
+            (vn > 0 && !simple_value(s + t[k].vs, vn) && !(k + 1 == nt && nt >= 3)))
+            generic = false;
+    }
+    size_t stack[IK_MAX];
+    bool snake[IK_MAX];
+    size_t sd = 0;
+    for (size_t k = 0; k < nt; k++) {
+        const char *key = s + t[k].ks;
+        size_t kn = t[k].ke - t[k].ks;
+        bool empty = t[k].ve == t[k].vs, us = memchr(key, '_', kn) != NULL;
+        if (k > 0) {
+            const char *v = s + t[k - 1].vs;
+            size_t vn = t[k - 1].ve - t[k - 1].vs;
+            if (vn > 0 && !(one_word(v, vn) && (structured_scalar(v, vn) || ik_known(p, ks, key, kn)))) {
+                if (!generic)
+                    return false;
+                *guessed = true;
+            }
+            while (sd && k != stack[sd - 1] + 1) {
+                const json_t *kids = yr_children_of(p, s + t[stack[sd - 1]].ks, t[stack[sd - 1]].ke - t[stack[sd - 1]].ks);
+                if (kids ? yr_list_has(kids, key, kn) : (snake[sd - 1] == us && !(empty && k + 1 < nt)))
+                    break;
+                sd--;
+            }
         }
+        depth[k] = sd;
+        if (!empty || k + 1 == nt)
+            continue;
+        const json_t *kids = yr_children_of(p, key, kn);
+        const char *next = s + t[k + 1].ks;
+        size_t nn = t[k + 1].ke - t[k + 1].ks;
+        if (kids ? !yr_list_has(kids, next, nn) : (!generic || (sd && !yr_children_of(p, s + t[stack[sd - 1]].ks,
+                                                                                            t[stack[sd - 1]].ke - t[stack[sd - 1]].ks))))
+            return false;
+        *guessed = *guessed || !kids;
+        stack[sd] = k;
+        snake[sd++] = memchr(next, '_', nn) != NULL;
+    }
+    /* a guessed parent needs two children: `note: x: y` stays one value */
+    for (size_t k = 0; k + 1 < nt; k++) {
+        if (t[k].ve != t[k].vs || yr_children_of(p, s + t[k].ks, t[k].ke - t[k].ks))
+            continue;
+        size_t kids = 0;
+        for (size_t j = k + 1; j < nt && depth[j] > depth[k]; j++)
+            kids += depth[j] == depth[k] + 1;
+        if (kids < 2)
+            return false;
     }
     return true;
 }
 
-#define IK_MAX 64
-
-/* Write line l as one entry per token (whitelisted children nested under
- * their parent); returns the column of the last entry written. */
+/* Write line l as one entry per token, token k at depth[k] (two columns per
+ * level under the first key); returns the column of the last entry written. */
 static size_t ik_write(yr_out *o, const yr_line *l, const yr_entry *e, const ik_tok *t, size_t nt,
-                       const mf_profile *p)
+                       const size_t *depth)
 {
-    size_t stack[IK_MAX];
-    size_t depth = 0, col = e->key_s;
+    size_t col = e->key_s;
     for (size_t k = 0; k < nt; k++) {
-        const char *key = l->s + t[k].ks;
-        size_t kn = t[k].ke - t[k].ks;
         if (k == 0) {
             yr_put(o, l->s, t[0].ke);
         } else {
-            while (depth && !yr_list_has(yr_children_of(p, l->s + t[stack[depth - 1]].ks,
-                                                        t[stack[depth - 1]].ke - t[stack[depth - 1]].ks),
-                                         key, kn))
-                depth--;
-            col = e->key_s + 2 * depth;
+            col = e->key_s + 2 * depth[k];
             yr_spaces(o, col);
-            yr_put(o, key, kn);
+            yr_put(o, l->s + t[k].ks, t[k].ke - t[k].ks);
         }
         yr_put(o, ":", 1);
         if (t[k].ve > t[k].vs) {
             yr_put(o, " ", 1);
             yr_put(o, l->s + t[k].vs, t[k].ve - t[k].vs);
-        } else if (yr_children_of(p, key, kn)) {
-            stack[depth++] = k;
         }
         yr_endl(o, YR_EOL(l));
     }
@@ -314,15 +404,22 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         size_t nt = 0;
         if (e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s) && e.val < e.end)
             nt = ik_tokenize(l->s, &e, t, IK_MAX);
-        if (nt < 2 || !ik_valid(l->s, t, nt, p, &ks)) {
+        size_t depth[IK_MAX];
+        bool guessed = false;
+        if (nt < 2 || !ik_plan(l->s, t, nt, p, &ks, depth, &guessed)) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t col = ik_write(&o, l, &e, t, nt, p);
+        size_t col = ik_write(&o, l, &e, t, nt, depth);
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
-        mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KEYS), yr_lineno(i), MSG_INLINE);
+        if (guessed)
+            mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KEYS), yr_lineno(i),
+                            "Split YAML keys written on one line (guessed from their shape that \"%.*s:\" starts "
+                            "a new key, not text of the value before it).", (int)(t[1].ke - t[1].ks), l->s + t[1].ks);
+        else
+            mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KEYS), yr_lineno(i), MSG_INLINE);
         changes++;
     }
     yr_keyset_free(&ks);
@@ -390,6 +487,22 @@ static size_t kk_merge(const char *s, ik_tok *t, size_t nt, size_t col, const mf
     return kept;
 }
 
+/* Depth of each kept token: whitelisted children nest under their empty parent. */
+static void kk_depths(const char *s, const ik_tok *t, size_t nt, const mf_profile *p, size_t *depth)
+{
+    size_t stack[IK_MAX], sd = 0;
+    for (size_t k = 0; k < nt; k++) {
+        const char *key = s + t[k].ks;
+        size_t kn = t[k].ke - t[k].ks;
+        while (sd && !yr_list_has(yr_children_of(p, s + t[stack[sd - 1]].ks, t[stack[sd - 1]].ke - t[stack[sd - 1]].ks),
+                                  key, kn))
+            sd--;
+        depth[k] = k ? sd : 0;
+        if (t[k].ve == t[k].vs && yr_children_of(p, key, kn))
+            stack[sd++] = k;
+    }
+}
+
 size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     size_t cap = 16, keys = yr_key_lines(d);
@@ -426,7 +539,9 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
         }
         for (size_t k = 1; k < nt; k++)
             kk_add(&seen, e.key_s, l->s + t[k].ks, t[k].ke - t[k].ks);
-        size_t col = ik_write(&o, l, &e, t, nt, p);
+        size_t depth[IK_MAX];
+        kk_depths(l->s, t, nt, p, depth);
+        size_t col = ik_write(&o, l, &e, t, nt, depth);
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
         mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), yr_lineno(i),
@@ -488,6 +603,8 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         bool same = depth && sib[depth - 1].indent == e.indent;
         bool prev_map = same && sib[depth - 1].map_entry, prev_opener = same && sib[depth - 1].opener;
         size_t c = e.content;
+        /* `-<TAB>item`: a tab is no separator after a dash for the loader */
+        bool tab = !e.dashes && c + 1 < e.end && l->s[c] == '-' && l->s[c + 1] == '\t';
         bool fire = dash_key(l->s, e.end, c) && (!prev_map || prev_opener);
         if (fire && !e.dashes && !prev_opener) {
             size_t nx = next_content(d, i);
@@ -502,6 +619,19 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end};
         if (e.dashes && e.key)
             sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end};
+        if (tab) {
+            size_t k = c + 1;
+            while (k < l->n && l->s[k] == '\t')
+                k++;
+            yr_put(&o, l->s, c + 1);
+            yr_put(&o, " ", 1);
+            yr_put(&o, l->s + k, l->n - k);
+            yr_endl(&o, YR_EOL(l));
+            mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i),
+                            "Replaced the tab after a YAML list dash with a space.");
+            changes++;
+            continue;
+        }
         if (!fire) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);

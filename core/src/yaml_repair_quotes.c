@@ -9,7 +9,8 @@
  *   yaml.quoted-fragment (#13a)      "pink" is ok    -> "\"pink\" is ok"
  *   yaml.quoted-block-indicator (#13b) key: "|-"     -> key: |-       (an indented body follows)
  *   yaml.type-union (#14)            "a" | "b"       -> "\"a\" | \"b\""
- *   yaml.reserved-indicator (#15)    `x` or @x       -> "`x`" / "@x"
+ *   yaml.reserved-indicator (#15)    `x` or @x       -> "`x`" / "@x"; also |text, >-text (not a
+ *                                    block header) and **bold** (not an alias)
  *   yaml.free-text (#8)              free-text keys: plain values that YAML would misread are
  *                                    quoted; multi-line single-quoted values become |- blocks
  *   yaml.plain-colon (#5)            a: b: c         -> a: "b: c"
@@ -17,6 +18,7 @@
  * text (a plain scalar's continuation lines folded the way YAML folds them).
  * Block scalar bodies and the continuation lines of an open double-quoted
  * value are skipped. */
+#include <ctype.h>
 #include <string.h>
 #include "yaml_repair.h"
 
@@ -80,7 +82,7 @@ static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
                 j = q - 1;
             continue;
         }
-        if (s[j] == '#' && j > from && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+        if (s[j] == '#' && j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t')) /* `key: # c` too */
             return j;
     }
     return end;
@@ -407,8 +409,8 @@ static size_t fix_inner_quotes(yr_out *o, const yr_doc *d, size_t i, const yr_en
         if (q == '"' && c == '\\' && k + 1 < vend - 1) {
             yr_put(o, l->s + k, 2);
             k++;
-        } else if (q == '\'' && c == '\'' && k + 1 < vend - 1 && l->s[k + 1] == '\'') {
-            yr_put(o, "''", 2);
+        } else if (q == '\'' && (c == '\'' || c == '\\') && k + 1 < vend - 1 && l->s[k + 1] == '\'') {
+            yr_put(o, "''", 2); /* '' or JSON-style \' : one apostrophe */
             k++;
         } else if (c == q) {
             yr_put(o, q == '"' ? "\\\"" : "''", 2);
@@ -497,15 +499,38 @@ size_t yr_fix_quoted_block_ind(const yr_doc *d, mf_buf *out, const mf_profile *p
 
 /* ---- yaml.reserved-indicator ---- */
 
+/* True when [s, s+n) starting with '*' is not an alias: an alias is `*name`
+ * (letters, digits, '-', '_') alone before the end or a comment. */
+static bool not_alias(const char *s, size_t n)
+{
+    size_t k = 1;
+    while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '-' || s[k] == '_'))
+        k++;
+    if (k == 1)
+        return true;
+    while (k < n && (s[k] == ' ' || s[k] == '\t'))
+        k++;
+    return k < n && s[k] != '#';
+}
+
 static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                            mf_warnings *w)
 {
     (void)p;
-    char c = d->l[i].s[e->val];
-    if (c != '`' && c != '@')
+    const char *v = d->l[i].s + e->val;
+    size_t n = e->end - e->val;
+    char c = *v;
+    if (c == '`' || c == '@') {
+        mf_warnings_add(w, MF_RULE_ID(YAML_RESERVED_INDICATOR), yr_lineno(i),
+                        "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
+    } else if (((c == '|' || c == '>') && !yr_is_block_header(v, n)) || (c == '*' && not_alias(v, n))) {
+        mf_warnings_add(w, MF_RULE_ID(YAML_RESERVED_INDICATOR), yr_lineno(i),
+                        "Quoted a YAML value that begins with '%c' but is not %s (guessed that %.*s is text).", c,
+                        c == '*' ? "an alias" : "a block scalar header",
+                        (int)(yr_value_end(&d->l[i], e, false) - e->val), v);
+    } else {
         return 0;
-    mf_warnings_add(w, MF_RULE_ID(YAML_RESERVED_INDICATOR), yr_lineno(i),
-                    "Quoted plain YAML scalars that began with reserved indicator characters (` or @) before reparsing.");
+    }
     return yr_put_quoted(o, d, i, e, yr_value_end(&d->l[i], e, false), plain_last(d, i, parent_col(e)));
 }
 

@@ -261,6 +261,12 @@ bool yr_block_body(yr_block *b, const yr_line *l)
 bool yr_is_block_header(const char *s, size_t n)
 {
     size_t i = 0;
+    for (int props = 0; props < 2 && i < n && (s[i] == '&' || s[i] == '!'); props++) {
+        while (i < n && s[i] != ' ' && s[i] != '\t') /* an anchor or a tag before the indicator */
+            i++;
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+    }
     if (i >= n || (s[i] != '|' && s[i] != '>'))
         return false;
     i++;

@@ -11,7 +11,11 @@
  * sibling only, whatever the count of such items. An item keyed like an HTTP
  * header or a ticket id (`Content-Disposition: ...`, `X-Request-Id: ...`,
  * `EPIC-1: ...`: capitalized words joined by '-') is a string too in a list
- * of strings and such items alone (a list of one of them included).
+ * of strings and such items alone (a list of one of them included). An item
+ * whose key holds a blank and whose value is a quoted token followed by more
+ * text (`- node -e "f('a: '+b)"`: no YAML reading at all) is a string too,
+ * and so is a prose item wrapped onto text lines no deeper than its key (the
+ * lines are folded into it, one space per line break).
  * yaml.doubled-quotes: a value wrapped in doubled outer quotes, `""text""` or
  * `''text''` (a parse error), keeps one pair: "text"; doubled opening quotes
  * never closed (`''text`) are dropped. A value whose quotes
@@ -23,7 +27,7 @@
 
 /* ---- yaml.item-colon ---- */
 
-enum { IC_NONE, IC_STRING, IC_COLON, IC_PROSE, IC_HEADER, IC_OTHER, IC_KINDS };
+enum { IC_NONE, IC_STRING, IC_COLON, IC_PROSE, IC_HEADER, IC_BROKEN, IC_WRAPPED, IC_OTHER, IC_KINDS };
 
 bool yr_is_header_key(const char *s, size_t n)
 {
@@ -52,6 +56,13 @@ static int item_kind(const yr_line *l, const yr_entry *e)
     size_t kn = e->key_e - e->key_s;
     if (!e->key)
         return (*c == '[' || *c == '{' || *c == '&' || *c == '*' || *c == '!' || *c == '?') ? IC_OTHER : IC_STRING;
+    /* `- run "x(1)": 'a'+'b'`: a prose key and a value that is a quoted token followed
+     * by more text (no YAML reading at all) */
+    if ((*v == '"' || *v == '\'') && *c != '"' && *c != '\'' && memchr(c, ' ', kn) && yr_plain_start(c, kn)) {
+        size_t q = yr_quote_end(v, e->end - e->val, 0);
+        if (q && q < e->end - e->val)
+            return IC_BROKEN;
+    }
     /* a value may start with ` or @ (reserved in YAML, text in the string) */
     if (*c == '"' || *c == '\'' || e->val >= e->end || !yr_plain_start(c, e->end - e->content) ||
         (!yr_plain_start(v, e->end - e->val) && *v != '`' && *v != '@'))
@@ -100,11 +111,16 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
         size_t col = e->indent;
         while (depth && (st[depth - 1].col > col || (st[depth - 1].col == col && !e->dashes)))
             depth--;
-        if (item != (size_t)-1 && (kind[item] == IC_COLON || kind[item] == IC_PROSE || kind[item] == IC_HEADER) &&
+        if (item != (size_t)-1 && kind[item] >= IC_COLON && kind[item] <= IC_WRAPPED &&
             yr_entry_at(d, item).indent < col) {
-            counts[seq[item] * IC_KINDS + kind[item]]--; /* the item has more lines: not a one-line string */
-            counts[seq[item] * IC_KINDS + IC_OTHER]++;
-            kind[item] = IC_OTHER;
+            /* a prose item wrapped onto lines of text at most as deep as its key (no
+             * mapping reading: its value would end there) stays a string; any other
+             * further line makes the item something else */
+            bool wrap = (kind[item] == IC_PROSE || kind[item] == IC_WRAPPED) && !e->key && !e->dashes &&
+                        col <= yr_entry_at(d, item).key_s && d->l[i].s[col] != '#';
+            counts[seq[item] * IC_KINDS + kind[item]]--;
+            kind[item] = wrap ? IC_WRAPPED : IC_OTHER;
+            counts[seq[item] * IC_KINDS + kind[item]]++;
         }
         if (e->dashes) {
             if (!depth || st[depth - 1].col != col) {
@@ -145,9 +161,11 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         const uint32_t *c = &counts[seq[i] * IC_KINDS];
-        bool take = c[IC_OTHER] == 0 && (c[IC_STRING] >= c[IC_COLON] || kind[i] != IC_COLON) &&
-                    ((kind[i] == IC_COLON && c[IC_STRING] != 0) || (kind[i] == IC_PROSE && c[IC_STRING] != 0) ||
-                     (kind[i] == IC_HEADER && (c[IC_STRING] != 0 || c[IC_COLON] + c[IC_PROSE] == 0)));
+        /* broken and wrapped items have no other reading: whatever their siblings */
+        bool take = kind[i] == IC_BROKEN || kind[i] == IC_WRAPPED ||
+                    (c[IC_OTHER] == 0 && (c[IC_STRING] >= c[IC_COLON] || kind[i] != IC_COLON) &&
+                     ((kind[i] == IC_COLON && c[IC_STRING] != 0) || (kind[i] == IC_PROSE && c[IC_STRING] != 0) ||
+                      (kind[i] == IC_HEADER && (c[IC_STRING] != 0 || c[IC_COLON] + c[IC_PROSE] == 0))));
         if (!take) {
             yr_put_line(&o, l);
             continue;
@@ -156,10 +174,19 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         as_value.val = as_value.content;
         as_value.key = false;
         mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_COLON), yr_lineno(i),
-                        "Quoted a list item containing ': ' whose sibling items are strings (guessed that "
-                        "\"%.*s\" is one string, not a one-key mapping).",
+                        "Quoted a list item containing ': ' %s (guessed that \"%.*s\" is one string, not a "
+                        "one-key mapping).",
+                        kind[i] == IC_HEADER    ? "keyed like a header or ticket id"
+                        : kind[i] == IC_BROKEN  ? "whose value is no YAML scalar"
+                        : kind[i] == IC_WRAPPED ? "wrapped onto lines no deeper than its key"
+                                                : "whose sibling items are strings",
                         (int)(yr_entry_at(d, i).end - yr_entry_at(d, i).content), l->s + yr_entry_at(d, i).content);
-        yr_put_quoted(&o, d, i, &as_value, yr_value_end(l, &as_value, false), i);
+        size_t last = i;
+        while (kind[i] == IC_WRAPPED && last + 1 < d->count && !(d->l[last + 1].flags & YR_INERT) &&
+               yr_entry_at(d, last + 1).indent > yr_entry_at(d, i).indent)
+            last++;
+        yr_put_quoted(&o, d, i, &as_value, yr_value_end(l, &as_value, false), last);
+        i = last;
         changes++;
     }
     free(seq), free(kind), free(counts);
