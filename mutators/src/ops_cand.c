@@ -73,6 +73,29 @@ static const char *const prose_after[] = {
     "\n\nHope this helps!\n",
 };
 
+static const char *const anchor_prose[] = {
+    "Summary: drafted from the approved interview, see below.\nNote - fields follow the schema\n\n",
+    "**Output**\n\nI have: checked every field.\n\n",
+    "Status update: all sections complete\n\n",
+};
+
+/* Does the text already start with prose an earlier op put there? A second
+ * paragraph of prose before the artifact is no longer "a leading line" that
+ * any rule cuts: such an op finds no site. */
+static bool starts_with_prose(const mf_op_ctx *ctx)
+{
+    const char *const *lists[] = {prose_before, anchor_prose};
+    const size_t counts[] = {5, 3};
+    for (size_t l = 0; l < 2; l++)
+        for (size_t i = 0; i < counts[l]; i++) {
+            const char *nl = strchr(lists[l][i], '\n');
+            size_t n = (size_t)(nl - lists[l][i]);
+            if (ctx->len >= n && !memcmp(ctx->text, lists[l][i], n))
+                return true;
+        }
+    return false;
+}
+
 static const char *pick(mf_op_ctx *ctx, const char *const *list, size_t n, const char *param)
 {
     return list[(size_t)mt_param_int(ctx, param, (long)mt_rand(ctx, n)) % n];
@@ -217,6 +240,8 @@ static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
 
 int mt_op_cand_prose_before(mf_op_ctx *ctx)
 {
+    if (starts_with_prose(ctx))
+        return 0;
     const char *pre = pick(ctx, prose_before, 5, "text");
     bool empty = empty_artifact(ctx);
     int rc = wrap(ctx, pre, "");
@@ -290,12 +315,9 @@ int mt_op_cand_anchor(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_array_size(ctx->profile->top_level_keys) == 0 || !mt_is_yaml(ctx))
         return 0;
-    static const char *const pre[] = {
-        "Summary: drafted from the approved interview, see below.\nNote - fields follow the schema\n\n",
-        "**Output**\n\nI have: checked every field.\n\n",
-        "Status update: all sections complete\n\n",
-    };
-    const char *text = pick(ctx, pre, 3, "text");
+    if (starts_with_prose(ctx))
+        return 0;
+    const char *text = pick(ctx, anchor_prose, 3, "text");
     int rc = wrap(ctx, text, "");
     if (rc == 1)
         judge_prose(ctx, text, strlen(text));

@@ -368,6 +368,12 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *fence_only = "malform-case 1\nprofile: bead_status\nop: cand.orphan-fence seed=1\n"
                              "---\nstatus: done\nchecks:\n  tests: pass\n";
     assert_int_equal(contract_of(fence_only, NULL), MF_CONTRACT_EXACT);
+    /* a second paragraph of prose before the artifact: no site */
+    const char *twice_prose = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1 text=3\n"
+                              "op: cand.prose-before seed=1 text=4\n---\na: 1\n";
+    contract_of(twice_prose, &raw);
+    assert_string_equal(raw, "Okay, here it is:\n\na: 1\n");
+    free(raw);
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
