@@ -317,10 +317,22 @@ int mt_op_cand_anchor(mf_op_ctx *ctx)
         return 0;
     if (starts_with_prose(ctx))
         return 0;
+    /* cand.anchor cuts up to the first top-level key: exact only when the
+     * artifact starts with one (else the lines above it would go too) */
+    size_t a = 0;
+    while (a < ctx->len && strchr(" \t\r\n", ctx->text[a]))
+        a++;
+    size_t kl = 0;
+    while (a + kl < ctx->len && (isalnum((unsigned char)ctx->text[a + kl]) || ctx->text[a + kl] == '_'))
+        kl++;
+    bool anchored = a == 0 || ctx->text[a - 1] == '\n';
+    anchored = anchored && a + kl < ctx->len && ctx->text[a + kl] == ':' && top_level_key(ctx->profile, ctx->text + a, kl);
     const char *text = pick(ctx, anchor_prose, 3, "text");
     int rc = wrap(ctx, text, "");
     if (rc == 1)
         judge_prose(ctx, text, strlen(text));
+    if (rc == 1 && !anchored)
+        ctx->contract = MF_CONTRACT_RAW;
     return rc;
 }
 

@@ -368,6 +368,10 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *fence_only = "malform-case 1\nprofile: bead_status\nop: cand.orphan-fence seed=1\n"
                              "---\nstatus: done\nchecks:\n  tests: pass\n";
     assert_int_equal(contract_of(fence_only, NULL), MF_CONTRACT_EXACT);
+    /* cand.anchor before an artifact whose first line is no top-level key: raw */
+    const char *unanchored = "malform-case 1\nprofile: interview\nop: cand.anchor seed=1 text=1\n---\n"
+                             "snullchema_version: 1\nticket_id: T-1\n";
+    assert_int_equal(contract_of(unanchored, NULL), MF_CONTRACT_RAW);
     /* a second paragraph of prose before the artifact: no site */
     const char *twice_prose = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1 text=3\n"
                               "op: cand.prose-before seed=1 text=4\n---\na: 1\n";
