@@ -372,6 +372,12 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *unanchored = "malform-case 1\nprofile: interview\nop: cand.anchor seed=1 text=1\n---\n"
                              "snullchema_version: 1\nticket_id: T-1\n";
     assert_int_equal(contract_of(unanchored, NULL), MF_CONTRACT_RAW);
+    /* yaml.quoted-fragment never unquotes a fragment holding a backslash */
+    const char *bs = "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=8\n---\n"
+                     "motto: '\"pink\\\" i'\n";
+    contract_of(bs, &raw);
+    assert_string_equal(raw, "motto: '\"pink\\\" i'\n");
+    free(raw);
     /* a second paragraph of prose before the artifact: no site */
     const char *twice_prose = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1 text=3\n"
                               "op: cand.prose-before seed=1 text=4\n---\na: 1\n";
