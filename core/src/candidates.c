@@ -672,6 +672,9 @@ static bool only_json_outside(const char *s, size_t len, const mf_cand_span *sp,
 
 static int scan_json_balanced(ctx *c, const char *s, size_t len)
 {
+    int noise_line;
+    bool noise_nl;
+    len = mf_cand_noise_cut(s, len, &noise_line, &noise_nl); /* "[201~" after the value opens nothing */
     mf_cand_span sp[MF_CAND_JSON_SPANS];
     size_t n = mf_cand_json_spans(s, len, sp, MF_CAND_JSON_SPANS);
     if (n == (size_t)-1)
