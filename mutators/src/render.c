@@ -199,8 +199,8 @@ int mf_case_render(const mf_case *c, mf_render *r)
         r->applied[i] = rc == 1;
         if (rc == 1 && ctx.contract > r->contract)
             r->contract = ctx.contract;
-        /* Prose was inserted, then a wrapper indented it into the
-         * artifact: now it is data (or an error) to every pipeline. */
+        /* Prose, noise or an orphan fence was added, then a wrapper put it
+         * inside the artifact: now it is data (or an error) to every pipeline. */
         if (rc == 1 && ambiguous_prose && !strncmp(op->id, "norm.wrapper", 12))
             r->contract = MF_CONTRACT_RAW;
         if (rc == 1 && ctx.prose_key)
