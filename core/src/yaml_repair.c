@@ -42,7 +42,8 @@
     X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3)      \
     X(MF_RULE_ID(YAML_PLAIN_COLON), plain_colon, 3)                    \
     X(MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), seq_indent_drift, 4)          \
-    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4)
+    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4)                \
+    X(MF_RULE_ID(YAML_BLOCK_BODY_INDENT), block_body_indent, 4)
 
 /* One rule on a text: build the model, run the rule, and leave out equal to
  * the input when nothing changed (the mf_text_rule contract). */

@@ -94,6 +94,7 @@ size_t yr_fix_free_text(const yr_doc *, mf_buf *, const mf_profile *, mf_warning
 size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_block_body_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_item_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_doubled_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_inline_known_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
