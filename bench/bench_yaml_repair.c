@@ -123,7 +123,7 @@ static void run_shape(const shape *sh, size_t bytes)
         mf_buf_free(&t);
     }
     double mb = (double)in.len / 1e6;
-    printf("  %-34s %5.1f MB  mf_repair %6.1f MB/s  libyaml %6.1f MB/s  ratio %5.2fx  %s  %zu warnings  "
+    printf("  %-34s %5.1f MB  mf_repair %6.1f MB/s (goal >= 20)  libyaml %6.1f MB/s  ratio %5.2fx  %s  %zu warnings  "
            "peak RSS %5.0f MB = %5.1fx input | rules alone %6.1f MB/s = %5.2fx libyaml (%zu changes)\n",
            sh->name, mb, mb / best, mb / base, best / base, status == MF_ACCEPTED ? "accepted" : "REJECTED",
            warnings, rss / 1e6, rss / (double)in.len, mb / rules, rules / base, changes);

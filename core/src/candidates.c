@@ -413,6 +413,8 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
  * a wrong tag, not prose), so a markdown sample never beats a data fence. */
 static int scan_fences(ctx *c, const char *s, size_t len)
 {
+    if (!memchr(s, '`', len) && !memchr(s, '~', len))
+        return 0; /* no fence line without its character */
     size_t found = 0;
     if (scan_fences_as(c, s, len, false, &found))
         return -1;
@@ -673,6 +675,15 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     return 0;
 }
 
+/* Does the opener at k start a JSON value (`{"`, `[1`, `[{`, ...), not prose? */
+static bool value_opener(const char *s, size_t len, size_t k)
+{
+    size_t j = k + 1;
+    while (j < len && isspace((unsigned char)s[j]))
+        j++;
+    return j < len && (s[j] == '"' || s[j] == '{' || s[j] == '[' || s[j] == '-' || isdigit((unsigned char)s[j]));
+}
+
 /* First `open` to last `close`. Skipped when structure follows the last
  * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
  * truncated value) and when it is the whole text. */
@@ -685,6 +696,12 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     while (e > 0 && s[e - 1] != close)
         e--;
     size_t st = (size_t)(a - s);
+    if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st)) {
+        int line = mf_cand_line_at(s, st);   /* `Here it is: {"k": "v` - never closed: cut */
+        return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,
+                    "Took the text from the first '%c' (line %d) to the end as the JSON artifact "
+                    "(it never closes: the output was cut).", open, line);
+    }
     if (e <= st + 1 || (st == 0 && blank(s + e, len - e)))
         return 0;
     for (size_t i = e; i < len; i++)

@@ -141,7 +141,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return structure_after_comma(p, j + 1, !is_key && p->parent_object);
     case '"':
         return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
-    case '{': case '[': case '#':
+    case '{': case '[': case '#': case '\'':
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
@@ -244,6 +244,8 @@ static size_t template_span(const jp *p, size_t k)
         if (c == '\n')
             return 0;
         if (c == '\\') { j++; continue; }
+        if (c == '"' && (at(p, j + 1) == ',' || at(p, j + 1) == ':'))
+            return 0;                   /* `${n't ... ", "done": 1}`: member structure, no template */
         if (c == '"') quote = true;
         else if (c == '{') depth++;
         else if (c == '}' && --depth == 0)

@@ -82,19 +82,6 @@ static int add_record(mf_warnings *w, mf_warning *x)
     return 0;
 }
 
-int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = vformat(fmt, ap);
-    va_end(ap);
-    if (!msg)
-        return mf_oom();
-    mf_warning x = {rule, msg, line, 1, {0}, 0};
-    note_line(&x, line);
-    return add_record(w, &x);
-}
-
 int mf_warnings_add_text(mf_warnings *w, const char *rule, int line, const char *msg)
 {
     mf_warning *j = joinable(w, rule, msg);
@@ -109,6 +96,27 @@ int mf_warnings_add_text(mf_warnings *w, const char *rule, int line, const char 
         return mf_oom();
     memcpy(m, msg, n + 1);
     mf_warning x = {rule, m, line, 1, {0}, 0};
+    note_line(&x, line);
+    return add_record(w, &x);
+}
+
+int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt, ...)
+{
+    if (!strchr(fmt, '%')) /* a fixed message: nothing to format */
+        return mf_warnings_add_text(w, rule, line, fmt);
+    char small[256]; /* a rule repeating one message (a repair on every line) joins without an allocation */
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof small)
+        return mf_warnings_add_text(w, rule, line, small);
+    va_start(ap, fmt);
+    char *msg = vformat(fmt, ap);
+    va_end(ap);
+    if (!msg)
+        return mf_oom();
+    mf_warning x = {rule, msg, line, 1, {0}, 0};
     note_line(&x, line);
     return add_record(w, &x);
 }

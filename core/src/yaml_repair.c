@@ -16,6 +16,8 @@
  * only after a rule changed the text; each skips block scalar bodies and is
  * idempotent. The rules live in yaml_repair_lines.c, yaml_repair_inline.c,
  * yaml_repair_quotes.c, yaml_repair_strings.c and yaml_repair_indent.c. */
+#define _GNU_SOURCE /* memmem */
+#define _GNU_SOURCE /* memmem */
 #include <string.h>
 #include "yaml_repair.h"
 
@@ -90,6 +92,55 @@ static bool profile_feeds(yr_rule_fn fn, const mf_profile *p)
     return true;
 }
 
+/* The bytes a text holds, one bit each. */
+typedef struct { uint64_t bits[4]; } byte_set;
+
+static void byte_set_of(byte_set *b, const char *s, size_t n)
+{
+    unsigned char seen[256] = {0};
+    for (size_t i = 0; i < n; i++)
+        seen[(unsigned char)s[i]] = 1;
+    memset(b, 0, sizeof *b);
+    for (int c = 0; c < 256; c++)
+        if (seen[c])
+            b->bits[c >> 6] |= 1ull << (c & 63);
+}
+
+static bool byte_set_any(const byte_set *b, const char *chars)
+{
+    for (; *chars; chars++)
+        if (b->bits[(unsigned char)*chars >> 6] & 1ull << ((unsigned char)*chars & 63))
+            return true;
+    return false;
+}
+
+/* False when the text cannot hold what the rule repairs: each of these rules
+ * changes a line only where one of its bytes is (a backslash escape, a quote,
+ * a ':' of a key or value, a '|' union, a '`' or '@' indicator, a quoted
+ * block header, a fence, a tag). A whole-text byte check skips the rule. */
+static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
+{
+    if (fn == yr_fix_invalid_escape)
+        return byte_set_any(b, "\\");
+    if (fn == yr_fix_unclosed_quote || fn == yr_fix_quoted_fragment)
+        return byte_set_any(b, "\"'");
+    if (fn == yr_fix_doubled_quotes) /* the value starts with two of its quotes */
+        return byte_set_any(b, "\"'") && (memmem(text->s, text->len, "\"\"", 2) || memmem(text->s, text->len, "''", 2));
+    if (fn == yr_fix_type_union)
+        return byte_set_any(b, "|");
+    if (fn == yr_fix_quoted_block_ind)
+        return byte_set_any(b, "|>");
+    if (fn == yr_fix_reserved_indicator)
+        return byte_set_any(b, "`@|>*");
+    if (fn == yr_fix_plain_colon || fn == yr_fix_item_colon || fn == yr_fix_colon_space || fn == yr_fix_duplicate_key)
+        return byte_set_any(b, ":");
+    if (fn == yr_fix_code_fence)
+        return byte_set_any(b, "`");
+    if (fn == yr_fix_xml_tag_lines)
+        return byte_set_any(b, "<");
+    return true;
+}
+
 /* Run the rules of `rules` whose group is `group` on text in place, building
  * the line model once and again only after a rule changed the text. */
 static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
@@ -97,9 +148,16 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const 
     size_t changes = 0;
     mf_buf out = {0};
     yr_doc d;
-    bool open = false;
+    bool open = false, have_bytes = false;
+    byte_set bytes;
     for (const model_rule *r = rules; r->fn; r++) {
         if (r->group != group || !profile_feeds(r->fn, p))
+            continue;
+        if (!have_bytes) {
+            byte_set_of(&bytes, mf_buf_cstr(text), text->len);
+            have_bytes = true;
+        }
+        if (!text_may_need(r->fn, &bytes, text))
             continue;
         if (!open && yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
             break;
@@ -109,7 +167,7 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const 
         size_t n = r->fn(&d, &out, p, w);
         if (n) {
             yr_doc_close(&d);
-            open = false;
+            open = have_bytes = false;
             mf_buf tmp = *text;
             *text = out;
             out = tmp;
