@@ -122,13 +122,13 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
 {
     if (fn == yr_fix_invalid_escape)
         return byte_set_any(b, "\\");
-    if (fn == yr_fix_unclosed_quote || fn == yr_fix_quoted_fragment)
+    if (fn == yr_fix_unclosed_quote || fn == yr_fix_quoted_fragment || fn == yr_fix_inner_quotes)
         return byte_set_any(b, "\"'");
     if (fn == yr_fix_doubled_quotes) /* the value starts with two of its quotes */
         return byte_set_any(b, "\"'") && (memmem(text->s, text->len, "\"\"", 2) || memmem(text->s, text->len, "''", 2));
     if (fn == yr_fix_type_union)
         return byte_set_any(b, "|");
-    if (fn == yr_fix_quoted_block_ind)
+    if (fn == yr_fix_quoted_block_ind || fn == yr_fix_block_body_indent)
         return byte_set_any(b, "|>");
     if (fn == yr_fix_reserved_indicator)
         return byte_set_any(b, "`@|>*");
