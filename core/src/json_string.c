@@ -58,9 +58,14 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
     int c = at(p, k);
     if (c == '\'' && member_value)
         return jl_key_at(p, k) || key_cut(p, k);
+    /* after a member value only a key (or '}') follows: `"f("a", [1])"` stays one string */
     if (c == '"' && member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
-               (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */         /* `"f("a", "b")"`: after a member only a key follows */
+               (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */
+    if (member_value && c > 0 && strchr("{[]`", c))
+        return false;
+    if (member_value && (c == '-' || (c >= '0' && c <= '9')))
+        return at(p, jl_past_spaces(p, jl_word_end(p, k))) == ':';   /* `, 5: "v"`: a number key */
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
     if (c == '/')
@@ -72,7 +77,7 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
         w++;
     if (w == k)
         return false;
-    if (jl_word_is_literal(p->s + k, w - k))
+    if (jl_word_is_literal(p->s + k, w - k) && !member_value)
         return true;
     if (jl_open_quote_missing(p, w))
         return true;                    /* `, b": 2`, `, b"]`: a string missing its opening quote */
