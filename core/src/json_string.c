@@ -127,6 +127,23 @@ static bool value_follows(const jp *p, size_t j)
     return e >= p->n || strchr(",]}", at(p, e));
 }
 
+/* After a closer at k-1: the end, or what may follow a value (a separator,
+ * another closer, a value missing its comma, a comment, a fence)? */
+static bool closer_then_structure(const jp *p, size_t k)
+{
+    for (;;) {
+        k = jl_past_spaces_comments(p, k);
+        if (k >= p->n)
+            return true;
+        int c = at(p, k);
+        if (c == '}' || c == ']') {
+            k++;
+            continue;
+        }
+        return strchr(",{[\"'`/#;)", c) != NULL || jl_smart_quote(p, k) >= 0;
+    }
+}
+
 /* Is the quote that ends just before k a closing quote? */
 static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
 {
@@ -136,8 +153,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     int c = at(p, j);
     bool spaced = j > k;
     switch (c) {
-    case '}': case ']':
-        return true;
+    case '}': case ']':                 /* not when text follows the closer: `{"e": "x"} otherwise.` */
+        return closer_then_structure(p, j + 1);
     case ')':
         return p->tuple_depth > 0 || p->call_depth > 0;
     case ':':                           /* in an array, `"k":` is a key: its object's '{' is missing */
