@@ -130,7 +130,7 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
     if (fn == yr_fix_quoted_block_ind)
         return byte_set_any(b, "|>");
     if (fn == yr_fix_reserved_indicator)
-        return byte_set_any(b, "`@");
+        return byte_set_any(b, "`@|>*");
     if (fn == yr_fix_plain_colon || fn == yr_fix_item_colon || fn == yr_fix_colon_space || fn == yr_fix_duplicate_key)
         return byte_set_any(b, ":");
     if (fn == yr_fix_code_fence)
@@ -138,6 +138,14 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
     if (fn == yr_fix_xml_tag_lines)
         return byte_set_any(b, "<");
     return true;
+}
+
+bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n)
+{
+    byte_set b;
+    mf_buf text = {(char *)s, n, n + 1};
+    byte_set_of(&b, s, n);
+    return text_may_need(model_rules[index].fn, &b, &text);
 }
 
 /* Run the rules of `rules` whose group is `group` on text in place, building
