@@ -143,6 +143,14 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
     return true;
 }
 
+bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n)
+{
+    byte_set b;
+    mf_buf text = {(char *)s, n, n + 1};
+    byte_set_of(&b, s, n);
+    return text_may_need(model_rules[index].fn, &b, &text);
+}
+
 /* Run the rules of `rules` whose group is `group` on text in place, building
  * the line model once and again only after a rule changed the text. */
 static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
