@@ -167,6 +167,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
+    case '`':                           /* `"v"```: a closing fence glued to the value */
+        return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
     case '+': {                        /* "a" + "b": string concatenation */
         size_t m = jl_past_spaces_comments(p, j + 1);
         return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0);
