@@ -180,15 +180,26 @@ static bool literal(const char *s, size_t n)
     return false;
 }
 
+/* Does a separator (sep_len: ASCII punctuation, NBSP, general punctuation)
+ * end just before p in the message m? */
+static bool sep_before(const char *m, const char *p)
+{
+    if (p == m || !word_char((unsigned char)p[-1]) || (p - m >= 2 && p[-2] == '\\'))
+        return true;
+    for (size_t k = 2; k <= 3; k++)
+        if ((size_t)(p - m) >= k && sep_len(p - k, k, 0) == k)
+            return true;
+    return false;
+}
+
 /* Does a warning name the token (as a word of its message; a "\n" escape
  * in a quoted old value separates words too)? */
 static bool warned(const mf_result *r, const char *s, size_t n)
 {
     for (size_t i = 0; i < r->warnings.count; i++)
         for (const char *m = r->warnings.items[i].message, *p = m; p && *p; p++)
-            if (!strncasecmp(p, s, n) &&
-                (p == m || !word_char((unsigned char)p[-1]) || (p - m >= 2 && p[-2] == '\\')) &&
-                !word_char((unsigned char)p[n]))
+            if (!strncasecmp(p, s, n) && sep_before(m, p) &&
+                (!word_char((unsigned char)p[n]) || sep_len(p + n, strlen(p + n), 0)))
                 return true;
     return false;
 }
