@@ -393,6 +393,9 @@ static void test_op_sites_and_ambiguity(void **state)
     contract_of(twice_prose, &raw);
     assert_string_equal(raw, "Okay, here it is:\n\na: 1\n");
     free(raw);
+    const char *glued_in = "malform-case 1\nprofile: task_breakdown\nop: json.concatenated seed=1\n"
+                           "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
+    assert_int_equal(contract_of(glued_in, NULL), MF_CONTRACT_RAW);
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
