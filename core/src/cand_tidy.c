@@ -50,20 +50,17 @@ int mf_cand_line_at(const char *s, size_t off)
     return line;
 }
 
-/* True when no byte of [s, s+len) can start a noise token (most texts): a
- * table lookup a byte, then the '[' bytes for the paste markers. */
+/* True when no noise token can follow the last content byte (most texts):
+ * without an ESC byte every token is one control character or a paste
+ * marker ending in '~', so a last non-blank byte that is neither is content. */
 static bool noise_free(const char *s, size_t len)
 {
-    static const unsigned char starts[256] = {
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        [127] = 1};
-    for (size_t i = 0; i < len; i++)
-        if (starts[(unsigned char)s[i]])
-            return false;
-    for (const char *b = memchr(s, '[', len); b; b = memchr(b + 1, '[', len - (size_t)(b + 1 - s)))
-        if (len - (size_t)(b - s) >= 3 && b[1] == '2' && b[2] == '0')
-            return false;
-    return true;
+    if (memchr(s, 27, len))
+        return false;
+    size_t e = len;
+    while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r'))
+        e--;
+    return e == 0 || (!is_noise_ctl((unsigned char)s[e - 1]) && s[e - 1] != '~');
 }
 
 size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)

@@ -30,7 +30,8 @@
  * not become 100k candidates the pipeline would parse one by one, so each kind
  * keeps at most MF_CAND_PER_KIND (MF_CAND_JSON_SPANS for balanced JSON) and
  * the whole list at most MF_CAND_MAX; later ones are dropped. Duplicate
- * detection hashes each text once and compares only equal hashes. */
+ * detection hashes a text once, when another of the same length is listed,
+ * and compares only equal hashes. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -78,7 +79,7 @@ enum { R_RECOVERED, R_PREFIX, R_NOISE, R_ORPHAN, R_FENCE, R_TAG, R_TAG_TRUNC, R_
 
 typedef struct {
     mf_candidates *out;
-    unsigned long long *hash; /* hash of out->items[i].text */
+    unsigned long long *hash; /* hash of out->items[i].text | 1, or 0 until first needed */
     const mf_profile *p;
     const char *suffix;       /* "" or "+prefix-stripped" */
     const mf_warnings *base;  /* warnings of the base text (prefix stripping) */
@@ -210,13 +211,19 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
         mf_warnings_clear(&w);
         return 0;
     }
-    unsigned long long h = fnv(c->tmp.s, c->tmp.len);
-    for (size_t i = 0; i < out->count; i++)
-        if (c->hash[i] == h && out->items[i].len == c->tmp.len &&
-            memcmp(out->items[i].text, c->tmp.s, c->tmp.len) == 0) {
+    unsigned long long h = 0; /* hashed only when a candidate of the same length exists (0: not yet) */
+    for (size_t i = 0; i < out->count; i++) {
+        if (out->items[i].len != c->tmp.len)
+            continue;
+        if (!h)
+            h = fnv(c->tmp.s, c->tmp.len) | 1;
+        if (!c->hash[i])
+            c->hash[i] = fnv(out->items[i].text, out->items[i].len) | 1;
+        if (c->hash[i] == h && memcmp(out->items[i].text, c->tmp.s, c->tmp.len) == 0) {
             mf_warnings_clear(&w);
             return 0;
         }
+    }
     mf_candidate *x = &out->items[out->count];
     size_t kl = strlen(kind), sl = strlen(c->suffix);
     x->name = malloc(kl + sl + 1);
@@ -798,8 +805,7 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
             mf_candidates_free(out);
             return mf_oom();
         }
-        for (size_t i = 0; i < out->count; i++)
-            c.hash[i] = fnv(out->items[i].text, out->items[i].len);
+        memset(c.hash, 0, out->cap * sizeof *c.hash); /* hashed when first compared */
     }
 
     int first;

@@ -141,6 +141,9 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
 /* Repairs run before the first parse, because the malformed text also parses
  * with a different value (`steps:` then `-name: x`, seed 000 #9); returns changes. */
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w);
+/* False when rule mf_yaml_repairs[index] cannot change text [s, s+n): it lacks
+ * every byte the rule repairs (the group driver then skips the rule). */
+bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n);
 
 /* ---- JSON repair (json_repair*.c) ---- */
 /* Parse JSON text strictly, repairing it when needed. Returns 0 with *out set
