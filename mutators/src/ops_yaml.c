@@ -15,17 +15,24 @@
 typedef bool (*site_fn)(const mt_lines *ls, size_t i, const mf_op_ctx *ctx);
 
 /* Pick a random line index satisfying ok(); -1 when none. */
+/* A line an op may edit: not in a block scalar, and not one copy of a key
+ * that yaml.duplicate-key repeated (editing one copy makes them conflict). */
+static bool editable(const mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    return !ls->v[i].block_body && !mt_key_repeated(ctx->text, ctx->len, ls->v[i].off);
+}
+
 static long pick_site(mf_op_ctx *ctx, const mt_lines *ls, site_fn ok)
 {
     size_t n = 0;
     for (size_t i = 0; i < ls->n; i++)
-        if (!ls->v[i].block_body && ok(ls, i, ctx))
+        if (editable(ctx, ls, i) && ok(ls, i, ctx))
             n++;
     if (n == 0)
         return -1;
     size_t k = mt_rand(ctx, n);
     for (size_t i = 0; i < ls->n; i++)
-        if (!ls->v[i].block_body && ok(ls, i, ctx) && k-- == 0)
+        if (editable(ctx, ls, i) && ok(ls, i, ctx) && k-- == 0)
             return (long)i;
     return -1;
 }

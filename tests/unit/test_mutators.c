@@ -396,6 +396,15 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *glued_in = "malform-case 1\nprofile: task_breakdown\nop: json.concatenated seed=1\n"
                            "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
     assert_int_equal(contract_of(glued_in, NULL), MF_CONTRACT_RAW);
+    /* the YAML line ops leave a duplicated key's copies alike too */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=%d\n---\n"
+                 "motto: '\"pink\" is'\nmotto: '\"pink\" is'\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "motto: '\"pink\" is'\nmotto: '\"pink\" is'\n");
+        free(raw);
+    }
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
