@@ -443,12 +443,19 @@ int mt_op_yaml_dash(mf_op_ctx *ctx) { return line_op(ctx, s_dash, e_dash); }
 
 /* ---- #10 exact duplicate key ---- */
 
+/* A one-line `key: value` entry: no block header, and no deeper line after
+ * it (a block body whose header an earlier op quoted, `notes: '|-'`, would
+ * follow only the second copy). */
 static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
     const mt_line *l = &ls->v[i];
     const char *v;
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0;
+    size_t k = i + 1;
+    while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
+        k++;
+    bool deeper = k < ls->n && ls->v[k].indent > l->indent;
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper;
 }
 
 static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

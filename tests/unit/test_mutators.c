@@ -405,6 +405,15 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_string_equal(raw, "motto: '\"pink\" is'\nmotto: '\"pink\" is'\n");
         free(raw);
     }
+    /* yaml.duplicate-key never copies a line that deeper lines follow */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.duplicate-key seed=%d\n---\n"
+                 "notes: '|-'\n  check output\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "notes: '|-'\n  check output\n");
+        free(raw);
+    }
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
