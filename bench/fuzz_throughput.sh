@@ -4,8 +4,10 @@
 # (corpus/cases plus every corpus/seeds/<profile>/ artifact as a zero-op case):
 #   libFuzzer: execs per CPU second of fuzz_structured (fuzz preset, ASan+UBSan,
 #              custom mutator, recording findings the way `malform fuzz` runs it);
-#   bare core: execs per CPU second of mf_repair on the rendered cases (default
-#              build, no sanitizers, no oracles);
+#   bare core: execs per CPU second of mf_repair on the rendered cases the
+#              libFuzzer run ended with (its corpus: the seeds and every unit
+#              it added; default build, no sanitizers, no oracles), and the
+#              target itself on them without sanitizers;
 #   AFL++:     execs per CPU second of afl_structured with the custom mutator
 #              (when the afl preset is built and afl-fuzz is installed);
 # and the ratios libFuzzer/bare and libFuzzer/AFL++ (goal >= 0.3). CPU
@@ -40,12 +42,13 @@ mkdir -p "$WORK/lf/corpus" "$WORK/lf/findings"
 cp "$WORK"/seeds/* "$WORK/lf/corpus/"
 MALFORM_FINDINGS_DIR=$WORK/lf/findings ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:malloc_context_size=2 \
   /usr/bin/time -f "%U %S" -o "$WORK/lf/time" "$FUZZ_BUILD/fuzz_structured" -max_total_time="$SECS" -seed=1 \
-  -max_len=65536 -timeout=10 -print_final_stats=1 -artifact_prefix="$WORK/lf/" "$WORK/lf/corpus" >"$WORK/lf/log" 2>&1 || true
+  -max_len=65536 -timeout=10 -reload=0 -use_counters=0 -print_final_stats=1 -artifact_prefix="$WORK/lf/" "$WORK/lf/corpus" >"$WORK/lf/log" 2>&1 || true
 lf_execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$WORK/lf/log" | tail -1)
 lf_cpu=$(cpu_of "$WORK/lf/time")
 
-# bare core on the same cases (and the target itself without sanitizers)
-bare=$(MALFORM_ORACLE_ABORT=0 "$DEFAULT_BUILD/bench_structured" "$WORK/seeds" "${BENCH_SECS:-5}" 2>/dev/null)
+# bare core on the cases libFuzzer ran (and the target itself without sanitizers)
+mkdir -p "$WORK/bare-findings"
+bare=$(MALFORM_FINDINGS_DIR=$WORK/bare-findings "$DEFAULT_BUILD/bench_structured" "$WORK/lf/corpus" "${BENCH_SECS:-5}" 2>/dev/null)
 
 # AFL++ with the custom mutator, when built
 afl_execs=0 afl_cpu=0

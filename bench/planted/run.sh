@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # bench/planted/run.sh - bug-based evaluation of the fuzzers: each
 # bench/planted/NN-name.patch is a realistic mistake planted in core (first
-# line: what the mistake is). For each bug: copy the source tree to a temp
-# dir (never the repo), apply the patch, build the libFuzzer targets (fuzz
-# preset), fuzz SECONDS with `malform fuzz` on the structured and on the raw
+# line: what the mistake is). The source tree is copied once to a temp dir
+# (never the repo) and built once (fuzz preset); for each bug: apply the
+# patch, rebuild incrementally, fuzz SECONDS with `malform fuzz` on the structured and on the raw
 # target, and count the bug found when a recorded finding fails on the
 # patched build but passes on the unpatched one (build/default replay
-# drivers): the known failures of HEAD do not count. Optionally (CTEST=1)
+# drivers; build/fuzz for sanitizer crashes): the known failures of HEAD do not count. Optionally (CTEST=1)
 # build the default preset of the copy and run ctest.
 #
 # usage: bench/planted/run.sh [SECONDS] [BUG...]   (default 60, every bug)
@@ -35,61 +35,86 @@ snapshot() {
 }
 
 # did the unpatched build pass this finding's payload? (then the bug made it)
+# A recorded finding carries a header up to its first "---" line and is
+# replayed by the default build's driver; an engine artifact (a sanitizer
+# crash) is the payload itself and is run by the unpatched sanitizer build
+# ($ROOT/build/fuzz), since the default build does not see what ASan sees.
 new_finding() {
-  local f=$1 payload=$WORK/payload
-  sed '1,/^---$/d' "$f" >"$payload"
-  local drv=$ROOT/build/default/replay_structured
-  case "$f" in *.raw) drv=$ROOT/build/default/replay_raw ;; esac
-  ("$drv" "$payload") >/dev/null 2>&1
+  local f=$1 target=$2 payload=$WORK/payload drv
+  if head -1 "$f" | grep -q '^malform-regression'; then
+    sed '1,/^---$/d' "$f" >"$payload"
+    drv=$ROOT/build/default/replay_$target
+  else
+    cp "$f" "$payload"
+    drv=$ROOT/build/fuzz/fuzz_$target
+    [ -x "$drv" ] || return 1
+  fi
+  # in a shell of its own, so that an abort is not reported on our stderr
+  timeout 30 sh -c '"$0" "$1" >/dev/null 2>&1' "$drv" "$payload" 2>/dev/null
 }
 
-printf '%-26s %-12s %-12s %-8s %s\n' bug structured raw ctest description
+# one copy of the tree, built once; each bug is patched in, rebuilt
+# incrementally (one object and the links), fuzzed, and reverted
+src=$WORK/src
+snapshot "$src"
+if ! (cd "$src" && cmake --preset fuzz >"$WORK/cmake.log" 2>&1 &&
+      cmake --build --preset fuzz -j2 --target fuzz_structured fuzz_raw >>"$WORK/cmake.log" 2>&1); then
+  echo "the unpatched copy does not build: $WORK/cmake.log" >&2
+  exit 2
+fi
+if [ "$CTEST" = 1 ] && ! (cd "$src" && cmake --preset default >"$WORK/ctest-build.log" 2>&1 &&
+                          cmake --build --preset default -j2 >>"$WORK/ctest-build.log" 2>&1); then
+  echo "the unpatched copy does not build (default preset): $WORK/ctest-build.log" >&2
+  exit 2
+fi
+
+printf '%-26s %-16s %-16s %-8s %s\n' bug structured raw ctest description
 found_s=0 total=0
 for bug in "${BUGS[@]}"; do
   patch=$ROOT/bench/planted/$bug.patch
   desc=$(head -1 "$patch")
-  src=$WORK/$bug/src
-  rm -rf "$WORK/$bug"
-  snapshot "$src"
-  if ! (cd "$src" && patch -p1 -s <"$patch" >"$WORK/$bug.patch.log" 2>&1); then
-    printf '%-26s %-12s %-12s %-8s %s\n' "$bug" "no-apply" "-" "-" "$desc"
+  if ! (cd "$src" && patch -p1 -s --dry-run <"$patch" >"$WORK/$bug.patch.log" 2>&1 && patch -p1 -s <"$patch"); then
+    printf '%-26s %-16s %-16s %-8s %s\n' "$bug" "no-apply" "-" "-" "$desc"
     continue
   fi
-  if ! (cd "$src" && cmake --preset fuzz >"$WORK/$bug.cmake.log" 2>&1 &&
-        cmake --build --preset fuzz -j2 --target fuzz_structured fuzz_raw >>"$WORK/$bug.cmake.log" 2>&1); then
-    printf '%-26s %-12s %-12s %-8s %s\n' "$bug" "no-build" "-" "-" "$desc"
+  if ! (cd "$src" && cmake --build --preset fuzz -j2 --target fuzz_structured fuzz_raw >"$WORK/$bug.cmake.log" 2>&1); then
+    printf '%-26s %-16s %-16s %-8s %s\n' "$bug" "no-build" "-" "-" "$desc"
+    (cd "$src" && patch -p1 -R -s <"$patch")
     continue
   fi
   res=()
   for target in $TARGETS; do
-    hits=0 best=""
+    hits=0 times=""
     for t in $(seq 1 "$TRIALS"); do
       wd=$WORK/$bug/$target-$t
+      mkdir -p "$wd"
       start=$(date +%s)
       MALFORM_ROOT=$ROOT "$MALFORM" fuzz --engine libfuzzer --target "$target" --time "$SECS" --jobs 1 --workdir "$wd" \
         --build "$src/build/fuzz" >"$wd.log" 2>&1
       first=""
-      for f in $(ls -tr "$wd/findings" 2>/dev/null); do
-        if new_finding "$wd/findings/$f"; then
-          first=$(( $(stat -c %Y "$wd/findings/$f") - start ))
+      for f in $(ls -tr "$wd/findings"/* "$wd/artifacts"/* 2>/dev/null); do
+        if new_finding "$f" "$target"; then
+          first=$(( $(stat -c %Y "$f") - start ))
+          echo "$bug $target trial $t: $f" >>"$WORK/found.txt"
           break
         fi
       done
       if [ -n "$first" ]; then
         hits=$((hits + 1))
-        [ -z "$best" ] || [ "$first" -lt "$best" ] && best=$first
+        times="$times${times:+,}${first}s"
       fi
     done
-    res+=("$hits/$TRIALS${best:+ ${best}s}")
+    res+=("$hits/$TRIALS${times:+ $times}")
     [ "$target" = structured ] && [ "$hits" = "$TRIALS" ] && found_s=$((found_s + 1))
   done
   verdict=-
   if [ "$CTEST" = 1 ]; then
-    if (cd "$src" && cmake --preset default >"$WORK/$bug.ctest.log" 2>&1 && cmake --build --preset default -j2 >>"$WORK/$bug.ctest.log" 2>&1 &&
+    if (cd "$src" && cmake --build --preset default -j2 >>"$WORK/$bug.ctest.log" 2>&1 &&
         ctest --preset default >>"$WORK/$bug.ctest.log" 2>&1); then verdict=pass; else verdict=FAIL; fi
   fi
+  (cd "$src" && patch -p1 -R -s <"$patch")
   total=$((total + 1))
-  printf '%-26s %-12s %-12s %-8s %s\n' "$bug" "${res[0]:--}" "${res[1]:--}" "$verdict" "$desc"
-  rm -rf "$src/build"
+  printf '%-26s %-16s %-16s %-8s %s\n' "$bug" "${res[0]:--}" "${res[1]:--}" "$verdict" "$desc"
 done
 echo "structured fuzzing found $found_s of $total bugs in every trial (${SECS}s per run, $TRIALS trial(s))"
+[ "${KEEP:-0}" = 1 ] && echo "kept: $WORK (found.txt lists the first new finding of each trial)"

@@ -25,9 +25,10 @@
  *     the next non-blank line has the same indentation and is a mapping entry
  *     or a sequence item: YAML reads the sentence as a plain scalar that the
  *     entry then makes invalid (or, before items, one run-on string).
- * Comment lines before it ("# Result", a markdown heading) and a fence
- * opener ("```yaml" + "Okay, here it is:": the raw text, whose repairs would
- * unwrap the fence and keep the prose as a key) are skipped, and
+ * Comment lines before it ("# Result", a markdown heading), a fence opener
+ * ("```yaml" + "Okay, here it is:": the raw text, whose repairs would unwrap
+ * the fence and keep the prose as a key) and a bare opening tag ("<yaml>")
+ * are skipped (and cut with the prose), and
  * so is one bare opening tag line after it ("Okay, here it is:" + "<yaml>"):
  * the entry after the tag decides, and the tag line stays in the text.
  * Only the first lines (plus blank and comment lines) are read.
@@ -168,8 +169,8 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     do                                  /* comment lines ("# Result") and a fence opener first */
         if (!next_line(s, len, &pos, &l, &n1))
             return 0;
-    while (s[l.a] == '#' || (l.e - l.a >= 3 && (s[l.a] == '`' || s[l.a] == '~') && s[l.a + 1] == s[l.a] &&
-                             s[l.a + 2] == s[l.a]));
+    while (s[l.a] == '#' || open_tag_line(p, s + l.a, l.e - l.a) ||
+           (l.e - l.a >= 3 && (s[l.a] == '`' || s[l.a] == '~') && s[l.a + 1] == s[l.a] && s[l.a + 2] == s[l.a]));
     const char *t = s + l.a;
     size_t tn = l.e - l.a;
     if (!isalnum((unsigned char)t[0]) || !memchr(t, ' ', tn) || !sentence(t, tn) || glued_key(t, tn))

@@ -160,13 +160,16 @@ size_t mf_cand_closer_tail(const char *s, size_t len, bool fences)
     return tail;
 }
 
-/* True when [s, s+n) is optional blanks, three or more backticks and
- * optional trailing blanks; *info set when text follows the backticks. */
+/* True when [s, s+n) is at most 3 spaces (CommonMark: deeper is indented
+ * text, e.g. a fence inside a YAML block scalar), three or more backticks
+ * and optional trailing blanks; *info set when text follows the backticks. */
 static bool fence_line(const char *s, size_t n, bool *info)
 {
     size_t i = 0, ticks = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+    while (i < n && s[i] == ' ')
         i++;
+    if (i > 3)
+        return false;
     while (i < n && s[i] == '`')
         i++, ticks++;
     if (ticks < 3)

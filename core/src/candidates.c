@@ -660,8 +660,28 @@ static bool holds_member(const char *s, size_t a, size_t b)
     return false;
 }
 
+/* Is everything outside the spans JSON punctuation, no word of prose (the
+ * spans are several)? Then the text is one broken JSON document ('[{"a":1}]},
+ * {"b":2}]', an early closer), and taking one span would drop the others. */
+static bool only_json_outside(const char *s, size_t len, const mf_cand_span *sp, size_t n)
+{
+    if (n < 2)
+        return false;
+    for (size_t k = 0; k < len; k++) {
+        bool inside = false;
+        for (size_t j = 0; j < n && !inside; j++)
+            inside = k >= sp[j].start && k < sp[j].end;
+        if (!inside && isalnum((unsigned char)s[k]))
+            return false;
+    }
+    return true;
+}
+
 static int scan_json_balanced(ctx *c, const char *s, size_t len)
 {
+    int noise_line;
+    bool noise_nl;
+    len = mf_cand_noise_cut(s, len, &noise_line, &noise_nl); /* "[201~" after the value opens nothing */
     mf_cand_span sp[MF_CAND_JSON_SPANS];
     size_t n = mf_cand_json_spans(s, len, sp, MF_CAND_JSON_SPANS);
     if (n == (size_t)-1)
@@ -669,8 +689,8 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     for (size_t i = 0; i < n; i++) {
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
-        if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len))
-            continue; /* members outside the span would be lost */
+        if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len) || only_json_outside(s, len, sp, n))
+            continue; /* members or values outside the span would be lost */
         int line = mf_cand_line_at(s, sp[i].start);
         if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, MF_RULE_ID(CAND_JSON_BALANCED), line,
                  n > 1 ? "Extracted the balanced JSON %s starting at line %d from surrounding text; "
@@ -680,6 +700,15 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
             return -1;
     }
     return 0;
+}
+
+/* Does the opener at k start a JSON value (`{"`, `[1`, `[{`, ...), not prose? */
+static bool value_opener(const char *s, size_t len, size_t k)
+{
+    size_t j = k + 1;
+    while (j < len && isspace((unsigned char)s[j]))
+        j++;
+    return j < len && (s[j] == '"' || s[j] == '{' || s[j] == '[' || s[j] == '-' || isdigit((unsigned char)s[j]));
 }
 
 /* First `open` to last `close`. Skipped when structure follows the last
@@ -694,6 +723,12 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     while (e > 0 && s[e - 1] != close)
         e--;
     size_t st = (size_t)(a - s);
+    if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st)) {
+        int line = mf_cand_line_at(s, st);   /* `Here it is: {"k": "v` - never closed: cut */
+        return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,
+                    "Took the text from the first '%c' (line %d) to the end as the JSON artifact "
+                    "(it never closes: the output was cut).", open, line);
+    }
     if (e <= st + 1 || (st == 0 && blank(s + e, len - e)))
         return 0;
     for (size_t i = e; i < len; i++)

@@ -85,8 +85,8 @@ static void drop_empty_tops(mf_json_tops *tops, mf_warnings *w)
     tops->count = keep;
 }
 
-/* Is the top-level value a tag line such as `[CONTENT]` or `[/CONTENT]` (a
- * one-word array, written alone)? */
+/* Is the top-level value a tag such as `[CONTENT]`, `[/CONTENT]` or a
+ * transcript label `[assistant/model/turn-2]` (an unquoted one-word array)? */
 static bool tag_top(const char *text, const mf_json_top *t)
 {
     if (!json_is_array(t->value) || json_array_size(t->value) != 1 || !json_is_string(json_array_get(t->value, 0)))
@@ -96,7 +96,7 @@ static bool tag_top(const char *text, const mf_json_top *t)
         return false;
     a += text[a + 1] == '/' ? 2 : 1;
     for (size_t k = a; k < e - 1; k++)
-        if (!(isalnum((unsigned char)text[k]) || text[k] == '_' || text[k] == '-'))
+        if (!(isalnum((unsigned char)text[k]) || strchr("_-./:@", text[k])))
             return false;
     return e - 1 > a;
 }

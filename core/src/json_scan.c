@@ -243,6 +243,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             continue;
         }
         if (c == ',') {
+            p->implicit_closes = 0;     /* a stray closer can only follow the implicit close directly */
             if (!need_sep)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an object removed");
             comma = true;
@@ -470,6 +471,7 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
             continue;
         }
         if (c == ',') {
+            p->implicit_closes = 0;
             if (!need_sep)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an array removed");
             comma = true;

@@ -58,9 +58,14 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
     int c = at(p, k);
     if (c == '\'' && member_value)
         return jl_key_at(p, k) || key_cut(p, k);
+    /* after a member value only a key (or '}') follows: `"f("a", [1])"` stays one string */
     if (c == '"' && member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
-               (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */         /* `"f("a", "b")"`: after a member only a key follows */
+               (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */
+    if (member_value && c > 0 && strchr("{[]`", c))
+        return false;
+    if (member_value && (c == '-' || (c >= '0' && c <= '9')))
+        return at(p, jl_past_spaces(p, jl_word_end(p, k))) == ':';   /* `, 5: "v"`: a number key */
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
     if (c == '/')
@@ -72,7 +77,7 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
         w++;
     if (w == k)
         return false;
-    if (jl_word_is_literal(p->s + k, w - k))
+    if (jl_word_is_literal(p->s + k, w - k) && !member_value)
         return true;
     if (jl_open_quote_missing(p, w))
         return true;                    /* `, b": 2`, `, b"]`: a string missing its opening quote */
@@ -122,6 +127,23 @@ static bool value_follows(const jp *p, size_t j)
     return e >= p->n || strchr(",]}", at(p, e));
 }
 
+/* After a closer at k-1: the end, or what may follow a value (a separator,
+ * another closer, a value missing its comma, a comment, a fence)? */
+static bool closer_then_structure(const jp *p, size_t k)
+{
+    for (;;) {
+        k = jl_past_spaces_comments(p, k);
+        if (k >= p->n)
+            return true;
+        int c = at(p, k);
+        if (c == '}' || c == ']') {
+            k++;
+            continue;
+        }
+        return strchr(",{[\"'`/#;)", c) != NULL || jl_smart_quote(p, k) >= 0;
+    }
+}
+
 /* Is the quote that ends just before k a closing quote? */
 static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
 {
@@ -131,8 +153,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     int c = at(p, j);
     bool spaced = j > k;
     switch (c) {
-    case '}': case ']':
-        return true;
+    case '}': case ']':                 /* not when text follows the closer: `{"e": "x"} otherwise.` */
+        return closer_then_structure(p, j + 1);
     case ')':
         return p->tuple_depth > 0 || p->call_depth > 0;
     case ':':                           /* in an array, `"k":` is a key: its object's '{' is missing */
@@ -141,7 +163,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return structure_after_comma(p, j + 1, !is_key && p->parent_object);
     case '"':
         return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
-    case '{': case '[': case '#':
+    case '{': case '[': case '#': case '\'':
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
@@ -244,6 +266,8 @@ static size_t template_span(const jp *p, size_t k)
         if (c == '\n')
             return 0;
         if (c == '\\') { j++; continue; }
+        if (c == '"' && (at(p, j + 1) == ',' || at(p, j + 1) == ':'))
+            return 0;                   /* `${n't ... ", "done": 1}`: member structure, no template */
         if (c == '"') quote = true;
         else if (c == '{') depth++;
         else if (c == '}' && --depth == 0)

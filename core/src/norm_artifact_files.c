@@ -51,7 +51,7 @@ json_t *mf_artifact_files_from_markdown(const char *text, const json_t *expected
     size_t len = strlen(text), at = 0, ov[8];
     while (re && at <= len && mf_regex_search_from(re, text, len, at, ov, 4) == 1) {
         size_t ns = ov[4], ne = ov[5], cs = ov[6], ce = ov[7];
-        at = ov[3] > at ? ov[3] : at + 1;
+        at = ov[1] > at ? ov[1] : at + 1; /* past the match (group 1, the lang, may be unset) */
         trim(text, &ns, &ne);
         trim(text, &cs, &ce);
         char *name = mf_strndup(text + ns, ne - ns);

@@ -293,10 +293,13 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
 /* Candidates tried first in each pass: the profile's own tag envelope and the
  * text without a leading prose line. Trying them after the raw or
  * prefix-stripped text would let that text's structural repairs (dropping the
- * tag lines, yaml.xml-tag-lines) accept the prose around them as a key. */
-static int preferred(const char *name)
+ * tag lines, yaml.xml-tag-lines) accept the prose around them as a key. For
+ * JSON, the prefix-stripped text too: the raw text's repair reads a role
+ * prefix ("[tool] {") as an array of a bare word. */
+static int preferred(const mf_profile *p, const char *name)
 {
-    return strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0;
+    return strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0 ||
+           (p->format == MF_FORMAT_JSON && strcmp(name, "prefix-stripped") == 0);
 }
 
 static const mf_profile *detect_profile(const char *s, size_t n)
@@ -381,7 +384,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
                     for (size_t i = 0; i < cs.count && !won; i++) {
                         bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
                                            cs.items[i].len == len && cs.items[i].warnings.count == 0;
-                        if (preferred(cs.items[i].name) != first || (pass == 0 && same_as_raw))
+                        if (preferred(p, cs.items[i].name) != first || (pass == 0 && same_as_raw))
                             continue;
                         won = try_candidate(&R, &cs.items[i], pass == 1);
                     }

@@ -367,6 +367,26 @@ static int handle(loader *L, yaml_event_t *e)
     }
 }
 
+/* The parser's input: the text, then one '\n' when it does not end with one.
+ * A last line is a line: its break is implied at the end of the input (yaml-test-suite
+ * L24T-01, JEF9-02; js-yaml and eemeli/yaml read it so), which libyaml alone
+ * would drop from a block scalar ending the input (`a: |` / `  x` -> "x"). */
+typedef struct { const char *s; size_t len, pos; bool nl; } eof_input;
+
+static int read_eof_input(void *data, unsigned char *buf, size_t size, size_t *got)
+{
+    eof_input *in = data;
+    size_t n = in->len - in->pos < size ? in->len - in->pos : size;
+    memcpy(buf, in->s + in->pos, n);
+    in->pos += n;
+    if (n < size && in->nl) {
+        buf[n++] = '\n';
+        in->nl = false;
+    }
+    *got = n;
+    return 1;
+}
+
 int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
                  json_t **out, mf_error *err)
 {
@@ -397,7 +417,8 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
         json_decref(L.docs);
         return -1;
     }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    eof_input in = {text, len, 0, len > 0 && text[len - 1] != '\n'};
+    yaml_parser_set_input(&parser, read_eof_input, &in);
     int rc = 0;
     for (;;) {
         if (!yaml_parser_parse(&parser, &e)) {

@@ -42,9 +42,11 @@
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3)          \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3)                      \
     X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3)      \
+    X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3)                    \
     X(MF_RULE_ID(YAML_PLAIN_COLON), plain_colon, 3)                    \
     X(MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), seq_indent_drift, 4)          \
-    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4)
+    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4)                \
+    X(MF_RULE_ID(YAML_BLOCK_BODY_INDENT), block_body_indent, 4)
 
 /* One rule on a text: build the model, run the rule, and leave out equal to
  * the input when nothing changed (the mf_text_rule contract). */
@@ -121,13 +123,14 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
 {
     if (fn == yr_fix_invalid_escape)
         return byte_set_any(b, "\\");
-    if (fn == yr_fix_unclosed_quote || fn == yr_fix_quoted_fragment)
+    if (fn == yr_fix_unclosed_quote || fn == yr_fix_quoted_fragment || fn == yr_fix_inner_quotes ||
+        fn == yr_fix_quoted_hash)
         return byte_set_any(b, "\"'");
     if (fn == yr_fix_doubled_quotes) /* the value starts with two of its quotes */
         return byte_set_any(b, "\"'") && (memmem(text->s, text->len, "\"\"", 2) || memmem(text->s, text->len, "''", 2));
     if (fn == yr_fix_type_union)
         return byte_set_any(b, "|");
-    if (fn == yr_fix_quoted_block_ind)
+    if (fn == yr_fix_quoted_block_ind || fn == yr_fix_block_body_indent)
         return byte_set_any(b, "|>");
     if (fn == yr_fix_reserved_indicator)
         return byte_set_any(b, "`@|>*");
@@ -214,10 +217,11 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
     return (size_t)-1;
 }
 
-/* True when some line may need a misread repair: `-word` (dash-space), a
+/* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
  * `- ` item holding ': ' after a key that is not an identifier (item-colon, unquoted),
- * or a bare `key:` the profile lists nested children for whose next content
- * line starts at its column (nested-children).
+ * a ` #` after a quote (quoted-hash), or a bare `key:` the profile lists
+ * nested children for whose next content line starts at its column
+ * (nested-children).
  * A cheap byte scan before building the line model. */
 static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 {
@@ -230,9 +234,13 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         size_t e = end;
         while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
             e--;
+        const char *hash = i < e ? memchr(s + i, '#', e - i) : NULL;
+        if (hash && hash > s + i && hash[-1] == ' ' && (memchr(s + i, '\'', (size_t)(hash - s) - i) ||
+                                                        memchr(s + i, '"', (size_t)(hash - s) - i)))
+            return true; /* maybe a ' #' inside quotes (quoted-hash) */
         if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
                 return true;
             if (c == ' ' && s[i + 2] != '"' && s[i + 2] != '\'') { /* a quoted item is never item-colon's */
                 const char *colon = memchr(s + i + 2, ':', e - i - 2);
@@ -259,7 +267,7 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 
 /* The repairs mf_yaml_repair_misread runs, in order. */
 static const model_rule misread_rules[] = {
-    {0, yr_fix_dash_space}, {0, yr_fix_nested_children}, {0, yr_fix_item_colon}, {0, NULL}};
+    {0, yr_fix_dash_space}, {0, yr_fix_nested_children}, {0, yr_fix_item_colon}, {0, yr_fix_quoted_hash}, {0, NULL}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {

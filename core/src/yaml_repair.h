@@ -91,9 +91,11 @@ size_t yr_fix_quoted_block_ind(const yr_doc *, mf_buf *, const mf_profile *, mf_
 size_t yr_fix_type_union(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_reserved_indicator(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_free_text(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_quoted_hash(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_block_body_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_item_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_doubled_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_inline_known_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);

@@ -12,7 +12,14 @@
  * that follows another direct property of the item and sits deeper than the
  * dash but 1-2 columns off dash_indent + 2 is re-indented to the item's
  * content column. Lines under a bare parent key are children, not siblings,
- * and are left alone. */
+ * and are left alone.
+ * yaml.block-body-indent: the text under a block scalar header written at or
+ * left of its key (`free_text: >-` then `First line.` at column 0) is the
+ * body: those lines, up to the next entry with an identifier key or a list
+ * item at or left of the key, move right together from the first line left
+ * of the body's column on (relative indentation kept), the leftmost to that
+ * column: the first body line's when it is deeper than the key, else the
+ * key's column + 2. */
 #include <stdlib.h>
 #include "yaml_repair.h"
 
@@ -169,4 +176,90 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
     free(it);
     size_t n = yr_finish(&o, d, changes);
     return n;
+}
+
+/* ---- yaml.block-body-indent ---- */
+
+/* True when line k can only be text of a block body written too far left:
+ * not blank, not a comment or document marker, no identifier key, no dash. */
+static bool stray_text(const yr_doc *d, size_t k)
+{
+    const yr_line *l = &d->l[k];
+    if (l->flags & YR_INERT)
+        return false;
+    yr_entry e = yr_entry_at(d, k);
+    return !e.dashes && !(e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s));
+}
+
+size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    yr_out o = {.b = out};
+    yr_skip sk = {{0}, false};
+    size_t changes = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_skip_line(&sk, l) || !(l->flags & YR_OPENS_BLOCK)) {
+            yr_put_line(&o, l);
+            if (!(l->flags & YR_INERT))
+                yr_skip_note_line(&sk, d, i);
+            continue;
+        }
+        yr_entry e = yr_entry_at(d, i);
+        size_t col = e.key ? e.key_s : e.dash, body = col + 2, last = i, stop = 0;
+        bool left = false;
+        /* the body: following lines up to the last stray text line before an
+         * entry at or left of col, or (once a line fell left of col) before any
+         * entry with an identifier key (blank lines between them included) */
+        for (size_t k = i + 1; k < d->count; k++) {
+            const yr_line *m = &d->l[k];
+            if (mf_line_blank((mf_line){m->s, m->n}))
+                continue;
+            size_t ind = mf_line_indent((mf_line){m->s, m->n});
+            if ((ind <= col || left) && !stray_text(d, k)) {
+                stop = ind;
+                break;
+            }
+            left = left || ind <= col;
+            last = k;
+        }
+        bool stray = false;
+        for (size_t k = i + 1; k <= last && !stray; k++)
+            stray = !mf_line_blank((mf_line){d->l[k].s, d->l[k].n}) &&
+                    mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) <= col;
+        yr_put_line(&o, l);
+        if (!stray) {
+            yr_skip_note_line(&sk, d, i);
+            continue;
+        }
+        /* the body's column: its first line's when that is deeper than col; lines
+         * left of it move right by the same amount, keeping their relative indentation */
+        size_t low = (size_t)-1;
+        for (size_t k = i + 1; k <= last; k++) {
+            const yr_line *m = &d->l[k];
+            if (mf_line_blank((mf_line){m->s, m->n}))
+                continue;
+            size_t ind = mf_line_indent((mf_line){m->s, m->n});
+            if (low == (size_t)-1 && ind > col)
+                body = ind;
+            low = low == (size_t)-1 || ind < low ? ind : low;
+        }
+        if (stop > col && stop + 2 > body)
+            body = stop + 2; /* an over-indented entry after the body must not read as its text */
+        bool fallen = false; /* from the first line left of the body on, every line moves */
+        for (size_t k = i + 1; k <= last; k++) {
+            const yr_line *m = &d->l[k];
+            bool text = !mf_line_blank((mf_line){m->s, m->n});
+            fallen = fallen || (text && mf_line_indent((mf_line){m->s, m->n}) < body);
+            if (text && fallen)
+                yr_spaces(&o, body - low);
+            yr_put_line(&o, m);
+        }
+        mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_BODY_INDENT), yr_lineno(i),
+                        "Indented the text lines under a YAML block scalar header that were written at or left of "
+                        "its key (guessed that lines %d-%d are its body).", yr_lineno(i + 1), yr_lineno(last));
+        changes++;
+        i = last;
+    }
+    return yr_finish(&o, d, changes);
 }

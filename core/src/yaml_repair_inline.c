@@ -13,7 +13,9 @@
  * quoted or flow (the last may be prose after two splits); whitelisted
  * parents (`progress: current: 4 total: 17`) open a nested block, and so does
  * an empty key in a guessed line (its children: the keys after it in one
- * naming style, two at least: `note: x: y` stays the value "x: y"). yaml.dash-space (#9) turns
+ * naming style, two at least: `note: x: y` stays the value "x: y"). List
+ * items written inline (`opts: - id: a label: x - id: b`, `ids: - a - b`)
+ * are written one per line (ik_plan_seq). yaml.dash-space (#9) turns
  * `-key: v` into `- key: v` (never `-5` or `---`). yaml.nested-children (#1)
  * indents a bare parent's whitelisted children that were written at the
  * parent's own indentation. */
@@ -42,6 +44,8 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
 
 /* ---- yaml.inline-sequence-parent ---- */
 
+static bool inline_scalar_list(const char *s, const yr_entry *e);
+
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -55,7 +59,8 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             continue;
         }
         yr_entry e = yr_entry_at(d, i);
-        if (!e.key || e.val + 2 > e.end || !is_dash_at(l->s, e.end, e.val) || l->s[e.val + 1] != ' ') {
+        if (!e.key || e.val + 2 > e.end || !is_dash_at(l->s, e.end, e.val) || l->s[e.val + 1] != ' ' ||
+            inline_scalar_list(l->s, &e)) { /* `k: - a - b`: yaml.inline-keys writes the list */
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);
             continue;
@@ -117,6 +122,14 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
         return 0;
     if (k + 2 < n && s[k + 1] == '/' && s[k + 2] == '/')
         return 0; /* a URL such as http://x */
+    if (s[k + 1] == '"' || s[k + 1] == '\'') {
+        /* `key:"value"` only when the quoted value is whole (`k:' "x: y` is a key as written) */
+        size_t q = yr_quote_end(s, n, k + 1);
+        while (q && q < n && (s[q] == ' ' || s[q] == '\t'))
+            q++;
+        if (!q || (q < n && s[q] != '#'))
+            return 0;
+    }
     return k;
 }
 
@@ -178,7 +191,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
 
 /* ---- yaml.inline-keys ---- */
 
-typedef struct { size_t ks, ke, vs, ve; } ik_tok;
+typedef struct { size_t ks, ke, vs, ve; bool seq; } ik_tok; /* seq: a lone '-' came before the key */
 
 /* True when [s, s+n) is one scalar whose type or quoting marks the end of a value. */
 static bool structured_scalar(const char *s, size_t n)
@@ -227,8 +240,9 @@ static size_t flow_end(const char *s, size_t i, size_t n)
  * tokens (0 when the line holds a comment, a flow collection or an open quote). */
 static size_t ik_tokenize(const char *s, const yr_entry *e, ik_tok *t, size_t max)
 {
-    size_t nt = 1, i = e->val, last_word_end = e->val;
-    t[0] = (ik_tok){e->key_s, e->key_e, e->val, e->val};
+    size_t nt = 1, i = e->val, last_word_end = e->val, pre_dash = 0;
+    bool dash_word = false;
+    t[0] = (ik_tok){e->key_s, e->key_e, e->val, e->val, false};
     while (i < e->end) {
         while (i < e->end && (s[i] == ' ' || s[i] == '\t'))
             i++;
@@ -253,13 +267,19 @@ static size_t ik_tokenize(const char *s, const yr_entry *e, ik_tok *t, size_t ma
         if (s[i - 1] == ':' && i - ws >= 2 && yr_is_ident(s + ws, i - 1 - ws)) {
             if (nt == max)
                 return 0;
-            t[nt - 1].ve = last_word_end > t[nt - 1].vs ? last_word_end : t[nt - 1].vs;
+            size_t vend = dash_word ? pre_dash : last_word_end;
+            t[nt - 1].ve = vend > t[nt - 1].vs ? vend : t[nt - 1].vs;
             size_t vs = i;
             while (vs < e->end && (s[vs] == ' ' || s[vs] == '\t'))
                 vs++;
-            t[nt++] = (ik_tok){ws, i - 1, vs, vs};
+            t[nt++] = (ik_tok){ws, i - 1, vs, vs, dash_word};
             last_word_end = vs;
+            dash_word = false;
         } else {
+            if (i - ws == 1 && s[ws] == '-')
+                pre_dash = last_word_end, dash_word = true;
+            else
+                dash_word = false;
             last_word_end = i;
         }
     }
@@ -353,28 +373,167 @@ static bool ik_plan(const char *s, const ik_tok *t, size_t nt, const mf_profile 
     return true;
 }
 
-/* Write line l as one entry per token, token k at depth[k] (two columns per
- * level under the first key); returns the column of the last entry written. */
-static size_t ik_write(yr_out *o, const yr_line *l, const yr_entry *e, const ik_tok *t, size_t nt,
-                       const size_t *depth)
+/* Start of the next item of a scalar sequence value `- a - "b c" - d` at or
+ * after i (a '-' word outside quotes), or ve. */
+static size_t sseq_next(const char *s, size_t i, size_t ve)
 {
-    size_t col = e->key_s;
+    for (size_t j = i; j < ve; j++) {
+        if ((s[j] == '"' || s[j] == '\'') && (j == i || s[j - 1] == ' ')) {
+            size_t q = yr_quote_end(s, ve, j);
+            if (!q)
+                return ve;
+            j = q - 1;
+        } else if (s[j] == '-' && (j == i || s[j - 1] == ' ') && (j + 1 == ve || s[j + 1] == ' ')) {
+            return j;
+        }
+    }
+    return ve;
+}
+
+/* True when [v, v+n) is a scalar sequence of simple items: `- a - 'b c'`. */
+static bool scalar_seq(const char *v, size_t n)
+{
+    if (n < 3 || v[0] != '-' || v[1] != ' ')
+        return false;
+    for (size_t i = 0; i < n;) {
+        size_t a = i + 1, b = sseq_next(v, i + 1, n);
+        while (a < b && v[a] == ' ')
+            a++;
+        size_t e = b;
+        while (e > a && v[e - 1] == ' ')
+            e--;
+        if (!simple_value(v + a, e - a))
+            return false;
+        i = b;
+    }
+    return true;
+}
+
+/* True when e's value is a list of two scalars or more written inline
+ * (`k: - a - "b c"`), maybe followed by more keys (`k: - a - b done: true`). */
+static bool inline_scalar_list(const char *s, const yr_entry *e)
+{
+    ik_tok t[IK_MAX];
+    size_t nt = e->key && e->val < e->end ? ik_tokenize(s, e, t, IK_MAX) : 0;
+    if (nt == 0 || !scalar_seq(s + t[0].vs, t[0].ve - t[0].vs))
+        return false;
+    return nt >= 2 || sseq_next(s, t[0].vs + 1, t[0].ve) < t[0].ve;
+}
+
+/* Write line l as one entry per token: token k's key at column col[k], after
+ * "- " when dash[k] (then col[k] is the dash's column); a scalar sequence
+ * value is written as its items under the key. Returns the column of the last
+ * entry's key. */
+static size_t ik_write(yr_out *o, const yr_line *l, const yr_entry *e, const ik_tok *t, size_t nt,
+                       const size_t *col, const bool *dash)
+{
+    size_t kc = e->key_s;
     for (size_t k = 0; k < nt; k++) {
         if (k == 0) {
             yr_put(o, l->s, t[0].ke);
         } else {
-            col = e->key_s + 2 * depth[k];
-            yr_spaces(o, col);
+            yr_spaces(o, col[k]);
+            if (dash[k])
+                yr_put(o, "- ", 2);
             yr_put(o, l->s + t[k].ks, t[k].ke - t[k].ks);
         }
+        kc = k == 0 ? e->key_s : col[k] + (dash[k] ? 2 : 0);
         yr_put(o, ":", 1);
-        if (t[k].ve > t[k].vs) {
+        const char *v = l->s + t[k].vs;
+        size_t vn = t[k].ve - t[k].vs;
+        if (vn > 0 && scalar_seq(v, vn)) {
+            yr_endl(o, YR_EOL(l));
+            for (size_t i = 0; i < vn;) {
+                size_t a = i + 1, b = sseq_next(v, i + 1, vn), z = b;
+                while (a < b && v[a] == ' ')
+                    a++;
+                while (z > a && v[z - 1] == ' ')
+                    z--;
+                yr_spaces(o, kc + 2);
+                yr_put(o, "- ", 2);
+                yr_put(o, v + a, z - a);
+                yr_endl(o, YR_EOL(l));
+                i = b;
+            }
+            continue;
+        }
+        if (vn > 0) {
             yr_put(o, " ", 1);
-            yr_put(o, l->s + t[k].vs, t[k].ve - t[k].vs);
+            yr_put(o, v, vn);
         }
         yr_endl(o, YR_EOL(l));
     }
-    return col;
+    return kc;
+}
+
+/* A line with list items written inline (`options: - id: a label: x - id: b
+ * answer: done: y`, `ids: - a - b`): where each key goes. A lone '-' before a
+ * key starts a list item: the first under the key with no value before it,
+ * the next ones in the innermost open list. An item ends at its list's next
+ * item, or at a key the profile lists children for (a whitelisted parent
+ * closes the list it follows). A key with no value followed by a plain key
+ * opens the profile's children of it (only whitelisted children here). Keys
+ * are lower-case identifiers, values one scalar (or a list of them), and only
+ * the last may be prose after two splits. */
+typedef struct { size_t col; bool item; const json_t *kids; } ik_frame;
+
+static bool ik_plan_seq(const char *s, const ik_tok *t, size_t nt, const mf_profile *p, const yr_entry *e,
+                        size_t *col, bool *dash)
+{
+    ik_frame fr[IK_MAX];
+    size_t fd = 1, entries = 1, base = e->key_s;
+    /* on a `- key:` line the first key is a list item's: a later `- key:` is its sibling */
+    fr[0] = (ik_frame){base, e->dashes > 0 && base >= 2, NULL};
+    for (size_t k = 0; k < nt; k++) {
+        size_t vn = t[k].ve - t[k].vs;
+        const char *v = s + t[k].vs;
+        if (k > 0 && !lower_key(s + t[k].ks))
+            return false;
+        if (vn > 0 && !simple_value(v, vn) && !scalar_seq(v, vn) && !(k + 1 == nt && nt >= 3))
+            return false;
+    }
+    col[0] = base, dash[0] = false;
+    for (size_t k = 1; k < nt; k++) {
+        const char *key = s + t[k].ks;
+        size_t kn = t[k].ke - t[k].ks;
+        bool opened = t[k - 1].ve == t[k - 1].vs;
+        size_t pcol = col[k - 1] + (dash[k - 1] ? 2 : 0); /* the previous key's column */
+        dash[k] = false;
+        if (opened && t[k].seq) {
+            if (fd == IK_MAX)
+                return false;
+            fr[fd++] = (ik_frame){pcol + 4, true, NULL};
+            col[k] = pcol + 2, dash[k] = true, entries = 1;
+            continue;
+        }
+        if (opened) {
+            const json_t *kids = yr_children_of(p, s + t[k - 1].ks, t[k - 1].ke - t[k - 1].ks);
+            if (!kids || !yr_list_has(kids, key, kn) || fd == IK_MAX)
+                return false;
+            fr[fd++] = (ik_frame){pcol + 2, false, kids};
+            col[k] = pcol + 2;
+            continue;
+        }
+        if (t[k].seq) {
+            while (fd > 1 && !fr[fd - 1].item)
+                fd--;
+            if (!fr[fd - 1].item)
+                return false;
+            col[k] = fr[fd - 1].col - 2, dash[k] = true, entries = 1;
+            continue;
+        }
+        for (;;) {
+            const ik_frame *f = &fr[fd - 1];
+            if (fd == 1)
+                break;
+            if (f->item ? !(entries > 0 && yr_children_of(p, key, kn)) : yr_list_has(f->kids, key, kn))
+                break;
+            fd--;
+        }
+        col[k] = fr[fd - 1].col;
+        entries++;
+    }
+    return true;
 }
 
 size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -396,17 +555,29 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         size_t nt = 0;
         if (e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s) && e.val < e.end)
             nt = ik_tokenize(l->s, &e, t, IK_MAX);
-        size_t depth[IK_MAX];
-        bool guessed = false;
-        if (nt < 2 || !ik_plan(l->s, t, nt, p, &ks, depth, &guessed)) {
+        size_t depth[IK_MAX], cols[IK_MAX];
+        bool guessed = false, dash[IK_MAX] = {false}, seq = false;
+        for (size_t k = 0; k < nt; k++)
+            seq = seq || t[k].seq || scalar_seq(l->s + t[k].vs, t[k].ve - t[k].vs);
+        bool ok = (nt >= 2 || (nt == 1 && inline_scalar_list(l->s, &e))) &&
+                  (seq ? ik_plan_seq(l->s, t, nt, p, &e, cols, dash)
+                       : ik_plan(l->s, t, nt, p, &ks, depth, &guessed));
+        if (!ok) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t col = ik_write(&o, l, &e, t, nt, depth);
+        guessed = guessed || seq;
+        for (size_t k = 0; k < nt && !seq; k++)
+            cols[k] = e.key_s + 2 * depth[k];
+        size_t col = ik_write(&o, l, &e, t, nt, cols, dash);
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
-        if (guessed)
+        if (nt == 1)
+            mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KEYS), yr_lineno(i),
+                            "Wrote the list items of \"%.*s:\" on their own lines (guessed that each \" - \" "
+                            "starts an item).", (int)(t[0].ke - t[0].ks), l->s + t[0].ks);
+        else if (guessed)
             mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KEYS), yr_lineno(i),
                             "Split YAML keys written on one line (guessed from their shape that \"%.*s:\" starts "
                             "a new key, not text of the value before it).", (int)(t[1].ke - t[1].ks), l->s + t[1].ks);
@@ -520,6 +691,9 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
         bool ident = e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s);
         if (ident && e.val < e.end)
             nt = ik_tokenize(l->s, &e, t, IK_MAX);
+        for (size_t k = 0; k < nt; k++)
+            if (t[k].seq || scalar_seq(l->s + t[k].vs, t[k].ve - t[k].vs))
+                nt = 0; /* inline list items: yaml.inline-keys' */
         if (nt >= 2)
             nt = kk_merge(l->s, t, nt, e.key_s, p, &seen);
         if (ident)
@@ -531,9 +705,12 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
         }
         for (size_t k = 1; k < nt; k++)
             kk_add(&seen, e.key_s, l->s + t[k].ks, t[k].ke - t[k].ks);
-        size_t depth[IK_MAX];
+        size_t depth[IK_MAX], cols[IK_MAX];
+        bool dash[IK_MAX] = {false};
         kk_depths(l->s, t, nt, p, depth);
-        size_t col = ik_write(&o, l, &e, t, nt, depth);
+        for (size_t k = 0; k < nt; k++)
+            cols[k] = e.key_s + 2 * depth[k];
+        size_t col = ik_write(&o, l, &e, t, nt, cols, dash);
         if (yr_is_block_header(l->s + t[nt - 1].vs, t[nt - 1].ve - t[nt - 1].vs))
             blk = (yr_block){true, col, 0};
         mf_warnings_add(w, MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), yr_lineno(i),
@@ -595,6 +772,8 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         bool same = depth && sib[depth - 1].indent == e.indent;
         bool prev_map = same && sib[depth - 1].map_entry, prev_opener = same && sib[depth - 1].opener;
         size_t c = e.content;
+        /* `-<TAB>item`: a tab is no separator after a dash for the loader */
+        bool tab = !e.dashes && c + 1 < e.end && l->s[c] == '-' && l->s[c + 1] == '\t';
         bool fire = dash_key(l->s, e.end, c) && (!prev_map || prev_opener);
         if (fire && !e.dashes && !prev_opener) {
             size_t nx = next_content(d, i);
@@ -609,6 +788,19 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end};
         if (e.dashes && e.key)
             sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end};
+        if (tab) {
+            size_t k = c + 1;
+            while (k < l->n && l->s[k] == '\t')
+                k++;
+            yr_put(&o, l->s, c + 1);
+            yr_put(&o, " ", 1);
+            yr_put(&o, l->s + k, l->n - k);
+            yr_endl(&o, YR_EOL(l));
+            mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i),
+                            "Replaced the tab after a YAML list dash with a space.");
+            changes++;
+            continue;
+        }
         if (!fire) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);

@@ -7,7 +7,8 @@
  * scalar body, so a fenced example inside `key: |` stays payload.
  * yaml.xml-tag-lines (#7) removes lines that hold nothing but one bare tag
  * (<tag>, </tag>, <tag/>), except where the line is text of a scalar begun
- * earlier (block body, multi-line plain or double-quoted value).
+ * earlier (block body, multi-line plain or double-quoted value); a `<name>`
+ * first line and `</name>` last line wrap the payload and always go.
  * yaml.duplicate-key (#10) drops a mapping entry whose line repeats an earlier
  * entry of the same mapping character for character; when the entry opens a
  * nested block, the whole block must repeat too and is dropped with it.
@@ -18,6 +19,8 @@
  * unclosed double quote, are never entries here; an entry opening such a
  * collection spans it. A block scalar kept with `+` owns its trailing blank
  * lines: its duplicate must be followed by as many, and they go with it.
+ * Comment lines at or left of the entry's column are no part of its block:
+ * they are passed over when comparing and stay when the duplicate goes.
  * Differing duplicates are left for the loader, which reports them as a
  * duplicate-key error. */
 #include <ctype.h>
@@ -140,17 +143,39 @@ static const char *bare_tag(const yr_line *l, size_t *tn)
     return s;
 }
 
+/* When the first non-blank line is `<name>` and the last is `</name>`, their
+ * indices (*first, *last): that pair wraps the payload whatever the lines
+ * between hold (an unclosed quote before `</name>` included). */
+static bool wrapping_pair(const yr_doc *d, size_t *first, size_t *last)
+{
+    size_t a = 0, b = d->count, an, bn;
+    while (a < d->count && mf_line_blank((mf_line){d->l[a].s, d->l[a].n}))
+        a++;
+    while (b > a + 1 && mf_line_blank((mf_line){d->l[b - 1].s, d->l[b - 1].n}))
+        b--;
+    if (b <= a + 1)
+        return false;
+    const char *ta = bare_tag(&d->l[a], &an), *tb = bare_tag(&d->l[b - 1], &bn);
+    if (!ta || !tb || ta[1] == '/' || tb[1] != '/' || ta[an - 2] == '/' || bn != an + 1 ||
+        memcmp(ta + 1, tb + 2, an - 2) != 0)
+        return false;
+    *first = a, *last = b - 1;
+    return true;
+}
+
 size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     yr_out o = {.b = out};
     yr_block blk = {0};
-    size_t changes = 0;
+    size_t changes = 0, first = (size_t)-1, last = (size_t)-1;
+    wrapping_pair(d, &first, &last);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         size_t tn;
         const char *tag;
-        if (!yr_block_body(&blk, l) && !(l->flags & YR_CONT) && (tag = bare_tag(l, &tn)) != NULL) {
+        if ((i == first || i == last || (!yr_block_body(&blk, l) && !(l->flags & YR_CONT))) &&
+            (tag = bare_tag(l, &tn)) != NULL) {
             mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
             changes++;
@@ -170,7 +195,7 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
  * 12-byte slots, line1 = line + 1 (0: empty), sized to the key lines. */
 typedef struct { uint32_t h, scope, line1; } dk_slot;
 typedef struct { dk_slot *t; size_t cap; } dk_table;
-typedef struct { uint32_t col, id; } dk_scope;
+typedef struct { uint32_t col, id; bool item; } dk_scope; /* item: the mapping of a `- key:` item */
 
 static uint32_t dk_hash(size_t scope, const char *s, size_t n)
 {
@@ -313,18 +338,33 @@ static void block_ends(const yr_doc *d, const uint32_t *fend, uint32_t *end, bk_
         depth--, end[st[depth].line] = (uint32_t)prev_nb;
 }
 
-/* True when the blocks of key lines j and i (headers already equal) repeat line for line. */
-static bool same_block(const yr_doc *d, const uint32_t *end, size_t j, size_t i)
+/* True when line k is a comment line at or left of column col: outside any
+ * block scalar body of an entry at col, so not part of its value. */
+static bool outer_comment(const yr_doc *d, size_t k, size_t col)
 {
-    if (end[j] - j != end[i] - i)
-        return false;
-    for (size_t t = 1; t <= end[i] - i; t++) {
-        const yr_line *a = &d->l[j + t], *b = &d->l[i + t];
-        size_t na = rtrim_len(a->s, a->n), nb = rtrim_len(b->s, b->n);
-        if (na != nb || memcmp(a->s, b->s, na) != 0)
+    const yr_line *l = &d->l[k];
+    size_t ind = mf_line_indent((mf_line){l->s, l->n});
+    return ind < l->n && l->s[ind] == '#' && ind <= col;
+}
+
+/* True when the blocks of key lines j and i (headers already equal, entries at
+ * column col) repeat line for line; comment lines at or left of col are not
+ * part of a block and are passed over. */
+static bool same_block(const yr_doc *d, const uint32_t *end, size_t j, size_t i, size_t col)
+{
+    size_t a = j + 1, b = i + 1;
+    for (;;) {
+        while (a <= end[j] && outer_comment(d, a, col))
+            a++;
+        while (b <= end[i] && outer_comment(d, b, col))
+            b++;
+        if (a > end[j] || b > end[i])
+            return a > end[j] && b > end[i];
+        const yr_line *x = &d->l[a++], *y = &d->l[b++];
+        size_t nx = rtrim_len(x->s, x->n), ny = rtrim_len(y->s, y->n);
+        if (nx != ny || memcmp(x->s, y->s, nx) != 0)
             return false;
     }
-    return true;
 }
 
 size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -368,15 +408,18 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         }
         yr_entry e = yr_entry_at(d, i);
         if (e.dashes) {
-            while (depth && st[depth - 1].col > e.dash)
+            /* a dash at the key column of a list item's mapping ends that mapping for
+             * this rule: an item drifted in among the previous item's keys (`    - id: Q2`
+             * under `  - id: Q1` / `    phase: a`) starts a new mapping, not more of it */
+            while (depth && (st[depth - 1].col > e.dash || (st[depth - 1].col == e.dash && st[depth - 1].item)))
                 depth--;
             if (e.key)
-                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++};
+                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++, true};
         } else {
             while (depth && st[depth - 1].col > e.indent)
                 depth--;
             if (e.key && (!depth || st[depth - 1].col != e.indent))
-                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++};
+                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++, false};
         }
         if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
             size_t scope = st[depth - 1].id;
@@ -398,7 +441,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             }
             if (found == (size_t)-1) {
                 tab.t[k] = (dk_slot){h, (uint32_t)scope, (uint32_t)i + 1};
-            } else if (!e.dashes && same_block(d, end, found, i)) {
+            } else if (!e.dashes && same_block(d, end, found, i, e.indent)) {
                 /* a kept block scalar's trailing blank lines are part of its value */
                 bool keep = keeps_blanks(d, found, end[found]) || keeps_blanks(d, i, end[i]);
                 size_t tail = keep ? blanks_after(d, end[i]) : 0;
@@ -407,6 +450,9 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
                                     "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
                                     (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
                     changes++;
+                    for (size_t k = i + 1; k <= end[i]; k++) /* comments between its lines stay */
+                        if (outer_comment(d, k, e.indent))
+                            yr_put_line(&o, &d->l[k]);
                     i = end[i] + tail;
                     continue;
                 }

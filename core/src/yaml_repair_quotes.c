@@ -13,6 +13,7 @@
  *                                    block header) and **bold** (not an alias)
  *   yaml.free-text (#8)              free-text keys: plain values that YAML would misread are
  *                                    quoted; multi-line single-quoted values become |- blocks
+ *   yaml.quoted-hash                 x 'a # b'       -> "x 'a # b'"  (the hash sits in quotes)
  *   yaml.plain-colon (#5)            a: b: c         -> a: "b: c"
  * A quoted replacement is a double-quoted scalar whose value is the visible
  * text (a plain scalar's continuation lines folded the way YAML folds them).
@@ -82,7 +83,7 @@ static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
                 j = q - 1;
             continue;
         }
-        if (s[j] == '#' && j > from && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+        if (s[j] == '#' && j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t')) /* `key: # c` too */
             return j;
     }
     return end;
@@ -537,6 +538,59 @@ static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
 size_t yr_fix_reserved_indicator(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     return yr_run_line_rule(d, out, p, w, fix_reserved);
+}
+
+/* ---- yaml.quoted-hash ---- */
+
+/* `note: it said 'hi # there'`: in a plain value, a quote opened at a word
+ * start before the ` #` and closed at a word end after it holds the '#': the
+ * hash is text, not a comment. Returns the end of the value (just past that
+ * closing quote), or 0. */
+static size_t hash_in_quotes(const char *s, size_t v, size_t end)
+{
+    size_t c = comment_at(s, v, end, false);
+    if (c >= end)
+        return 0;
+    for (size_t j = v; j < c; j++) {
+        char q = s[j];
+        if ((q != '\'' && q != '"') || (j > v && s[j - 1] != ' ' && s[j - 1] != '\t'))
+            continue;
+        if (memchr(s + j + 1, q, c - j - 1))
+            continue; /* closed before the hash */
+        for (size_t k = c + 1; k < end; k++)
+            if (s[k] == q && (k + 1 == end || strchr(" \t.,;:!?)", s[k + 1])))
+                return k + 1;
+        return 0;
+    }
+    return 0;
+}
+
+static size_t fix_quoted_hash(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                              mf_warnings *w)
+{
+    (void)p;
+    const yr_line *l = &d->l[i];
+    if (!yr_plain_start(l->s + e->val, e->end - e->val))
+        return 0;
+    size_t vend = hash_in_quotes(l->s, e->val, e->end);
+    if (!vend)
+        return 0;
+    size_t c = comment_at(l->s, vend, e->end, false);
+    while (c > vend && (l->s[c - 1] == ' ' || l->s[c - 1] == '\t'))
+        c--;
+    if (c != vend && comment_at(l->s, vend, e->end, false) == e->end)
+        vend = e->end; /* text after the closing quote stays in the value */
+    else if (c != vend)
+        vend = c;
+    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_HASH), yr_lineno(i),
+                    "Kept a ' #' inside quotes as text of a plain YAML value (guessed that %.*s is the value, "
+                    "not a value and a comment).", (int)(vend - e->val), l->s + e->val);
+    return yr_put_quoted(o, d, i, e, vend, i);
+}
+
+size_t yr_fix_quoted_hash(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return yr_run_line_rule(d, out, p, w, fix_quoted_hash);
 }
 
 /* ---- yaml.plain-colon ---- */

@@ -87,7 +87,7 @@ int cmd_check(int argc, char **argv)
             printf("  %-30s seed=%-20llu %s%s%s\n", k.kase->ops[i].op->id, (unsigned long long)k.kase->ops[i].seed,
                    k.render.applied[i] ? "applied" : "no site (not applied)",
                    *k.kase->ops[i].op->rules ? "  expects " : "", k.kase->ops[i].op->rules);
-        printf("ground truth: %s\n", k.clean_status == 0 ? "clean artifact accepted with zero warnings"
+        printf("ground truth: %s\n", k.clean_status == 0 ? "strict load of the clean artifact (core reads it the same, no warning)"
                                                          : k.clean.detail);
     }
     const mf_result *r = k.result;

@@ -47,15 +47,21 @@ static char *fired_rules(const mf_result *r)
 
 /* Ground truth is a pure function of (profile, options, clean text), and the
  * structured mutator mostly edits ops, not the artifact: the fuzz targets
- * keep the last few clean checks (MF_CLEAN_CACHE entries, FNV-1a keyed). */
+ * keep the last few clean checks (MF_CLEAN_CACHE entries, FNV-1a keyed),
+ * with the idempotence verdict on the truth itself once an exec whose value
+ * is the truth has computed it (repairing the canonical output of the same
+ * value under the same options gives the same verdict). */
 #define MF_CLEAN_CACHE 64
-static struct {
+typedef struct {
     uint64_t key;
     const mf_profile *p;
     int status;
     json_t *truth;
     mf_verdict v;
-} clean_cache[MF_CLEAN_CACHE];
+    bool idem_known;
+    mf_verdict idem;
+} clean_entry;
+static clean_entry clean_cache[MF_CLEAN_CACHE];
 static bool cache_on;
 
 void mf_check_cache(bool on)
@@ -71,8 +77,10 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
     return h;
 }
 
-static int clean_check(mf_check *k)
+/* The clean check of k (status as mf_oracle_clean); *slot is its cache entry (NULL when not cached). */
+static int clean_check(mf_check *k, clean_entry **slot)
 {
+    *slot = NULL;
     if (!cache_on)
         return mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
     uint64_t key = fnv(fnv(1469598103934665603ull, k->profile->name, strlen(k->profile->name)), k->render.clean,
@@ -84,19 +92,16 @@ static int clean_check(mf_check *k)
         key = fnv(key ^ 0x9e3779b97f4a7c15ull, o, strlen(o));
         free(o);
     }
-    size_t slot = key % MF_CLEAN_CACHE;
-    if (clean_cache[slot].p == k->profile && clean_cache[slot].key == key) {
-        k->truth = json_incref(clean_cache[slot].truth);
-        k->clean = clean_cache[slot].v;
-        return clean_cache[slot].status;
+    clean_entry *e = &clean_cache[key % MF_CLEAN_CACHE];
+    *slot = e;
+    if (e->p == k->profile && e->key == key) {
+        k->truth = json_incref(e->truth);
+        k->clean = e->v;
+        return e->status;
     }
     int st = mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
-    json_decref(clean_cache[slot].truth);
-    clean_cache[slot].key = key;
-    clean_cache[slot].p = k->profile;
-    clean_cache[slot].status = st;
-    clean_cache[slot].truth = json_incref(k->truth);
-    clean_cache[slot].v = k->clean;
+    json_decref(e->truth);
+    *e = (clean_entry){key, k->profile, st, json_incref(k->truth), k->clean, false, {0}};
     return st;
 }
 
@@ -113,6 +118,43 @@ static bool promised(const mf_check *k)
             return false;
     }
     return true;
+}
+
+/* Raw input that is itself a strict artifact has a ground truth after all
+ * (mf_oracle_truth): core must not reject its own misreading of it
+ * (mf_oracle_rejected_reading), nor read it without a warning as another
+ * value. A finding of no-data-loss. */
+static void raw_truth_check(mf_check *k)
+{
+    const mf_result *r = k->result;
+    json_t *t = NULL;
+    mf_verdict tv;
+    if (!k->profile || mf_oracle_truth(k->profile, k->raw, k->raw_len, &t, &tv) != 0)
+        return;
+    char d[sizeof k->v[0].detail] = "";
+    if (r->status != MF_ACCEPTED) {
+        /* a syntax rejection is no finding here: byte-mutated text that parses
+         * strictly can still read as a slip core rightly refuses to guess (-id: x) */
+        if (mf_oracle_rejected_reading(k->profile, t, &r->error))
+            snprintf(d, sizeof d, "input misread: a strict artifact whose strict load satisfies the schema rejected "
+                     "(tier %d %s: %.200s)", r->error.tier, r->error.type ? r->error.type : "?",
+                     r->error.message ? r->error.message : "");
+    } else if (!r->warnings.count && !r->repair_applied && !json_equal(r->value, t)) {
+        char *diff = mf_value_diff(r->value, t, 1);
+        size_t l = diff ? strlen(diff) : 0;
+        while (l && diff[l - 1] == '\n')
+            diff[--l] = '\0';
+        snprintf(d, sizeof d, "input misread: a strict artifact read without a warning as another value:%.300s",
+                 diff ? diff : "");
+        free(diff);
+    }
+    json_decref(t);
+    mf_verdict *v = &k->v[MF_ORACLE_NO_DATA_LOSS];
+    if (*d && !v->failed) {
+        v->ran = true;
+        v->failed = true;
+        snprintf(v->detail, sizeof v->detail, "%s", d);
+    }
 }
 
 int mf_check_run(mf_check *k, const char *data, size_t len, const mf_profile *profile, bool strict,
@@ -153,9 +195,10 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
     k->opt.max_input = MF_FUZZ_MAX_INPUT * 4;
     k->opt.max_depth = MF_FUZZ_MAX_DEPTH;
     mf_expect expect = MF_EXPECT_RAW;
+    clean_entry *slot = NULL;
     if (k->structured) {
-        k->clean_status = clean_check(k);
-        if (k->clean_status == 0)
+        k->clean_status = clean_check(k, &slot);
+        if (k->clean_status == 0 || k->clean_status == 3)
             expect = promised(k) ? MF_EXPECT_REPAIR : (mf_expect)k->render.contract;
         else if (k->render.contract == MF_CONTRACT_REJECT)
             expect = MF_EXPECT_REJECT;
@@ -169,7 +212,25 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
         k->profile = mf_profiles_get(k->result->profile);
     k->rules = fired_rules(k->result);
     mf_oracle_input in = {k->profile, &k->opt, k->raw, k->raw_len, k->result, k->truth, expect};
-    mf_oracles_run_except(&in, k->v, determinism ? 0 : 1u << MF_ORACLE_DETERMINISM);
+    unsigned skip = determinism ? 0 : 1u << MF_ORACLE_DETERMINISM;
+    bool value_is_truth = slot && k->truth && k->result->status == MF_ACCEPTED && json_equal(k->result->value, k->truth);
+    if (value_is_truth && slot->idem_known)
+        skip |= 1u << MF_ORACLE_IDEMPOTENCE;
+    mf_oracles_run_except(&in, k->v, skip);
+    if (value_is_truth && slot->idem_known)
+        k->v[MF_ORACLE_IDEMPOTENCE] = slot->idem;
+    else if (value_is_truth) {
+        slot->idem = k->v[MF_ORACLE_IDEMPOTENCE];
+        slot->idem_known = true;
+    }
+    if (!k->structured)
+        raw_truth_check(k);
+    /* a bug that fires on the clean artifact itself: core misread it */
+    if (k->clean_status == 3 && !k->v[MF_ORACLE_NO_DATA_LOSS].failed) {
+        k->v[MF_ORACLE_NO_DATA_LOSS].ran = true;
+        k->v[MF_ORACLE_NO_DATA_LOSS].failed = true;
+        snprintf(k->v[MF_ORACLE_NO_DATA_LOSS].detail, sizeof k->v[MF_ORACLE_NO_DATA_LOSS].detail, "%s", k->clean.detail);
+    }
     if (strict && k->structured && k->clean_status == 1 && !k->v[MF_ORACLE_ACCOUNTING].failed) {
         k->v[MF_ORACLE_ACCOUNTING].ran = true;
         k->v[MF_ORACLE_ACCOUNTING].failed = true;

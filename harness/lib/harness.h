@@ -20,7 +20,7 @@ typedef struct {
     const mf_profile *profile;
     mf_options opt;
     json_t *truth;              /* ground truth, NULL when none */
-    int clean_status;           /* mf_oracle_clean: 0 clean, 1 warnings, 2 rejected */
+    int clean_status;           /* mf_oracle_clean: 0 clean, 1 warnings, 2 no valid case, 3 misread by core */
     mf_verdict clean;           /* verdict of the clean check */
     const char *raw;            /* the text fed to mf_repair (borrowed) */
     size_t raw_len;

@@ -69,7 +69,7 @@ int mf_pl_check_explain(const char *pipeline, const char *path, const char *text
                     c.k.render.applied[i] ? "applied" : "no site (not applied)",
                     mf_pl_op_fits(w, c.k.profile, c.k.kase->ops[i].op) ? ""
                                                                           : "  (needs profile knowledge it did not declare)");
-        fprintf(f, "ground truth: %s\n", c.k.clean_status == 0 ? "clean artifact accepted by core with zero warnings"
+        fprintf(f, "ground truth: %s\n", c.k.clean_status == 0 ? "strict load of the clean artifact (core reads it the same, no warning)"
                                                                : c.k.clean.detail);
     }
     if (c.reply.fail != MF_PL_OK) {

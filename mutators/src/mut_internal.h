@@ -24,7 +24,7 @@ typedef struct mf_op_ctx {
     size_t len;
     json_t *value;            /* value ops only */
     mf_contract contract;     /* out: weaker contract for this application (0: the op's own) */
-    bool prose_key;           /* out: inserted YAML prose lines (a wrapper would indent them into the artifact) */
+    bool prose_key;           /* out: inserted text around the artifact (prose, noise, orphan fence) that a wrapper would put inside it */
     const mf_options *opt;    /* the case's runtime options (never NULL while rendering) */
 } mf_op_ctx;
 
@@ -67,6 +67,10 @@ int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *re
  * fences, which markdown cannot: no rule promises to unwrap that, so the
  * fence ops find no site. */
 bool mt_has_fence(const mf_op_ctx *ctx);
+/* Does the YAML key of the line holding offset off occur again at the same
+ * indentation in the same mapping (a yaml.duplicate-key copy)? Rewriting one
+ * copy would make the duplicates conflict, which no rule resolves. */
+bool mt_key_repeated(const char *text, size_t len, size_t off);
 /* Replace bytes [a, b) of the text with repl (n bytes). 1 applied, -1 OOM. */
 int mt_splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n);
 

@@ -21,6 +21,16 @@ static int wrap(mf_op_ctx *ctx, const char *pre, const char *post)
     return 1;
 }
 
+/* Append text after the artifact that is no part of it (noise, an orphan
+ * fence): a later wrapper op would indent it into the artifact, where no
+ * rule trims it, so it is noted like prose (render.c makes that raw). */
+static int trailer(mf_op_ctx *ctx, const char *post)
+{
+    int rc = wrap(ctx, "", post);
+    ctx->prose_key = rc == 1;
+    return rc;
+}
+
 static bool ends_nl(const mf_op_ctx *ctx)
 {
     return ctx->len && ctx->text[ctx->len - 1] == '\n';
@@ -63,6 +73,29 @@ static const char *const prose_after[] = {
     "\n\nHope this helps!\n",
 };
 
+static const char *const anchor_prose[] = {
+    "Summary: drafted from the approved interview, see below.\nNote - fields follow the schema\n\n",
+    "**Output**\n\nI have: checked every field.\n\n",
+    "Status update: all sections complete\n\n",
+};
+
+/* Does the text already start with prose an earlier op put there? A second
+ * paragraph of prose before the artifact is no longer "a leading line" that
+ * any rule cuts: such an op finds no site. */
+static bool starts_with_prose(const mf_op_ctx *ctx)
+{
+    const char *const *lists[] = {prose_before, anchor_prose};
+    const size_t counts[] = {5, 3};
+    for (size_t l = 0; l < 2; l++)
+        for (size_t i = 0; i < counts[l]; i++) {
+            const char *nl = strchr(lists[l][i], '\n');
+            size_t n = (size_t)(nl - lists[l][i]);
+            if (ctx->len >= n && !memcmp(ctx->text, lists[l][i], n))
+                return true;
+        }
+    return false;
+}
+
 static const char *pick(mf_op_ctx *ctx, const char *const *list, size_t n, const char *param)
 {
     return list[(size_t)mt_param_int(ctx, param, (long)mt_rand(ctx, n)) % n];
@@ -96,9 +129,9 @@ static bool blank_or_noise(const char *s, size_t n, size_t *i)
     return false;
 }
 
-/* An empty or null artifact plus one sentence is a valid scalar document:
- * nothing tells the prose from the artifact (terminal noise an earlier op
- * added does not count). */
+/* An empty artifact or a one-line plain scalar plus one sentence is a valid
+ * scalar document: nothing tells the prose from the artifact (terminal
+ * noise an earlier op added does not count). */
 static bool empty_artifact(const mf_op_ctx *ctx)
 {
     size_t i = 0;
@@ -112,8 +145,17 @@ static bool empty_artifact(const mf_op_ctx *ctx)
         else
             e = ++k;
     }
-    return e == i || (e - i == 4 && !memcmp(ctx->text + i, "null", 4)) || (e - i == 1 && ctx->text[i] == '~') ||
-           (e - i == 3 && !memcmp(ctx->text + i, "---", 3));
+    if (e == i || (e - i == 3 && !memcmp(ctx->text + i, "---", 3)))
+        return true;
+    /* one plain scalar line ("null", "~", "done"): a sentence next to it is as much the document */
+    const char *t = ctx->text + i;
+    size_t n = e - i;
+    if (memchr(t, '\n', n) || strchr("-[{\"'", t[0]))
+        return false;
+    for (size_t k = 0; k + 1 < n; k++)
+        if (t[k] == ':' && (t[k + 1] == ' ' || t[k + 1] == '\t'))
+            return false;
+    return t[n - 1] != ':';
 }
 
 /* Does libyaml parse the text as it is? */
@@ -198,6 +240,8 @@ static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
 
 int mt_op_cand_prose_before(mf_op_ctx *ctx)
 {
+    if (starts_with_prose(ctx))
+        return 0;
     const char *pre = pick(ctx, prose_before, 5, "text");
     bool empty = empty_artifact(ctx);
     int rc = wrap(ctx, pre, "");
@@ -205,6 +249,7 @@ int mt_op_cand_prose_before(mf_op_ctx *ctx)
         judge_prose(ctx, pre, strlen(pre));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;
+    ctx->prose_key = rc == 1;   /* JSON too: a wrapper would put it inside the object */
     return rc;
 }
 
@@ -214,6 +259,7 @@ int mt_op_cand_prose_after(mf_op_ctx *ctx)
     int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;
+    ctx->prose_key = rc == 1;   /* a later wrapper would indent it into the artifact */
     return rc;
 }
 
@@ -269,15 +315,24 @@ int mt_op_cand_anchor(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_array_size(ctx->profile->top_level_keys) == 0 || !mt_is_yaml(ctx))
         return 0;
-    static const char *const pre[] = {
-        "Summary: drafted from the approved interview, see below.\nNote - fields follow the schema\n\n",
-        "**Output**\n\nI have: checked every field.\n\n",
-        "Status update: all sections complete\n\n",
-    };
-    const char *text = pick(ctx, pre, 3, "text");
+    if (starts_with_prose(ctx))
+        return 0;
+    /* cand.anchor cuts up to the first top-level key: exact only when the
+     * artifact starts with one (else the lines above it would go too) */
+    size_t a = 0;
+    while (a < ctx->len && strchr(" \t\r\n", ctx->text[a]))
+        a++;
+    size_t kl = 0;
+    while (a + kl < ctx->len && (isalnum((unsigned char)ctx->text[a + kl]) || ctx->text[a + kl] == '_'))
+        kl++;
+    bool anchored = a == 0 || ctx->text[a - 1] == '\n';
+    anchored = anchored && a + kl < ctx->len && ctx->text[a + kl] == ':' && top_level_key(ctx->profile, ctx->text + a, kl);
+    const char *text = pick(ctx, anchor_prose, 3, "text");
     int rc = wrap(ctx, text, "");
     if (rc == 1)
         judge_prose(ctx, text, strlen(text));
+    if (rc == 1 && !anchored)
+        ctx->contract = MF_CONTRACT_RAW;
     return rc;
 }
 
@@ -290,11 +345,11 @@ int mt_op_cand_ansi(mf_op_ctx *ctx)
         ctx->len--;
         char post[64];
         snprintf(post, sizeof post, "%s\n", n);
-        return wrap(ctx, "", post);
+        return trailer(ctx, post);
     }
     char post[64];
     snprintf(post, sizeof post, "%s%s\n", ends_nl(ctx) ? "" : "\n", n);
-    return wrap(ctx, "", post);
+    return trailer(ctx, post);
 }
 
 int mt_op_cand_paste(mf_op_ctx *ctx)
@@ -302,7 +357,7 @@ int mt_op_cand_paste(mf_op_ctx *ctx)
     static const char *const noise[] = {"\x1b[201~", "[201~", "\x1b[200~\x1b[201~", "[200~"};
     char post[64];
     snprintf(post, sizeof post, "%s%s\n", ends_nl(ctx) ? "" : "\n", pick(ctx, noise, 4, "seq"));
-    return wrap(ctx, "", post);
+    return trailer(ctx, post);
 }
 
 int mt_op_cand_control(mf_op_ctx *ctx)
@@ -310,7 +365,7 @@ int mt_op_cand_control(mf_op_ctx *ctx)
     static const char *const noise[] = {"\x07", "\x7f\x7f", "\x01\x02\x1f", "\x0b\x0c"};
     char post[32];
     snprintf(post, sizeof post, "%s%s\n", ends_nl(ctx) ? "" : "\n", pick(ctx, noise, 4, "seq"));
-    return wrap(ctx, "", post);
+    return trailer(ctx, post);
 }
 
 /* Only where no fence line exists yet: a second one would close the first
@@ -319,7 +374,7 @@ int mt_op_cand_orphan_fence(mf_op_ctx *ctx)
 {
     if (mt_has_fence(ctx))
         return 0;
-    return wrap(ctx, "", ends_nl(ctx) ? "```\n" : "\n```\n");
+    return trailer(ctx, ends_nl(ctx) ? "```\n" : "\n```\n");
 }
 
 int mt_op_cand_prompt_echo(mf_op_ctx *ctx)

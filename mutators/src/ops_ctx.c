@@ -76,7 +76,9 @@ static bool find_site(const mf_op_ctx *ctx, const char *parent, const char *key,
             out->val = (size_t)(v - ctx->text);
             out->val_end = out->val + vn;
             unquote(v, vn, out->v, sizeof out->v);
-            found = true;
+            found = !mt_key_repeated(ctx->text, ctx->len, l->off); /* a duplicated key: no site */
+            if (!found)
+                break;
         }
         mt_lines_free(&ls);
         return found;

@@ -129,6 +129,9 @@ static int value_op(mf_op_ctx *ctx, choose_fn choose)
     char repl[160];
     ctx->rng = mf_rng_next(&ctx->rng);   /* choose() reads style bits from the state: mix it */
     uint64_t save = ctx->rng;
+    for (size_t i = 0; i < s.n; i++)     /* one copy of a duplicated key is no site */
+        if (mt_is_yaml(ctx) && mt_key_repeated(ctx->text, ctx->len, s.v[i].val_off))
+            s.v[i--] = s.v[--s.n];
     for (size_t i = 0; i < s.n; i++)
         ok += choose(ctx, &s.v[i], repl, sizeof repl);
     int rc = 0;
@@ -410,10 +413,23 @@ int mt_op_norm_alias(mf_op_ctx *ctx)
 
 static const char *const generic_wrappers[] = {"output", "result", "data", "document", "artifact"};
 
+/* Is key one of the profile's own keys (top level or schema property)? */
+static bool profile_own_key(const mf_profile *p, const char *key)
+{
+    for (size_t i = 0; i < json_array_size(p->top_level_keys); i++)
+        if (!strcmp(json_string_value(json_array_get(p->top_level_keys, i)), key))
+            return true;
+    return json_object_get(json_object_get(p->schema, "properties"), key) != NULL;
+}
+
+/* A generic or profile wrapper key; never one of the artifact's own keys
+ * (`artifact:` in full_answers or beads is a field of the artifact: core
+ * unwraps it only where the schema pins its value, and then sets it). */
 static const char *pick_wrapper(mf_op_ctx *ctx)
 {
     size_t np = json_array_size(ctx->profile->wrappers), n = 5 + np, k = mt_rand(ctx, n);
-    return k < 5 ? generic_wrappers[k] : json_string_value(json_array_get(ctx->profile->wrappers, k - 5));
+    const char *w = k < 5 ? generic_wrappers[k] : json_string_value(json_array_get(ctx->profile->wrappers, k - 5));
+    return profile_own_key(ctx->profile, w) ? "output" : w;
 }
 
 static int wrap_once(mf_op_ctx *ctx, const char *key)

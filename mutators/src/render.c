@@ -9,6 +9,7 @@
  * 2. Text ops (kind MF_OP_TEXT), in case order, on the text.
  * Each op runs with its own RNG seeded from the case (seed, index), so the
  * output is a pure function of the case. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,50 +20,84 @@ static char *emit(const mf_profile *p, const json_t *v)
     return p->format == MF_FORMAT_JSON ? mf_value_to_json(v) : mf_value_to_yaml(v);
 }
 
-/* Apply the value ops; on success r->clean holds the emitted text. */
-static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
+/* Would core reject text as an invalid artifact (tier 2/3)? */
+static bool invalid_text(const mf_profile *p, const char *t, const mf_options *opt)
 {
-    bool any = false;
-    for (size_t i = 0; i < c->nops; i++)
-        any |= c->ops[i].op->kind == MF_OP_VALUE;
-    if (!any)
-        return 0;
-    mf_result *base = mf_repair(r->profile, c->artifact, c->artifact_len, opt);
-    if (!base)
-        return -1;
-    if (base->status != MF_ACCEPTED || !base->value) {
-        mf_result_free(base);
-        return 0;
+    mf_result *chk = t ? mf_repair(p, t, strlen(t), opt) : NULL;
+    bool invalid = chk && chk->status == MF_REJECTED && chk->error.tier >= 2;
+    mf_result_free(chk);
+    return invalid;
+}
+
+/* The clean value of the artifact as core accepts it (new reference), NULL
+ * when rejected. The fuzz targets render many cases of one artifact: the
+ * last few are kept, keyed by profile, options and text. */
+#define BASE_CACHE 8
+static struct {
+    const mf_profile *p;
+    uint64_t key;
+    json_t *value;
+} base_cache[BASE_CACHE];
+
+static uint64_t fnv(uint64_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static json_t *base_value(const mf_case *c, const mf_profile *p, const mf_options *opt, bool *oom)
+{
+    *oom = false;
+    uint64_t key = fnv(1469598103934665603ull, c->artifact, c->artifact_len);
+    if (c->opts) {
+        char *o = json_dumps(c->opts, JSON_SORT_KEYS | JSON_COMPACT);
+        if (!o)
+            return *oom = true, NULL;
+        key = fnv(key ^ 0x9e3779b97f4a7c15ull, o, strlen(o));
+        free(o);
     }
-    json_t *value = json_deep_copy(base->value);
+    size_t slot = key % BASE_CACHE;
+    if (base_cache[slot].p == p && base_cache[slot].key == key)
+        return base_cache[slot].value ? json_deep_copy(base_cache[slot].value) : NULL;
+    mf_result *base = mf_repair(p, c->artifact, c->artifact_len, opt);
+    if (!base)
+        return *oom = true, NULL;
+    json_t *v = base->status == MF_ACCEPTED && base->value ? json_deep_copy(base->value) : NULL;
     mf_result_free(base);
-    if (!value)
-        return -1;
+    json_decref(base_cache[slot].value);
+    base_cache[slot].p = p;
+    base_cache[slot].key = key;
+    base_cache[slot].value = v ? json_deep_copy(v) : NULL;
+    return v;
+}
+
+/* Apply the value ops to value (in place); check: undo each op whose result
+ * core rejects as invalid. Returns -1 out of memory, else whether any applied. */
+static int apply_values(const mf_case *c, mf_render *r, const mf_options *opt, json_t **value, bool check)
+{
     bool changed = false;
+    r->contract = MF_CONTRACT_EXACT;
     for (size_t i = 0; i < c->nops; i++) {
         if (c->ops[i].op->kind != MF_OP_VALUE)
             continue;
-        json_t *before = json_deep_copy(value);
-        mf_op_ctx ctx = {r->profile, c->ops[i].seed ^ (0x9E37u * (i + 1)), c->ops[i].params, NULL, 0, value,
+        json_t *before = check ? json_deep_copy(*value) : NULL;
+        mf_op_ctx ctx = {r->profile, c->ops[i].seed ^ (0x9E37u * (i + 1)), c->ops[i].params, NULL, 0, *value,
                          MF_CONTRACT_EXACT, false, opt};
         int rc = c->ops[i].op->apply(&ctx);
-        if (rc < 0 || !before) {
+        if (rc < 0 || (check && !before)) {
             json_decref(before);
-            json_decref(value);
             return -1;
         }
-        if (rc == 1) {
-            char *t = emit(r->profile, value);
-            mf_result *chk = t ? mf_repair(r->profile, t, strlen(t), opt) : NULL;
-            bool invalid = chk && chk->status == MF_REJECTED && chk->error.tier >= 2;
-            mf_result_free(chk);
-            free(t);
-            if (invalid) {
-                json_decref(value);
-                value = before;
+        if (rc == 1 && check) {
+            char *t = emit(r->profile, *value);
+            if (invalid_text(r->profile, t, opt)) {
+                json_decref(*value);
+                *value = before;
                 before = NULL;
                 rc = 0;
             }
+            free(t);
         }
         json_decref(before);
         r->applied[i] = rc == 1;
@@ -70,17 +105,43 @@ static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
             r->contract = ctx.contract;
         changed |= rc == 1;
     }
-    if (changed) {
-        char *t = emit(r->profile, value);
-        if (!t) {
-            json_decref(value);
-            return -1;
-        }
+    return changed;
+}
+
+/* Apply the value ops; on success r->clean holds the emitted text. A value
+ * op whose result core rejects as invalid is undone: the ops run once and
+ * the result is checked once; only when that is invalid do they run again
+ * from the clean value, checked one by one. */
+static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
+{
+    bool any = false, oom;
+    for (size_t i = 0; i < c->nops; i++)
+        any |= c->ops[i].op->kind == MF_OP_VALUE;
+    if (!any)
+        return 0;
+    json_t *value = base_value(c, r->profile, opt, &oom);
+    if (!value)
+        return oom ? -1 : 0;
+    json_t *first = json_deep_copy(value);
+    int changed = first ? apply_values(c, r, opt, &first, false) : -1;
+    char *t = changed == 1 ? emit(r->profile, first) : NULL;
+    if (changed == 1 && (!t || invalid_text(r->profile, t, opt))) {
+        free(t);
+        t = NULL;
+        changed = apply_values(c, r, opt, &value, true);
+        t = changed == 1 ? emit(r->profile, value) : NULL;
+    }
+    json_decref(first);
+    json_decref(value);
+    if (changed < 0 || (changed == 1 && !t)) {
+        free(t);
+        return -1;
+    }
+    if (changed == 1) {
         free(r->clean);
         r->clean = t;
         r->clean_len = strlen(t);
     }
-    json_decref(value);
     return 0;
 }
 
@@ -138,8 +199,8 @@ int mf_case_render(const mf_case *c, mf_render *r)
         r->applied[i] = rc == 1;
         if (rc == 1 && ctx.contract > r->contract)
             r->contract = ctx.contract;
-        /* Prose was inserted, then a wrapper indented it into the
-         * artifact: now it is data (or an error) to every pipeline. */
+        /* Prose, noise or an orphan fence was added, then a wrapper put it
+         * inside the artifact: now it is data (or an error) to every pipeline. */
         if (rc == 1 && ambiguous_prose && !strncmp(op->id, "norm.wrapper", 12))
             r->contract = MF_CONTRACT_RAW;
         if (rc == 1 && ctx.prose_key)

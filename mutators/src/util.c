@@ -338,3 +338,46 @@ bool mt_has_fence(const mf_op_ctx *ctx)
             return true;
     return false;
 }
+
+/* Line [a, e) of text around offset off; its indentation and key length. */
+static void line_at(const char *t, size_t len, size_t off, size_t *a, size_t *e, size_t *ind, size_t *kl)
+{
+    *a = off;
+    while (*a > 0 && t[*a - 1] != '\n')
+        (*a)--;
+    const char *nl = memchr(t + off, '\n', len - off);
+    *e = nl ? (size_t)(nl - t) : len;
+    *ind = 0;
+    while (*a + *ind < *e && t[*a + *ind] == ' ')
+        (*ind)++;
+    size_t k = *a + *ind;
+    while (k < *e && t[k] != ':' && t[k] != ' ')
+        k++;
+    *kl = k < *e && t[k] == ':' ? k - *a - *ind : 0;
+}
+
+bool mt_key_repeated(const char *t, size_t len, size_t off)
+{
+    size_t a, e, ind, kl;
+    line_at(t, len, off, &a, &e, &ind, &kl);
+    if (!kl)
+        return false;
+    const char *key = t + a + ind;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        size_t pos = dir < 0 ? a : e;
+        for (;;) {
+            if (dir < 0 ? pos == 0 : pos + 1 >= len)
+                break;
+            size_t la, le, li, lk;
+            line_at(t, len, dir < 0 ? pos - 1 : pos + 1, &la, &le, &li, &lk);
+            pos = dir < 0 ? la : le;
+            if (le == la + li || t[la + li] == '#')
+                continue;               /* blank or comment */
+            if (li < ind || (li == ind && t[la + li] == '-'))
+                break;                  /* the enclosing mapping ends */
+            if (li == ind && lk == kl && !memcmp(t + la + li, key, kl))
+                return true;
+        }
+    }
+    return false;
+}

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <yaml.h>
 #include "malform/oracles.h"
 #include "verdict.h"
 
@@ -305,8 +304,11 @@ static void ws_scan(wordset *w, const char *s, size_t n)
         size_t j = word_end(s, n, i);
         ws_add(w, word_hash(s + i, j - i));
         /* 050 is the number 50: the value's digits are the word's without its leading zeros */
+        bool digits = true;
+        for (size_t q = i; q < j && digits; q++)
+            digits = s[q] >= '0' && s[q] <= '9';
         size_t z = i;
-        while (z + 1 < j && s[z] == '0' && strspn(s + z, "0123456789") >= j - z)
+        while (digits && z + 1 < j && s[z] == '0')
             z++;
         if (z > i)
             ws_add(w, word_hash(s + z, j - z));
@@ -366,7 +368,14 @@ static char *unescape(const char *s, size_t n, size_t *out_len)
             }
             continue;
         }
-        o[k++] = strchr("ntrbfe0avN_LP", c) ? ' ' : c;
+        if (strchr("ntrbfe0avN_LP", c)) {
+            o[k++] = ' ';
+        } else if (strchr("\"\\/' \t", c)) {
+            o[k++] = c;
+        } else {   /* no escape (\c): repairs keep it as text, backslash and all */
+            o[k++] = '\\';
+            o[k++] = c;
+        }
     }
     o[k] = '\0';
     *out_len = k;
@@ -719,65 +728,102 @@ int mf_oracles_run_except(const mf_oracle_input *in, mf_verdict *v, unsigned ski
     return failed;
 }
 
-/* Does the text parse as it is, with the format's reference parser (jansson,
- * libyaml)? A fuzzer-mutated "clean" artifact that does not is no ground
- * truth, and core's warnings on it are no false repair. */
-static bool strictly_parses(const mf_profile *p, const char *s, size_t n)
+/* The value at JSON pointer path of v (borrowed), NULL when absent. */
+static const json_t *at_pointer(const json_t *v, const char *path)
 {
-    if (p->format == MF_FORMAT_JSON) {
-        json_t *j = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
-        json_decref(j);
-        return j != NULL;
-    }
-    yaml_parser_t parser;
-    yaml_event_t e;
-    bool ok = true;
-    if (!yaml_parser_initialize(&parser))
-        return false;
-    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
-    for (;;) {
-        if (!yaml_parser_parse(&parser, &e)) {
-            ok = false;
-            break;
+    char seg[256];
+    while (v && path && *path == '/') {
+        const char *e = strchr(path + 1, '/');
+        size_t n = e ? (size_t)(e - path - 1) : strlen(path + 1);
+        if (n >= sizeof seg)
+            return NULL;
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {   /* ~1 is '/', ~0 is '~' */
+            char c = path[1 + i];
+            if (c == '~' && i + 1 < n && (path[2 + i] == '0' || path[2 + i] == '1'))
+                c = path[2 + i++] == '1' ? '/' : '~';
+            seg[k++] = c;
         }
-        bool end = e.type == YAML_STREAM_END_EVENT;
-        yaml_event_delete(&e);
-        if (end)
-            break;
+        seg[k] = '\0';
+        if (json_is_object(v)) {
+            v = json_object_get(v, seg);
+        } else if (json_is_array(v)) {
+            char *end;
+            unsigned long i = strtoul(seg, &end, 10);
+            v = *seg && !*end ? json_array_get(v, i) : NULL;
+        } else {
+            v = NULL;
+        }
+        path = e;
     }
-    yaml_parser_delete(&parser);
-    return ok;
+    return v;
+}
+
+int mf_oracle_rejected_reading(const mf_profile *p, const json_t *truth, const mf_error *e)
+{
+    char why[200];
+    if (e->tier != 2 || !p->schema || mf_oracle_schema_validate(p->schema, truth, why, sizeof why) != 0)
+        return 0;
+    const json_t *x = at_pointer(truth, e->path ? e->path : "");
+    if (!x)
+        return 1;   /* what core rejected is not in the input at all */
+    if (json_is_object(x) || json_is_array(x))
+        return 0;
+    char *text = json_is_string(x) ? strdup(json_string_value(x)) : json_dumps(x, JSON_ENCODE_ANY);
+    bool own = text && e->message && strstr(e->message, text);
+    free(text);
+    return !own;
 }
 
 int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len, json_t **truth,
                     mf_verdict *v)
 {
-    start(v);
     *truth = NULL;
+    json_t *t = NULL;
+    if (mf_oracle_truth(p, clean, len, &t, v) != 0) {
+        v->ran = true;
+        return 2;
+    }
+    start(v);
     mf_result *r = mf_repair(p, clean, len, opt);
     if (!r) {
+        json_decref(t);
         snprintf(v->detail, sizeof v->detail, "repair returned NULL");
         v->failed = true;
         return 1;
     }
     int rc = 0;
-    if (r->status != MF_ACCEPTED) {
+    if (r->status != MF_ACCEPTED && mf_oracle_rejected_reading(p, t, &r->error)) {
+        /* the strict load satisfies the profile's schema by the oracles' own validator */
+        snprintf(v->detail, sizeof v->detail, "clean artifact misread: its strict load satisfies the schema, but core "
+                 "rejects it (tier 2 %s: %.200s)", r->error.type ? r->error.type : "?",
+                 r->error.message ? r->error.message : "");
+        rc = 3;
+    } else if (r->status != MF_ACCEPTED && r->error.tier >= 2) {
         snprintf(v->detail, sizeof v->detail, "clean artifact rejected: %s: %s", r->error.type ? r->error.type : "?",
                  r->error.message ? r->error.message : "");
         rc = 2;
-    } else if ((r->warnings.count || r->repair_applied) && !strictly_parses(p, clean, len)) {
-        snprintf(v->detail, sizeof v->detail, "clean artifact is not strict %s: not a valid case",
-                 p->format == MF_FORMAT_JSON ? "JSON" : "YAML");
-        rc = 2;
+    } else if (r->status != MF_ACCEPTED) {
+        snprintf(v->detail, sizeof v->detail, "clean artifact misread: strict %s but rejected (tier 1 %s: %.200s)",
+                 p->format == MF_FORMAT_JSON ? "JSON" : "YAML", r->error.type ? r->error.type : "?",
+                 r->error.message ? r->error.message : "");
+        rc = 3;
     } else if (r->warnings.count || r->repair_applied) {
         snprintf(v->detail, sizeof v->detail, "clean artifact gives %zu warnings (first %s: %s), candidate %s",
                  r->warnings.count, r->warnings.count ? r->warnings.items[0].rule : "-",
                  r->warnings.count ? r->warnings.items[0].message : "-", r->candidate ? r->candidate : "?");
         rc = 1;
-    } else {
-        *truth = json_incref(r->value);
+    } else if (!json_equal(r->value, t)) {
+        char d[300];
+        first_diff(r->value, t, d, sizeof d);
+        snprintf(v->detail, sizeof v->detail, "clean artifact misread: no warning, but not its strict load: %s", d);
+        rc = 3;
     }
     mf_result_free(r);
-    v->failed = rc == 1;
+    if (rc == 0 || rc == 3)
+        *truth = t;
+    else
+        json_decref(t);
+    v->failed = rc == 1 || rc == 3;
     return rc;
 }

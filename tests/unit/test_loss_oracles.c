@@ -163,6 +163,26 @@ static void test_fuzz_false_positives(void **state)
                      1);
 }
 
+/* A value op of a structured case may write member-shaped text into a string
+ * (val.multiline "key: v\nstatus: done"): the ground truth holds it, so the
+ * output's copy is data; without that truth it is a swallowed key. */
+static void test_structure_truth(void **state)
+{
+    (void)state;
+    const char *text = "steps:\n  - name: build\n    status: done\n  - name: \"a\\nstatus: done\"\n";
+    const char *value = "{\"steps\":[{\"name\":\"build\",\"status\":\"done\"},{\"name\":\"a\\nstatus: done\"}]}";
+    mf_result *r = fake(text, value);
+    json_t *truth = J(value);
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW};
+    mf_verdict v;
+    assert_int_equal(mf_oracle_structure(&in, &v), 1);
+    in.truth = truth;
+    if (mf_oracle_structure(&in, &v))
+        fail_msg("the truth holds the run: %s", v.detail);
+    json_decref(truth);
+    mf_result_free(r);
+}
+
 /* The majority of several pipelines stands for the truth; a dissenter is a
  * finding (e.g. one pipeline dropped the array the other two kept). */
 static void test_differential(void **state)
@@ -193,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_json_inner_quote),
         cmocka_unit_test(test_folded_plain_scalar),
         cmocka_unit_test(test_fuzz_false_positives),
+        cmocka_unit_test(test_structure_truth),
         cmocka_unit_test(test_differential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -353,12 +353,55 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *noisy = "malform-case 1\nprofile: generic_yaml\nop: cand.ansi-noise seed=1\n"
                         "op: cand.prose-after seed=1\n---\n\n";
     assert_int_equal(contract_of(noisy, NULL), MF_CONTRACT_RAW);
+    const char *scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1 text=1\n---\ni\n";
+    assert_int_equal(contract_of(scalar, NULL), MF_CONTRACT_RAW);
     /* a second orphan fence would close the first: no site */
     const char *twice = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n"
                         "op: cand.orphan-fence seed=2\n---\na: 1\n";
     contract_of(twice, &raw);
     assert_string_equal(raw, "a: 1\n```\n");
     free(raw);
+    /* an orphan fence (or noise, or trailing prose) that a wrapper puts inside the artifact: raw */
+    const char *fenced_in = "malform-case 1\nprofile: bead_status\nop: cand.orphan-fence seed=1\n"
+                            "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(fenced_in, NULL), MF_CONTRACT_RAW);
+    const char *fence_only = "malform-case 1\nprofile: bead_status\nop: cand.orphan-fence seed=1\n"
+                             "---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(fence_only, NULL), MF_CONTRACT_EXACT);
+    /* cand.anchor before an artifact whose first line is no top-level key: raw */
+    const char *unanchored = "malform-case 1\nprofile: interview\nop: cand.anchor seed=1 text=1\n---\n"
+                             "snullchema_version: 1\nticket_id: T-1\n";
+    assert_int_equal(contract_of(unanchored, NULL), MF_CONTRACT_RAW);
+    /* yaml.quoted-fragment never unquotes a fragment holding a backslash */
+    const char *bs = "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=8\n---\n"
+                     "motto: '\"pink\\\" i'\n";
+    contract_of(bs, &raw);
+    assert_string_equal(raw, "motto: '\"pink\\\" i'\n");
+    free(raw);
+    /* a second paragraph of prose before the artifact: no site */
+    const char *twice_prose = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1 text=3\n"
+                              "op: cand.prose-before seed=1 text=4\n---\na: 1\n";
+    contract_of(twice_prose, &raw);
+    assert_string_equal(raw, "Okay, here it is:\n\na: 1\n");
+    free(raw);
+    /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
+    for (int seed = 1; seed < 30; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.wrapper-chain seed=%d\n---\n"
+                 "schema_version: 1\nbeads:\n  - id: b1\n", seed);
+        contract_of(text, &raw);
+        assert_true(strncmp(raw, "artifact:", 9) != 0 && !strstr(raw, " artifact:") && !strstr(raw, "\nartifact:"));
+        free(raw);
+    }
+    /* a key duplicated by yaml.duplicate-key is no site for a value op: the copies would conflict */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: norm.status-variant seed=%d\n---\n"
+                 "bead_id: a\nstatus: done\nstatus: done\nchecks:\n  tests: pass\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "status: done\nstatus: done\n"));
+        free(raw);
+    }
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);

@@ -283,6 +283,153 @@ static void test_clean_and_diff(void **state)
     json_decref(b);
 }
 
+/* The ground truth is a strict load plus documented normalizations, not
+ * core's reading of the clean artifact. */
+static void test_truth_independent(void **state)
+{
+    (void)state;
+    const mf_profile *bs = mf_profiles_get("bead_status"), *ex = mf_profiles_get("extraction_rule");
+    const mf_profile *gy = mf_profiles_get("generic_yaml");
+    mf_verdict v;
+    json_t *t;
+    /* YAML 1.2 core schema: yes stays text, 0o17 and 0x1F are integers, .inf is text */
+    const char *y = "a: yes\nb: 0o17\nc: 0x1F\nd: .inf\ne: 1e3\nf: ~\ng: 'x'\nh: &n [1]\ni: *n\n";
+    assert_int_equal(mf_oracle_truth(gy, y, strlen(y), &t, &v), 0);
+    json_t *want = J("{\"a\":\"yes\",\"b\":15,\"c\":31,\"d\":\".inf\",\"e\":1000.0,\"f\":null,\"g\":\"x\","
+                     "\"h\":[1],\"i\":[1]}");
+    char *d = mf_value_diff(t, want, 5);
+    assert_string_equal(d, "");
+    free(d);
+    json_decref(want);
+    json_decref(t);
+    /* documented normalizations, each read off the strict load: a string field
+     * keeps the plain scalar's own text (also as list items), an integer field drops .0 */
+    const char *b = "bead_id: 007\nstatus: done\nsummary: s\nfiles_changed:\n  - 2\n  - true\nchecks:\n  tests: 10\n";
+    assert_int_equal(mf_oracle_truth(bs, b, strlen(b), &t, &v), 0);
+    assert_string_equal(json_string_value(json_object_get(t, "bead_id")), "007");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(t, "files_changed"), 1)), "true");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(t, "checks"), "tests")), 10);
+    json_decref(t);
+    const char *e = "name: r\nglob: '*.md'\nversion: 2.0\n";
+    assert_int_equal(mf_oracle_truth(ex, e, strlen(e), &t, &v), 0);
+    assert_true(json_is_integer(json_object_get(t, "version")));
+    json_decref(t);
+    /* no strict artifact: duplicate keys, tags, merge keys, two documents */
+    const char *bad[] = {"a: 1\na: 2\n", "a: !!int 1\n", "b: &x {c: 1}\na:\n  <<: *x\n", "a: 1\n---\nb: 2\n",
+                         "a: [1\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(mf_oracle_truth(gy, bad[i], strlen(bad[i]), &t, &v), 2);
+        assert_null(t);
+    }
+}
+
+/* Drops the last item of every list: a planted bug that fires on clean
+ * input as much as on malformed input. */
+static void drop_last_items(json_t *v)
+{
+    if (json_is_array(v) && json_array_size(v))
+        json_array_remove(v, json_array_size(v) - 1);
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_object(v))
+        json_object_foreach(v, k, x) drop_last_items(x);
+    if (json_is_array(v))
+        json_array_foreach(v, i, x) drop_last_items(x);
+}
+
+static void test_planted_clean_input_bug(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_yaml");
+    const char *clean = "items:\n  - a\n  - b\nname: x\n", *raw = "```yaml\nitems:\n  - a\n  - b\nname: x\n```\n";
+    /* the buggy pipeline on the clean artifact and on its malformed form */
+    mf_result *on_clean = mf_repair(p, clean, strlen(clean), NULL), *on_raw = mf_repair(p, raw, strlen(raw), NULL);
+    assert_int_equal(on_clean->status, MF_ACCEPTED);
+    assert_int_equal(on_raw->status, MF_ACCEPTED);
+    drop_last_items(on_clean->value);
+    drop_last_items(on_raw->value);
+    mf_verdict v;
+    /* the old truth, the pipeline's own reading of the clean artifact, hides the bug */
+    mf_oracle_input old = {p, NULL, raw, strlen(raw), on_raw, on_clean->value, MF_EXPECT_EXACT};
+    assert_int_equal(mf_oracle_no_data_loss(&old, &v), 0);
+    /* the strict load does not */
+    json_t *truth;
+    assert_int_equal(mf_oracle_truth(p, clean, strlen(clean), &truth, &v), 0);
+    mf_oracle_input now = {p, NULL, raw, strlen(raw), on_raw, truth, MF_EXPECT_EXACT};
+    assert_int_equal(mf_oracle_no_data_loss(&now, &v), 1);
+    assert_non_null(strstr(v.detail, "/items/1"));
+    json_decref(truth);
+    mf_result_free(on_clean);
+    mf_result_free(on_raw);
+}
+
+/* The raw input is bytes, not a C string: the word scan stays inside it
+ * (a leading-zero number at its very end once read past it; ASan in the
+ * sanitize preset). */
+static void test_raw_words_unterminated(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_yaml");
+    const char text[] = "a: 0050";
+    char *raw = malloc(sizeof text - 1);
+    memcpy(raw, text, sizeof text - 1);
+    mf_result *r = fake(J("{\"a\": 50}"), "raw", false);
+    mf_oracle_input in = {p, NULL, raw, sizeof text - 1, r, NULL, MF_EXPECT_RAW};
+    mf_verdict v;
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
+    mf_result_free(r);
+    free(raw);
+}
+
+/* An invalid escape (\c) that a repair keeps as text is no invented word
+ * (the input's words are read with and without the escapes decoded). */
+static void test_raw_invalid_escape_kept(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_json");
+    const char *raw = "{\"d\": \"Don't\\nse\\cond line\"}";
+    mf_result *r = fake(J("{\"d\": \"Don't\\nse\\\\cond line\"}"), "raw", true);
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    mf_verdict v;
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
+    mf_result_free(r);
+}
+
+/* A tier-2 rejection of a clean artifact is core's own misreading when the
+ * value it rejects is not the input's (planted bug 01: Q01 rewritten to Q1,
+ * then refused by the id pattern); a rejection quoting the input's own value
+ * is a cross-field check the schema subset cannot express. */
+static void test_rejected_reading(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("interview");
+    FILE *f = fopen(MALFORM_SOURCE_DIR "/corpus/seeds/interview/checkout_retry_batch.yaml", "rb");
+    assert_non_null(f);
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    json_t *t;
+    mf_verdict v;
+    assert_int_equal(mf_oracle_truth(p, buf, n, &t, &v), 0);
+    const char *id = json_string_value(json_object_get(json_array_get(json_object_get(t, "questions"), 0), "id"));
+    assert_string_equal(id, "Q01");
+    char own[200];
+    snprintf(own, sizeof own, "\"%s\" is not the runtime one", id);
+    mf_error misread = {2, "SCHEMA_VIOLATION", "/questions/0/id", 0, 0, "\"Q1\" does not match the pattern ^Q[0-9]{2,}$"};
+    mf_error cross = {2, "SCHEMA_VIOLATION", "/questions/0/id", 0, 0, own};
+    mf_error absent = {2, "SCHEMA_VIOLATION", "/questions/0/no_such_key", 0, 0, "required"};
+    mf_error semantic = {3, "SEMANTIC", "/questions/0/id", 0, 0, "\"Q1\" duplicate"};
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &misread), 1);
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &cross), 0);
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &absent), 1);
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &semantic), 0);
+    /* a truth that fails the schema itself: no valid case, whatever core says */
+    json_object_del(t, "questions");
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &misread), 0);
+    json_decref(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +437,9 @@ int main(void)
         cmocka_unit_test(test_accounting),       cmocka_unit_test(test_schema_oracle),
         cmocka_unit_test(test_oracle_false_positives),
         cmocka_unit_test(test_real_pipeline),    cmocka_unit_test(test_clean_and_diff),
+        cmocka_unit_test(test_truth_independent), cmocka_unit_test(test_planted_clean_input_bug),
+        cmocka_unit_test(test_raw_words_unterminated), cmocka_unit_test(test_raw_invalid_escape_kept),
+        cmocka_unit_test(test_rejected_reading),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

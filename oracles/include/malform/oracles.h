@@ -83,10 +83,31 @@ int mf_oracles_run(const mf_oracle_input *in, mf_verdict *v);
  * (their verdicts: not run). */
 int mf_oracles_run_except(const mf_oracle_input *in, mf_verdict *v, unsigned skip);
 
-/* Ground truth of a clean artifact: its repair must be accepted with zero
- * warnings and no repair applied. Returns 0 with *truth (new reference), 1
- * when clean gives warnings (detail in v), 2 when it is rejected or is not
- * strict JSON/YAML (a fuzzer-mutated artifact: no valid case). */
+/* Ground truth of a clean artifact, independent of core (oracles/src/truth.c):
+ * a strict load (jansson; libyaml events under the YAML 1.2 core schema; no
+ * duplicate keys, explicit tags, merge keys or second document) plus the
+ * profile's documented normalizations (string_fields keep a plain scalar's
+ * own text, integer_fields turn 5.0 into 5). Returns 0 with *truth (new
+ * reference), 2 when the text is no strict artifact (detail in v). */
+int mf_oracle_truth(const mf_profile *p, const char *clean, size_t len, json_t **truth, mf_verdict *v);
+
+/* Does core's rejection e of a text whose strict load is truth reject core's
+ * own misreading? Yes for a tier-2 rejection when truth satisfies the profile
+ * schema (mf_oracle_schema_validate) and the value core rejected (quoted in
+ * e->message, at e->path) is not the input's own value there - core changed
+ * it, then rejected its change. A rejection that quotes the input's own
+ * value is a check the schema subset cannot express (a cross-field rule). */
+int mf_oracle_rejected_reading(const mf_profile *p, const json_t *truth, const mf_error *e);
+
+/* The clean-artifact check: *truth is mf_oracle_truth's, and core's repair of
+ * the clean text must be accepted with zero warnings and give exactly that
+ * value. Returns 0 with *truth (new reference); 1 when core warns on it
+ * (detail in v); 2 when it is no strict artifact or core rejects it as
+ * invalid for the profile (tier 2 or 3, unless mf_oracle_rejected_reading):
+ * no valid case; 3 with *truth when core misreads it (a tier-1 rejection, a
+ * tier-2 rejection of its own misreading, or a value other than the truth
+ * without a warning):
+ * a bug that fires on clean input, detail in v. */
 int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len,
                     json_t **truth, mf_verdict *v);
 
