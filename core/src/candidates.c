@@ -689,6 +689,9 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     for (size_t i = 0; i < n; i++) {
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
+        if ((sp[i].start == 0 || s[sp[i].start - 1] == '\n') &&
+            mf_cand_prefix_len(s + sp[i].start, len - sp[i].start) >= sp[i].end - sp[i].start)
+            continue; /* a transcript role prefix ("[sys]"), not a JSON value */
         if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len) || only_json_outside(s, len, sp, n))
             continue; /* members or values outside the span would be lost */
         int line = mf_cand_line_at(s, sp[i].start);

@@ -396,9 +396,9 @@ int mt_op_json_concatenated(mf_op_ctx *ctx)
         return 0;
     static const char *const stray[] = {"{\"status\": \"ok\"}\n", "{}\n", "{\"note\": \"draft 1\"}\n"};
     const char *x = stray[mt_rand(ctx, 3)];
-    if (mt_rand(ctx, 2))
-        return mt_splice(ctx, 0, 0, x, strlen(x));
-    return mt_splice(ctx, ctx->len, ctx->len, x, strlen(x));
+    int rc = mt_rand(ctx, 2) ? mt_splice(ctx, 0, 0, x, strlen(x)) : mt_splice(ctx, ctx->len, ctx->len, x, strlen(x));
+    ctx->prose_key = rc == 1;   /* a later wrapper would put the stray value inside the object */
+    return rc;
 }
 
 /* ---- syntax slips the json.* rules added later repair ---- */

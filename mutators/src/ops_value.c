@@ -16,11 +16,12 @@ typedef struct { leaf *v; size_t n, cap; } leaves;
 /* A field whose string core rewrites by design, so the value op's string
  * could never be the ground truth: a runtime-context key of the profile
  * (story_id is overwritten from the context), an enum field (mapped to its
- * canonical value) or an id (normalized by the id rules). */
+ * canonical value), a status (prd's and beads' normalizers map it) or an id
+ * (normalized by the id rules). */
 static bool normalized_field(const mf_profile *p, const char *k)
 {
     size_t n = strlen(k);
-    if (!strcmp(k, "id") || (n > 3 && !strcmp(k + n - 3, "_id")))
+    if (!strcmp(k, "id") || !strcmp(k, "status") || (n > 3 && !strcmp(k + n - 3, "_id")))
         return true;
     return p && (json_object_get(p->context, k) || json_object_get(p->enums, k));
 }

@@ -15,17 +15,24 @@
 typedef bool (*site_fn)(const mt_lines *ls, size_t i, const mf_op_ctx *ctx);
 
 /* Pick a random line index satisfying ok(); -1 when none. */
+/* A line an op may edit: not in a block scalar, and not one copy of a key
+ * that yaml.duplicate-key repeated (editing one copy makes them conflict). */
+static bool editable(const mf_op_ctx *ctx, const mt_lines *ls, size_t i)
+{
+    return !ls->v[i].block_body && !mt_key_repeated(ctx->text, ctx->len, ls->v[i].off);
+}
+
 static long pick_site(mf_op_ctx *ctx, const mt_lines *ls, site_fn ok)
 {
     size_t n = 0;
     for (size_t i = 0; i < ls->n; i++)
-        if (!ls->v[i].block_body && ok(ls, i, ctx))
+        if (editable(ctx, ls, i) && ok(ls, i, ctx))
             n++;
     if (n == 0)
         return -1;
     size_t k = mt_rand(ctx, n);
     for (size_t i = 0; i < ls->n; i++)
-        if (!ls->v[i].block_body && ok(ls, i, ctx) && k-- == 0)
+        if (editable(ctx, ls, i) && ok(ls, i, ctx) && k-- == 0)
             return (long)i;
     return -1;
 }
@@ -436,12 +443,19 @@ int mt_op_yaml_dash(mf_op_ctx *ctx) { return line_op(ctx, s_dash, e_dash); }
 
 /* ---- #10 exact duplicate key ---- */
 
+/* A one-line `key: value` entry: no block header, and no deeper line after
+ * it (a block body whose header an earlier op quoted, `notes: '|-'`, would
+ * follow only the second copy). */
 static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
     const mt_line *l = &ls->v[i];
     const char *v;
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0;
+    size_t k = i + 1;
+    while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
+        k++;
+    bool deeper = k < ls->n && ls->v[k].indent > l->indent;
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper;
 }
 
 static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "mut_internal.h"
 
 int mt_put(mt_buf *b, const char *s, size_t n)
@@ -246,6 +247,24 @@ int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *re
 
 /* ---- JSON tokens ---- */
 
+/* Length of a transcript role prefix ("[assistant]", "[user/x]") at s, or 0:
+ * a lowercase word, optional "/..." segments, ']' (core strips it). */
+static size_t role_prefix(const char *s, size_t n)
+{
+    static const char *const roles[] = {"assistant", "user", "system", "sys", "tool", "model", "error", NULL};
+    for (const char *const *r = roles; *r; r++) {
+        size_t rl = strlen(*r), i = 1 + rl;
+        if (i >= n || strncasecmp(s + 1, *r, rl))
+            continue;
+        while (i < n && i < 200 && s[i] == '/')
+            while (i < n && s[i] != ']' && s[i] != '\n')
+                i++;
+        if (i < n && s[i] == ']')
+            return i + 1;
+    }
+    return 0;
+}
+
 int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
 {
     size_t cap = 32, n = 0;
@@ -259,6 +278,11 @@ int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
             continue;
         }
         mt_jtok tk = {JT_LIT, i, 1};
+        size_t role = c == '[' && (i == 0 || t[i - 1] == '\n') ? role_prefix(t + i, len - i) : 0;
+        if (role) {                     /* "[tool] " from cand.transcript-prefix: not JSON */
+            i += role;
+            continue;
+        }
         if (c == '/' && i + 1 < len && (t[i + 1] == '/' || t[i + 1] == '*')) {
             const char *end = t[i + 1] == '/' ? memchr(t + i, '\n', len - i) : NULL;
             if (t[i + 1] == '*')

@@ -180,15 +180,26 @@ static bool literal(const char *s, size_t n)
     return false;
 }
 
+/* Does a separator (sep_len: ASCII punctuation, NBSP, general punctuation)
+ * end just before p in the message m? */
+static bool sep_before(const char *m, const char *p)
+{
+    if (p == m || !word_char((unsigned char)p[-1]) || (p - m >= 2 && p[-2] == '\\'))
+        return true;
+    for (size_t k = 2; k <= 3; k++)
+        if ((size_t)(p - m) >= k && sep_len(p - k, k, 0) == k)
+            return true;
+    return false;
+}
+
 /* Does a warning name the token (as a word of its message; a "\n" escape
  * in a quoted old value separates words too)? */
 static bool warned(const mf_result *r, const char *s, size_t n)
 {
     for (size_t i = 0; i < r->warnings.count; i++)
         for (const char *m = r->warnings.items[i].message, *p = m; p && *p; p++)
-            if (!strncasecmp(p, s, n) &&
-                (p == m || !word_char((unsigned char)p[-1]) || (p - m >= 2 && p[-2] == '\\')) &&
-                !word_char((unsigned char)p[n]))
+            if (!strncasecmp(p, s, n) && sep_before(m, p) &&
+                (!word_char((unsigned char)p[n]) || sep_len(p + n, strlen(p + n), 0)))
                 return true;
     return false;
 }
@@ -312,9 +323,31 @@ static void blank_yaml_syntax(char *s, size_t n)
     }
 }
 
+/* End of a match of the preview [pre, pre+pl) at s[i], whitespace runs
+ * equal to any whitespace run (a folded multi-line value), or 0. */
+static size_t preview_match(const char *s, size_t n, size_t i, const char *pre, size_t pl)
+{
+    size_t k = 0;
+    while (k < pl && i < n) {
+        bool ws = isspace((unsigned char)pre[k]), wt = isspace((unsigned char)s[i]);
+        if (ws && wt) {
+            while (k < pl && isspace((unsigned char)pre[k]))
+                k++;
+            while (i < n && isspace((unsigned char)s[i]))
+                i++;
+        } else if (s[i] == pre[k]) {
+            i++, k++;
+        } else {
+            return 0;
+        }
+    }
+    return k == pl ? i : 0;
+}
+
 /* A warning that quotes a replaced value cut short ("Corrected story_id
- * from \"lorem ipsum dolor ...\" to ...") names the whole value: blank the
- * rest of the line after each place the quoted start occurs in s. */
+ * from \"lorem ipsum dolor ...\" to ...") names the whole value: blank each
+ * place the quoted start occurs in s (whitespace runs compare equal: a
+ * folded value) and the rest of the line it ends on. */
 static void blank_previews(char *s, size_t n, const mf_result *r)
 {
     for (size_t w = 0; w < r->warnings.count; w++) {
@@ -331,10 +364,12 @@ static void blank_previews(char *s, size_t n, const mf_result *r)
             pl = unescape(pre, pl, false);
             while (pl > 0 && pre[pl - 1] == ' ')
                 pl--;
-            for (size_t i = 0; pl && i + pl <= n; i++)
-                if (s[i] == pre[0] && memcmp(s + i, pre, pl) == 0)
-                    while (i < n && s[i] != '\n')
-                        s[i++] = ' ';
+            for (size_t i = 0; pl && i < n; i++) {
+                size_t e = preview_match(s, n, i, pre, pl);
+                if (e)
+                    for (; i < e || (i < n && s[i] != '\n'); i++)
+                        s[i] = ' ';
+            }
         }
     }
 }

@@ -146,6 +146,24 @@ static void test_fuzz_false_positives(void **state)
         fail_msg("preview names the value: %s", v.detail);
     mf_result_free(r);
 
+    /* the quoted start of a folded multi-line value matches across its line break */
+    const char *fold = "status: draft source:\n  sha: 0b8e1f3c5a7d9e2b\n";
+    r = fake(fold, "{\"status\":\"draft\"}");
+    mf_warnings_add(&r->warnings, "norm.prd-status", 0, "Normalized status \"draft source: sha: 0b8e1f...\" to draft.");
+    mf_oracle_input in3 = {mf_profiles_get("generic_yaml"), NULL, fold, strlen(fold), r, NULL, MF_EXPECT_RAW};
+    if (mf_oracle_conservation(&in3, &v))
+        fail_msg("folded preview: %s", v.detail);
+    mf_result_free(r);
+
+    /* a word right after a no-break space in the warning's quote is named */
+    const char *nb = "status: \"\xc2\xa0nbsp lead\"\n";
+    r = fake(nb, "{\"status\":\"draft\"}");
+    mf_warnings_add(&r->warnings, "norm.prd-status", 0, "Normalized status \"\xc2\xa0nbsp lead\" to draft.");
+    mf_oracle_input in2 = {mf_profiles_get("generic_yaml"), NULL, nb, strlen(nb), r, NULL, MF_EXPECT_RAW};
+    if (mf_oracle_conservation(&in2, &v))
+        fail_msg("word after NBSP in a warning: %s", v.detail);
+    mf_result_free(r);
+
     /* YAML escapes exist only in double quotes: a plain st\tus is the word it shows */
     if (run(mf_oracle_conservation, "generic_yaml", "st\\tus: pending\nq: \"a\\tb\"\n",
             "{\"st\\\\tus\":\"pending\",\"q\":\"a\\tb\"}", &v))

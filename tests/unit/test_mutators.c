@@ -372,6 +372,15 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *unanchored = "malform-case 1\nprofile: interview\nop: cand.anchor seed=1 text=1\n---\n"
                              "snullchema_version: 1\nticket_id: T-1\n";
     assert_int_equal(contract_of(unanchored, NULL), MF_CONTRACT_RAW);
+    /* JSON token ops see a transcript role prefix as no bracket: "[tool]" never becomes "[tool,]" */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.transcript-prefix seed=1 role=5\n"
+                 "op: json.trailing-comma seed=%d\n---\n{\n  \"a\": [1, 2],\n  \"b\": {\"c\": 3}\n}\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "[tool,]"));
+        free(raw);
+    }
     /* yaml.quoted-fragment never unquotes a fragment holding a backslash */
     const char *bs = "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=8\n---\n"
                      "motto: '\"pink\\\" i'\n";
@@ -384,6 +393,27 @@ static void test_op_sites_and_ambiguity(void **state)
     contract_of(twice_prose, &raw);
     assert_string_equal(raw, "Okay, here it is:\n\na: 1\n");
     free(raw);
+    const char *glued_in = "malform-case 1\nprofile: task_breakdown\nop: json.concatenated seed=1\n"
+                           "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
+    assert_int_equal(contract_of(glued_in, NULL), MF_CONTRACT_RAW);
+    /* the YAML line ops leave a duplicated key's copies alike too */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=%d\n---\n"
+                 "motto: '\"pink\" is'\nmotto: '\"pink\" is'\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "motto: '\"pink\" is'\nmotto: '\"pink\" is'\n");
+        free(raw);
+    }
+    /* yaml.duplicate-key never copies a line that deeper lines follow */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.duplicate-key seed=%d\n---\n"
+                 "notes: '|-'\n  check output\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "notes: '|-'\n  check output\n");
+        free(raw);
+    }
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
