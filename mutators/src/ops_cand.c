@@ -56,7 +56,9 @@ int mt_op_cand_transcript(mf_op_ctx *ctx)
         rc |= mt_putc(&b, ctx->text[i]);
         bol = ctx->text[i] == '\n' && i + 1 < ctx->len;
     }
-    return mt_ctx_commit(ctx, &b, rc);
+    rc = mt_ctx_commit(ctx, &b, rc);
+    ctx->prose_key = rc == 1;   /* a later wrapper moves the prefixes off their line starts */
+    return rc;
 }
 
 static const char *const prose_before[] = {

@@ -414,6 +414,9 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_string_equal(raw, "notes: '|-'\n  check output\n");
         free(raw);
     }
+    const char *prefixed_in = "malform-case 1\nprofile: task_breakdown\nop: cand.transcript-prefix seed=1\n"
+                              "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
+    assert_int_equal(contract_of(prefixed_in, NULL), MF_CONTRACT_RAW);
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
