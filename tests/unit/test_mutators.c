@@ -417,6 +417,11 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *prefixed_in = "malform-case 1\nprofile: task_breakdown\nop: cand.transcript-prefix seed=1\n"
                               "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
     assert_int_equal(contract_of(prefixed_in, NULL), MF_CONTRACT_RAW);
+    /* yaml.colon-space never glues the only entry of a document ('title:E' is a scalar) */
+    const char *single = "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=1\n---\ntitle: E\n";
+    contract_of(single, &raw);
+    assert_string_equal(raw, "title: E\n");
+    free(raw);
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
