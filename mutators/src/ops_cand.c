@@ -280,7 +280,10 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
     snprintf(pre, sizeof pre, "%s```%s\n", prose ? "Here is the output:\n\n" : "", tag);
     snprintf(post, sizeof post, "%s%s%s", ends_nl(ctx) ? "" : "\n", close ? "```\n" : "",
              prose && close ? "\nDone.\n" : "");
-    return wrap(ctx, pre, post);
+    int rc = wrap(ctx, pre, post);
+    if (rc == 1 && !mt_is_yaml(ctx))
+        ctx->prose_key = true;  /* a later JSON wrapper puts the fence inside the object */
+    return rc;
 }
 
 int mt_op_cand_fence(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), true); }

@@ -422,6 +422,12 @@ static void test_op_sites_and_ambiguity(void **state)
     contract_of(single, &raw);
     assert_string_equal(raw, "title: E\n");
     free(raw);
+    const char *fence_in = "malform-case 1\nprofile: task_breakdown\nop: cand.fence seed=1\n"
+                           "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
+    assert_int_equal(contract_of(fence_in, NULL), MF_CONTRACT_RAW);
+    const char *js_in = "malform-case 1\nprofile: task_breakdown\nop: json.js-wrapper seed=1\n"
+                        "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
+    assert_int_equal(contract_of(js_in, NULL), MF_CONTRACT_RAW);
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];
