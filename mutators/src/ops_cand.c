@@ -281,8 +281,7 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
     snprintf(post, sizeof post, "%s%s%s", ends_nl(ctx) ? "" : "\n", close ? "```\n" : "",
              prose && close ? "\nDone.\n" : "");
     int rc = wrap(ctx, pre, post);
-    if (rc == 1 && !mt_is_yaml(ctx))
-        ctx->prose_key = true;  /* a later JSON wrapper puts the fence inside the object */
+    ctx->prose_key = rc == 1;   /* a later wrapper puts (or indents) the fence inside the artifact */
     return rc;
 }
 

@@ -425,6 +425,9 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *fence_in = "malform-case 1\nprofile: task_breakdown\nop: cand.fence seed=1\n"
                            "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
     assert_int_equal(contract_of(fence_in, NULL), MF_CONTRACT_RAW);
+    const char *yfence_in = "malform-case 1\nprofile: bead_status\nop: cand.fence seed=1\n"
+                            "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(yfence_in, NULL), MF_CONTRACT_RAW);
     const char *js_in = "malform-case 1\nprofile: task_breakdown\nop: json.js-wrapper seed=1\n"
                         "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
     assert_int_equal(contract_of(js_in, NULL), MF_CONTRACT_RAW);
