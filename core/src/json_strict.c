@@ -449,6 +449,12 @@ int mf_json_strict(const char *s, size_t n, int max_depth, json_t **out)
     if (out)
         *out = NULL;
     skip_ws(&P);
+    const unsigned char *last = P.end;
+    while (last > P.p && (last[-1] == ' ' || last[-1] == '\n' || last[-1] == '\r' || last[-1] == '\t'))
+        last--;
+    if (P.p < last && ((*P.p == '{' && last[-1] != '}') || (*P.p == '[' && last[-1] != ']') ||
+                       (*P.p == '"' && last[-1] != '"')))
+        return MF_STRICT_INVALID; /* a cut text (the common malformation) fails before any value is built */
     if (value_at(&P, &v) == 0) {
         skip_ws(&P);
         if (P.p != P.end)
