@@ -119,11 +119,9 @@ typedef struct {
     const mf_profile *profile;  /* string_fields keep plain text; may be NULL */
     int max_depth;
     size_t max_nodes;           /* cap on nodes incl. alias expansion */
-    mf_warnings *w;             /* receives yaml.empty-document; may be NULL */
 } mf_yaml_load_opts;
 /* Parse YAML text into a value typed by the YAML 1.2 core schema. Several
- * documents give an array of documents, without the empty ones (a front
- * matter's closing `---`: yaml.empty-document); an empty stream gives JSON null.
+ * documents give an array of documents; an empty stream gives JSON null.
  * Returns 0, or -1 with err = YAML_SYNTAX_ERROR (tier 1, line, column). */
 int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
                  json_t **out, mf_error *err);

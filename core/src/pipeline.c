@@ -172,7 +172,7 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
             return -1;
         }
     } else {
-        mf_yaml_load_opts lo = {R->p, R->max_depth, 0, w};
+        mf_yaml_load_opts lo = {R->p, R->max_depth, 0};
         if (mf_yaml_load(text, len, &lo, v, err))
             return -1;
     }

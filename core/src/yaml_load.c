@@ -42,9 +42,6 @@ typedef struct {
     json_t *anchors;    /* anchor name -> value */
     json_t *anchor_nodes; /* anchor name -> node count of its value */
     json_t *docs;       /* finished documents */
-    json_t *empty_docs; /* [index, start line] of each document without a node */
-    int doc_line;       /* start line of the current document */
-    bool doc_empty;     /* the current document's root is libyaml's empty stand-in */
     json_t *root;       /* current document's root */
     size_t nodes, alias_nodes;
     size_t max_nodes, max_alias_nodes;
@@ -309,9 +306,6 @@ static int handle(loader *L, yaml_event_t *e)
     switch (e->type) {
     case YAML_SCALAR_EVENT: {
         const char *anchor = (const char *)e->data.scalar.anchor;
-        /* libyaml's stand-in node for a document with no content: no text, no anchor, no tag */
-        L->doc_empty = L->depth == 0 && e->data.scalar.length == 0 && e->data.scalar.plain_implicit && !anchor &&
-                       !e->data.scalar.tag && e->start_mark.index == e->end_mark.index;
         bool key_pos = L->depth > 0 && L->st[L->depth - 1].is_map && !L->st[L->depth - 1].key;
         if (key_pos && !anchor) { /* the common key: its text becomes the pending key, no value is built */
             frame *f = &L->st[L->depth - 1];
@@ -360,15 +354,10 @@ static int handle(loader *L, yaml_event_t *e)
     case YAML_DOCUMENT_START_EVENT:
         json_decref(L->root);
         L->root = NULL;
-        L->doc_line = L->line;
-        L->doc_empty = false;
         json_object_clear(L->anchors);
         json_object_clear(L->anchor_nodes);
         return 0;
     case YAML_DOCUMENT_END_EVENT: {
-        if ((!L->root || L->doc_empty) && json_array_append_new(L->empty_docs, json_pack("[Ii]", (json_int_t)json_array_size(L->docs),
-                                                                        L->doc_line)))
-            return fail_oom(L);
         int rc = json_array_append_new(L->docs, L->root ? L->root : json_null());
         L->root = NULL;
         return rc ? fail_oom(L) : 0;
@@ -398,36 +387,6 @@ static int read_eof_input(void *data, unsigned char *buf, size_t size, size_t *g
     return 1;
 }
 
-/* Several documents of which the last ones hold no node at all (`---` then
- * nothing, as a front matter's closing line makes): those are no data and
- * leave the array; the warning names their lines (yaml.empty-document). An
- * empty document between two others keeps its place (a stream the model
- * meant), and when every document is empty the stream stays as it is. */
-static int drop_empty_documents(loader *L)
-{
-    size_t n = json_array_size(L->docs), ne = json_array_size(L->empty_docs), t = 0;
-    while (t < ne && (size_t)json_integer_value(json_array_get(json_array_get(L->empty_docs, ne - 1 - t), 0)) ==
-                         n - 1 - t)
-        t++; /* the last t documents are empty */
-    if (t == 0 || t >= n)
-        return 0;
-    for (size_t k = 0; k < t; k++)
-        json_array_remove(L->docs, n - 1 - k);
-    if (L->o && L->o->w) {
-        char lines[96] = "";
-        size_t used = 0;
-        for (size_t k = ne - t; k < ne && used + 12 < sizeof lines; k++)
-            used += (size_t)snprintf(lines + used, sizeof lines - used, "%s%lld", k > ne - t ? ", " : "",
-                                     (long long)json_integer_value(json_array_get(json_array_get(L->empty_docs, k), 1)));
-        mf_warnings_add(L->o->w, MF_RULE_ID(YAML_EMPTY_DOCUMENT),
-                        (int)json_integer_value(json_array_get(json_array_get(L->empty_docs, ne - t), 1)),
-                        "%zu empty YAML document%s at the end (a '---' with nothing after it, line%s %s) left out "
-                        "of the documents; %s no data", t, t == 1 ? "" : "s", t == 1 ? "" : "s", lines,
-                        t == 1 ? "it held" : "they held");
-    }
-    return 0;
-}
-
 int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
                  json_t **out, mf_error *err)
 {
@@ -449,15 +408,13 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     L.anchors = json_object();
     L.anchor_nodes = json_object();
     L.docs = json_array();
-    L.empty_docs = json_array();
     *out = NULL;
-    if (!L.anchors || !L.anchor_nodes || !L.docs || !L.empty_docs || !yaml_parser_initialize(&parser)) {
+    if (!L.anchors || !L.anchor_nodes || !L.docs || !yaml_parser_initialize(&parser)) {
         mf_oom();
         mf_error_set(err, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory starting the YAML parser");
         json_decref(L.anchors);
         json_decref(L.anchor_nodes);
         json_decref(L.docs);
-        json_decref(L.empty_docs);
         return -1;
     }
     eof_input in = {text, len, 0, len > 0 && text[len - 1] != '\n'};
@@ -499,13 +456,10 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     for (size_t i = 0; L.intern && i <= L.intern_mask; i++)
         json_decref(L.intern[i]);
     free(L.intern);
-    if (rc == 0 && json_array_size(L.docs) > 1 && json_array_size(L.empty_docs) > 0)
-        rc = drop_empty_documents(&L);
     if (rc == 0) {
         size_t n = json_array_size(L.docs);
         *out = n == 0 ? json_null() : n == 1 ? json_incref(json_array_get(L.docs, 0)) : json_incref(L.docs);
     }
     json_decref(L.docs);
-    json_decref(L.empty_docs);
     return rc;
 }
