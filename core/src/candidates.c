@@ -714,6 +714,16 @@ static bool value_opener(const char *s, size_t len, size_t k)
     return j < len && (s[j] == '"' || s[j] == '{' || s[j] == '[' || s[j] == '-' || isdigit((unsigned char)s[j]));
 }
 
+/* Does a '{' or '[' that starts a JSON value stand before st (`[assistant] [\n {`:
+ * the '{' is an element of that array, not the artifact)? */
+static bool opener_before(const char *s, size_t len, size_t st)
+{
+    for (size_t k = 0; k < st; k++)
+        if ((s[k] == '{' || s[k] == '[') && value_opener(s, len, k))
+            return true;
+    return false;
+}
+
 /* First `open` to last `close`. Skipped when structure follows the last
  * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
  * truncated value) and when it is the whole text. */
@@ -726,7 +736,7 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     while (e > 0 && s[e - 1] != close)
         e--;
     size_t st = (size_t)(a - s);
-    if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st)) {
+    if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st) && !opener_before(s, len, st)) {
         int line = mf_cand_line_at(s, st);   /* `Here it is: {"k": "v` - never closed: cut */
         return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,
                     "Took the text from the first '%c' (line %d) to the end as the JSON artifact "

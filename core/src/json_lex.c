@@ -189,6 +189,16 @@ static int skip_line_comment(jp *p)
     return 0;
 }
 
+/* A run of 3 or more backticks at the cursor, then only whitespace: a
+ * closing code fence after JSON whose containers are still open. */
+static bool closing_fence_ends_input(const jp *p)
+{
+    size_t k = p->i;
+    while (k < p->n && at(p, k) == '`')
+        k++;
+    return k - p->i >= 3 && jl_past_spaces(p, k) >= p->n;
+}
+
 /* Skip whitespace and comments between tokens, noting each repair. */
 int jl_skip_ws(jp *p)
 {
@@ -208,6 +218,11 @@ int jl_skip_ws(jp *p)
             jl_note(p, MF_RULE_JSON_ESCAPED_JSON, p->line, "escaped whitespace '\\%c' between tokens read as whitespace",
                     at(p, p->i + 1));
             jl_advance_n(p, 2);
+            continue;
+        }
+        if (c == '`' && p->depth > 0 && closing_fence_ends_input(p)) {
+            jl_note(p, MF_RULE_JSON_TRUNCATED, p->line, "closing code fence after the unclosed JSON removed");
+            jl_advance_n(p, p->n - p->i);
             continue;
         }
         if (c == '#' || (c == '/' && at(p, p->i + 1) == '/')) {

@@ -28,7 +28,8 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close);
 static bool value_start(const jp *p)
 {
     int c = cur(p);
-    return c == '{' || c == '[' || c == '(' || c == '"' || c == '\'' || (c == '`' && p->depth > 0) ||
+    return c == '{' || c == '[' || c == '(' || c == '"' || c == '\'' ||
+           (c == '`' && p->depth > 0 && at(p, p->i + 1) != '`') ||
            jl_is_word(c) || jl_smart_quote(p, p->i) >= 0 || jl_placeholder_at(p, p->i);
 }
 
@@ -82,7 +83,7 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
     *cut = false;
     if (c == '"') return jl_parse_string(p, Q_DOUBLE, true, b, cut);
     if (c == '\'') return jl_parse_string(p, Q_SINGLE, true, b, cut);
-    if (c == '`') return jl_parse_string(p, Q_BACKTICK, true, b, cut);
+    if (c == '`' && at(p, p->i + 1) != '`') return jl_parse_string(p, Q_BACKTICK, true, b, cut);
     int sq = jl_smart_quote(p, p->i);
     if (sq >= 0) return jl_parse_string(p, sq, true, b, cut);
     if (jl_is_word(c)) {

@@ -127,11 +127,14 @@ static bool value_follows(const jp *p, size_t j)
     return e >= p->n || strchr(",]}", at(p, e));
 }
 
-/* After a closer at k-1: the end, or what may follow a value (a separator,
- * another closer, a value missing its comma, a comment, a fence)? */
+/* After a closer at k-1: the end, the closers of every open container (what
+ * follows the value is outside it), or what may follow a value inside one (a
+ * separator, another closer, a value missing its comma, a comment, a fence)? */
 static bool closer_then_structure(const jp *p, size_t k)
 {
-    for (;;) {
+    for (int closed = 1;; closed++) {
+        if (closed >= p->depth)
+            return true;                /* the value is complete: what follows is outside it */
         k = jl_past_spaces_comments(p, k);
         if (k >= p->n)
             return true;
@@ -167,6 +170,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
+    case '`':                           /* `"v"```: a closing fence glued to the value */
+        return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
     case '+': {                        /* "a" + "b": string concatenation */
         size_t m = jl_past_spaces_comments(p, j + 1);
         return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0);
