@@ -33,9 +33,9 @@
     X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2)        \
     X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2)                      \
     X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2)            \
-    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3)                \
     X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3)              \
     X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3)              \
+    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3)                \
     X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3)              \
     X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3)                      \
     X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3)                        \
