@@ -39,7 +39,10 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         yr_entry e = yr_entry_at(d, i);
         yr_flush(&o);
         size_t at = o.b->len;
-        size_t next = yr_entry_valued(&e) && e.val < e.end ? fn(&o, d, i, &e, p, w) : 0;
+        /* a lone '\r' inside the line is a YAML line break this model does not split at:
+         * rewriting the value would join the line after it into the value */
+        bool lone_cr = memchr(l->s, '\r', l->n) != NULL;
+        size_t next = yr_entry_valued(&e) && e.val < e.end && !lone_cr ? fn(&o, d, i, &e, p, w) : 0;
         if (!next) {
             yr_put_line(&o, l);
             yr_skip_note_line(&sk, d, i);
