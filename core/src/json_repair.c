@@ -17,7 +17,8 @@
  * other form for them); numbers beyond int64/double are a real when the
  * double is exact, otherwise a string of their text (json.big-number);
  * in valid JSON duplicate keys keep the last value, as strict parsing does,
- * but in a repaired text a duplicate key with a different value is rejected
+ * with a json.duplicate-key warning naming the dropped value when the values
+ * differ (the value is unchanged; the loss is said), but in a repaired text a duplicate key with a different value is rejected
  * (a misread; either choice would drop one); text with a raw NUL byte is never strict JSON (jansson would stop there); nesting is
  * capped at max_depth (at most MF_JSON_DEPTH_CAP). */
 #include <ctype.h>
@@ -220,7 +221,7 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     /* json_strict.c decides as jansson would, without jansson's per-byte cost;
      * jansson stops at a NUL byte and would drop what follows it silently. */
     json_t *v = NULL;
-    int strict = mf_json_strict(text, len, max_depth, &v);
+    int strict = mf_json_strict_dups(text, len, max_depth, &v, w);
     if (strict == MF_STRICT_OK) {
         *out = v;
         return 0;

@@ -24,6 +24,8 @@ typedef struct {
     bool build;
     int verdict;        /* MF_STRICT_INVALID or MF_STRICT_UNSURE once failed */
     mf_buf tmp;         /* decoded escapes */
+    const unsigned char *start;
+    mf_warnings *dups;  /* json.duplicate-key warnings, or NULL */
 } sp;
 
 static int stop(sp *P, int verdict)
@@ -290,6 +292,22 @@ static int enter(sp *P)
     return 0;
 }
 
+/* A member whose key the object already holds with another value: strict
+ * JSON keeps the last, so the first is dropped; say so (json.duplicate-key). */
+static void note_duplicate(sp *P, const unsigned char *key_at, const char *k, size_t kn, const json_t *had)
+{
+    int line = 1;
+    for (const unsigned char *q = P->start; q < key_at; q++)
+        line += *q == '\n';
+    char *dropped = json_dumps(had, JSON_COMPACT | JSON_ENCODE_ANY);
+    size_t dn = dropped ? strlen(dropped) : 0;
+    mf_warnings_add(P->dups, MF_RULE_ID(JSON_DUPLICATE_KEY), line,
+                    "key \"%.*s\" appears twice with different values: kept the last one, as strict JSON "
+                    "parsers do; dropped %.60s%s",
+                    (int)(kn > 40 ? 40 : kn), k, dropped ? dropped : "the first value", dn > 60 ? "..." : "");
+    free(dropped);
+}
+
 static int object_at(sp *P, json_t **out)
 {
     if (enter(P))
@@ -313,6 +331,7 @@ static int object_at(sp *P, json_t **out)
             stop(P, MF_STRICT_INVALID);
             goto fail;
         }
+        const unsigned char *key_at = P->p;
         if (string_at(P, &k, &kn, &escaped))
             goto fail;
         if (escaped && memchr(k, '\0', kn)) {
@@ -335,6 +354,9 @@ static int object_at(sp *P, json_t **out)
             free(kcopy);
             goto fail;
         }
+        const json_t *had = P->build && P->dups ? json_object_getn(o, k, kn) : NULL;
+        if (had && !json_equal(had, v))
+            note_duplicate(P, key_at, k, kn, had);
         int rc = P->build ? json_object_setn_new_nocheck(o, k, kn, v) : 0;
         free(kcopy);
         if (rc) {
@@ -443,8 +465,14 @@ static int value_at(sp *P, json_t **out)
 
 int mf_json_strict(const char *s, size_t n, int max_depth, json_t **out)
 {
+    return mf_json_strict_dups(s, n, max_depth, out, NULL);
+}
+
+int mf_json_strict_dups(const char *s, size_t n, int max_depth, json_t **out, mf_warnings *dups)
+{
     sp P = {(const unsigned char *)s, (const unsigned char *)s + n, 0, max_depth > 0 ? max_depth : MF_JSON_STRICT_DEPTH + 1,
-            out != NULL, MF_STRICT_OK, {0}};
+            out != NULL, MF_STRICT_OK, {0}, (const unsigned char *)s, out ? dups : NULL};
+    size_t dups0 = dups ? dups->count : 0;
     json_t *v = NULL;
     if (out)
         *out = NULL;
@@ -462,6 +490,8 @@ int mf_json_strict(const char *s, size_t n, int max_depth, json_t **out)
     }
     mf_buf_free(&P.tmp);
     if (P.verdict != MF_STRICT_OK) {
+        if (dups)
+            mf_warnings_truncate(dups, dups0);
         json_decref(v);
         return P.verdict;
     }

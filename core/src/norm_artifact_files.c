@@ -35,13 +35,44 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/* The [s, e) span of text without surrounding whitespace (JS String.trim). */
+/* Bytes of the Unicode space (JS \s beyond ASCII: U+00A0, U+1680,
+ * U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) that
+ * starts at t[0] (n bytes available), or 0. */
+static size_t uspace(const unsigned char *t, size_t n)
+{
+    if (n >= 2 && t[0] == 0xC2 && t[1] == 0xA0)
+        return 2;
+    if (n < 3)
+        return 0;
+    if ((t[0] == 0xE1 && t[1] == 0x9A && t[2] == 0x80) || (t[0] == 0xE3 && t[1] == 0x80 && t[2] == 0x80) ||
+        (t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF))
+        return 3;
+    if (t[0] == 0xE2 && t[1] == 0x80 && (t[2] <= 0x8A || t[2] == 0xA8 || t[2] == 0xA9 || t[2] == 0xAF))
+        return 3;
+    return t[0] == 0xE2 && t[1] == 0x81 && t[2] == 0x9F ? 3 : 0;
+}
+
+/* The [s, e) span of text without surrounding whitespace, Unicode spaces
+ * included (JS String.trim). */
 static void trim(const char *text, size_t *s, size_t *e)
 {
-    while (*s < *e && is_space(text[*s]))
-        (*s)++;
-    while (*e > *s && is_space(text[*e - 1]))
-        (*e)--;
+    const unsigned char *t = (const unsigned char *)text;
+    for (size_t k; *s < *e;) {
+        if (is_space(text[*s]))
+            (*s)++;
+        else if ((k = uspace(t + *s, *e - *s)))
+            *s += k;
+        else
+            break;
+    }
+    for (bool cut = true; cut && *e > *s;) {
+        cut = false;
+        if (is_space(text[*e - 1]))
+            (*e)--, cut = true;
+        for (size_t k = 2; k <= 3 && !cut; k++)
+            if (*e - *s >= k && uspace(t + *e - k, k) == k)
+                *e -= k, cut = true;
+    }
 }
 
 json_t *mf_artifact_files_from_markdown(const char *text, const json_t *expected)

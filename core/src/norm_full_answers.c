@@ -13,6 +13,7 @@
  * the nested answer object when that object lacks it. The overlay source is
  * opt->approved_interview; without it nothing is overlaid. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "norm.h"
 
@@ -35,9 +36,29 @@ static bool answer_only(const json_t *q)
     return true;
 }
 
-/* New array of approved questions carrying the returned answers, or NULL. */
-static json_t *overlay(const json_t *qs, const json_t *approved)
+/* The id in the form blocks are matched by: "Q" and the number without
+ * leading zeros for Q-ids ("Q2", "q02" and "Q02" are one question), else as
+ * written. */
+static void match_key(const char *id, char *out, size_t n)
 {
+    size_t i = id && (id[0] == 'Q' || id[0] == 'q') ? 1 : 0;
+    while (i && id[i] == '0' && id[i + 1])
+        i++;
+    size_t d = i;
+    while (i && id[d] >= '0' && id[d] <= '9')
+        d++;
+    if (i && d > i && id[d] == '\0')
+        snprintf(out, n, "Q%s", id + i);
+    else
+        snprintf(out, n, "%s", id ? id : "");
+}
+
+/* New array of approved questions carrying the returned answers, or NULL.
+ * A block whose id is a variant of the approved one (Q2 for Q02) takes the
+ * approved id, with a norm.question-id warning. */
+static json_t *overlay(const json_t *qs, const json_t *approved, mf_warnings *w)
+{
+    char key[128];
     size_t n = json_array_size(qs);
     if (n == 0 || n != json_array_size(approved))
         return NULL;
@@ -45,18 +66,29 @@ static json_t *overlay(const json_t *qs, const json_t *approved)
     for (size_t i = 0; i < n; i++) {
         const json_t *q = json_array_get(qs, i);
         const char *id = json_string_value(json_object_get(q, "id"));
-        if (!answer_only(q) || json_object_get(by_id, id)) {
+        match_key(id, key, sizeof key);
+        if (!answer_only(q) || json_object_get(by_id, key)) {
             json_decref(by_id);
             return NULL;
         }
-        json_object_set(by_id, id, (json_t *)q);
+        json_object_set(by_id, key, (json_t *)q);
     }
     json_t *out = json_array();
     for (size_t i = 0; i < n; i++) {
         const json_t *a = json_array_get(approved, i);
         const char *id = json_string_value(json_object_get(a, "id"));
-        const json_t *block = id ? json_object_get(by_id, id) : NULL;
+        match_key(id, key, sizeof key);
+        const json_t *block = id ? json_object_get(by_id, key) : NULL;
         if (!json_is_object(a) || !block) {
+            json_decref(out);
+            json_decref(by_id);
+            return NULL;
+        }
+        const char *given = json_string_value(json_object_get(block, "id"));
+        if (strcmp(given, id) != 0 &&
+            mf_warnings_add(w, MF_RULE_ID(NORM_QUESTION_ID), 0,
+                            "Normalized question id %s of an answer-only block to %s, the approved question's id.",
+                            given, id)) {
             json_decref(out);
             json_decref(by_id);
             return NULL;
@@ -106,7 +138,7 @@ int mf_norm_full_answers(json_t **root, const mf_profile *p, const mf_options *o
     for (size_t i = 0; i < json_array_size(qs) && all_blocks; i++)
         all_blocks = answer_only(json_array_get(qs, i));
     if (all_blocks && json_is_array(approved)) {
-        json_t *merged = overlay(qs, approved);
+        json_t *merged = overlay(qs, approved, w);
         if (merged) {
             json_object_set_new(*root, "questions", merged);
             qs = merged;

@@ -378,6 +378,23 @@ static void close_dq(yr_out *o, const char *s, size_t end, size_t from)
     yr_puts(o, bs % 2 ? "\\\"" : "\"");
 }
 
+/* True when YAML's own reading of the double-quoted value opened on line i
+ * holds together: the first quote after that line closes it as the last
+ * character of its line (`a: "` / `b: 'c"`), so the value spans those lines. */
+static bool dq_closes_at_line_end(const yr_doc *d, size_t i)
+{
+    for (size_t k = i + 1; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        for (size_t j = 0; j < l->n; j++) {
+            if (l->s[j] == '\\')
+                j++;
+            else if (l->s[j] == '"')
+                return mf_line_blank((mf_line){l->s + j + 1, l->n - j - 1});
+        }
+    }
+    return false;
+}
+
 static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                            mf_warnings *w)
 {
@@ -387,7 +404,7 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         return 0;
     size_t col = parent_col(e), last = next_is_structural(d, i, col) ? i : dq_run_end(d, i, col);
     if (last == (size_t)-1 || last == i) {
-        if (last == (size_t)-1 || !next_is_structural(d, i, col))
+        if (last == (size_t)-1 || !next_is_structural(d, i, col) || dq_closes_at_line_end(d, i))
             return 0;
         close_dq(o, l->s, e->end, e->val + 1);
         yr_endl(o, YR_EOL(l));

@@ -56,7 +56,9 @@ int mt_op_cand_transcript(mf_op_ctx *ctx)
         rc |= mt_putc(&b, ctx->text[i]);
         bol = ctx->text[i] == '\n' && i + 1 < ctx->len;
     }
-    return mt_ctx_commit(ctx, &b, rc);
+    rc = mt_ctx_commit(ctx, &b, rc);
+    ctx->prose_key = rc == 1;   /* a later wrapper moves the prefixes off their line starts */
+    return rc;
 }
 
 static const char *const prose_before[] = {
@@ -278,7 +280,9 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
     snprintf(pre, sizeof pre, "%s```%s\n", prose ? "Here is the output:\n\n" : "", tag);
     snprintf(post, sizeof post, "%s%s%s", ends_nl(ctx) ? "" : "\n", close ? "```\n" : "",
              prose && close ? "\nDone.\n" : "");
-    return wrap(ctx, pre, post);
+    int rc = wrap(ctx, pre, post);
+    ctx->prose_key = rc == 1;   /* a later wrapper puts (or indents) the fence inside the artifact */
+    return rc;
 }
 
 int mt_op_cand_fence(mf_op_ctx *ctx) { return fence(ctx, fence_tag(ctx), true); }

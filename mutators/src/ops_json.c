@@ -474,7 +474,9 @@ int mt_op_json_js_wrapper(mf_op_ctx *ctx)
     mt_buf b = {0};
     int rc = mt_put(&b, ctx->text, a) | mt_puts(&b, pre[k]) | mt_put(&b, ctx->text + a, z - a) | mt_puts(&b, post[k]) |
              mt_put(&b, ctx->text + z, ctx->len - z);
-    return mt_ctx_commit(ctx, &b, rc);
+    rc = mt_ctx_commit(ctx, &b, rc);
+    ctx->prose_key = rc == 1;   /* a later wrapper puts "module.exports = ...;" inside the object */
+    return rc;
 }
 
 static bool value_tok(const mt_jtoks *t, size_t i)

@@ -217,14 +217,18 @@ int mt_op_yaml_inline_seq(mf_op_ctx *ctx) { return line_op(ctx, s_inline_seq, e_
 
 /* ---- #3 missing colon space ---- */
 
+/* Not on the only content line of the text: 'title:E' alone is a valid
+ * one-string document, nothing says it was a mapping. */
 static bool s_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
     const mt_line *l = &ls->v[i];
     const char *v;
-    size_t n = scalar(l, &v);
-    return l->key_len >= 2 && n > 0 && (isalnum((unsigned char)v[0]) || v[0] == '"') && !has(v, n, ": ") &&
-           !has(v, n, " #");
+    size_t n = scalar(l, &v), others = 0;
+    for (size_t k = 0; k < ls->n && !others; k++)
+        others += k != i && !ls->v[k].blank && !ls->v[k].comment;
+    return others && l->key_len >= 2 && n > 0 && (isalnum((unsigned char)v[0]) || v[0] == '"') &&
+           !has(v, n, ": ") && !has(v, n, " #");
 }
 
 static int e_colon(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -414,6 +414,23 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_string_equal(raw, "notes: '|-'\n  check output\n");
         free(raw);
     }
+    const char *prefixed_in = "malform-case 1\nprofile: task_breakdown\nop: cand.transcript-prefix seed=1\n"
+                              "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
+    assert_int_equal(contract_of(prefixed_in, NULL), MF_CONTRACT_RAW);
+    /* yaml.colon-space never glues the only entry of a document ('title:E' is a scalar) */
+    const char *single = "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=1\n---\ntitle: E\n";
+    contract_of(single, &raw);
+    assert_string_equal(raw, "title: E\n");
+    free(raw);
+    const char *fence_in = "malform-case 1\nprofile: task_breakdown\nop: cand.fence seed=1\n"
+                           "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
+    assert_int_equal(contract_of(fence_in, NULL), MF_CONTRACT_RAW);
+    const char *yfence_in = "malform-case 1\nprofile: bead_status\nop: cand.fence seed=1\n"
+                            "op: norm.wrapper seed=2\n---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(yfence_in, NULL), MF_CONTRACT_RAW);
+    const char *js_in = "malform-case 1\nprofile: task_breakdown\nop: json.js-wrapper seed=1\n"
+                        "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
+    assert_int_equal(contract_of(js_in, NULL), MF_CONTRACT_RAW);
     /* a wrapper key is never one of the artifact's own keys (artifact: in beads) */
     for (int seed = 1; seed < 30; seed++) {
         char text[300];

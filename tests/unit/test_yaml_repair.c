@@ -272,6 +272,9 @@ static void test_exact_rewrites(void **state)
     expect_rewrite("yaml.unclosed-quote", g, "a: \"x\n  y\"\n", "a: \"x\n  y\"\n", 0);
     /* the next line is plain text at the key's column, not a new key: the quote's end is unknown */
     expect_rewrite("yaml.unclosed-quote", g, "a: \"x\nfoo bar\n", "a: \"x\nfoo bar\n", 0);
+    /* YAML's own reading holds: the next quote closes the value at the end of its line */
+    expect_rewrite("yaml.unclosed-quote", g, "a: \"\nb: 'c\"\nd: 1\n", "a: \"\nb: 'c\"\nd: 1\n", 0);
+    expect_rewrite("yaml.unclosed-quote", g, "a: \"x\nb: \"c\" d\n", "a: \"x\"\nb: \"c\" d\n", 1);
     /* deeper text lines then a key: the value runs over them and closes before the key */
     expect_rewrite("yaml.unclosed-quote", g, "a: \"x\n  y \nb: \"c\" d\n", "a: \"x\n  y\"\nb: \"c\" d\n", 1);
     expect_rewrite("yaml.unclosed-quote", g, "a: \"x\n  y\nfoo\n", "a: \"x\n  y\nfoo\n", 0);
