@@ -492,7 +492,11 @@ size_t yr_key_lines(const yr_doc *d)
 
 int yr_keyset_init(yr_keyset *k, const yr_doc *d)
 {
-    size_t cap = 16, keys = yr_key_lines(d);
+    /* room for every line the loop below may insert (continuation lines too), so
+     * the open-addressing probes always meet an empty slot */
+    size_t cap = 16, keys = 0;
+    for (size_t i = 0; i < d->count; i++)
+        keys += !(d->l[i].flags & YR_INERT);
     while (cap < 2 * keys + 2)
         cap *= 2;
     k->s = calloc(cap, sizeof *k->s);

@@ -319,6 +319,25 @@ static void test_exact_rewrites(void **state)
 }
 
 /* The group driver applies the rules of one group in order and keeps the warnings. */
+/* An unclosed quote turns every later line into a continuation line; the
+ * key set the inline rules build must still have room for those lines' keys
+ * (a raw fuzz input once filled the table and spun forever). */
+static void test_keys_on_continuation_lines(void **state)
+{
+    (void)state;
+    mf_buf t = {0};
+    mf_buf_puts(&t, "hint: \"`repo_git_mutex` behavior?\nsteps:\n  - id: S1\n    notes: |-\n      run make\n");
+    for (int i = 0; i < 40; i++)
+        mf_buf_printf(&t, "key_%02d: value %d\n", i, i);
+    for (int group = 1; group <= MF_YAML_GROUPS; group++) {
+        mf_warnings w = {0};
+        mf_yaml_repair_group(group, &t, NULL, &w);
+        mf_warnings_clear(&w);
+    }
+    assert_true(t.len > 0);
+    mf_buf_free(&t);
+}
+
 static void test_group_driver(void **state)
 {
     (void)state;
@@ -424,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_idempotent_on_fixtures),
         cmocka_unit_test(test_rules_fire_on_own_fixtures),
         cmocka_unit_test(test_exact_rewrites),
+        cmocka_unit_test(test_keys_on_continuation_lines),
         cmocka_unit_test(test_group_driver),
         cmocka_unit_test(test_pathological),
     };
