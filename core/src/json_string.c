@@ -483,6 +483,48 @@ static size_t doubled_quote_end(const jp *p, size_t open, size_t *text_end)
     return j >= p->n || strchr(":,}]", at(p, j)) ? e : 0;
 }
 
+/* A value string read through inner quotes spans [content, close): does an
+ * unescaped quote in it open a member (`"key":`) at the start of a line, or
+ * at the start of the string or after a comma outside any '{' the string
+ * opened (one-line JSON text `{"a": 1, "b": 2}` is data)? Then the reading
+ * swallowed members. Returns that quote's offset, or SIZE_MAX. */
+static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
+{
+    int qc = q == Q_SINGLE ? '\'' : '"';
+    int braces = 0;                     /* open '{' (not `${`) of JSON text in the string */
+    for (size_t m = content; m < close; m++) {
+        int c = at(p, m);
+        if (c == '\\') {
+            m++;
+            continue;
+        }
+        braces += c == '{' && at(p, m - 1) != '$' ? 1 : c == '}' && braces > 0 ? -1 : 0;
+        if ((c != qc && c != '"') || !jl_key_at(p, m))
+            continue;
+        size_t a = m;                   /* past blanks and opening punctuation: `,${ "key":` */
+        while (a > content && (blank_at(p, a - 1) || (at(p, a - 1) > 0 && strchr("${([<", at(p, a - 1)))))
+            a--;
+        if ((a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
+            return m;
+    }
+    return SIZE_MAX;
+}
+
+/* Reject a string that would swallow the member whose key quote is at sw
+ * (the cursor is past it): the error names the member and its line. */
+static int swallow_fail(jp *p, size_t sw, size_t open, int open_line, size_t open_bol)
+{
+    int sw_line = p->line;
+    for (size_t m = sw; m < p->i; m++)
+        sw_line -= p->s[m] == '\n';
+    size_t kl = 1;
+    while (kl < 40 && at(p, sw + kl) != at(p, sw))
+        kl++;
+    p->i = open, p->line = open_line, p->bol = open_bol;
+    return jl_fail(p, "string opened at line %d would hold the member %.*s: of line %d (its closing quote is "
+                      "missing or misplaced): not repaired", open_line, (int)kl + 1, p->s + sw, sw_line);
+}
+
 /* Move the cursor back to offset to (within the string opened on the line
  * starting at open_bol), keeping line and bol right without rescanning the
  * line: linear however many strings one long line holds. */
@@ -568,6 +610,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 return jl_fail(p, "unterminated string (its closing quote could not be told "
                                "from an inner quote)");
             }
+            size_t sw = is_key ? SIZE_MAX : swallowed_member(p, q, content, p->n);
+            if (sw != SIZE_MAX)
+                return swallow_fail(p, sw, open, open_line, open_bol);
             p->closed_string = true;
             *cut = true;
             size_t tail = b->len > 24 ? 24 : b->len;
@@ -590,6 +635,10 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
             if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key, inner)) {
+                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE)
+                                ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
+                if (sw != SIZE_MAX)
+                    return swallow_fail(p, sw, open, open_line, open_bol);
                 jl_advance_n(p, cl);
                 break;
             }
