@@ -172,9 +172,9 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
     case '`':                           /* `"v"```: a closing fence glued to the value */
         return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
-    case '+': {                        /* "a" + "b": string concatenation */
+    case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
-        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0);
+        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0) && !jl_key_at(p, m);
     }
     default:
         if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
