@@ -183,7 +183,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
             return true;
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
-        if (spaced && !is_key && p->parent_object && stray_word_follows(p, j))
+        if (spaced && !is_key && !inner && p->parent_object && stray_word_follows(p, j))
             return true;
         if (spaced && is_key && jl_is_word(c)) {
             size_t w = j;
@@ -437,6 +437,16 @@ static size_t closers_at_end(const jp *p, size_t content)
     return first > content ? first : 0;
 }
 
+/* Do only blanks with a line break among them lie between k and the next
+ * non-blank byte (the text ends at a line end, not mid-line)? */
+static bool line_break_from(const jp *p, size_t k)
+{
+    bool nl = false;
+    for (; k < p->n && is_ws(at(p, k)); k++)
+        nl |= at(p, k) == '\n';
+    return nl;
+}
+
 /* A key whose closing quote is missing before its ':' (`"b: null, "c: 1}`,
  * `"key:value}`): a word, then ':', and the next quote on the line is not one
  * closing a key that holds the colon (`"a: b": 1`). The word's end, or 0. */
@@ -590,8 +600,10 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
 
     for (;;) {
         if (at_end(p)) {
-            size_t end;
-            if (!is_key && !inner && (end = closers_at_end(p, content))) {
+            size_t end, sw = is_key ? SIZE_MAX : swallowed_member(p, q, content, p->n);
+            if (sw != SIZE_MAX)
+                return swallow_fail(p, sw, open, open_line, open_bol);
+            if (!is_key && (end = closers_at_end(p, content)) && (!inner || line_break_from(p, end))) {
                 size_t dropped = p->i - end;   /* blanks and closers, copied 1:1 into b */
                 b->len = b->len > dropped ? b->len - dropped : 0;
                 while (b->len > 0 && is_ws((unsigned char)b->s[b->len - 1]))
@@ -610,9 +622,6 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 return jl_fail(p, "unterminated string (its closing quote could not be told "
                                "from an inner quote)");
             }
-            size_t sw = is_key ? SIZE_MAX : swallowed_member(p, q, content, p->n);
-            if (sw != SIZE_MAX)
-                return swallow_fail(p, sw, open, open_line, open_bol);
             p->closed_string = true;
             *cut = true;
             size_t tail = b->len > 24 ? 24 : b->len;
