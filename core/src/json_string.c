@@ -511,9 +511,9 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         braces += c == '{' && at(p, m - 1) != '$' ? 1 : c == '}' && braces > 0 ? -1 : 0;
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
-        size_t a = m;                   /* past blanks and opening punctuation: `,${ "key":` */
-        while (a > content && (blank_at(p, a - 1) || (at(p, a - 1) > 0 && strchr("${([<", at(p, a - 1)))))
-            a--;
+        size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<", b)); a--)
+            ;
         if ((a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
             return m;
     }
