@@ -622,13 +622,20 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 return jl_fail(p, "unterminated string (its closing quote could not be told "
                                "from an inner quote)");
             }
+            size_t lb = p->n;           /* the input's final line break is no text of the cut string */
+            while (lb > content && (at(p, lb - 1) == '\n' || at(p, lb - 1) == '\r') && b->len > 0 &&
+                   (b->s[b->len - 1] == '\n' || b->s[b->len - 1] == '\r'))
+                lb--, b->len--;
+            if (ctrl_at >= lb && ctrl_at != SIZE_MAX)
+                ctrl_at = SIZE_MAX;
             p->closed_string = true;
             *cut = true;
             size_t tail = b->len > 24 ? 24 : b->len;
             while (tail < b->len && tail > 0 && ((unsigned char)b->s[b->len - tail] & 0xC0) == 0x80)
                 tail--;
             if (!is_key)
-                jl_cut(p, "kept the string cut at line %d as it was (ends \"%s%.*s\")", p->line,
+                jl_cut(p, "kept the string cut at line %d as it was%s (ends \"%s%.*s\")", p->line,
+                       lb < p->n ? " but for the input's final line break" : "",
                        tail < b->len ? "..." : "", (int)tail, b->s ? b->s + b->len - tail : "");
             break;
         }
