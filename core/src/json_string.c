@@ -493,9 +493,10 @@ static size_t doubled_quote_end(const jp *p, size_t open, size_t *text_end)
     return j >= p->n || strchr(":,}]", at(p, j)) ? e : 0;
 }
 
-/* A value string read through inner quotes spans [content, close): does an
- * unescaped quote in it open a member (`"key":`) at the start of a line, or
- * at the start of the string or after a comma outside any '{' the string
+/* A value string read through inner quotes (or cut by the end of input)
+ * spans [content, close): does an unescaped quote in it (its own kind or '"')
+ * open a member (`"key":`) at the start of a line, after a raw control byte,
+ * or at the start of the string or after a comma outside any '{' the string
  * opened (one-line JSON text `{"a": 1, "b": 2}` is data)? Then the reading
  * swallowed members. Returns that quote's offset, or SIZE_MAX. */
 static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
@@ -512,9 +513,10 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
+        bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
         for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<", b)); a--)
-            ;
-        if ((a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
+            ctrl |= b < 0x20 && b != '\t' && b != '\r';
+        if (ctrl || (a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
             return m;
     }
     return SIZE_MAX;
