@@ -10,7 +10,8 @@
  * quotes, indicators, colon-space in plain values, list items holding ': ');
  * group 4 repairs the indentation of sequence items and their properties.
  * A few malformed shapes also parse, with another value (`steps:` then
- * `-name: x`, dedented whitelisted children, `- Use X: for Y` among strings):
+ * `-name: x`, dedented whitelisted children, `- Use X: for Y` among strings,
+ * a front-matter closer `---` ending the text):
  * mf_yaml_repair_misread runs their rules before the first parse.
  * Rules run in table order over one line model (yaml_repair_scan.c), rebuilt
  * only after a rule changed the text; each skips block scalar bodies and is
@@ -25,15 +26,16 @@
 #define YR_RULES(X)                                      \
     X(MF_RULE_ID(YAML_CODE_FENCE), code_fence, 1)                      \
     X(MF_RULE_ID(YAML_XML_TAG_LINES), xml_tag_lines, 1)                \
+    X(MF_RULE_ID(YAML_FRONT_MATTER_CLOSER), front_matter_closer, 1)    \
     X(MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), inline_seq_parent, 2)        \
     X(MF_RULE_ID(YAML_COLON_SPACE), colon_space, 2)                    \
     X(MF_RULE_ID(YAML_INLINE_KEYS), inline_keys, 2)                    \
     X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2)        \
     X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2)                      \
     X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2)            \
-    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3)                \
     X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3)              \
     X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3)              \
+    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3)                \
     X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3)              \
     X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3)                      \
     X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3)                        \
@@ -140,6 +142,8 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
         return byte_set_any(b, "`");
     if (fn == yr_fix_xml_tag_lines)
         return byte_set_any(b, "<");
+    if (fn == yr_fix_front_matter_closer)
+        return byte_set_any(b, "-");
     return true;
 }
 
@@ -226,6 +230,8 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
 static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 {
     bool nested = p && json_object_size(p->nested_children) > 0;
+    if (yr_may_end_with_doc_start(s, n))
+        return true; /* a closing `---` ends the text (front-matter-closer) */
     for (size_t i = 0; i < n;) {
         const char *nl = memchr(s + i, '\n', n - i);
         size_t end = nl ? (size_t)(nl - s) : n, next = nl ? end + 1 : n, bol = i;
@@ -267,7 +273,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 
 /* The repairs mf_yaml_repair_misread runs, in order. */
 static const model_rule misread_rules[] = {
-    {0, yr_fix_dash_space}, {0, yr_fix_nested_children}, {0, yr_fix_item_colon}, {0, yr_fix_quoted_hash}, {0, NULL}};
+    {0, yr_fix_front_matter_closer}, {0, yr_fix_dash_space}, {0, yr_fix_nested_children}, {0, yr_fix_item_colon},
+    {0, yr_fix_quoted_hash}, {0, NULL}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {

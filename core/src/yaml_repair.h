@@ -99,6 +99,9 @@ size_t yr_fix_block_body_indent(const yr_doc *, mf_buf *, const mf_profile *, mf
 size_t yr_fix_item_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_doubled_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_inline_known_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_front_matter_closer(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* True when the last line of s that is neither blank nor a comment is a bare `---` (front-matter-closer's pre-check). */
+bool yr_may_end_with_doc_start(const char *s, size_t n);
 
 /* Output under construction; `oom` latches the first allocation failure.
  * Unchanged input lines are gathered into one pending span and copied at once. */

@@ -22,7 +22,10 @@
  * Comment lines at or left of the entry's column are no part of its block:
  * they are passed over when comparing and stay when the duplicate goes.
  * Differing duplicates are left for the loader, which reports them as a
- * duplicate-key error. */
+ * duplicate-key error.
+ * yaml.front-matter-closer drops a bare `---` that is the text's last line
+ * (past blank and comment lines) after a content line: the closer of a
+ * front-matter block (`---` / keys / `---`), not an empty null document. */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -469,4 +472,79 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     free(fend);
     size_t n = yr_finish(&o, d, changes);
     return n;
+}
+
+/* ---- yaml.front-matter-closer ---- */
+
+/* True for s[0..n) that is `---` at column 0 with nothing after it but
+ * blanks or a comment: a document start that carries no content. */
+static bool bare_doc_start(const char *s, size_t n)
+{
+    if (n < 3 || memcmp(s, "---", 3) != 0)
+        return false;
+    size_t i = 3;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    return i == n || (i > 3 && s[i] == '#');
+}
+
+/* True for a line that is blank or only a comment. */
+static bool blank_or_comment(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    return i == n || s[i] == '#';
+}
+
+bool yr_may_end_with_doc_start(const char *s, size_t n)
+{
+    size_t end = n;
+    while (end > 0) {
+        size_t b = end;
+        if (s[b - 1] == '\n')
+            b--;
+        size_t a = b;
+        while (a > 0 && s[a - 1] != '\n')
+            a--;
+        if (!blank_or_comment(s + a, b - a))
+            return bare_doc_start(s + a, b - a);
+        end = a;
+    }
+    return false;
+}
+
+/* The line of a trailing bare `---`: the last line that is neither blank nor
+ * a comment, preceded (past blank and comment lines) by a content line (not
+ * a `%` directive, which comes before a first document start), so
+ * the document it starts is empty and follows one that is not; (size_t)-1
+ * when there is none. */
+static size_t trailing_doc_start(const yr_doc *d)
+{
+    const size_t none = (size_t)-1;
+    size_t c = d->count;
+    while (c > 0 && blank_or_comment(d->l[c - 1].s, d->l[c - 1].n))
+        c--;
+    if (c == 0 || !bare_doc_start(d->l[c - 1].s, d->l[c - 1].n) || (d->l[c - 1].flags & YR_DQ_CONT))
+        return none;
+    size_t k = --c;
+    while (k > 0 && blank_or_comment(d->l[k - 1].s, d->l[k - 1].n))
+        k--;
+    return k > 0 && !(d->l[k - 1].flags & YR_INERT) && d->l[k - 1].s[0] != '%' ? c : none;
+}
+
+size_t yr_fix_front_matter_closer(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    size_t c = trailing_doc_start(d);
+    if (c == (size_t)-1)
+        return 0;
+    yr_out o = {.b = out};
+    for (size_t i = 0; i < d->count; i++)
+        if (i != c)
+            yr_put_line(&o, &d->l[i]);
+    mf_warnings_add(w, MF_RULE_ID(YAML_FRONT_MATTER_CLOSER), yr_lineno(c),
+                    "Dropped a closing --- with nothing after it (a front-matter closer), which would "
+                    "have made an empty (null) second document.");
+    return yr_finish(&o, d, 1);
 }

@@ -39,7 +39,10 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         yr_entry e = yr_entry_at(d, i);
         yr_flush(&o);
         size_t at = o.b->len;
-        size_t next = yr_entry_valued(&e) && e.val < e.end ? fn(&o, d, i, &e, p, w) : 0;
+        /* a lone '\r' inside the line is a YAML line break this model does not split at:
+         * rewriting the value would join the line after it into the value */
+        bool lone_cr = memchr(l->s, '\r', l->n) != NULL;
+        size_t next = yr_entry_valued(&e) && e.val < e.end && !lone_cr ? fn(&o, d, i, &e, p, w) : 0;
         if (!next) {
             yr_put_line(&o, l);
             yr_skip_note_line(&sk, d, i);
@@ -323,23 +326,107 @@ size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, 
 
 /* ---- yaml.unclosed-quote ---- */
 
+/* True when non-blank line k starts an element at or left of column col: a
+ * key or list item there, a document marker or a code fence. */
+static bool starts_element(const yr_doc *d, size_t k, size_t col)
+{
+    const yr_line *l = &d->l[k];
+    size_t ind = mf_line_indent((mf_line){l->s, l->n});
+    const char *s = l->s + ind;
+    size_t n = l->n - ind;
+    if ((n >= 3 && memcmp(s, "```", 3) == 0) || ((l->flags & YR_INERT) && s[0] != '#'))
+        return true;
+    if (ind > col)
+        return false;
+    return (s[0] == '-' && (n == 1 || s[1] == ' ')) || yr_entry_at(d, k).key;
+}
+
+/* The last line of a double-quoted value opened on line i that no later line
+ * closes: its continuation lines (deeper than col) run to the next element at
+ * or left of col (or the end); (size_t)-1 when one of them holds a quote (a
+ * value written over several lines that closes) or text sits at col or left. */
+static size_t dq_run_end(const yr_doc *d, size_t i, size_t col)
+{
+    size_t last = i;
+    for (size_t k = i + 1; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        if (mf_line_blank((mf_line){l->s, l->n}))
+            continue;
+        if (starts_element(d, k, col))
+            break;
+        if (mf_line_indent((mf_line){l->s, l->n}) <= col)
+            return (size_t)-1; /* text at the key's column: no continuation line, the end is unknown */
+        for (size_t j = 0; j < l->n; j++) {
+            if (l->s[j] == '\\')
+                j++;
+            else if (l->s[j] == '"')
+                return (size_t)-1;
+        }
+        last = k;
+    }
+    return last;
+}
+
+/* Append the closing quote to the text s[0, end) of a line whose value is an
+ * open double-quoted scalar (an odd run of backslashes before it stays text). */
+static void close_dq(yr_out *o, const char *s, size_t end, size_t from)
+{
+    size_t bs = 0;
+    while (end > from + bs && s[end - 1 - bs] == '\\')
+        bs++;
+    yr_put(o, s, end);
+    yr_puts(o, bs % 2 ? "\\\"" : "\"");
+}
+
+/* True when YAML's own reading of the double-quoted value opened on line i
+ * holds together: the first quote after that line closes it as the last
+ * character of its line (`a: "` / `b: 'c"`), so the value spans those lines. */
+static bool dq_closes_at_line_end(const yr_doc *d, size_t i)
+{
+    for (size_t k = i + 1; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        for (size_t j = 0; j < l->n; j++) {
+            if (l->s[j] == '\\')
+                j++;
+            else if (l->s[j] == '"')
+                return mf_line_blank((mf_line){l->s + j + 1, l->n - j - 1});
+        }
+    }
+    return false;
+}
+
 static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                            mf_warnings *w)
 {
     (void)p;
     const yr_line *l = &d->l[i];
-    if (l->s[e->val] != '"' || yr_quote_end(l->s, e->end, e->val) || !next_is_structural(d, i, parent_col(e)))
+    if (l->s[e->val] != '"' || yr_quote_end(l->s, e->end, e->val))
         return 0;
-    size_t bs = 0;
-    while (bs < e->end - e->val - 1 && l->s[e->end - 1 - bs] == '\\')
-        bs++;
-    yr_put(o, l->s, e->end);
-    yr_puts(o, bs % 2 ? "\\\"" : "\"");
-    yr_endl(o, YR_EOL(l));
+    size_t col = parent_col(e), last = next_is_structural(d, i, col) ? i : dq_run_end(d, i, col);
+    if (last == (size_t)-1 || last == i) {
+        if (last == (size_t)-1 || !next_is_structural(d, i, col) || dq_closes_at_line_end(d, i))
+            return 0;
+        close_dq(o, l->s, e->end, e->val + 1);
+        yr_endl(o, YR_EOL(l));
+        mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i),
+                        "Closed an unterminated YAML double-quoted value before reparsing (guessed that it ends at "
+                        "the end of its line).");
+        return i + 1;
+    }
+    for (size_t k = i; k < last; k++) {
+        yr_put(o, d->l[k].s, d->l[k].n);
+        yr_endl(o, YR_EOL(&d->l[k]));
+    }
+    const yr_line *z = &d->l[last];
+    size_t end = z->n;
+    while (end > 0 && (z->s[end - 1] == ' ' || z->s[end - 1] == '\t'))
+        end--;
+    close_dq(o, z->s, end, 0);
+    yr_endl(o, YR_EOL(z));
     mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i),
-                    "Closed an unterminated YAML double-quoted value before reparsing (guessed that it ends at the "
-                    "end of its line).");
-    return i + 1;
+                    "Closed an unterminated YAML double-quoted value at the end of line %d, its last line before "
+                    "the next element (guessed; its lines are folded into one value).", yr_lineno(last));
+    return last + 1;
 }
 
 size_t yr_fix_unclosed_quote(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)

@@ -8,7 +8,8 @@
  * when at least half of the list's items are plain strings and the rest are
  * such items (no mapping, nested or flow item); an item whose key holds a
  * blank (prose: `- Persisted artifact path: x`) needs one plain string
- * sibling only, whatever the count of such items. An item keyed like an HTTP
+ * sibling only, whatever the count of such items (also with no value at all:
+ * `- Retries of the same attempt:` is not {"...": null}). An item keyed like an HTTP
  * header or a ticket id (`Content-Disposition: ...`, `X-Request-Id: ...`,
  * `EPIC-1: ...`: capitalized words joined by '-') is a string too in a list
  * of strings and such items alone (a list of one of them included). An item
@@ -63,6 +64,10 @@ static int item_kind(const yr_line *l, const yr_entry *e)
         if (q && q < e->end - e->val)
             return IC_BROKEN;
     }
+    /* `- Retries of the same attempt:` with no value: a prose key, the null mapping
+     * {"...": null} YAML reads is no item of a list of strings */
+    if (e->val >= e->end && *c != '"' && *c != '\'' && memchr(c, ' ', kn) && yr_plain_start(c, kn))
+        return IC_PROSE;
     /* a value may start with ` or @ (reserved in YAML, text in the string) */
     if (*c == '"' || *c == '\'' || e->val >= e->end || !yr_plain_start(c, e->end - e->content) ||
         (!yr_plain_start(v, e->end - e->val) && *v != '`' && *v != '@'))

@@ -174,7 +174,7 @@ static void test_tables(void **state)
             assert_true(t[-1].group <= t->group);
     }
     assert_int_equal(nrules, nfix);
-    assert_int_equal(nrules, 24);
+    assert_int_equal(nrules, 25);
 }
 
 /* Every rule on every yaml fixture input: twice equals once. */
@@ -272,6 +272,12 @@ static void test_exact_rewrites(void **state)
     expect_rewrite("yaml.unclosed-quote", g, "a: \"x\n  y\"\n", "a: \"x\n  y\"\n", 0);
     /* the next line is plain text at the key's column, not a new key: the quote's end is unknown */
     expect_rewrite("yaml.unclosed-quote", g, "a: \"x\nfoo bar\n", "a: \"x\nfoo bar\n", 0);
+    /* YAML's own reading holds: the next quote closes the value at the end of its line */
+    expect_rewrite("yaml.unclosed-quote", g, "a: \"\nb: 'c\"\nd: 1\n", "a: \"\nb: 'c\"\nd: 1\n", 0);
+    expect_rewrite("yaml.unclosed-quote", g, "a: \"x\nb: \"c\" d\n", "a: \"x\"\nb: \"c\" d\n", 1);
+    /* deeper text lines then a key: the value runs over them and closes before the key */
+    expect_rewrite("yaml.unclosed-quote", g, "a: \"x\n  y \nb: \"c\" d\n", "a: \"x\n  y\"\nb: \"c\" d\n", 1);
+    expect_rewrite("yaml.unclosed-quote", g, "a: \"x\n  y\nfoo\n", "a: \"x\n  y\nfoo\n", 0);
     expect_rewrite("yaml.quoted-fragment", g, "- \"k\": v\n- 'a' # c\n", "- \"k\": v\n- 'a' # c\n", 0);
     expect_rewrite("yaml.xml-tag-lines", g, "<a>\nb: 1\n</a>", "b: 1", 2);
     expect_rewrite("yaml.code-fence", g, "```yaml\na: 1\n```", "a: 1\n", 1);

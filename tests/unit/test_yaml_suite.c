@@ -6,7 +6,10 @@
  * differently from the 1.2 spec; malform follows libyaml in three of them,
  * listed in libyaml_divergent (the two others, L24T-01 and JEF9-02, a block
  * scalar ending the input without a line break, mf_yaml_load reads as the
- * spec does). */
+ * spec does). One valid case core reads otherwise on purpose: PUW8 (`---` /
+ * `a: b` / `---`, a document start on the last line) is the shape of every
+ * generated front matter (corpus/field/tracker), so its empty second document
+ * is dropped with a yaml.front-matter-closer warning (front_matter_read). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,16 @@
 #include "internal.h"
 
 static const char *const libyaml_divergent[] = {"652Z", "HM87-01", "Y2GN", NULL};
+
+static const char *const front_matter_read[] = {"PUW8", NULL};
+
+static bool listed(const char *const *list, const char *id)
+{
+    for (const char *const *d = list; *d; d++)
+        if (strcmp(*d, id) == 0)
+            return true;
+    return false;
+}
 
 static bool divergent(const char *id)
 {
@@ -121,7 +134,18 @@ static void valid_cases(void **state)
         checked++;
         mf_result *r = mf_repair(p, y, yl, NULL);
         json_t *want = expected_value(json_string_value(json_object_get(c, "json")));
-        if (r->status != MF_ACCEPTED || r->warnings.count != 0) {
+        if (listed(front_matter_read, id)) { /* [first, null]: read as the first document, with the warning */
+            json_t *first = json_incref(json_array_get(want, 0));
+            bool ok = json_array_size(want) == 2 && json_is_null(json_array_get(want, 1)) &&
+                      r->status == MF_ACCEPTED && r->warnings.count == 1 &&
+                      strcmp(r->warnings.items[0].rule, "yaml.front-matter-closer") == 0 && same(r->value, first);
+            json_decref(want);
+            want = first;
+            if (!ok) {
+                print_message("FAIL %s: not read as one front-matter document\n", id);
+                bad++;
+            }
+        } else if (r->status != MF_ACCEPTED || r->warnings.count != 0) {
             print_message("FAIL %s: status %d, %zu warnings, %s\n", id, r->status, r->warnings.count,
                           r->error.message ? r->error.message : (r->warnings.count ? r->warnings.items[0].rule : ""));
             bad++;
