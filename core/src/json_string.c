@@ -172,9 +172,9 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
     case '`':                           /* `"v"```: a closing fence glued to the value */
         return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
-    case '+': {                        /* "a" + "b": string concatenation */
+    case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
-        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0);
+        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0) && !jl_key_at(p, m);
     }
     default:
         if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
@@ -183,7 +183,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
             return true;
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
-        if (spaced && !is_key && p->parent_object && stray_word_follows(p, j))
+        if (spaced && !is_key && !inner && p->parent_object && stray_word_follows(p, j))
             return true;
         if (spaced && is_key && jl_is_word(c)) {
             size_t w = j;
@@ -437,6 +437,16 @@ static size_t closers_at_end(const jp *p, size_t content)
     return first > content ? first : 0;
 }
 
+/* Do only blanks with a line break among them lie between k and the next
+ * non-blank byte (the text ends at a line end, not mid-line)? */
+static bool line_break_from(const jp *p, size_t k)
+{
+    bool nl = false;
+    for (; k < p->n && is_ws(at(p, k)); k++)
+        nl |= at(p, k) == '\n';
+    return nl;
+}
+
 /* A key whose closing quote is missing before its ':' (`"b: null, "c: 1}`,
  * `"key:value}`): a word, then ':', and the next quote on the line is not one
  * closing a key that holds the colon (`"a: b": 1`). The word's end, or 0. */
@@ -481,6 +491,50 @@ static size_t doubled_quote_end(const jp *p, size_t open, size_t *text_end)
     size_t e = k + (at(p, k + 1) == q ? 2 : 1);
     size_t j = jl_past_spaces(p, e);
     return j >= p->n || strchr(":,}]", at(p, j)) ? e : 0;
+}
+
+/* A value string read through inner quotes (or cut by the end of input)
+ * spans [content, close): does an unescaped quote in it (its own kind or '"')
+ * open a member (`"key":`) at the start of a line, after a raw control byte,
+ * or at the start of the string or after a comma outside any '{' the string
+ * opened (one-line JSON text `{"a": 1, "b": 2}` is data)? Then the reading
+ * swallowed members. Returns that quote's offset, or SIZE_MAX. */
+static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
+{
+    int qc = q == Q_SINGLE ? '\'' : '"';
+    int braces = 0;                     /* open '{' (not `${`) of JSON text in the string */
+    for (size_t m = content; m < close; m++) {
+        int c = at(p, m);
+        if (c == '\\') {
+            m++;
+            continue;
+        }
+        braces += c == '{' && at(p, m - 1) != '$' ? 1 : c == '}' && braces > 0 ? -1 : 0;
+        if ((c != qc && c != '"') || !jl_key_at(p, m))
+            continue;
+        size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
+        bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<", b)); a--)
+            ctrl |= b < 0x20 && b != '\t' && b != '\r';
+        if (ctrl || (a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
+            return m;
+    }
+    return SIZE_MAX;
+}
+
+/* Reject a string that would swallow the member whose key quote is at sw
+ * (the cursor is past it): the error names the member and its line. */
+static int swallow_fail(jp *p, size_t sw, size_t open, int open_line, size_t open_bol)
+{
+    int sw_line = p->line;
+    for (size_t m = sw; m < p->i; m++)
+        sw_line -= p->s[m] == '\n';
+    size_t kl = 1;
+    while (kl < 40 && at(p, sw + kl) != at(p, sw))
+        kl++;
+    p->i = open, p->line = open_line, p->bol = open_bol;
+    return jl_fail(p, "string opened at line %d would hold the member %.*s: of line %d (its closing quote is "
+                      "missing or misplaced): not repaired", open_line, (int)kl + 1, p->s + sw, sw_line);
 }
 
 /* Move the cursor back to offset to (within the string opened on the line
@@ -548,8 +602,10 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
 
     for (;;) {
         if (at_end(p)) {
-            size_t end;
-            if (!is_key && !inner && (end = closers_at_end(p, content))) {
+            size_t end, sw = is_key ? SIZE_MAX : swallowed_member(p, q, content, p->n);
+            if (sw != SIZE_MAX)
+                return swallow_fail(p, sw, open, open_line, open_bol);
+            if (!is_key && (end = closers_at_end(p, content)) && (!inner || line_break_from(p, end))) {
                 size_t dropped = p->i - end;   /* blanks and closers, copied 1:1 into b */
                 b->len = b->len > dropped ? b->len - dropped : 0;
                 while (b->len > 0 && is_ws((unsigned char)b->s[b->len - 1]))
@@ -568,13 +624,20 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 return jl_fail(p, "unterminated string (its closing quote could not be told "
                                "from an inner quote)");
             }
+            size_t lb = p->n;           /* the input's final line break is no text of the cut string */
+            while (lb > content && (at(p, lb - 1) == '\n' || at(p, lb - 1) == '\r') && b->len > 0 &&
+                   (b->s[b->len - 1] == '\n' || b->s[b->len - 1] == '\r'))
+                lb--, b->len--;
+            if (ctrl_at >= lb && ctrl_at != SIZE_MAX)
+                ctrl_at = SIZE_MAX;
             p->closed_string = true;
             *cut = true;
             size_t tail = b->len > 24 ? 24 : b->len;
             while (tail < b->len && tail > 0 && ((unsigned char)b->s[b->len - tail] & 0xC0) == 0x80)
                 tail--;
             if (!is_key)
-                jl_cut(p, "kept the string cut at line %d as it was (ends \"%s%.*s\")", p->line,
+                jl_cut(p, "kept the string cut at line %d as it was%s (ends \"%s%.*s\")", p->line,
+                       lb < p->n ? " but for the input's final line break" : "",
                        tail < b->len ? "..." : "", (int)tail, b->s ? b->s + b->len - tail : "");
             break;
         }
@@ -590,6 +653,10 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
             if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key, inner)) {
+                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE)
+                                ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
+                if (sw != SIZE_MAX)
+                    return swallow_fail(p, sw, open, open_line, open_bol);
                 jl_advance_n(p, cl);
                 break;
             }
