@@ -415,6 +415,7 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
         json_decref(L.anchors);
         json_decref(L.anchor_nodes);
         json_decref(L.docs);
+        free(L.intern);
         return -1;
     }
     eof_input in = {text, len, 0, len > 0 && text[len - 1] != '\n'};
