@@ -9,7 +9,9 @@
 #include "cli_args.h"
 #include "cli_util.h"
 #include "harness.h"
+#include "lifecycle.h"
 #include "pl_cli.h"
+#include "raw_input.h"
 
 static const struct option options[] = {
     {"profile", required_argument, NULL, 'p'}, {"opts", required_argument, NULL, 'o'},
@@ -20,6 +22,49 @@ static const cli_cmd cmd = {"check", "[--profile NAME|FILE.yaml] [--opts FILE.js
                             "--pipeline runs a pipeline under test instead of core (malform pipelines).\n"
                             "Exit: 0 pass, 1 an oracle failed, 2 usage or unreadable input, 77 pipeline not installed.\n",
                             "", options};
+
+/* A regression entry or finding (header, `---`, payload) is checked on its
+ * payload; a raw input's "@<profile>" line picks the profile when none was
+ * given, as the raw target reads it. Replaces *text; -1 (message) when an
+ * entry does not parse. */
+static int unwrap_input(const char *path, char **text, size_t *len, const mf_profile **p)
+{
+    size_t magic = strlen(MF_LC_ENTRY_MAGIC);
+    if (*len > magic && memcmp(*text, MF_LC_ENTRY_MAGIC, magic) == 0) {
+        mf_lc_entry e = {0};
+        char err[256];
+        if (mf_lc_entry_parse(*text, *len, &e, err, sizeof err) < 0) {
+            fprintf(stderr, "malform: %s: %s\n", path, err);
+            mf_lc_entry_free(&e);
+            return -1;
+        }
+        char *payload = malloc(e.payload_len + 1);
+        if (!payload) {
+            fprintf(stderr, "malform: out of memory\n");
+            mf_lc_entry_free(&e);
+            return -1;
+        }
+        memcpy(payload, e.payload, e.payload_len);
+        payload[e.payload_len] = '\0';
+        free(*text);
+        *text = payload;
+        *len = e.payload_len;
+        mf_lc_entry_free(&e);
+    }
+    const mf_profile *named = NULL;
+    const char *rest;
+    size_t rest_len;
+    if (!*p && *len && **text == '@') {
+        mf_raw_input_decode((const uint8_t *)*text, *len, &named, &rest, &rest_len);
+        if (named) {
+            memmove(*text, rest, rest_len);
+            (*text)[rest_len] = '\0';
+            *len = rest_len;
+            *p = named;
+        }
+    }
+    return 0;
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -45,6 +90,11 @@ int cmd_check(int argc, char **argv)
     size_t len;
     char *text = cli_read_file(path, &len);
     if (!text) {
+        mf_profile_free(owned);
+        return 2;
+    }
+    if (unwrap_input(path, &text, &len, &p) < 0) {
+        free(text);
         mf_profile_free(owned);
         return 2;
     }

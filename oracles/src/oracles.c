@@ -465,6 +465,18 @@ static bool words_known(const wordset *w, const char *s, size_t n, char *missing
     return true;
 }
 
+/* w is input words glued end to end (at most depth + 1 of them), as joining
+ * quoted strings with '+' makes ("description" + "Build it"). */
+static bool glued_words(const wordset *ws, const char *w, size_t n, int depth)
+{
+    if (ws_has(ws, word_hash(w, n)))
+        return true;
+    for (size_t k = 1; depth > 0 && k < n; k++)
+        if (ws_has(ws, word_hash(w, k)) && glued_words(ws, w + k, n - k, depth - 1))
+            return true;
+    return false;
+}
+
 static bool invented(const json_t *v, invent_ctx *c, char *path, size_t plen, int d)
 {
     if (!c->budget || d > 64)
@@ -510,6 +522,8 @@ static bool invented(const json_t *v, invent_ctx *c, char *path, size_t plen, in
     if (json_is_string(v) && (enum_value(p, s) || from_options(c->in->opt, s)))
         return false;
     if (warned_about(c->in->result, s) || warned_about(c->in->result, missing))
+        return false;
+    if (rule_fired(c->in->result, "json.string-concat") && glued_words(c->ws, missing, strlen(missing), 3))
         return false;
     snprintf(c->bad, sizeof c->bad, "%s: word '%s' is not in the input and no warning names it", *path ? path : "/",
              missing);

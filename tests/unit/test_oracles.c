@@ -396,6 +396,23 @@ static void test_raw_invalid_escape_kept(void **state)
     mf_result_free(r);
 }
 
+/* Strings joined by '+' (json.string-concat) glue the last word of one to the
+ * first of the next: no invented word; without the rule's warning it is. */
+static void test_raw_string_concat_glues_words(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_json");
+    const char *raw = "{\"d\": \"line twoion\"+ \"Build it\"}";
+    mf_result *r = fake(J("{\"d\": \"line twoionBuild it\"}"), "raw", true);
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    mf_verdict v;
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
+    assert_non_null(strstr(v.detail, "twoionBuild"));
+    mf_warnings_add(&r->warnings, "json.string-concat", 1, "strings joined by '+' concatenated into one string");
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
+    mf_result_free(r);
+}
+
 /* A tier-2 rejection of a clean artifact is core's own misreading when the
  * value it rejects is not the input's (planted bug 01: Q01 rewritten to Q1,
  * then refused by the id pattern); a rejection quoting the input's own value
@@ -439,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_real_pipeline),    cmocka_unit_test(test_clean_and_diff),
         cmocka_unit_test(test_truth_independent), cmocka_unit_test(test_planted_clean_input_bug),
         cmocka_unit_test(test_raw_words_unterminated), cmocka_unit_test(test_raw_invalid_escape_kept),
+        cmocka_unit_test(test_raw_string_concat_glues_words),
         cmocka_unit_test(test_rejected_reading),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
