@@ -107,7 +107,8 @@ int mf_norm_qa_tests(json_t **root, const mf_profile *p, const mf_options *o,
     json_t *r = *root;
     json_t *files = json_object_get(r, "files");
     if (json_is_object(r) && !json_object_get(r, "test_file") && !json_object_get(r, "test_content") &&
-        json_array_size(files) == 1 && looks_like_file(json_array_get(files, 0))) {
+        json_array_size(files) == 1 && looks_like_file(json_array_get(files, 0)) &&
+        json_object_size(json_array_get(files, 0)) == 2) { /* a file with more members would lose them */
         json_t *f = json_array_get(files, 0);
         mf_warnings_add(w, MF_RULE_ID(SCHEMA_QA_TESTS), 0, "Took test_file and test_content from the single file in files.");
         json_t *out = json_object();

@@ -184,6 +184,32 @@ static void test_fuzz_false_positives(void **state)
 /* A value op of a structured case may write member-shaped text into a string
  * (val.multiline "key: v\nstatus: done"): the ground truth holds it, so the
  * output's copy is data; without that truth it is a swallowed key. */
+/* A concatenation glues words and a shape normalization renames keys: both
+ * are named by their rule, so their tokens are accounted for; without those
+ * rules' warnings the same outputs lose tokens. */
+static void test_concat_and_renamed_keys(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *cat = "{\"d\": \"line twoion\"+ \"Build it\"}";
+    mf_result *r = fake(cat, "{\"d\":\"line twoionBuild it\"}");
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, cat, strlen(cat), r, NULL, MF_EXPECT_RAW};
+    assert_int_equal(mf_oracle_conservation(&in, &v), 1);
+    mf_warnings_add(&r->warnings, "json.string-concat", 1, "strings joined by '+' concatenated into one string");
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("glued by a concatenation: %s", v.detail);
+    mf_result_free(r);
+
+    const char *qa = "{\"files\": [{\"path\": \"t.py\", \"content\": \"x = 1\"}], \"test_cases\": [\"one\"]}";
+    r = fake(qa, "{\"test_file\":\"t.py\",\"test_content\":\"x = 1\",\"test_cases\":[\"one\"]}");
+    mf_oracle_input in2 = {mf_profiles_get("qa_tests"), NULL, qa, strlen(qa), r, NULL, MF_EXPECT_RAW};
+    assert_int_equal(mf_oracle_conservation(&in2, &v), 1);
+    mf_warnings_add(&r->warnings, "schema.qa-tests", 0, "Took test_file and test_content from the single file in files.");
+    if (mf_oracle_conservation(&in2, &v))
+        fail_msg("keys renamed by the shape normalization: %s", v.detail);
+    mf_result_free(r);
+}
+
 static void test_structure_truth(void **state)
 {
     (void)state;
@@ -231,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_json_inner_quote),
         cmocka_unit_test(test_folded_plain_scalar),
         cmocka_unit_test(test_fuzz_false_positives),
+        cmocka_unit_test(test_concat_and_renamed_keys),
         cmocka_unit_test(test_structure_truth),
         cmocka_unit_test(test_differential),
     };
