@@ -99,7 +99,7 @@ int cli_repair_jsonl(FILE *in, FILE *out, const mf_profile *dflt, const json_t *
         if (strspn(line, " \t\r\n") == (size_t)n)
             continue;
         json_error_t je;
-        json_t *req = json_loadb(line, (size_t)n, 0, &je);
+        json_t *req = json_loadb(line, (size_t)n, JSON_ALLOW_NUL, &je);
         json_t *reply = json_object();
         char err[512];
         const char *why = NULL;

@@ -29,6 +29,7 @@ for i, p in enumerate(befores):
 for j, p in enumerate(cases):
     with open(p) as f:
         reqs.append({"id": "case%d" % j, "case": f.read(), "_path": p, "_case": True})
+reqs.append({"id": "nul", "input": "{\"a\": \"x\u0000y\",}", "_path": "(a NUL byte in the input)"})
 bad_at = len(reqs) // 2
 lines = [json.dumps({k: v for k, v in r.items() if not k.startswith("_")}) for r in reqs]
 lines.insert(bad_at, "{not json")
@@ -56,6 +57,8 @@ for r, a in zip(reqs, good):
             fail("%s: the batch's rendered text differs from malform render" % r["_path"])
     else:
         data = r["input"].encode("utf-8", "surrogateescape")
+        if r["id"] == "nul" and a.get("result", {}).get("status") != "accepted":
+            fail("an input holding a NUL byte is not repaired: %r" % a)
     one = subprocess.run([m, "repair", "--output", "result", "-"], input=data, capture_output=True)
     want = json.loads(one.stdout)
     if a.get("result") != want:
