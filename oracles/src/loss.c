@@ -158,8 +158,26 @@ static int bag_value(bag *b, const json_t *v, int d)
                 return -1;
         return 0;
     }
-    if (json_is_string(v))
-        return bag_text(b, json_string_value(v), json_string_length(v));
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        size_t n = json_string_length(v);
+        if (bag_text(b, s, n) < 0)
+            return -1;
+        if (!memchr(s, '\\', n))
+            return 0;
+        /* backslash escapes kept as text (a block scalar holding JSON): the
+         * input side may read "\nimport" as a line break, then "import" */
+        char *t = malloc(n + 1);
+        if (!t)
+            return -1;
+        memcpy(t, s, n + 1);
+        for (size_t i = 0; i + 1 < n; i++)
+            if (t[i] == '\\' && isalpha((unsigned char)t[i + 1]))
+                t[i] = t[i + 1] = ' ';
+        int rc = bag_text(b, t, n);
+        free(t);
+        return rc;
+    }
     if (json_is_number(v)) {
         char t[64];
         if (json_is_integer(v))

@@ -208,6 +208,11 @@ static void test_concat_and_renamed_keys(void **state)
     if (mf_oracle_conservation(&in2, &v))
         fail_msg("keys renamed by the shape normalization: %s", v.detail);
     mf_result_free(r);
+
+    /* a block scalar keeps "\nimport" as text; the input side reads a JSON-like line's \n as a break */
+    const char *blk = "notes: |\n  \"content\": \"a\\nimport re\"\n";
+    if (run(mf_oracle_conservation, "generic_yaml", blk, "{\"notes\":\"\\\"content\\\": \\\"a\\\\nimport re\\\"\\n\"}", &v))
+        fail_msg("escapes kept as text in a block scalar: %s", v.detail);
 }
 
 static void test_structure_truth(void **state)
