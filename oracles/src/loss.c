@@ -229,7 +229,7 @@ static bool dropped_element(const mf_result *r)
 {
     static const char *const rules[] = {"norm.change-skipped", "yaml.duplicate-key", "json.concatenated", "norm.wrapper",
                                         "norm.key-alias", "norm.full-answers-overlay", "norm.full-answers-hoist",
-                                        "norm.content-sha256", "json.truncated", NULL};
+                                        "norm.content-sha256", "json.truncated", "json.duplicate-key", NULL};
     for (size_t i = 0; i < r->warnings.count; i++)
         for (int k = 0; rules[k]; k++)
             if (r->warnings.items[i].rule && !strcmp(r->warnings.items[i].rule, rules[k]))
