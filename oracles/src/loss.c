@@ -142,6 +142,28 @@ static int bag_text(bag *b, const char *s, size_t n)
     return 0;
 }
 
+/* The words of an output string (or key). A string that keeps backslash
+ * escapes as text (JSON inside a YAML block scalar, a complex key written as
+ * JSON) also counts the words its escapes would separate: the input side may
+ * read "\\nimport" as a line break, then "import". */
+static int bag_string(bag *b, const char *s, size_t n)
+{
+    if (bag_text(b, s, n) < 0)
+        return -1;
+    if (!memchr(s, '\\', n))
+        return 0;
+    char *t = malloc(n + 1);
+    if (!t)
+        return -1;
+    memcpy(t, s, n + 1);
+    for (size_t i = 0; i + 1 < n; i++)
+        if (t[i] == '\\' && isalpha((unsigned char)t[i + 1]))
+            t[i] = t[i + 1] = ' ';
+    int rc = bag_text(b, t, n);
+    free(t);
+    return rc;
+}
+
 static int bag_value(bag *b, const json_t *v, int d)
 {
     if (d > 64)
@@ -149,7 +171,7 @@ static int bag_value(bag *b, const json_t *v, int d)
     if (json_is_object(v)) {
         const char *k;
         json_t *x;
-        json_object_foreach((json_t *)v, k, x) if (bag_text(b, k, strlen(k)) < 0 || bag_value(b, x, d + 1) < 0) return -1;
+        json_object_foreach((json_t *)v, k, x) if (bag_string(b, k, strlen(k)) < 0 || bag_value(b, x, d + 1) < 0) return -1;
         return 0;
     }
     if (json_is_array(v)) {
@@ -158,26 +180,8 @@ static int bag_value(bag *b, const json_t *v, int d)
                 return -1;
         return 0;
     }
-    if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        size_t n = json_string_length(v);
-        if (bag_text(b, s, n) < 0)
-            return -1;
-        if (!memchr(s, '\\', n))
-            return 0;
-        /* backslash escapes kept as text (a block scalar holding JSON): the
-         * input side may read "\nimport" as a line break, then "import" */
-        char *t = malloc(n + 1);
-        if (!t)
-            return -1;
-        memcpy(t, s, n + 1);
-        for (size_t i = 0; i + 1 < n; i++)
-            if (t[i] == '\\' && isalpha((unsigned char)t[i + 1]))
-                t[i] = t[i + 1] = ' ';
-        int rc = bag_text(b, t, n);
-        free(t);
-        return rc;
-    }
+    if (json_is_string(v))
+        return bag_string(b, json_string_value(v), json_string_length(v));
     if (json_is_number(v)) {
         char t[64];
         if (json_is_integer(v))
