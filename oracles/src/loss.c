@@ -234,10 +234,9 @@ static bool dropped_element(const mf_result *r)
     static const char *const rules[] = {"norm.change-skipped", "yaml.duplicate-key", "json.concatenated", "norm.wrapper",
                                         "norm.key-alias", "norm.full-answers-overlay", "norm.full-answers-hoist",
                                         "norm.content-sha256", "json.truncated", "json.duplicate-key", NULL};
-    for (size_t i = 0; i < r->warnings.count; i++)
-        for (int k = 0; rules[k]; k++)
-            if (r->warnings.items[i].rule && !strcmp(r->warnings.items[i].rule, rules[k]))
-                return true;
+    for (int k = 0; rules[k]; k++)
+        if (rule_fired(r, rules[k]))
+            return true;
     return false;
 }
 
@@ -251,9 +250,7 @@ static bool renamed_key(const mf_result *r, const char *s, size_t n)
         {"schema.artifact-markdown", {"filename", "content", NULL}},
     };
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
-        bool fired = false;
-        for (size_t i = 0; i < r->warnings.count && !fired; i++)
-            fired = r->warnings.items[i].rule && !strcmp(r->warnings.items[i].rule, shapes[k].rule);
+        bool fired = rule_fired(r, shapes[k].rule);
         for (int j = 0; fired && shapes[k].keys[j]; j++)
             if (strlen(shapes[k].keys[j]) == n && !memcmp(shapes[k].keys[j], s, n))
                 return true;
@@ -271,12 +268,7 @@ static bool concat_edge(const mf_result *r, const char *s, size_t n, size_t i, s
         a++;
     while (b > 0 && (s[b - 1] == '"' || s[b - 1] == '\'' || s[b - 1] == ' '))
         b--;
-    if (!((a < n && s[a] == '+') || (b > 0 && s[b - 1] == '+')))
-        return false;
-    for (size_t k = 0; k < r->warnings.count; k++)
-        if (r->warnings.items[k].rule && !strcmp(r->warnings.items[k].rule, "json.string-concat"))
-            return true;
-    return false;
+    return ((a < n && s[a] == '+') || (b > 0 && s[b - 1] == '+')) && rule_fired(r, "json.string-concat");
 }
 
 /* Blank JSON comments (// and # to the line end, slash-star to star-slash) outside strings. */

@@ -170,14 +170,6 @@ static const json_t *last_scalar(const json_t *v, int d)
     return v;
 }
 
-static bool rule_fired(const mf_result *r, const char *rule)
-{
-    for (size_t i = 0; i < r->warnings.count; i++)
-        if (r->warnings.items[i].rule && !strcmp(r->warnings.items[i].rule, rule))
-            return true;
-    return false;
-}
-
 static bool warned_about(const mf_result *r, const char *s)
 {
     if (!s || !*s)
