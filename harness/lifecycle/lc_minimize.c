@@ -17,8 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
+#include "lc_json.h"
 #include "lifecycle.h"
 #include "malform/mutators.h"
+
+#define CASE_JSON (JSON_INDENT(2) | JSON_ENCODE_ANY) /* how a minimized case writes its JSON */
 
 typedef struct { char *s; size_t len; } text;
 
@@ -159,23 +162,6 @@ static json_t *node_at(json_t *v, long *idx, long want)
     return NULL;
 }
 
-static char *dump_json(json_t *v, size_t *len)
-{
-    char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY);
-    if (!s)
-        return NULL;
-    size_t n = strlen(s);
-    char *t = realloc(s, n + 2);
-    if (!t) {
-        free(s);
-        return NULL;
-    }
-    t[n] = '\n';
-    t[n + 1] = '\0';
-    *len = n + 1;
-    return t;
-}
-
 static bool shrink_json(mf_lc_minctx *m, case_text *c, json_t **root)
 {
     bool changed = false;
@@ -188,7 +174,7 @@ static bool shrink_json(mf_lc_minctx *m, case_text *c, json_t **root)
             break;
         }
         size_t len;
-        char *s = dump_json(cand, &len);
+        char *s = mf_lc_json_line(cand, CASE_JSON, &len);
         if (s && try_case(m, c, (size_t)-1, s, len)) {
             json_decref(*root);
             *root = cand;
@@ -219,7 +205,7 @@ static bool shrink_json(mf_lc_minctx *m, case_text *c, json_t **root)
             idx = 0;
             json_t *cand = copy_tree(*root, &idx, -1, cut, curlen / 2, NULL);
             size_t len;
-            char *s = dump_json(cand, &len);
+            char *s = mf_lc_json_line(cand, CASE_JSON, &len);
             bool ok = s && try_case(m, c, (size_t)-1, s, len);
             if (ok) {
                 json_decref(*root);
@@ -416,7 +402,7 @@ uint8_t *mf_lc_minimize_case(mf_lc_minctx *m, const uint8_t *in, size_t len, siz
     }
     if (root) {
         size_t dl;
-        char *s = dump_json(root, &dl);
+        char *s = mf_lc_json_line(root, CASE_JSON, &dl);
         if (s && dl == c->artifact_len && !memcmp(s, c->artifact, dl)) {
             /* already in dump form */
         } else if (s && try_case(m, c, (size_t)-1, s, dl)) {

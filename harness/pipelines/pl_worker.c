@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "lc_json.h"
 #include "lc_proc.h"
 #include "pipeline.h"
 
@@ -648,20 +649,9 @@ static char *request_line(long id, const char *profile, const char *format, cons
     if (options)
         json_object_set(req, "options", (json_t *)options);
     free(clean);
-    char *s = json_dumps(req, JSON_COMPACT);
+    char *line = mf_lc_json_line(req, JSON_COMPACT, out_len);
     json_decref(req);
-    if (!s)
-        return NULL;
-    size_t n = strlen(s);
-    char *t = realloc(s, n + 2);
-    if (!t) {
-        free(s);
-        return NULL;
-    }
-    t[n] = '\n';
-    t[n + 1] = '\0';
-    *out_len = n + 1;
-    return t;
+    return line;
 }
 
 static mf_pl_fail core_request(const mf_profile *profile, const char *input, size_t len, const json_t *options,
