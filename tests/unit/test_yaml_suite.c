@@ -34,10 +34,7 @@ static bool listed(const char *const *list, const char *id)
 
 static bool divergent(const char *id)
 {
-    for (const char *const *d = libyaml_divergent; *d; d++)
-        if (strcmp(*d, id) == 0)
-            return true;
-    return false;
+    return listed(libyaml_divergent, id);
 }
 
 static bool libyaml_loads(const char *s, size_t n)
