@@ -7,20 +7,10 @@
 #include "cli_util.h"
 #include "malform/mutators.h"
 
-/* The model output a request names: "input" as is, or "case" rendered.
- * Returns malloc'd bytes or NULL with *why set. */
-static char *request_text(const json_t *req, size_t *len, const char **why, char *err, size_t errlen)
+/* The model output a request's "case" renders to: malloc'd bytes, or NULL
+ * with *why set. */
+static char *render_case(const json_t *req, size_t *len, const char **why, char *err, size_t errlen)
 {
-    const json_t *input = json_object_get(req, "input");
-    if (json_is_string(input)) {
-        *len = json_string_length(input);
-        char *s = malloc(*len + 1);
-        if (!s)
-            *why = "out of memory";
-        else
-            memcpy(s, json_string_value(input), *len + 1);
-        return s;
-    }
     const json_t *ctext = json_object_get(req, "case");
     if (!json_is_string(ctext)) {
         *why = "a request needs \"input\" (the model output) or \"case\" (a structured case) as a string";
@@ -70,18 +60,20 @@ static json_t *run_request(const json_t *req, json_t *reply, const mf_profile *d
     mf_options o = {0};
     const json_t *opts = json_object_get(req, "options");
     mf_options_from_json(json_is_object(opts) ? opts : dflt_context, &o);
-    size_t len = 0;
-    char *text = request_text(req, &len, why, err, errlen);
+    const json_t *input = json_object_get(req, "input");
+    size_t len = json_string_length(input);
+    char *rendered = json_is_string(input) ? NULL : render_case(req, &len, why, err, errlen);
+    const char *text = rendered ? rendered : json_string_value(input);
     json_t *j = NULL;
     if (text) {
-        json_t *rendered = json_is_string(json_object_get(req, "input")) ? NULL : json_stringn(text, len);
-        if (rendered) /* NULL too when the rendered bytes are no valid UTF-8 */
-            json_object_set_new(reply, "rendered", rendered);
+        json_t *shown = rendered ? json_stringn(rendered, len) : NULL;
+        if (shown) /* NULL too when the rendered bytes are no valid UTF-8 */
+            json_object_set_new(reply, "rendered", shown);
         mf_result *r = mf_repair(p, text, len, &o);
         if (!r || !(j = mf_result_to_json(r)))
             *why = "out of memory";
         mf_result_free(r);
-        free(text);
+        free(rendered);
     }
     mf_profile_free(owned);
     return j;
