@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "json_strict.h"
+#include "suite_b64.h"
 
 static int verdicts[3];
 
@@ -78,26 +79,6 @@ static void test_edges(void **state)
     memset(deep + 5, ']', 5);
     assert_int_equal(mf_json_strict(deep, 10, 4, NULL), MF_STRICT_INVALID);
     assert_int_equal(mf_json_strict(deep, 10, 5, NULL), MF_STRICT_OK);
-}
-
-static size_t b64_decode(const char *in, unsigned char *out)
-{
-    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    uint32_t acc = 0;
-    int bits = 0;
-    size_t n = 0;
-    for (; *in && *in != '='; in++) {
-        const char *p = strchr(tbl, *in);
-        if (!p)
-            continue;
-        acc = (acc << 6) | (uint32_t)(p - tbl);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[n++] = (unsigned char)(acc >> bits);
-        }
-    }
-    return n;
 }
 
 /* "unsure" is fine where the text holds what mf_json_strict leaves to jansson:

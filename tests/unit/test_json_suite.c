@@ -20,6 +20,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include "internal.h"
+#include "suite_b64.h"
 
 /* Warnings other than json.duplicate-key (the only one valid JSON may carry). */
 static size_t other_warnings(const mf_warnings *w)
@@ -27,26 +28,6 @@ static size_t other_warnings(const mf_warnings *w)
     size_t n = 0;
     for (size_t i = 0; i < w->count; i++)
         n += strcmp(w->items[i].rule, MF_RULE_ID(JSON_DUPLICATE_KEY)) != 0;
-    return n;
-}
-
-static size_t b64_decode(const char *in, unsigned char *out)
-{
-    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    uint32_t acc = 0;
-    int bits = 0;
-    size_t n = 0;
-    for (; *in && *in != '='; in++) {
-        const char *p = strchr(tbl, *in);
-        if (!p)
-            continue;
-        acc = (acc << 6) | (uint32_t)(p - tbl);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[n++] = (unsigned char)(acc >> bits);
-        }
-    }
     return n;
 }
 
