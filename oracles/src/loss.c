@@ -366,6 +366,9 @@ static void blank_yaml_syntax(char *s, size_t n)
         else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
             while (i < n && s[i] != '\n')
                 s[i++] = ' ';
+        else if ((c == '|' || c == '>') && (i == 0 || strchr(" \t:-\n", s[i - 1])))
+            for (size_t k = i + 1; k < n && k <= i + 2 && strchr("123456789+-", s[k]) && s[k]; k++)
+                s[k] = ' '; /* a block header's indentation and chomping indicators: syntax */
         else if ((c == '!' || c == '&' || c == '*') && (i == 0 || strchr(" \t:[{,-\n", s[i - 1])) && i + 1 < n &&
                  s[i + 1] != ' ')
             while (i < n && s[i] != ' ' && s[i] != '\n')

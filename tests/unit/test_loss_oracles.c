@@ -209,6 +209,9 @@ static void test_concat_and_renamed_keys(void **state)
         fail_msg("keys renamed by the shape normalization: %s", v.detail);
     mf_result_free(r);
 
+    /* a block header's indentation indicator (|2, >-1) is syntax, not a number of the data */
+    if (run(mf_oracle_conservation, "generic_yaml", "a: |2\n   x\nb: >-1\n y\n", "{\"a\":\" x\\n\",\"b\":\"y\"}", &v))
+        fail_msg("block header indicators: %s", v.detail);
     /* a block scalar keeps "\nimport" as text; the input side reads a JSON-like line's \n as a break */
     const char *blk = "notes: |\n  \"content\": \"a\\nimport re\"\n";
     if (run(mf_oracle_conservation, "generic_yaml", blk, "{\"notes\":\"\\\"content\\\": \\\"a\\\\nimport re\\\"\\n\"}", &v))
