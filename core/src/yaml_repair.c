@@ -248,8 +248,10 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             char c = s[i + 1];
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
                 return true;
-            if (c == ' ' && s[i + 2] != '"' && s[i + 2] != '\'') { /* a quoted item is never item-colon's */
-                const char *colon = memchr(s + i + 2, ':', e - i - 2);
+            size_t q = c == ' ' && (s[i + 2] == '"' || s[i + 2] == '\'') ? yr_quote_end(s, e, i + 2) : 0;
+            if (c == ' ' && (q ? q < e && s[q] == ':' : s[i + 2] != '"' && s[i + 2] != '\'')) {
+                /* a quoted item is item-colon's only as a quoted key */
+                const char *colon = memchr(s + (q ? q : i + 2), ':', e - (q ? q : i + 2));
                 if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
                     (!yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2) ||
                      yr_is_header_key(s + i + 2, (size_t)(colon - s) - i - 2)))
