@@ -11,7 +11,7 @@
  * group 4 repairs the indentation of sequence items and their properties.
  * A few malformed shapes also parse, with another value (`steps:` then
  * `-name: x`, dedented whitelisted children, `- Use X: for Y` among strings,
- * a front-matter closer `---` ending the text):
+ * a front-matter closer `---` ending the text, `parent:` + `  child:value`):
  * mf_yaml_repair_misread runs their rules before the first parse.
  * Rules run in table order over one line model (yaml_repair_scan.c), rebuilt
  * only after a rule changed the text; each skips block scalar bodies and is
@@ -136,7 +136,8 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
         return byte_set_any(b, "|>");
     if (fn == yr_fix_reserved_indicator)
         return byte_set_any(b, "`@|>*");
-    if (fn == yr_fix_plain_colon || fn == yr_fix_item_colon || fn == yr_fix_colon_space || fn == yr_fix_duplicate_key)
+    if (fn == yr_fix_plain_colon || fn == yr_fix_item_colon || fn == yr_fix_colon_space || fn == yr_fix_duplicate_key ||
+        fn == yr_fix_colon_space_child)
         return byte_set_any(b, ":");
     if (fn == yr_fix_code_fence)
         return byte_set_any(b, "`");
@@ -263,6 +264,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
                     return true;
             }
         }
+        if (e > i + 1 && s[e - 1] == ':' && yr_may_have_glued_child(s, n, next, i - bol))
+            return true; /* `parent:` + `  child:value` (colon-space) */
         if (nested && e > i + 1 && s[e - 1] == ':') {
             size_t k = i; /* `- parent:`: the key after the item's dashes */
             while (k + 1 < e && s[k] == '-' && s[k + 1] == ' ')
@@ -280,7 +283,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 
 /* The repairs mf_yaml_repair_misread runs, in order. */
 static const model_rule misread_rules[] = {
-    {0, yr_fix_front_matter_closer}, {0, yr_fix_dash_space}, {0, yr_fix_nested_children}, {0, yr_fix_item_colon},
+    {0, yr_fix_front_matter_closer}, {0, yr_fix_dash_space}, {0, yr_fix_colon_space_child}, {0, yr_fix_nested_children},
+    {0, yr_fix_item_colon},
     {0, yr_fix_quoted_hash}, {0, NULL}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
