@@ -599,7 +599,8 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         bool joining = false;
         while (!cut && at(p, plus = jl_past_spaces_comments(p, p->i)) == '+') {
             size_t next = jl_past_spaces_comments(p, plus + 1);
-            int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE : jl_smart_quote(p, next);
+            int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE
+                   : at(p, next) == '`' && at(p, next + 1) != '`' ? Q_BACKTICK : jl_smart_quote(p, next);
             if (nq < 0)
                 break;
             jl_note(p, MF_RULE_JSON_STRING_CONCAT, p->line, "strings joined by '+' concatenated into one string");

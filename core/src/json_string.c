@@ -103,6 +103,24 @@ static bool stray_word_follows(const jp *p, size_t j)
     return k > w && (at(p, k) == '}' || (at(p, k) == '"' && jl_key_at(p, k)));
 }
 
+/* After blanks holding a line break at a member value's candidate closing
+ * quote: an unquoted key (`"s"\n  content: "x"`, a missing comma)? */
+static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
+{
+    bool nl = false;
+    for (size_t m = k; m < j; m++)
+        nl |= at(p, m) == '\n';
+    int c = at(p, j);
+    if (!nl || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return false;
+    size_t w = j;
+    while (w < p->n && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
+        w++;
+    while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
+        w++;
+    return at(p, w) == ':' && (is_ws(at(p, w + 1)) || at(p, w + 1) == '"' || at(p, w + 1) == '\'');
+}
+
 /* After a space at a value string's candidate closing quote: does a whole
  * value follow that ends at structure - a number or literal (`"a" 2]`), or a
  * word whose opening quote is missing (`"a" b", "c"`)? */
@@ -174,7 +192,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
     case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
-        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0) && !jl_key_at(p, m);
+        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || at(p, m) == '`' || jl_smart_quote(p, m) >= 0) &&
+               !jl_key_at(p, m);
     }
     default:
         if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
@@ -183,7 +202,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
             return true;
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
-        if (spaced && !is_key && !inner && p->parent_object && stray_word_follows(p, j))
+        if (spaced && !is_key && !inner && p->parent_object && (stray_word_follows(p, j) || unquoted_key_follows(p, k, j)))
             return true;
         if (spaced && is_key && jl_is_word(c)) {
             size_t w = j;
