@@ -161,6 +161,10 @@ static bool closer_then_structure(const jp *p, size_t k)
             k++;
             continue;
         }
+        if (c == '+') {                 /* `["a "]+"b"`: a '+' after the closer is an operator, no text */
+            size_t m = jl_past_spaces(p, k + 1);
+            return at(p, m) == '"' || at(p, m) == '\'';
+        }
         return strchr(",{[\"'`/#;)", c) != NULL || jl_smart_quote(p, k) >= 0;
     }
 }
