@@ -575,6 +575,29 @@ static void rewind_to(jp *p, size_t to, size_t content, size_t open_bol)
     p->bol = k > content ? k : open_bol;
 }
 
+/* At a key's opening quote (cursor) inside a value string whose content
+ * starts at content: when a member separator stands before it
+ * (missing_quote_end), the string's closing quote is missing. Drop the
+ * separator bytes from b, move the cursor back to the string's end, note the
+ * repair and return true; false otherwise. */
+static bool end_before_key(jp *p, mf_buf *b, size_t content, int open_line, size_t open_bol)
+{
+    size_t end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0);
+    if (!end)
+        return false;
+    int at_line = p->line;
+    size_t dropped = p->i - end;       /* separator bytes, copied 1:1 into b */
+    bool curly = end >= content + 3 && jl_smart_quote(p, end - 3) == Q_SMART_DOUBLE;
+    if (curly)
+        dropped += 3;                  /* `"v”,`: the curly quote was its closing quote */
+    b->len = b->len > dropped ? b->len - dropped : 0;
+    rewind_to(p, end, content, open_bol);
+    jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
+            "string opened at line %d had no closing quote%s; ended it where the key at "
+            "line %d starts", open_line, curly ? " (a curly quote stood for it)" : "", at_line);
+    return true;
+}
+
 /* Parse a string whose opening delimiter (kind q) is at p->i into b.
  * Returns 0 (sets *cut when the input ended inside it), or -1. */
 /* A byte inside a string that is neither a closer (quotes, backtick, the
@@ -683,21 +706,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, cl);
                 break;
             }
-            size_t end;
-            if (!inner && !is_key && q != Q_BACKTICK &&
-                (end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0))) {
-                int at_line = p->line;
-                size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
-                bool curly = end >= content + 3 && jl_smart_quote(p, end - 3) == Q_SMART_DOUBLE;
-                if (curly)
-                    dropped += 3;              /* `"v”,`: the curly quote was its closing quote */
-                b->len = b->len > dropped ? b->len - dropped : 0;
-                rewind_to(p, end, content, open_bol);
-                jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
-                        "string opened at line %d had no closing quote%s; ended it where the key at "
-                        "line %d starts", open_line, curly ? " (a curly quote stood for it)" : "", at_line);
+            if (!inner && !is_key && q != Q_BACKTICK && end_before_key(p, b, content, open_line, open_bol))
                 break;
-            }
             if (is_key && !has_word(b)) {
                 p->i = open, p->line = open_line, p->bol = open_bol;
                 return jl_fail(p, "a key of only punctuation before an unescaped quote (a stray quote?) "
@@ -781,6 +791,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
+        if (c == '"' && q == Q_SINGLE && !inner && !is_key && end_before_key(p, b, content, open_line, open_bol))
+            break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;
             ctrl_line = p->line;
