@@ -269,8 +269,11 @@ static bool comment_structure(const jp *p, size_t a, size_t e, size_t *closer, b
 static int skip_line_comment(jp *p)
 {
     size_t a = p->i, e = a;
-    while (e < p->n && p->s[e] != '\n')
-        e++;
+    bool escaped_lines = p->counts[MF_RULE_JSON_ESCAPED_JSON] > 0;   /* `\n` between tokens: a line break */
+    while (e < p->n && p->s[e] != '\n' && !(escaped_lines && p->s[e] == '\\' && at(p, e + 1) == 'n'))
+        e += escaped_lines && p->s[e] == '\\' ? 2 : 1;
+    if (e > p->n)
+        e = p->n;
     bool trailing = false;
     for (size_t k = p->bol; k < a && !trailing; k++)
         trailing = !is_ws(at(p, k));

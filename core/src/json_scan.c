@@ -264,6 +264,10 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'}' missing before '{': the object was closed there");
             break;
         }
+        if (need_sep && c == '+') {     /* `"k": ["a "]+"b"`: only strings concatenate */
+            jl_fail(p, "'+' after a member value that is not a string (only strings concatenate)");
+            goto error;
+        }
         if (need_sep) {
             if (c == ']' || c == ':' || !value_start(p)) {
                 jl_fail(p, "expected ',' or '}' after an object member");
@@ -607,7 +611,8 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         bool joining = false;
         while (!cut && at(p, plus = jl_past_spaces_comments(p, p->i)) == '+') {
             size_t next = jl_past_spaces_comments(p, plus + 1);
-            int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE : jl_smart_quote(p, next);
+            int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE
+                   : at(p, next) == '`' && at(p, next + 1) != '`' ? Q_BACKTICK : jl_smart_quote(p, next);
             if (nq < 0)
                 break;
             jl_note(p, MF_RULE_JSON_STRING_CONCAT, p->line, "strings joined by '+' concatenated into one string");
@@ -722,6 +727,27 @@ static size_t js_prefix(const jp *p, bool *call)
     return at(p, v) == '{' || at(p, v) == '[' ? v - p->i : 0;
 }
 
+/* At the start of a line after a top-level value: a bare code fence line
+ * (three or more backticks, no info string) with another value after it
+ * (`{...}` then an orphan closing fence, then `{"status": "ok"}`)? Its
+ * length, or 0. */
+static size_t orphan_fence_between(const jp *p)
+{
+    size_t k = p->i;
+    if (p->i != p->bol)
+        return 0;
+    while (k < p->n && at(p, k) == '`')
+        k++;
+    if (k - p->i < 3)
+        return 0;
+    while (k < p->n && (at(p, k) == ' ' || at(p, k) == '\t' || at(p, k) == '\r'))
+        k++;
+    if (k >= p->n || at(p, k) != '\n')
+        return 0;
+    size_t v = jl_past_spaces(p, k);
+    return v < p->n && (at(p, v) == '{' || at(p, v) == '[') ? k - p->i : 0;
+}
+
 int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
                  mf_warnings *w, mf_error *err)
 {
@@ -775,6 +801,14 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
                 p.implicit_closes--;
             }
             jl_advance(&p);
+            if (jl_skip_ws(&p))
+                goto error;
+        }
+        size_t fence = orphan_fence_between(&p);
+        if (fence) {
+            jl_note(&p, MF_RULE_CAND_ORPHAN_FENCE, p.line, "code fence line between two JSON values removed "
+                    "(the values are kept as concatenated values)");
+            jl_advance_n(&p, fence);
             if (jl_skip_ws(&p))
                 goto error;
         }

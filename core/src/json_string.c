@@ -103,6 +103,24 @@ static bool stray_word_follows(const jp *p, size_t j)
     return k > w && (at(p, k) == '}' || (at(p, k) == '"' && jl_key_at(p, k)));
 }
 
+/* After blanks holding a line break at a member value's candidate closing
+ * quote: an unquoted key (`"s"\n  content: "x"`, a missing comma)? */
+static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
+{
+    bool nl = false;
+    for (size_t m = k; m < j; m++)
+        nl |= at(p, m) == '\n';
+    int c = at(p, j);
+    if (!nl || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return false;
+    size_t w = j;
+    while (w < p->n && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
+        w++;
+    while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
+        w++;
+    return at(p, w) == ':' && (is_ws(at(p, w + 1)) || at(p, w + 1) == '"' || at(p, w + 1) == '\'');
+}
+
 /* After a space at a value string's candidate closing quote: does a whole
  * value follow that ends at structure - a number or literal (`"a" 2]`), or a
  * word whose opening quote is missing (`"a" b", "c"`)? */
@@ -143,6 +161,10 @@ static bool closer_then_structure(const jp *p, size_t k)
             k++;
             continue;
         }
+        if (c == '+') {                 /* `["a "]+"b"`: a '+' after the closer is an operator, no text */
+            size_t m = jl_past_spaces(p, k + 1);
+            return at(p, m) == '"' || at(p, m) == '\'';
+        }
         return strchr(",{[\"'`/#;)", c) != NULL || jl_smart_quote(p, k) >= 0;
     }
 }
@@ -174,7 +196,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
     case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
-        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0) && !jl_key_at(p, m);
+        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || at(p, m) == '`' || jl_smart_quote(p, m) >= 0) &&
+               !jl_key_at(p, m);
     }
     default:
         if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
@@ -183,7 +206,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
             return true;
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
-        if (spaced && !is_key && !inner && p->parent_object && stray_word_follows(p, j))
+        if (spaced && !is_key && !inner && p->parent_object && (stray_word_follows(p, j) || unquoted_key_follows(p, k, j)))
             return true;
         if (spaced && is_key && jl_is_word(c)) {
             size_t w = j;
@@ -552,6 +575,29 @@ static void rewind_to(jp *p, size_t to, size_t content, size_t open_bol)
     p->bol = k > content ? k : open_bol;
 }
 
+/* At a key's opening quote (cursor) inside a value string whose content
+ * starts at content: when a member separator stands before it
+ * (missing_quote_end), the string's closing quote is missing. Drop the
+ * separator bytes from b, move the cursor back to the string's end, note the
+ * repair and return true; false otherwise. */
+static bool end_before_key(jp *p, mf_buf *b, size_t content, int open_line, size_t open_bol)
+{
+    size_t end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0);
+    if (!end)
+        return false;
+    int at_line = p->line;
+    size_t dropped = p->i - end;       /* separator bytes, copied 1:1 into b */
+    bool curly = end >= content + 3 && jl_smart_quote(p, end - 3) == Q_SMART_DOUBLE;
+    if (curly)
+        dropped += 3;                  /* `"v”,`: the curly quote was its closing quote */
+    b->len = b->len > dropped ? b->len - dropped : 0;
+    rewind_to(p, end, content, open_bol);
+    jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
+            "string opened at line %d had no closing quote%s; ended it where the key at "
+            "line %d starts", open_line, curly ? " (a curly quote stood for it)" : "", at_line);
+    return true;
+}
+
 /* Parse a string whose opening delimiter (kind q) is at p->i into b.
  * Returns 0 (sets *cut when the input ended inside it), or -1. */
 int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
@@ -650,21 +696,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, cl);
                 break;
             }
-            size_t end;
-            if (!inner && !is_key && q != Q_BACKTICK &&
-                (end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0))) {
-                int at_line = p->line;
-                size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
-                bool curly = end >= content + 3 && jl_smart_quote(p, end - 3) == Q_SMART_DOUBLE;
-                if (curly)
-                    dropped += 3;              /* `"v”,`: the curly quote was its closing quote */
-                b->len = b->len > dropped ? b->len - dropped : 0;
-                rewind_to(p, end, content, open_bol);
-                jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
-                        "string opened at line %d had no closing quote%s; ended it where the key at "
-                        "line %d starts", open_line, curly ? " (a curly quote stood for it)" : "", at_line);
+            if (!inner && !is_key && q != Q_BACKTICK && end_before_key(p, b, content, open_line, open_bol))
                 break;
-            }
             if (is_key && !has_word(b)) {
                 p->i = open, p->line = open_line, p->bol = open_bol;
                 return jl_fail(p, "a key of only punctuation before an unescaped quote (a stray quote?) "
@@ -748,6 +781,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
+        if (c == '"' && q == Q_SINGLE && !inner && !is_key && end_before_key(p, b, content, open_line, open_bol))
+            break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;
             ctrl_line = p->line;

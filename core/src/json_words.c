@@ -198,6 +198,8 @@ static size_t bare_end(const jp *p, size_t k)
             break;                      /* a block comment closed on the line ends the text */
         if (c == ':' && (e + 1 >= p->n || is_ws(at(p, e + 1)) || strchr(",}])", at(p, e + 1))))
             break;                      /* `word:` ends like a key, not like text */
+        if (c == '\'' && e > k && is_ws(at(p, e - 1)) && jl_key_at(p, e))
+            break;                      /* `false  'n': 5`: a single-quoted key, its comma missing */
     }
     while (e > k && (at(p, e - 1) == ' ' || at(p, e - 1) == '\t'))
         e--;
