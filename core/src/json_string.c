@@ -438,6 +438,13 @@ static size_t closers_at_end(const jp *p, size_t content)
     size_t j = p->n;
     int d = p->depth;
     size_t first = 0;
+    while (j > content && is_ws(at(p, j - 1)))
+        j--;
+    size_t ticks = j;                   /* `"value}```: a closing fence glued after the closers */
+    while (ticks > content && at(p, ticks - 1) == '`')
+        ticks--;
+    if (j - ticks >= 3)
+        j = ticks;
     for (;;) {
         while (j > content && is_ws(at(p, j - 1)))
             j--;
@@ -455,6 +462,8 @@ static size_t closers_at_end(const jp *p, size_t content)
         int c = at(p, m);
         if (is_ws(c))
             continue;
+        if (c == '`' && want < p->depth)
+            break;                      /* the fence after the closers */
         if (want < 1 || c != p->closer_of[want])
             return 0;
         want--;
