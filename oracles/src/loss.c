@@ -378,17 +378,25 @@ static void blank_yaml_syntax(char *s, size_t n)
     }
 }
 
-/* End of a match of the preview [pre, pre+pl) at s[i], whitespace runs
- * equal to any whitespace run (a folded multi-line value), or 0. */
+/* A blank or control byte: in a preview it may stand for a folded line
+ * break or for a control character the parsed text holds as an escape. */
+static bool blank_or_control(unsigned char c)
+{
+    return isspace(c) || iscntrl(c);
+}
+
+/* End of a match of the preview [pre, pre+pl) at s[i], runs of blanks and
+ * control bytes equal to any such run (a folded multi-line value, a control
+ * character written as "\x02" in the parsed text), or 0. */
 static size_t preview_match(const char *s, size_t n, size_t i, const char *pre, size_t pl)
 {
     size_t k = 0;
     while (k < pl && i < n) {
-        bool ws = isspace((unsigned char)pre[k]), wt = isspace((unsigned char)s[i]);
+        bool ws = blank_or_control((unsigned char)pre[k]), wt = blank_or_control((unsigned char)s[i]);
         if (ws && wt) {
-            while (k < pl && isspace((unsigned char)pre[k]))
+            while (k < pl && blank_or_control((unsigned char)pre[k]))
                 k++;
-            while (i < n && isspace((unsigned char)s[i]))
+            while (i < n && blank_or_control((unsigned char)s[i]))
                 i++;
         } else if (s[i] == pre[k]) {
             i++, k++;
