@@ -189,13 +189,14 @@ void jl_advance_n(jp *p, size_t k)
 
 /* The bytes a run of string text stops at, for a string of delimiter kind q:
  * its closing quote's (first) byte, '\\', '$' in a double-quoted string (a
- * `${` template), and control bytes (<= 0x1F). */
+ * `${` template), 0xC2 in a backtick string (the acute accent that closes
+ * `a´), and control bytes (<= 0x1F). */
 typedef struct { unsigned char quote, other; } run_stops;
 
 static run_stops stops_of(int q)
 {
     unsigned char quote = q == Q_DOUBLE ? '"' : q == Q_SINGLE ? '\'' : q == Q_BACKTICK ? '`' : 0xE2;
-    return (run_stops){quote, q == Q_DOUBLE ? '$' : '\\'};
+    return (run_stops){quote, q == Q_DOUBLE ? '$' : q == Q_BACKTICK ? 0xC2 : '\\'};
 }
 
 static inline bool stops_at(run_stops st, unsigned char c)
