@@ -202,11 +202,15 @@ static bool literal(const char *s, size_t n)
     return false;
 }
 
-/* Does a separator (sep_len: ASCII punctuation, NBSP, general punctuation)
- * end just before p in the message m? */
+/* Does a separator (sep_len: ASCII punctuation, NBSP, general punctuation;
+ * an escape such as \n or \u0000 in a quoted value) end just before p in
+ * the message m? */
 static bool sep_before(const char *m, const char *p)
 {
     if (p == m || !word_char((unsigned char)p[-1]) || (p - m >= 2 && p[-2] == '\\'))
+        return true;
+    if (p - m >= 6 && p[-6] == '\\' && p[-5] == 'u' && isxdigit((unsigned char)p[-4]) &&
+        isxdigit((unsigned char)p[-3]) && isxdigit((unsigned char)p[-2]) && isxdigit((unsigned char)p[-1]))
         return true;
     for (size_t k = 2; k <= 3; k++)
         if ((size_t)(p - m) >= k && sep_len(p - k, k, 0) == k)
