@@ -582,13 +582,16 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
 
 /* Does a line of [s, s+n) start with a top-level key of p followed by ':'
  * once transcript prefixes are removed (`[tool] source_prd:`, `key:value`
- * with its space missing)? Then dropping it drops data. */
+ * with its space missing), or is it a YAML data entry (mf_cand_data_line:
+ * `ticket_id: T-1`)? Then dropping it drops data. */
 static bool mentions_key(const mf_profile *p, const char *s, size_t n)
 {
     bool json = is_json(p);
     for (size_t a = 0; a < n;) {
         const char *nl = memchr(s + a, '\n', n - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : n, i = a;
+        if (!json && mf_cand_data_line(s + a, b - a - (nl != NULL)))
+            return true;
         for (size_t q; (q = mf_cand_prefix_len(s + i, b - i));)
             i += q;
         if (json)

@@ -180,7 +180,7 @@ static void tags_and_truncated_tag(void **state)
 static void anchor_from_top_level_key(void **state)
 {
     (void)state;
-    mf_candidates c = build(yaml_p, "Sure, here it is:\n\n  beads: no\nbeadsx: 1\nbeads:\n  - id: a\n");
+    mf_candidates c = build(yaml_p, "Sure, here it is:\n\n  beads: no\nbeadsx: as below.\nbeads:\n  - id: a\n");
     assert_int_equal(c.count, 2);
     expect(&c, 1, "anchor", "beads:\n  - id: a\n");
     expect_rules(&c, 1, "cand.anchor", NULL);
@@ -200,6 +200,16 @@ static void anchor_from_top_level_key(void **state)
     for (size_t i = 0; i < c.count; i++)
         assert_string_not_equal(c.items[i].name, "anchor");
     expect(&c, c.count - 1, "anchor+prefix-stripped", "epics: []\nbeads:\n  - id: a\n");
+    mf_candidates_free(&c);
+
+    /* a data entry above the anchor (`ticket_id: T-7`, a key the profile does
+     * not list) would be dropped: no anchor; a "Word: sentence." line is prose */
+    c = build(yaml_p, "ticket_id: T-7\n<output>\nbeads:\n  - id: a\n");
+    for (size_t i = 0; i < c.count; i++)
+        assert_string_not_equal(c.items[i].name, "anchor");
+    mf_candidates_free(&c);
+    c = build(yaml_p, "Note: the plan follows.\n<output>\nbeads:\n  - id: a\n");
+    expect(&c, c.count - 1, "anchor", "beads:\n  - id: a\n");
     mf_candidates_free(&c);
 }
 
