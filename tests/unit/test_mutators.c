@@ -449,6 +449,19 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_non_null(strstr(raw, "status: done\nstatus: done\n"));
         free(raw);
     }
+    /* a question moved up by norm.phase-out-of-order never passes an earlier question with its id
+     * (norm.duplicate-question-id's repeat): renumbering must still call the later one the duplicate */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n"
+                 "op: norm.phase-out-of-order seed=%d\n---\nquestions:\n  - id: Q01\n    phase: foundation\n"
+                 "    question: A?\n  - id: Q02\n    phase: structure\n    question: B?\n"
+                 "  - id: Q03\n    phase: assembly\n    question: C?\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "- id: Q01\n    phase: foundation\n"));
+        assert_true(strstr(raw, "- id: Q01\n    phase: foundation\n") < strstr(raw, "phase: assembly"));
+        free(raw);
+    }
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
