@@ -449,6 +449,17 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_non_null(strstr(raw, "status: done\nstatus: done\n"));
         free(raw);
     }
+    /* yaml.colon-space never glues a lone child to its value: `sha:9f2c` alone under
+     * `source:` (or alone in a list item) is the parent's plain string, valid YAML */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=%d\n---\n"
+                 "source:\n  sha: 9f2c4e\nitems:\n  - id: S1\n  - id: S2\n    name: build\ntitle: Release\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "  sha: 9f2c4e\n"));
+        assert_non_null(strstr(raw, "  - id: S1\n"));
+        free(raw);
+    }
     /* a question moved up by norm.phase-out-of-order never passes an earlier question with its id
      * (norm.duplicate-question-id's repeat): renumbering must still call the later one the duplicate */
     for (int seed = 1; seed < 20; seed++) {
