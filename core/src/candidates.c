@@ -321,17 +321,25 @@ static bool structured_text(const char *s, size_t n)
     return false;
 }
 
-/* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`)? */
+/* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`;
+ * also one whose indicator damage quoted, `k: "|-"`, `k: ''|''`, which
+ * yaml.quoted-block-indicator repairs)? */
 static bool block_scalar_header(const char *s, size_t n)
 {
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
         n--;
+    size_t q = 0;
+    while (n > 0 && q < 2 && (s[n - 1] == '"' || s[n - 1] == '\''))
+        n--, q++;
     size_t k = n;
     while (k > 0 && (s[k - 1] == '-' || s[k - 1] == '+' || (s[k - 1] >= '1' && s[k - 1] <= '9')) && n - k < 2)
         k--;
     if (k == 0 || (s[k - 1] != '|' && s[k - 1] != '>'))
         return false;
     k--;
+    for (size_t j = 0; j < q; j++, k--)
+        if (k == 0 || (s[k - 1] != '"' && s[k - 1] != '\''))
+            return false;
     if (k == 0 || (s[k - 1] != ' ' && s[k - 1] != '\t'))
         return false;
     while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t'))

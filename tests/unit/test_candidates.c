@@ -124,6 +124,22 @@ static void fences_in_prose(void **state)
     assert_int_equal(warn_line(&c, 4, "cand.fence"), 16);
     assert_non_null(strstr(c.items[4].warnings.items[0].message, "no closing fence"));
     mf_candidates_free(&c);
+
+    /* a fence in a YAML block scalar is text, also under a header damage quoted (`hint: ''|-''`) */
+    static const char *const headers[] = {"hint: |-", "hint: \"|-\"", "hint: ''|-''", "- '>'", NULL};
+    for (int k = 0; headers[k]; k++) {
+        char text[128];
+        snprintf(text, sizeof text, "%s\n  ```yaml\n  x: 1\n  ```\n", headers[k]);
+        c = build(NULL, text);
+        for (size_t i = 0; i < c.count; i++)
+            if (!strcmp(c.items[i].name, "fence"))
+                fail_msg("fence candidate under '%s'", headers[k]);
+        mf_candidates_free(&c);
+    }
+    /* a quoted value that is no header: its fence is a payload */
+    c = build(NULL, "note: \"see|\"\n```yaml\nx: 1\n```\n");
+    expect(&c, c.count - 1, "fence", "x: 1\n");
+    mf_candidates_free(&c);
 }
 
 static void fence_with_prefixes_and_dedupe(void **state)
