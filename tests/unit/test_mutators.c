@@ -449,6 +449,17 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_non_null(strstr(raw, "status: done\nstatus: done\n"));
         free(raw);
     }
+    /* after shape.artifact-markdown the text is markdown: a comma in a file's text is no JSON op site */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[600];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: artifact_files\n"
+                 "opts: {\"expected_files\":[\"README.md\",\"SPEC.md\"]}\nop: shape.artifact-markdown seed=3\n"
+                 "op: json.missing-comma seed=%d\n---\n[{\"filename\": \"README.md\", \"content\": \"# In\"},\n"
+                 " {\"filename\": \"SPEC.md\", \"content\": \"## Totals\\n\\n- Net, VA, gross\"}]\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "- Net, VA, gross\n"));
+        free(raw);
+    }
     /* yaml.colon-space never glues a lone child to its value: `sha:9f2c` alone under
      * `source:` (or alone in a list item) is the parent's plain string, valid YAML */
     for (int seed = 1; seed < 20; seed++) {
