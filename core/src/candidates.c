@@ -700,9 +700,8 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     for (size_t i = 0; i < n; i++) {
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
-        if ((sp[i].start == 0 || s[sp[i].start - 1] == '\n') &&
-            mf_cand_prefix_len(s + sp[i].start, len - sp[i].start) >= sp[i].end - sp[i].start)
-            continue; /* a transcript role prefix ("[sys]"), not a JSON value */
+        if ((sp[i].start == 0 || s[sp[i].start - 1] == '\n') && mf_cand_prefix_len(s + sp[i].start, len - sp[i].start))
+            continue; /* starts with a transcript role prefix ("[sys]"), not a JSON value: the prefix-stripped text's turn */
         if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len) || only_json_outside(s, len, sp, n))
             continue; /* members or values outside the span would be lost */
         int line = mf_cand_line_at(s, sp[i].start);
@@ -747,6 +746,8 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     while (e > 0 && s[e - 1] != close)
         e--;
     size_t st = (size_t)(a - s);
+    if ((st == 0 || s[st - 1] == '\n') && mf_cand_prefix_len(a, len - st))
+        return 0; /* a transcript role prefix: the prefix-stripped text's span */
     if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st) && !opener_before(s, len, st)) {
         int line = mf_cand_line_at(s, st);   /* `Here it is: {"k": "v` - never closed: cut */
         return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,

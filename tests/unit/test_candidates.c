@@ -375,6 +375,15 @@ static void json_balanced_and_span(void **state)
     assert_int_equal(c.count, 1); /* truncated concatenation: no head, no span */
     mf_candidates_free(&c);
 
+    /* a span that starts with a transcript role prefix is the prefix, not a value: only the
+     * prefix-stripped text is extracted */
+    c = build(json_p, "[error] Done, see below\n[error] {\n[error]   \"a\": 1\n[error] }\n[error] ok\n");
+    for (size_t i = 0; i < c.count; i++)
+        if (!strcmp(c.items[i].name, "json-balanced") || !strcmp(c.items[i].name, "json-span"))
+            fail_msg("%s from the prefixed text: %s", c.items[i].name, c.items[i].text);
+    expect(&c, c.count - 1, "json-balanced+prefix-stripped", "{\n  \"a\": 1\n}");
+    mf_candidates_free(&c);
+
     /* JSON anchor on a "key": line */
     c = build(json_p, "Plan:\n  \"tasks\": [1]\n}");
     expect(&c, 1, "anchor", "  \"tasks\": [1]\n}");

@@ -460,6 +460,17 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_non_null(strstr(raw, "- Net, VA, gross\n"));
         free(raw);
     }
+    /* stacked role prefixes and paste markers are no JSON: no JSON op site in them */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.transcript-prefix seed=%d\n"
+                 "op: cand.bracketed-paste seed=%d\nop: json.ellipsis-item seed=1\nop: json.number-format seed=1\n---\n{}\n",
+                 seed, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\xe2\x80\xa6"));
+        assert_null(strstr(raw, "+20"));
+        free(raw);
+    }
     /* yaml.colon-space never glues a lone child to its value: `sha:9f2c` alone under
      * `source:` (or alone in a list item) is the parent's plain string, valid YAML */
     for (int seed = 1; seed < 20; seed++) {
