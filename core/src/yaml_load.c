@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <yaml.h>
-#include "internal.h"
+#include "schema_compile.h"
 
 #define MF_DEFAULT_MAX_NODES 4000000
 #define MF_ALIAS_NODES_MIN 10000
@@ -31,6 +31,7 @@ typedef struct {
     json_t *node;       /* the collection being filled */
     bool is_map;
     bool strings;       /* plain scalars in this frame stay strings */
+    bool key_strings;   /* map: the pending key is a string field */
     char *key;          /* map: pending key, NULL when expecting a key */
     char *anchor;       /* anchor of this collection, registered when it ends */
     size_t first_node;  /* loader's node count when the collection started */
@@ -51,7 +52,8 @@ typedef struct {
     size_t oom_before;  /* mf_oom_count() when loading began */
     mf_error *err;
     int line, col;      /* position of the current event */
-    bool string_fields; /* the profile names string fields (plain scalars under them stay text) */
+    const mf_keymap *keys; /* the profile's key flags (MF_K_*), NULL when no key needs a look */
+    const json_t *key_map; /* the profile's key aliasing map, NULL when aliasing is off */
     json_t **intern;    /* scalar values are never changed in place, so equal ones can be one json_t */
     size_t intern_mask; /* slots - 1: a power of two, about one slot per 32 bytes of text */
 } loader;
@@ -201,11 +203,23 @@ static int register_anchor(loader *L, const char *anchor, json_t *v, size_t node
 
 /* Do plain scalars added to frame f stay strings? Map values: when the key is
  * a string field; sequence items: when the sequence is such a key's value. */
-static bool frame_strings(const loader *L, const frame *f)
+static bool frame_strings(const frame *f)
 {
-    if (!f->is_map)
-        return f->strings;
-    return f->key && L->string_fields && json_object_get(L->o->profile->string_fields, f->key) != NULL;
+    return f->is_map ? f->key && f->key_strings : f->strings;
+}
+
+/* f->key was just set: is it a string field, and would key aliasing rename or drop it? One probe answers both. */
+static void note_key(loader *L, frame *f)
+{
+    f->key_strings = false;
+    if (!L->keys)
+        return;
+    size_t len = strlen(f->key);
+    const mf_kslot *k = mf_keymap_find(L->keys, f->key, len, mf_keymap_hash(f->key, len));
+    unsigned flags = k ? k->flags : 0;
+    f->key_strings = flags & MF_K_STRING;
+    if (L->key_map && !(flags & MF_K_CANONICAL) && !*L->o->renamed_key)
+        *L->o->renamed_key = mf_norm_key_renamed(L->key_map, f->key);
 }
 
 /* Add a finished node (reference stolen) to the frame on top, or make it the root. */
@@ -234,7 +248,10 @@ static int emit(loader *L, json_t *v, const char *anchor, const char *key_text, 
             f->key = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
         }
         json_decref(v);
-        return f->key ? 0 : fail_oom(L);
+        if (!f->key)
+            return fail_oom(L);
+        note_key(L, f);
+        return 0;
     }
     size_t before = json_object_size(f->node);
     if (json_object_set_new_nocheck(f->node, f->key, v)) /* libyaml checked UTF-8 */
@@ -267,13 +284,13 @@ static int push(loader *L, json_t *node, bool is_map, const char *anchor)
         L->st = st;
         L->cap = cap;
     }
-    bool strings = L->depth > 0 && frame_strings(L, &L->st[L->depth - 1]);
+    bool strings = L->depth > 0 && frame_strings(&L->st[L->depth - 1]);
     char *a = mf_strdup0(anchor);
     if (anchor && !a) {
         json_decref(node);
         return fail_oom(L);
     }
-    L->st[L->depth++] = (frame){node, is_map, strings, NULL, a, L->nodes};
+    L->st[L->depth++] = (frame){node, is_map, strings, false, NULL, a, L->nodes};
     return 0;
 }
 
@@ -368,7 +385,7 @@ static json_t *scalar_value(loader *L, const yaml_event_t *e)
             return plain_value(L, s, n);
     }
     if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-        (L->depth > 0 && frame_strings(L, &L->st[L->depth - 1])))
+        (L->depth > 0 && frame_strings(&L->st[L->depth - 1])))
         return string_scalar(L, s, n, e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
     return plain_value(L, s, n);
 }
@@ -390,6 +407,7 @@ static int handle(loader *L, yaml_event_t *e)
             if (!tag && e->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE) { /* no escapes to check */
                 f->key = (char *)e->data.scalar.value; /* the event's own text (malloc'd, NUL-ended), taken over */
                 e->data.scalar.value = NULL;
+                note_key(L, f);
                 return 0;
             }
         }
@@ -483,7 +501,11 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     L.oom_before = mf_oom_count();
     L.max_nodes = o && o->max_nodes ? o->max_nodes : MF_DEFAULT_MAX_NODES;
     L.max_alias_nodes = len / 8 + MF_ALIAS_NODES_MIN;
-    L.string_fields = o && o->profile && json_object_size(o->profile->string_fields) > 0;
+    const mf_profile_compiled *pc = o && o->profile ? o->profile->compiled : NULL;
+    L.key_map = pc && pc->aliases && o->renamed_key ? o->profile->key_map : NULL;
+    if (pc && o->renamed_key && pc->aliases && !L.key_map)
+        *o->renamed_key = true; /* no map to look in: aliasing must walk */
+    L.keys = pc && (json_object_size(o->profile->string_fields) > 0 || L.key_map) ? &pc->load_keys : NULL;
     size_t slots = INTERN_MIN_SLOTS;
     while (slots < INTERN_SLOTS && slots * 32 < len)
         slots *= 2;
