@@ -94,7 +94,7 @@ static void libyaml_events(const char *s, size_t n)
 /* Our loader on the repaired text: events to values. */
 static void core_load(const char *s, size_t n)
 {
-    mf_yaml_load_opts lo = {mf_profiles_get("generic_yaml"), MF_DEFAULT_MAX_DEPTH, 0};
+    mf_yaml_load_opts lo = {.profile = mf_profiles_get("generic_yaml"), .max_depth = MF_DEFAULT_MAX_DEPTH};
     json_t *v = NULL;
     mf_error err = {0};
     if (mf_yaml_load(s, n, &lo, &v, &err) == 0)
