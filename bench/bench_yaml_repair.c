@@ -7,7 +7,7 @@
  * text (mf_result.text) as the baseline and their ratio, the warnings, and the
  * child's peak RSS after the first mf_repair (input text included, before any
  * baseline load) as a multiple of the input size; then the structural
- * repairs alone (groups 1-4 through mf_yaml_repair_group) in MB/s and as a
+ * repairs alone (groups 1-4 through mf_yaml_repair_group_on, one line model) in MB/s and as a
  * multiple of that libyaml load. A second line per shape gives the loader
  * floor on the repaired text: a bare libyaml event parse (what mf_yaml_load
  * reads), mf_yaml_load itself (events to values), and the end-to-end ceiling
@@ -180,8 +180,10 @@ static void run_shape(const shape *sh, size_t bytes)
         mf_buf_put(&t, in.s, in.len);
         double t0 = now();
         changes = 0;
+        mf_yaml_lines *lines = NULL;
         for (int g = 1; g <= MF_YAML_GROUPS; g++)
-            changes += mf_yaml_repair_group(g, &t, p, &w);
+            changes += mf_yaml_repair_group_on(g, &t, &lines, p, &w);
+        mf_yaml_lines_free(lines);
         double t1 = now();
         if (t1 - t0 < rules)
             rules = t1 - t0;

@@ -18,6 +18,7 @@
  * idempotent. The rules live in yaml_repair_lines.c, yaml_repair_inline.c,
  * yaml_repair_quotes.c, yaml_repair_strings.c and yaml_repair_indent.c. */
 #define _GNU_SOURCE /* memmem */
+#include <stdlib.h>
 #include <string.h>
 #include "yaml_repair.h"
 
@@ -104,75 +105,87 @@ static bool profile_feeds(yr_rule_fn fn, const mf_profile *p)
     return true;
 }
 
-/* The bytes a text holds, one bit each. */
-typedef struct { uint64_t bits[4]; } byte_set;
-
-static void byte_set_of(byte_set *b, const char *s, size_t n)
-{
-    unsigned char seen[256] = {0};
-    for (size_t i = 0; i < n; i++)
-        seen[(unsigned char)s[i]] = 1;
-    memset(b, 0, sizeof *b);
-    for (int c = 0; c < 256; c++)
-        if (seen[c])
-            b->bits[c >> 6] |= 1ull << (c & 63);
-}
-
-static bool byte_set_any(const byte_set *b, const char *chars)
+static bool bytes_any(const uint64_t set[4], const char *chars)
 {
     for (; *chars; chars++)
-        if (b->bits[(unsigned char)*chars >> 6] & 1ull << ((unsigned char)*chars & 63))
+        if (yr_bytes_has(set, (unsigned char)*chars))
             return true;
     return false;
 }
 
 /* False when the text holds none of the rule's trigger bytes (or none of its pairs). */
-static bool text_may_need(const model_rule *r, const byte_set *b, const char *s, size_t n)
+static bool text_may_need(const model_rule *r, const yr_bytes *b, const char *s, size_t n)
 {
-    if (r->bytes && !byte_set_any(b, r->bytes))
+    if (r->bytes && !bytes_any(b->any, r->bytes))
         return false;
     if (!r->pairs)
         return true;
-    for (const char *q = r->pairs; q[0] && q[1]; q += 2)
+    for (const char *q = r->pairs; q[0] && q[1]; q += 2) {
+        if (q[0] == q[1] && !yr_bytes_has(b->doubled, (unsigned char)q[0]))
+            continue;
         if (memmem(s, n, q, 2))
             return true;
+    }
     return false;
+}
+
+yr_rule_fn yr_rule_at(size_t index)
+{
+    return index < sizeof model_rules / sizeof *model_rules ? model_rules[index].fn : NULL;
 }
 
 bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n)
 {
-    byte_set b;
-    byte_set_of(&b, s, n);
+    yr_bytes b = {{0}, {0}};
+    yr_bytes_add(&b, s, n, -1);
     return text_may_need(&model_rules[index], &b, s, n);
 }
 
-/* Run the rules of `rules` whose group is `group` on text in place, building
- * the line model once and again only after a rule changed the text. */
-static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+/* The line model of one candidate's text, kept across the chains run on it. */
+struct mf_yaml_lines {
+    yr_doc d;
+    yr_trace trace;
+    bool open;
+};
+
+void mf_yaml_lines_free(mf_yaml_lines *m)
+{
+    if (!m)
+        return;
+    if (m->open)
+        yr_doc_close(&m->d);
+    free(m->trace.s);
+    free(m);
+}
+
+/* Run the rules of `rules` whose group is `group` on text in place over the
+ * model in m (built now unless m holds this very text's), updated
+ * (yr_doc_update) after each rule that changed the text. */
+static size_t run_chain(const model_rule *rules, int group, mf_buf *text, mf_yaml_lines *m, const mf_profile *p,
+                        mf_warnings *w)
 {
     size_t changes = 0;
     mf_buf out = {0};
-    yr_doc d;
-    bool open = false, have_bytes = false;
-    byte_set bytes;
+    yr_doc *d = &m->d;
+    if (m->open && (d->text != mf_buf_cstr(text) || d->len != text->len)) {
+        yr_doc_close(d);
+        m->open = false;
+    }
     for (const model_rule *r = rules; r->fn; r++) {
         if (r->group != group || !profile_feeds(r->fn, p))
             continue;
-        if (!have_bytes) {
-            byte_set_of(&bytes, mf_buf_cstr(text), text->len);
-            have_bytes = true;
-        }
-        if (!text_may_need(r, &bytes, mf_buf_cstr(text), text->len))
-            continue;
-        if (!open && yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
+        if (!m->open && yr_doc_open(d, mf_buf_cstr(text), text->len) != 0)
             break;
-        open = true;
+        m->open = true;
+        d->trace = &m->trace;
+        if (!text_may_need(r, &d->bytes, d->text, d->len))
+            continue;
         mf_buf_reset(&out);
+        m->trace.count = 0;
         size_t mark = w->count;
-        size_t n = r->fn(&d, &out, p, w);
+        size_t n = r->fn(d, &out, p, w);
         if (n) {
-            yr_doc_close(&d);
-            open = have_bytes = false;
+            m->open = yr_doc_update(d, mf_buf_cstr(&out), out.len) >= 0;
             mf_buf tmp = *text;
             *text = out;
             out = tmp;
@@ -181,19 +194,36 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const 
             mf_warnings_truncate(w, mark);
         }
     }
-    if (open)
-        yr_doc_close(&d);
     mf_buf_free(&out);
     return changes;
 }
 
-size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+/* m, or a new model when *m is NULL; NULL on OOM. */
+static mf_yaml_lines *lines_of(mf_yaml_lines **m)
 {
-    size_t n = run_chain(model_rules, group, text, p, w);
+    if (!*m)
+        *m = calloc(1, sizeof **m);
+    return *m;
+}
+
+size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, const mf_profile *p, mf_warnings *w)
+{
+    mf_yaml_lines *m = lines_of(lines);
+    if (!m)
+        return 0;
+    size_t n = run_chain(model_rules, group, text, m, p, w);
     /* a quote group 3 closed no longer hides the wrapper lines (a bare tag, a
      * fence) the open quote ran over: group 1 looks again */
     if (group == 3 && n)
-        n += run_chain(model_rules, 1, text, p, w);
+        n += run_chain(model_rules, 1, text, m, p, w);
+    return n;
+}
+
+size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+{
+    mf_yaml_lines *m = NULL;
+    size_t n = mf_yaml_repair_group_on(group, text, &m, p, w);
+    mf_yaml_lines_free(m);
     return n;
 }
 
@@ -282,5 +312,8 @@ size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     if (!may_be_misread(mf_buf_cstr(text), text->len, p))
         return 0;
-    return run_chain(misread_rules, 0, text, p, w);
+    mf_yaml_lines *m = NULL;
+    size_t n = lines_of(&m) ? run_chain(misread_rules, 0, text, m, p, w) : 0;
+    mf_yaml_lines_free(m);
+    return n;
 }
