@@ -142,7 +142,7 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
 /* The YAML repairs' line model of one text, kept between group calls (yaml_repair.c). */
 typedef struct mf_yaml_lines mf_yaml_lines;
 /* mf_yaml_repair_group over the model in *lines (created when NULL, reused while
- * text is the one it was left on): one model per candidate, not one per group. */
+ * text is the one it was left on): groups that change nothing share one model. */
 size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, const mf_profile *p, mf_warnings *w);
 void mf_yaml_lines_free(mf_yaml_lines *lines);
 /* Repairs run before the first parse, because the malformed text also parses

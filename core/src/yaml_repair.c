@@ -185,7 +185,16 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, mf_yam
         size_t mark = w->count;
         size_t n = r->fn(d, &out, p, w);
         if (n) {
-            m->open = yr_doc_update(d, mf_buf_cstr(&out), out.len) >= 0;
+            /* the update holds both models at once: worth it when most lines were copied */
+            size_t copied = 0;
+            for (size_t k = 0; k < m->trace.count; k++)
+                copied += m->trace.s[k].n;
+            if (2 * copied < out.len) {
+                yr_doc_close(d);
+                m->open = yr_doc_open(d, mf_buf_cstr(&out), out.len) == 0;
+            } else {
+                m->open = yr_doc_update(d, mf_buf_cstr(&out), out.len) >= 0;
+            }
             mf_buf tmp = *text;
             *text = out;
             out = tmp;
