@@ -129,8 +129,15 @@ int yr_doc_set_line(yr_doc *d, size_t i, const char *p, size_t n, bool nl)
 
 size_t yr_count_lines(const char *s, size_t n)
 {
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++)
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
+    size_t count = 0, i = 0;
+    for (; i + 8 <= n; i += 8) { /* eight bytes at a time: the high bit of each byte that is '\n' */
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        x ^= ones * '\n';
+        count += (size_t)__builtin_popcountll(~(((x & low7) + low7) | x | low7));
+    }
+    for (; i < n; i++)
         count += s[i] == '\n';
     return count + (n > 0 && s[n - 1] != '\n');
 }
