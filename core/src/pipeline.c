@@ -36,6 +36,8 @@
 typedef struct {
     const mf_profile *p;
     const mf_options *o;
+    const char *raw;       /* the input, checked to be valid UTF-8 */
+    size_t raw_len;
     int max_depth;
     mf_result *r;          /* best rejection so far lives in r->error */
     json_t *weak;          /* generic profiles: scalar-root fallback */
@@ -150,7 +152,8 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
             *v = R->stash;
             R->stash = NULL;
             mf_warnings_take(w, &R->stash_w);
-        } else if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err)) {
+        } else if (mf_json_parse_repair(text, len, R->p, R->max_depth, text == R->raw && len == R->raw_len, v, w,
+                                        err)) {
             return -1;
         }
         if (!allow_json_repair && w->count > before) {
@@ -368,7 +371,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
     if (mf_echo_detect(p, raw, len, &r->error))
         return r;
 
-    run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL,
+    run R = {p, opt, raw, len, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL,
              NULL, {0}, NULL, 0, false, NULL, 0, {0}, {0}};
     mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
     bool keyed;
