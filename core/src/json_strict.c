@@ -85,35 +85,44 @@ static const unsigned char *plain_run(const unsigned char *p, const unsigned cha
     return p;
 }
 
-static bool utf8_ok(const unsigned char *s, size_t n)
+size_t mf_utf8_invalid_at(const char *text, size_t n)
 {
-    for (size_t i = 0; i < n;) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < n) {
+#if defined(__SSE2__)
+        while (n - i >= 16 && _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(s + i))) == 0)
+            i += 16;                    /* sixteen ASCII bytes at a time */
+#endif
         uint64_t w;
         while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & 0x8080808080808080ull) == 0))
             i += 8;
+        while (i < n && s[i] < 0x80)
+            i++;
         if (i == n)
             break;
-        unsigned c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
+        /* one sequence: its lead byte's range fixes its length; the second
+         * byte's range excludes overlongs (E0, F0), surrogates (ED) and code
+         * points past U+10FFFF (F4) */
+        unsigned c = s[i], lo = 0x80, hi = 0xBF;
         size_t need;
-        unsigned cp, min;
-        if (c >= 0xC2 && c <= 0xDF) need = 1, cp = c & 0x1F, min = 0x80;
-        else if (c >= 0xE0 && c <= 0xEF) need = 2, cp = c & 0x0F, min = 0x800;
-        else if (c >= 0xF0 && c <= 0xF4) need = 3, cp = c & 0x07, min = 0x10000;
-        else return false;
-        for (size_t k = 1; k <= need; k++) {
-            if (i + k >= n || (s[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = cp << 6 | (s[i + k] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
+        if (c >= 0xC2 && c <= 0xDF) need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        else if (c >= 0xF0 && c <= 0xF4) need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        else return i;
+        if (n - i <= need || s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (size_t k = 2; k <= need; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
         i += need + 1;
     }
-    return true;
+    return n;
+}
+
+static bool utf8_ok(const unsigned char *s, size_t n)
+{
+    return mf_utf8_invalid_at((const char *)s, n) == n;
 }
 
 static int hex4(const unsigned char *s, unsigned *v)

@@ -26,6 +26,9 @@ int mf_json_strict_dups(const char *s, size_t n, int max_depth, bool utf8, json_
 /* True when [s, s+n) is valid UTF-8 (no overlongs, surrogates or code points
  * past U+10FFFF: what json_stringn accepts), eight ASCII bytes at a time. */
 bool mf_utf8_valid(const char *s, size_t n);
+/* Offset of the first byte of the first invalid UTF-8 sequence in [s, s+n)
+ * (as mf_utf8_valid judges), or n when there is none. */
+size_t mf_utf8_invalid_at(const char *s, size_t n);
 
 #define MF_JSON_STRICT_DEPTH 2000
 
