@@ -221,16 +221,17 @@ size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned
 /* The bytes a run of string text stops at, for a string of delimiter kind q:
  * its closing quote's (first) byte, '\\', control bytes (<= 0x1F), and one
  * more byte: '$' in a double-quoted string (a `${` template), '"' in a
- * single-quoted one (a double-quoted key after a missing quote). These are
- * the bytes jl_parse_string's loop decides on for that kind; a new decision
- * on another byte must add it here (test_json_lex compares the runs with the
+ * single-quoted one (a double-quoted key after a missing quote), 0xC2 in a
+ * backtick string (the acute accent that closes `a´). These are the bytes
+ * jl_parse_string's loop decides on for that kind; a new decision on another
+ * byte must add it here (test_json_lex compares the runs with the
  * byte-by-byte scan on the fixtures and mutations of them). */
 typedef struct { unsigned char quote, other; } run_stops;
 
 static run_stops stops_of(int q)
 {
     unsigned char quote = q == Q_DOUBLE ? '"' : q == Q_SINGLE ? '\'' : q == Q_BACKTICK ? '`' : 0xE2;
-    return (run_stops){quote, q == Q_DOUBLE ? '$' : q == Q_SINGLE ? '"' : '\\'};
+    return (run_stops){quote, q == Q_DOUBLE ? '$' : q == Q_SINGLE ? '"' : q == Q_BACKTICK ? 0xC2 : '\\'};
 }
 
 static inline bool stops_at(run_stops st, unsigned char c)
