@@ -195,7 +195,7 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
     }
     mf_warnings w = {0};
     mf_buf_reset(&c->tmp);
-    if (mf_buf_put(&c->tmp, s, n))
+    if (mf_buf_reserve(&c->tmp, n) || mf_buf_put(&c->tmp, s, n))
         goto oom;
     for (size_t i = 0; c->base && i < c->base->count; i++)
         if (mf_warnings_add(&w, c->base->items[i].rule, c->base->items[i].line, "%s",
@@ -822,6 +822,20 @@ static int scan_json_span(ctx *c, const char *s, size_t len)
 
 /* ---- assembly -------------------------------------------------------------- */
 
+/* Does a line of [s, s+n) start with a transcript role prefix? (Only then can
+ * mf_cand_strip_prefixes change the text: its copy is made only then.) */
+static bool prefixed_line(const char *s, size_t n)
+{
+    for (const char *q = s; q < s + n && (q = memchr(q, '[', (size_t)(s + n - q))); q++) {
+        if (q > s && q[-1] != '\n')
+            continue;
+        const char *nl = memchr(q, '\n', (size_t)(s + n - q));
+        if (mf_cand_prefix_len(q, nl ? (size_t)(nl - q) + 1 : (size_t)(s + n - q)))
+            return true;
+    }
+    return false;
+}
+
 typedef int (*scan_fn)(ctx *c, const char *s, size_t len);
 
 /* Is the whole text one strictly valid JSON value (a JSON profile)? Such a
@@ -862,8 +876,8 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
         memset(c.hash, 0, out->cap * sizeof *c.hash); /* hashed when first compared */
     }
 
-    int first;
-    size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
+    int first = 0;
+    size_t nstrip = prefixed_line(raw, len) ? mf_cand_strip_prefixes(raw, len, &stripped, &first) : 0;
     if (nstrip == (size_t)-1)
         goto oom;
     if (nstrip && mf_warnings_add(&pw, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first,
