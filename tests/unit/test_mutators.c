@@ -471,6 +471,19 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_null(strstr(raw, "+20"));
         free(raw);
     }
+    /* json.number-format twice never writes ++5; json.unescaped-quote leaves a string whose
+     * unescaped quotes would read as more members (`\", \"notes\": \"`) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.number-format seed=%d\n"
+                 "op: json.number-format seed=%d\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"n\": 5, \"f\": 0.5, \"name\": \"test\\\", \\\"notes\\\": \\\"run\"}\n", seed, seed + 1, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "++"));
+        assert_null(strstr(raw, ".+"));
+        assert_non_null(strstr(raw, "\"test\\\", \\\"notes\\\": \\\"run\""));
+        free(raw);
+    }
     /* yaml.colon-space never glues a lone child to its value: `sha:9f2c` alone under
      * `source:` (or alone in a list item) is the parent's plain string, valid YAML */
     for (int seed = 1; seed < 20; seed++) {
