@@ -734,6 +734,15 @@ static bool opener_before(const char *s, size_t len, size_t st)
     return false;
 }
 
+/* Is the '[' at i terminal noise, no structure: an ANSI CSI sequence's
+ * (ESC before it) or a bracketed-paste marker ("[200~", "[201~")? */
+static bool terminal_bracket(const char *s, size_t len, size_t i)
+{
+    return s[i] == '[' && ((i > 0 && s[i - 1] == '\x1b') ||
+                           (i + 4 < len && s[i + 1] == '2' && s[i + 2] == '0' && (s[i + 3] == '0' || s[i + 3] == '1') &&
+                            s[i + 4] == '~'));
+}
+
 /* First `open` to last `close`. Skipped when structure follows the last
  * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
  * truncated value) and when it is the whole text. */
@@ -757,7 +766,7 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     if (e <= st + 1 || (st == 0 && blank(s + e, len - e)))
         return 0;
     for (size_t i = e; i < len; i++)
-        if (s[i] == '{' || s[i] == '[' || s[i] == '"')
+        if ((s[i] == '{' || s[i] == '[' || s[i] == '"') && !terminal_bracket(s, len, i))
             return 0;
     if (holds_member(s, 0, st))
         return 0;

@@ -375,6 +375,14 @@ static void json_balanced_and_span(void **state)
     assert_int_equal(c.count, 1); /* truncated concatenation: no head, no span */
     mf_candidates_free(&c);
 
+    /* terminal noise after the last closer (an ANSI sequence, paste markers) is no structure */
+    c = build(json_p, "Here it is.\n{\"a\": [1}\n\x1b[0m");
+    expect(&c, c.count - 1, "json-span", "{\"a\": [1}");
+    mf_candidates_free(&c);
+    c = build(json_p, "{\"a\": [1}\n[200~[201~\n\nThis covers it.");
+    expect(&c, c.count - 1, "json-span", "{\"a\": [1}");
+    mf_candidates_free(&c);
+
     /* a span that starts with a transcript role prefix is the prefix, not a value: only the
      * prefix-stripped text is extracted */
     c = build(json_p, "[error] Done, see below\n[error] {\n[error]   \"a\": 1\n[error] }\n[error] ok\n");
