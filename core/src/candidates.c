@@ -324,7 +324,7 @@ static bool structured_text(const char *s, size_t n)
 /* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`;
  * also one whose indicator damage quoted, `k: "|-"`, `k: ''|''`, which
  * yaml.quoted-block-indicator repairs)? */
-static bool block_scalar_header(const char *s, size_t n)
+bool mf_cand_block_header(const char *s, size_t n)
 {
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
         n--;
@@ -378,7 +378,7 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
             continue;
         }
         block_indent = -1;
-        if (!inside && block_scalar_header(s + a, e - a))
+        if (!inside && mf_cand_block_header(s + a, e - a))
             block_indent = (long)ind;
         if (fence_info(s + a, e - a, &f)) {
             if (!first_fence_line)

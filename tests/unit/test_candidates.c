@@ -315,6 +315,12 @@ static void orphan_fence(void **state)
     expect(&c, 1, "fence", "a: 1\n");
     mf_candidates_free(&c);
 
+    /* fences inside a YAML block scalar open nothing: a bare fence at the end is still an orphan */
+    c = build(NULL, "hint: |-\n  ```\n  plain fence\n  ```\nitems: null\n```\n");
+    expect(&c, 0, "raw", "hint: |-\n  ```\n  plain fence\n  ```\nitems: null\n");
+    expect_rules(&c, 0, "cand.orphan-fence", NULL);
+    mf_candidates_free(&c);
+
     /* ```yaml as the last line is not a closing fence */
     c = build(NULL, "a: 1\n```yaml\n");
     expect(&c, 0, "raw", "a: 1\n```yaml\n");
