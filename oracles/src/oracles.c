@@ -585,8 +585,9 @@ static bool scalar_text(const json_t *want, const char *s)
     char *e;
     if (!*s)
         return json_is_null(want);
-    if (json_is_integer(want)) {
-        long long x = strtoll(s, &e, 10);
+    if (json_is_integer(want)) {            /* YAML 1.2 core ints: 31, +31, 0x1F, 0o37 */
+        bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X'), oct = s[0] == '0' && s[1] == 'o';
+        long long x = strtoll(hex || oct ? s + 2 : s, &e, hex ? 16 : oct ? 8 : 10);
         return !*e && x == json_integer_value(want);
     }
     if (json_is_real(want)) {
