@@ -503,6 +503,15 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_true(prose <= 1);
         free(raw);
     }
+    /* a field the schema enumerates (a change's type) is no value op site: its normalizer rejects others */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: refinement_changes\nop: val.quotes seed=%d\n---\n"
+                 "changes:\n- type: modified\n  item_type: bead\n  item_id: t\n  description: A\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "type: modified\n"));
+        free(raw);
+    }
     /* yaml.colon-space never glues a lone child to its value: `sha:9f2c` alone under
      * `source:` (or alone in a list item) is the parent's plain string, valid YAML */
     for (int seed = 1; seed < 20; seed++) {

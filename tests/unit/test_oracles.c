@@ -192,6 +192,14 @@ static void test_oracle_false_positives(void **state)
     assert_int_equal(mf_oracle_no_data_loss(&in2, &v), 1);
     mf_result_free(r);
 
+    /* YAML's \UXXXXXXXX and \xXX escapes are the characters they spell */
+    const char *raw3 = "a: \"caf\\xE9 \\U0001F389\"\n";
+    r = fake(J("{\"a\":\"caf\xc3\xa9 \xf0\x9f\x8e\x89\"}"), "raw", false);
+    mf_oracle_input inu = {g, NULL, raw3, strlen(raw3), r, NULL, MF_EXPECT_RAW};
+    if (mf_oracle_no_data_loss(&inu, &v))
+        fail_msg("YAML \\U and \\x escapes: %s", v.detail);
+    mf_result_free(r);
+
     /* subset after truncation: the string the text was cut in may be a prefix */
     const mf_profile *gj = mf_profiles_get("generic_json");
     json_t *t = J("{\"a\":\"first\",\"b\":[\"second\",\"third\"]}");
