@@ -503,6 +503,10 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_true(prose <= 1);
         free(raw);
     }
+    /* a whole-artifact fence that a later wrapper indents into the artifact: raw */
+    assert_int_equal(contract_of("malform-case 1\nprofile: refinement_changes\nop: yaml.code-fence seed=1\n"
+                                 "op: norm.wrapper-chain seed=1\n---\nchanges:\n- type: added\n  item_id: r\n", NULL),
+                     MF_CONTRACT_RAW);
     /* a field the schema enumerates (a change's type) is no value op site: its normalizer rejects others */
     for (int seed = 1; seed < 20; seed++) {
         char text[300];
