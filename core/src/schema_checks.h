@@ -37,17 +37,20 @@ char *mf_value_preview(const json_t *v);
 const char *mf_value_type_name(const json_t *v);
 
 /* ---- schema normalization + validation in one step (norm_schema.c) ---- */
-/* mf_norm_schema then mf_schema_validate(p->schema): tier-3 normalizers call
- * this before their semantic checks so that a structural problem is always
- * reported as tier 2. 0 when valid, -1 with err set. */
+/* mf_norm_schema and the check against the compiled schema in one walk, with
+ * the same warnings and the same first error as running them one after the
+ * other: the pipeline's last stage, and tier-3 normalizers call it before
+ * their semantic checks so that a structural problem is always reported as
+ * tier 2. 0 when valid, -1 with err set. */
 int mf_schema_gate(const mf_profile *p, json_t *root, mf_warnings *w, mf_error *err);
 /* True when a relative file path is unsafe: absolute ("/x", "\\x", "C:\\x"),
  * or with a ".." segment. */
 bool mf_path_unsafe(const char *path);
 
 /* Strict markdown fallback of seed 001: every "```[lang]\nfilename: X\n...```"
- * block whose X is an expected file (all of them when expected is NULL).
- * Returns a new [{filename, content}] array (empty when nothing matched). */
-json_t *mf_artifact_files_from_markdown(const char *text, const json_t *expected);
+ * block of text[0, len) (NUL bytes included) whose X is an expected file (all
+ * of them when expected is NULL). Returns a new [{filename, content}] array
+ * (empty when nothing matched). */
+json_t *mf_artifact_files_from_markdown(const char *text, size_t len, const json_t *expected);
 
 #endif
