@@ -606,10 +606,10 @@ static size_t operator_end(const jp *p, size_t content)
         while (k > content && is_ws(at(p, k - 1)))
             k--;
         if (k >= content + 4 && at(p, k - 1) == '/' && at(p, k - 2) == '*') {
-            size_t m = k - 2;
-            while (m > content + 1 && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
+            size_t m = k - 2;            /* a comment of at most KEY_LOOKAHEAD bytes: linear */
+            while (m > content + 1 && k - m < KEY_LOOKAHEAD && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
                 m--;
-            if (m <= content + 1)
+            if (m <= content + 1 || k - m >= KEY_LOOKAHEAD)
                 return 0;
             k = m - 2;
             comment = true;
@@ -630,9 +630,9 @@ static size_t operator_end(const jp *p, size_t content)
         if (!(k >= content + 4 && at(p, k - 1) == '/' && at(p, k - 2) == '*'))
             break;
         size_t m = k - 2;
-        while (m > content + 1 && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
+        while (m > content + 1 && k - m < KEY_LOOKAHEAD && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
             m--;
-        if (m <= content + 1)
+        if (m <= content + 1 || k - m >= KEY_LOOKAHEAD)
             return 0;
         k = m - 2;
     }
