@@ -7,8 +7,9 @@
  *   1. "raw"              the output itself;
  *   2. "prefix-stripped"  transcript role prefixes removed from each line;
  *   3. "fence"            the inner text of every ```yaml/```yml/```json/
- *                         ```jsonl (or bare ```) fence; an unclosed fence runs
- *                         to the end of the text;
+ *                         ```jsonl (or bare ```) fence, ~~~ too, the language
+ *                         also as part of a compound word (~~~card-yaml); an
+ *                         unclosed fence runs to the end of the text;
  *   4. "tag"              every <TAG>...</TAG> of a profile with a tag;
  *      "tag-truncated"    everything after the last opening tag left unclosed;
  *   5. "anchor"           from the first line starting with a top-level key of
@@ -113,7 +114,12 @@ static int tidy(ctx *c, mf_warnings *w)
 {
     mf_buf *b = &c->tmp;
     int line;
-    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
+    bool keyed;
+    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, &keyed);
+    /* sentences without a key after a `---` are a second document YAML reads as
+     * it is (the raw text's reading, [artifact, "text"]): kept, not dropped */
+    if (cut < b->len && !keyed && b->len - cut >= 3 && memcmp(b->s + cut, "---", 3) == 0)
+        cut = b->len;
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';
@@ -267,6 +273,23 @@ static bool info_is(const char *s, size_t wl, const char *const *words)
     return false;
 }
 
+/* Does the info word [s, s+wl) name a data language: yaml, yml, json or jsonl
+ * alone or as one part of a compound word (`card-yaml`, `yaml_front`,
+ * `language-json`, `{.yaml}`: parts split at non-alphanumerics)? */
+static bool info_names_data(const char *s, size_t wl)
+{
+    static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
+    for (size_t i = 0; i < wl;) {
+        size_t j = i;
+        while (j < wl && (((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z') || (s[j] >= '0' && s[j] <= '9')))
+            j++;
+        if (j > i && info_is(s + i, j - i, ok))
+            return true;
+        i = j > i ? j : j + 1;
+    }
+    return false;
+}
+
 static bool fence_info(const char *s, size_t n, fence *f)
 {
     size_t i = 0;
@@ -289,9 +312,8 @@ static bool fence_info(const char *s, size_t n, fence *f)
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
         i++;
     f->bare = wl == 0 && i == n;
-    static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
     static const char *const plain[] = {"text", "txt", "plaintext", "plain", "markdown", "md", NULL};
-    f->accepted = f->bare || info_is(s + a, wl, ok);
+    f->accepted = f->bare || info_names_data(s + a, wl);
     f->plain = !f->accepted && info_is(s + a, wl, plain);
     return true;
 }
@@ -321,17 +343,26 @@ static bool structured_text(const char *s, size_t n)
     return false;
 }
 
-/* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`)? */
+/* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`)?
+ * A header damaged into a quoted scalar (`key: '|-'`, `key: ''|-''`: what
+ * yaml.quoted-block-indicator and yaml.doubled-quotes repair) counts too: the
+ * lines under it are its body, not a fenced payload. */
 static bool block_scalar_header(const char *s, size_t n)
 {
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
         n--;
-    size_t k = n;
-    while (k > 0 && (s[k - 1] == '-' || s[k - 1] == '+' || (s[k - 1] >= '1' && s[k - 1] <= '9')) && n - k < 2)
+    size_t q = 0; /* closing quotes of a damaged header, one or two of one kind */
+    while (q < 2 && n > q + 1 && (s[n - 1 - q] == '\'' || s[n - 1 - q] == '"') && s[n - 1 - q] == s[n - 1])
+        q++;
+    size_t end = n - q, k = end;
+    while (k > 0 && (s[k - 1] == '-' || s[k - 1] == '+' || (s[k - 1] >= '1' && s[k - 1] <= '9')) && end - k < 2)
         k--;
     if (k == 0 || (s[k - 1] != '|' && s[k - 1] != '>'))
         return false;
     k--;
+    for (size_t j = 0; j < q; j++, k--) /* as many opening quotes */
+        if (k == 0 || s[k - 1] != s[n - 1])
+            return false;
     if (k == 0 || (s[k - 1] != ' ' && s[k - 1] != '\t'))
         return false;
     while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t'))

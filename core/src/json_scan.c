@@ -315,25 +315,29 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                    b->s ? b->s : "", b->len > 40 ? "..." : "");
             continue;
         }
-        char *key = mf_strndup(b->s ? b->s : "", b->len);
+        size_t keylen = b->len;
+        char key_here[64];              /* most keys are short: no allocation for them */
+        char *key = keylen < sizeof key_here ? key_here : malloc(keylen + 1);
         if (!key) {
             jl_fail(p, "out of memory");
             goto error;
         }
-        size_t keylen = b->len;
+        if (keylen)
+            memcpy(key, b->s, keylen);
+        key[keylen] = '\0';
         if (jl_skip_ws(p)) {
-            free(key);
+            if (key != key_here) free(key);
             goto error;
         }
         if (at_end(p)) {
             jl_cut(p, "dropped the member \"%.40s\" (no value before the end)", key);
-            free(key);
+            if (key != key_here) free(key);
             p->dropped_member = true;
             continue;
         }
         if (cur(p) != ':') {
             if (cur(p) == ',' || cur(p) == '}' || !value_start(p)) {
-                free(key);
+                if (key != key_here) free(key);
                 jl_fail(p, "expected ':' after an object key");
                 goto error;
             }
@@ -342,12 +346,12 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_advance(p);
         }
         if (jl_skip_ws(p)) {
-            free(key);
+            if (key != key_here) free(key);
             goto error;
         }
         if (at_end(p)) {
             jl_cut(p, "dropped the member \"%.40s\" (no value before the end)", key);
-            free(key);
+            if (key != key_here) free(key);
             p->dropped_member = true;
             continue;
         }
@@ -359,18 +363,18 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         if (memchr(key, '\0', keylen)) {
             /* the value tree's keys are C strings: a NUL would cut the key
              * silently downstream, so it is a rejection, as in jansson */
-            free(key);
+            if (key != key_here) free(key);
             jl_fail(p, "object key contains U+0000 (NUL), which malform does not carry");
             goto error;
         }
         if (jl_placeholder_at(p, p->i)) {
-            free(key);
+            if (key != key_here) free(key);
             jl_fail(p, "a placeholder ('...') stands where the member's value should be");
             goto error;
         }
         p->parent_object = true;
         if (!v && parse_value(p, &v, b)) {
-            free(key);
+            if (key != key_here) free(key);
             goto error;
         }
         if (!v)
@@ -383,17 +387,21 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             p->i = key_at, p->line = key_line, p->bol = key_bol;
             jl_fail(p, "duplicate key \"%.40s\" with a different value: keeping either would drop the other",
                     key);
-            free(key);
+            if (key != key_here) free(key);
             goto error;
         }
         if (v && json_object_setn_new(obj, key, keylen, v)) {
-            free(key);
+            if (key != key_here) free(key);
             jl_fail(p, "object key is not valid UTF-8");
             goto error;
         }
         last = v;
-        snprintf(last_key, sizeof last_key, "%s", key);
-        free(key);
+        size_t kl = 0;
+        while (kl < sizeof last_key - 1 && key[kl])
+            kl++;
+        memcpy(last_key, key, kl);
+        last_key[kl] = '\0';
+        if (key != key_here) free(key);
         need_sep = true;
         comma = false;
     }

@@ -671,14 +671,6 @@ static bool end_before_key(jp *p, mf_buf *b, size_t content, int open_line, size
 
 /* Parse a string whose opening delimiter (kind q) is at p->i into b.
  * Returns 0 (sets *cut when the input ended inside it), or -1. */
-/* A byte inside a string that is neither a closer (quotes, backtick, the
- * first byte of a smart quote or of the acute accent), an escape, a template start nor a control
- * character: the loop below copies it as it is. */
-static inline bool plain_byte(unsigned c)
-{
-    return c >= 0x20 && c != '"' && c != '\'' && c != '`' && c != '\\' && c != '$' && c != 0xE2 && c != 0xC2;
-}
-
 int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
 {
     size_t open = p->i;
@@ -758,9 +750,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                        tail < b->len ? "..." : "", (int)tail, b->s ? b->s + b->len - tail : "");
             break;
         }
-        size_t run = p->i; /* bytes no branch below treats specially: copied at once */
-        while (run < p->n && plain_byte((unsigned char)p->s[run]))
-            run++;
+        size_t run = jl_string_run(p, p->i, q); /* bytes no branch below treats specially: copied at once */
         if (run > p->i) {
             if (mf_buf_put(b, p->s + p->i, run - p->i)) return jl_fail(p, "out of memory");
             p->i = run;

@@ -100,6 +100,10 @@ size_t yr_fix_item_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnin
 size_t yr_fix_doubled_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_inline_known_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_front_matter_closer(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* yaml.colon-space before the first parse: glued `k:v` children of an empty parent (valid YAML: a string). */
+size_t yr_fix_colon_space_child(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* True when the line at offset next of s is deeper than col and starts with a glued `key:value` (its pre-check). */
+bool yr_may_have_glued_child(const char *s, size_t n, size_t next, size_t col);
 /* True when the last line of s that is neither blank nor a comment is a bare `---` (front-matter-closer's pre-check). */
 bool yr_may_end_with_doc_start(const char *s, size_t n);
 
