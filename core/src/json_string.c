@@ -177,17 +177,15 @@ static bool closer_then_structure(const jp *p, size_t k)
     }
 }
 
-/* Is the quote at j followed by nothing but closers and blanks to the end
- * of input (`"}]}`)? Then it closes the string, and a quote before it is text. */
-static bool quote_then_closers_end(const jp *p, size_t j)
+static bool closes_here(const jp *p, size_t k, bool is_key, bool inner);
+
+/* Is the quote at j directly followed by a closer, and a closing quote there
+ * (`"}]}` at the end, `"}, {"path": ...`)? Then it closes the string: read as
+ * an opening quote it would start a string of closers. */
+static bool quote_then_closer(const jp *p, size_t j)
 {
-    size_t k = j + 1;
-    for (; k < p->n; k++) {
-        int c = at(p, k);
-        if (!is_ws(c) && c != '}' && c != ']')
-            return false;
-    }
-    return true;
+    int c = at(p, j + 1);
+    return (c == '}' || c == ']') && closes_here(p, j + 1, false, true);
 }
 
 /* Is the quote that ends just before k a closing quote? */
@@ -208,7 +206,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     case ',':
         return structure_after_comma(p, j + 1, !is_key && p->parent_object);
     case '"':
-        if (!is_key && quote_then_closers_end(p, j))
+        if (!is_key && quote_then_closer(p, j))
             return false;               /* `return "x"` line break `"}]}`: the last quote closes, not this one */
         return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
     case '{': case '[': case '#': case '\'':
