@@ -102,6 +102,26 @@ static bool sentence(const char *s, size_t n)
     return words >= 4;
 }
 
+bool mf_cand_data_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
+        i++;
+    if (i == 0 || i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || !islower((unsigned char)s[0]))
+        return false;
+    size_t a = i + 2, e = n;
+    while (a < e && (s[a] == ' ' || s[a] == '\t'))
+        a++;
+    while (e > a && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+        e--;
+    if (a == e || s[a] == '#' || strchr(".!?:", s[e - 1]))
+        return false;
+    size_t words = 0;
+    for (size_t k = a; k < e; k++)
+        words += (k == a || s[k - 1] == ' ') && s[k] != ' ';
+    return words < 4;
+}
+
 /* Does the line start with a key glued to its value ("title:Release, v2",
  * "op:shape.a")? That is an entry missing its colon space, never prose. */
 static bool glued_key(const char *s, size_t n)

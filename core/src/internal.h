@@ -119,6 +119,7 @@ typedef struct {
     const mf_profile *profile;  /* string_fields keep plain text; may be NULL */
     int max_depth;
     size_t max_nodes;           /* cap on nodes incl. alias expansion */
+    bool *renamed_key;          /* set when a key is one the profile's key aliasing renames or drops; may be NULL */
 } mf_yaml_load_opts;
 /* Parse YAML text into a value typed by the YAML 1.2 core schema. Several
  * documents give an array of documents; an empty stream gives JSON null.
@@ -159,6 +160,14 @@ int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w);
 json_t *mf_norm_key_map(const mf_profile *p);
 /* Rename keys matching a profile alias (by normalized key) to the canonical key, recursively. */
 int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w);
+/* Would mf_norm_aliases rename or drop `key` under key_map (mf_norm_key_map)? */
+bool mf_norm_key_renamed(const json_t *key_map, const char *key);
+/* Everything after parsing, in order: unwrapping, key aliasing, the profile's
+ * normalizers, schema normalization and validation (one walk). keys_kept:
+ * the parser saw no key that aliasing renames or drops, so that pass is
+ * skipped unless unwrapping replaced the root. 0 when valid, -1 with err. */
+int mf_normalize(const mf_profile *p, const mf_options *o, json_t **v, bool keys_kept, mf_warnings *w,
+                 mf_error *err);
 /* A named artifact normalizer from a profile's `normalizers:` list. Returns 0,
  * or -1 with err set (the artifact is rejected). May replace *root. */
 typedef int (*mf_normalizer_fn)(json_t **root, const mf_profile *p, const mf_options *o,

@@ -79,14 +79,32 @@ void mf_norm_obj_put(json_t *obj, const char *key, json_t *v, bool front)
     json_decref(copy);
 }
 
+/* The string's bytes with each control byte other than a tab or a line
+ * break (NUL included) written as a \u00XX escape. Caller frees. */
+static char *show_string(const char *s, size_t n)
+{
+    mf_buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+            mf_buf_printf(&b, "\\u%04x", c);
+        else
+            mf_buf_putc(&b, (char)c);
+    }
+    return mf_buf_detach(&b);
+}
+
 char *mf_norm_show(const json_t *v)
 {
-    char *s = json_is_string(v) ? mf_strdup0(json_string_value(v))
+    char *s = json_is_string(v) ? show_string(json_string_value(v), json_string_length(v))
                                 : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
     if (s && strlen(s) > 80) {
         size_t cut = 77;
         while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
             cut--; /* never split a UTF-8 sequence */
+        for (size_t j = cut > 5 ? cut - 5 : 0; j < cut; j++)
+            if (s[j] == '\\' && s[j + 1] == 'u')
+                cut = j; /* nor a \u00XX escape */
         strcpy(s + cut, "...");
     }
     return s ? s : mf_strdup0("?");
@@ -250,17 +268,18 @@ typedef struct {
     int rc;
 } alias_ctx;
 
-static const char *canonical(const alias_ctx *A, const char *key)
+/* The canonical spelling of key in map (normalized key -> canonical), or NULL when it names nothing. */
+static const char *canonical_in(const json_t *map, const char *key)
 {
     /* fast path: a key that is already canonical is in the map as itself */
-    const char *exact = json_string_value(json_object_get(A->map, key));
+    const char *exact = json_string_value(json_object_get(map, key));
     if (exact)
         return exact;
     char small[128];
     size_t len = strlen(key);
     if (len >= sizeof small) {
         char *n = mf_key_normalize(key);
-        const char *c = n ? json_string_value(json_object_get(A->map, n)) : NULL;
+        const char *c = n ? json_string_value(json_object_get(map, n)) : NULL;
         free(n);
         return c;
     }
@@ -273,7 +292,18 @@ static const char *canonical(const alias_ctx *A, const char *key)
             small[o++] = (char)(ch - 'A' + 'a');
     }
     small[o] = '\0';
-    return json_string_value(json_object_getn(A->map, small, o));
+    return json_string_value(json_object_getn(map, small, o));
+}
+
+static const char *canonical(const alias_ctx *A, const char *key)
+{
+    return canonical_in(A->map, key);
+}
+
+bool mf_norm_key_renamed(const json_t *key_map, const char *key)
+{
+    const char *c = canonical_in(key_map, key);
+    return c && strcmp(c, key) != 0;
 }
 
 static const char *at(alias_ctx *A)
@@ -404,4 +434,24 @@ int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w)
     mf_buf_free(&A.shown);
     json_decref(A.map);
     return A.rc;
+}
+
+/* ---- the stages after parsing, in order ---- */
+
+int mf_normalize(const mf_profile *p, const mf_options *o, json_t **v, bool keys_kept, mf_warnings *w,
+                 mf_error *err)
+{
+    json_t *parsed = *v;
+    if (mf_norm_unwrap(p, v, w) ||
+        ((!keys_kept || *v != parsed) && mf_norm_aliases(p, *v, w))) {
+        mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "cannot normalize artifact");
+        return -1;
+    }
+    const mf_profile_compiled *c = p->compiled;
+    for (size_t i = 0; i < c->nnormalizers; i++)
+        if (c->normalizers[i].fn(v, p, o, w, err))
+            return -1;
+    if (c->gated)
+        return 0; /* the last normalizer ran the schema gate and only read afterwards */
+    return mf_schema_gate(p, *v, w, err); /* schema normalization and validation in one walk */
 }

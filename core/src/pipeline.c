@@ -116,34 +116,13 @@ static void offer_error(run *R, mf_error *err)
     }
 }
 
-/* Everything after parsing. 0 = valid. */
-static int finish(run *R, json_t **v, mf_warnings *w, mf_error *err)
-{
-    if (mf_norm_unwrap(R->p, v, w) || mf_norm_aliases(R->p, *v, w)) {
-        mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "cannot normalize artifact");
-        return -1;
-    }
-    const mf_profile_compiled *c = R->p->compiled;
-    for (size_t i = 0; i < c->nnormalizers; i++)
-        if (c->normalizers[i].fn(v, R->p, R->o, w, err))
-            return -1;
-    if (c->gated)
-        return 0; /* the last normalizer ran the schema gate and only read afterwards */
-    if (mf_norm_schema(R->p, *v, w)) {
-        if (!err->tier)
-            mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "schema normalization failed");
-        return -1;
-    }
-    if (mf_schema_check(c->schema, *v, err))
-        return -1;
-    return 0;
-}
 
 /* Parse text (no syntax repair) and finish. 0 = valid, value in *v. */
 static int parse_and_finish(run *R, const char *text, size_t len, bool allow_json_repair,
                             json_t **v, mf_warnings *w, mf_error *err)
 {
     *v = NULL;
+    bool renamed_key = true; /* unknown for JSON */
     if (R->p->format == MF_FORMAT_JSON) {
         size_t before = w->count;
         if (R->stash && len == R->stash_len && memcmp(text, R->stash_text, len) == 0) {
@@ -172,11 +151,12 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
             return -1;
         }
     } else {
-        mf_yaml_load_opts lo = {R->p, R->max_depth, 0};
+        mf_yaml_load_opts lo = {R->p, R->max_depth, 0, &renamed_key};
+        renamed_key = false;
         if (mf_yaml_load(text, len, &lo, v, err))
             return -1;
     }
-    if (finish(R, v, w, err)) {
+    if (mf_normalize(R->p, R->o, v, !renamed_key, w, err)) {
         json_decref(*v);
         *v = NULL;
         return -1;
@@ -400,7 +380,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
         mf_warnings w = {0};
         mf_error err = {0};
         json_t *v = json_stringn(raw, len);
-        if (v && finish(&R, &v, &w, &err) == 0) {
+        if (v && mf_normalize(p, R.o, &v, false, &w, &err) == 0) {
             r->value = v;
             r->warnings = w;
             r->candidate = mf_strdup0("text-fallback");

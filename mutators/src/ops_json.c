@@ -21,16 +21,32 @@ static bool contains(const char *s, size_t n, const char *needle)
     return false;
 }
 
+/* Is token i inside a JSON value (an opening bracket, or a token with one
+ * open before it)? *depth: brackets open before token i, updated past it.
+ * Outside any bracket a comma or a quote is prose or markdown (the file
+ * blocks of shape.artifact-markdown): no JSON op site. */
+static bool in_json(const mt_jtoks *t, size_t i, long *depth)
+{
+    bool in = t->v[i].kind == JT_OPEN || *depth > 0;
+    if (t->v[i].kind == JT_OPEN)
+        ++*depth;
+    else if (t->v[i].kind == JT_CLOSE && *depth > 0)
+        --*depth;
+    return in;
+}
+
 static long pick_tok(mf_op_ctx *ctx, const mt_jtoks *t, tok_fn ok)
 {
     size_t n = 0;
+    long depth = 0;
     for (size_t i = 0; i < t->n; i++)
-        n += ok(ctx, t, i);
+        n += in_json(t, i, &depth) && ok(ctx, t, i);
     if (!n)
         return -1;
     size_t k = mt_rand(ctx, n);
+    depth = 0;
     for (size_t i = 0; i < t->n; i++)
-        if (ok(ctx, t, i) && k-- == 0)
+        if (in_json(t, i, &depth) && ok(ctx, t, i) && k-- == 0)
             return (long)i;
     return -1;
 }

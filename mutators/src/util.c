@@ -271,6 +271,7 @@ int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
     mt_jtok *v = malloc(cap * sizeof *v);
     if (!v)
         return -1;
+    size_t after_role = (size_t)-1;     /* where the last role prefix ended */
     for (size_t i = 0; i < len;) {
         unsigned char c = (unsigned char)t[i];
         if (isspace(c)) {
@@ -278,9 +279,16 @@ int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
             continue;
         }
         mt_jtok tk = {JT_LIT, i, 1};
-        size_t role = c == '[' && (i == 0 || t[i - 1] == '\n') ? role_prefix(t + i, len - i) : 0;
-        if (role) {                     /* "[tool] " from cand.transcript-prefix: not JSON */
+        size_t role = c == '[' && (i == 0 || t[i - 1] == '\n' || i == after_role) ? role_prefix(t + i, len - i) : 0;
+        if (role) {                     /* "[tool] " from cand.transcript-prefix (stacked too): not JSON */
             i += role;
+            while (i < len && (t[i] == ' ' || t[i] == '\t'))
+                i++;
+            after_role = i;
+            continue;
+        }
+        if (c == '[' && i + 4 < len && (!memcmp(t + i, "[200~", 5) || !memcmp(t + i, "[201~", 5))) {
+            i += 5;                     /* a bracketed-paste marker (cand.bracketed-paste): not JSON */
             continue;
         }
         if (c == '/' && i + 1 < len && (t[i + 1] == '/' || t[i + 1] == '*')) {
