@@ -238,7 +238,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 break;
             continue;
         }
-        if ((c == ':' || c == ';') && comma && is_ws(at(p, p->i + 1))) {
+        if ((c == ':' || c == ';' || c == '+') && comma && is_ws(at(p, p->i + 1))) {
             jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "stray '%c' after a comma removed", c);
             jl_advance(p);
             continue;

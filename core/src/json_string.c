@@ -54,8 +54,8 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
     if (member_value && (e >= p->n || at(p, e) == '\n' || at(p, e) == '\r'))
         return true;                    /* `",` ending its line: the member ends there */
     k = jl_past_spaces(p, k);
-    if ((at(p, k) == ':' || at(p, k) == ';') && is_ws(at(p, k + 1)))
-        k = jl_past_spaces(p, k + 1);   /* a stray ':' or ';' after the comma (",: ") */
+    if ((at(p, k) == ':' || at(p, k) == ';' || (at(p, k) == '+' && member_value)) && is_ws(at(p, k + 1)))
+        k = jl_past_spaces(p, k + 1);   /* a stray ':', ';' or '+' after the comma (",: ", ",+ ") */
     int c = at(p, k);
     if (c == '\'' && member_value)
         return jl_key_at(p, k) || key_cut(p, k);
