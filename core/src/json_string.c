@@ -445,7 +445,8 @@ static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool elem
  * content: does its text end with closers for the innermost open containers
  * (`["abc]`, `{"k": ["v]}`, blanks allowed between)? Then its closing quote
  * was forgotten before them: return where they start (blanks before them
- * included), else 0. Not when the string holds a bracket they could close. */
+ * included), else 0. Not when the string holds an opener of a kind they
+ * close (`{` for `}`, ...). */
 static size_t closers_at_end(const jp *p, size_t content)
 {
     size_t j = p->n;
@@ -481,9 +482,13 @@ static size_t closers_at_end(const jp *p, size_t content)
             return 0;
         want--;
     }
+    bool closes[3] = {false, false, false};   /* which kinds the closers close: } ] ) */
+    for (size_t m = first; m < p->n; m++)
+        if (at(p, m) == '}' || at(p, m) == ']' || at(p, m) == ')')
+            closes[at(p, m) == '}' ? 0 : at(p, m) == ']' ? 1 : 2] = true;
     for (size_t m = content; m < first; m++)
-        if (at(p, m) == '{' || at(p, m) == '[' || at(p, m) == '(')
-            return 0;
+        if ((at(p, m) == '{' && closes[0]) || (at(p, m) == '[' && closes[1]) || (at(p, m) == '(' && closes[2]))
+            return 0;                   /* `print(1)` is no bracket a '}' could close */
     while (first > content && is_ws(at(p, first - 1)))
         first--;
     return first > content ? first : 0;
@@ -637,9 +642,9 @@ static size_t operator_end(const jp *p, size_t content)
     for (size_t m = k; m < p->i; m++)
         if (at(p, m) == '\\' || (at(p, m) == '$' && at(p, m + 1) == '{'))
             return 0;
-    for (;;) {                          /* blanks and block comments before the operator */
-        while (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
-            k--;
+    for (;;) {                          /* one blank (the operator's spacing) and comments before it */
+        if (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
+            k--;                        /* `"You are  + "x"`: "You are " lost its quote, not its space */
         if (!(k >= content + 4 && at(p, k - 1) == '/' && at(p, k - 2) == '*'))
             break;
         size_t m = k - 2;
@@ -651,10 +656,11 @@ static size_t operator_end(const jp *p, size_t content)
     }
     /* the operand after the quote must close on its line where structure follows (`"abc + "def"]`),
      * else the quotes are text (`"x + "y" z"`) */
+    int qc = at(p, p->i);
     size_t e = p->i + 1;
-    while (e < p->n && at(p, e) != '"' && at(p, e) != '\n' && at(p, e) != '\\')
+    while (e < p->n && at(p, e) != qc && at(p, e) != '\n' && at(p, e) != '\\')
         e++;
-    if (at(p, e) != '"' || !closes_here(p, e + 1, false, false))
+    if (at(p, e) != qc || !closes_here(p, e + 1, false, false))
         return 0;
     return k > content ? k : 0;
 }
