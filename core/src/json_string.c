@@ -45,6 +45,21 @@ bool jl_key_without_colon(const jp *p, size_t k)
            (v > j + 1 && jl_word_is_literal(p->s + v, jl_word_end(p, v) - v));
 }
 
+/* Does a key holding one stray quote start at k (`"co"ntent": 1`): two
+ * words on one line between three quotes, then ':'? */
+static bool key_with_inner_quote(const jp *p, size_t k)
+{
+    size_t j = k + 1, quotes = 0;
+    for (; j < p->n && j < k + KEY_LOOKAHEAD && quotes < 2; j++) {
+        int c = at(p, j);
+        if (c == '"')
+            quotes++;
+        else if (!(isalnum(c) || c == '_' || c == '-'))
+            return false;
+    }
+    return quotes == 2 && at(p, j - 2) != '"' && at(p, k + 1) != '"' && at(p, jl_past_spaces(p, j)) == ':';
+}
+
 /* After a comma at k-1: does structure (a key, a value, a closer) follow? */
 static bool structure_after_comma(const jp *p, size_t k, bool member_value)
 {
@@ -62,6 +77,7 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
     /* after a member value only a key (or '}') follows: `"f("a", [1])"` stays one string */
     if (c == '"' && member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
+               key_with_inner_quote(p, k) ||
                (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */
     if (c == '`' && member_value) {    /* `, `k´: 1`: a backtick key */
         size_t e = k + 1;
@@ -550,6 +566,31 @@ static size_t doubled_quote_end(const jp *p, size_t open, size_t *text_end)
     return j >= p->n || strchr(":,}]", at(p, j)) ? e : 0;
 }
 
+/* After a quote at k-1 inside a string ending at close: `, key: ` and then
+ * a quote, bracket or digit (`", description: "x"`) - a member whose key has
+ * no quotes? The key's offset, or 0. Prose (`"yes", then: no`) has no such
+ * value after its colon. */
+static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
+{
+    while (k < close && (at(p, k) == ' ' || at(p, k) == '\t'))
+        k++;
+    if (k >= close || at(p, k) != ',')
+        return 0;
+    k++;
+    while (k < close && is_ws(at(p, k)))
+        k++;
+    size_t key = k;
+    while (k < close && k - key < 64 && (isalnum(at(p, k)) || at(p, k) == '_'))
+        k++;
+    if (k == key || !isalpha(at(p, key)) || at(p, k) != ':')
+        return 0;
+    k++;
+    while (k < close && (at(p, k) == ' ' || at(p, k) == '\t'))
+        k++;
+    int c = at(p, k);
+    return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
+}
+
 /* A value string read through inner quotes (or cut by the end of input)
  * spans [content, close): does an unescaped quote in it (its own kind or '"')
  * open a member (`"key":`) at the start of a line, after a raw control byte,
@@ -567,11 +608,14 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
             continue;
         }
         braces += c == '{' && at(p, m - 1) != '$' ? 1 : c == '}' && braces > 0 ? -1 : 0;
+        size_t uk;
+        if ((c == qc || c == '"') && braces == 0 && (uk = unquoted_member_after(p, m + 1, close)))
+            return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
-        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<", b)); a--)
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--)
             ctrl |= b < 0x20 && b != '\t' && b != '\r';
         if (ctrl || (a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
             return m;
@@ -586,12 +630,13 @@ static int swallow_fail(jp *p, size_t sw, size_t open, int open_line, size_t ope
     int sw_line = p->line;
     for (size_t m = sw; m < p->i; m++)
         sw_line -= p->s[m] == '\n';
-    size_t kl = 1;
-    while (kl < 40 && at(p, sw + kl) != at(p, sw))
+    bool quoted = at(p, sw) == '"' || at(p, sw) == '\'';
+    size_t kl = 1;                      /* the key: `"key"`, or an unquoted one up to its ':' */
+    while (kl < 40 && (quoted ? at(p, sw + kl) != at(p, sw) : at(p, sw + kl) != ':'))
         kl++;
     p->i = open, p->line = open_line, p->bol = open_bol;
     return jl_fail(p, "string opened at line %d would hold the member %.*s: of line %d (its closing quote is "
-                      "missing or misplaced): not repaired", open_line, (int)kl + 1, p->s + sw, sw_line);
+                      "missing or misplaced): not repaired", open_line, (int)kl + quoted, p->s + sw, sw_line);
 }
 
 /* Move the cursor back to offset to (within the string opened on the line
@@ -607,6 +652,20 @@ static void rewind_to(jp *p, size_t to, size_t content, size_t open_bol)
     while (k > content && p->s[k - 1] != '\n')
         k--;
     p->bol = k > content ? k : open_bol;
+}
+
+/* Does [a, e) hold a double quote followed by blanks and ':' (`deps": [`, a
+ * key that lost its opening quote)? */
+static bool key_quote_in(const jp *p, size_t a, size_t e)
+{
+    for (const char *q; a < e && (q = memchr(p->s + a, '"', e - a)); a = (size_t)(q - p->s) + 1) {
+        size_t k = (size_t)(q - p->s) + 1;
+        while (k < e && (at(p, k) == ' ' || at(p, k) == '\t'))
+            k++;
+        if (k < e && at(p, k) == ':')
+            return true;
+    }
+    return false;
 }
 
 /* At a quote (cursor) that does not close a value string whose content
@@ -890,7 +949,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
-        if (c == '"' && q == Q_SINGLE && !inner && !is_key && end_before_key(p, b, content, open_line, open_bol))
+        if (c == '"' && q == Q_SINGLE && !inner && !is_key && !key_quote_in(p, content, p->i) &&
+            end_before_key(p, b, content, open_line, open_bol))
             break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;
