@@ -309,8 +309,11 @@ static int skip_line_comment(jp *p)
 {
     size_t a = p->i, e = a;
     bool escaped_lines = p->counts[MF_RULE_JSON_ESCAPED_JSON] > 0;   /* `\n` between tokens: a line break */
-    while (e < p->n && p->s[e] != '\n' && !(escaped_lines && p->s[e] == '\\' && at(p, e + 1) == 'n'))
+    bool quoted = false;                /* inside a "..." of the comment text: its `\n` is text */
+    while (e < p->n && p->s[e] != '\n' && !(escaped_lines && !quoted && p->s[e] == '\\' && at(p, e + 1) == 'n')) {
+        quoted ^= p->s[e] == '"';
         e += escaped_lines && p->s[e] == '\\' ? 2 : 1;
+    }
     if (e > p->n)
         e = p->n;
     bool trailing = false;
