@@ -92,6 +92,8 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
         return at(p, jl_past_spaces(p, jl_word_end(p, k))) == ':';   /* `, 5: "v"`: a number key */
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
+    if (c == ')' && p->tuple_depth > 0)
+        return true;                    /* `("r", "c",)`: a tuple's trailing comma */
     if (c == '/')
         return at(p, k + 1) == '/' || at(p, k + 1) == '*';
     if (jl_placeholder_at(p, k))
@@ -233,6 +235,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
     case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
+        if (is_key && spaced && (isdigit(at(p, j + 1)) || at(p, j + 1) == '.'))
+            return true;                /* {"n" +5}: a missing ':' */
         return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || at(p, m) == '`' || jl_smart_quote(p, m) >= 0) &&
                !jl_key_at(p, m);
     }
@@ -320,11 +324,11 @@ static size_t closer_len(const jp *p, int q, size_t k)
 }
 
 /* End (exclusive) of a `${...}` starting at k when it closes on the same line
- * within TPL_LOOKAHEAD bytes and holds an unescaped '"'; 0 otherwise. */
+ * within TPL_LOOKAHEAD bytes and holds unescaped '"' in pairs; 0 otherwise. */
 static size_t template_span(const jp *p, size_t k)
 {
     int depth = 1;
-    bool quote = false;
+    unsigned quotes = 0;
     size_t lim = k + TPL_LOOKAHEAD < p->n ? k + TPL_LOOKAHEAD : p->n;
     for (size_t j = k + 1; j < lim; j++) {
         int c = at(p, j);
@@ -333,10 +337,10 @@ static size_t template_span(const jp *p, size_t k)
         if (c == '\\') { j++; continue; }
         if (c == '"' && (at(p, j + 1) == ',' || at(p, j + 1) == ':'))
             return 0;                   /* `${n't ... ", "done": 1}`: member structure, no template */
-        if (c == '"') quote = true;
+        if (c == '"') quotes++;
         else if (c == '{') depth++;
-        else if (c == '}' && --depth == 0)
-            return quote ? j + 1 : 0;
+        else if (c == '}' && --depth == 0)   /* `${user["name"]}`; not `"sui${te"}`, a lone quote closing the string */
+            return quotes > 0 && quotes % 2 == 0 ? j + 1 : 0;
     }
     return 0;
 }
@@ -366,9 +370,9 @@ bool jl_key_at(const jp *p, size_t k)
             j++;
             continue;
         }
-        if (c == q) {
+        if (c == q) {                   /* blanks, or a line break (`"name"` then `: "x"` below) */
             size_t m = j + 1;
-            while (m < p->n && (at(p, m) == ' ' || at(p, m) == '\t'))
+            while (m < p->n && m < j + KEY_LOOKAHEAD && is_ws(at(p, m)))
                 m++;
             return j > k + 1 && at(p, m) == ':';
         }
