@@ -79,6 +79,8 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
                key_with_inner_quote(p, k) ||
                (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */
+    if (c == '\\' && member_value && at(p, k + 1) == '"')
+        return jl_key_at(p, k + 1);     /* `, \"notes": 1`: a key whose opening quote is escaped */
     if (c == '`' && member_value) {    /* `, `k´: 1`: a backtick key */
         size_t e = k + 1;
         while (e < p->n && e < k + KEY_LOOKAHEAD && at(p, e) != '`' && at(p, e) != '\n' &&
@@ -191,6 +193,14 @@ static bool closer_then_structure(const jp *p, size_t k)
             size_t m = jl_past_spaces(p, k + 1);
             return at(p, m) == '"' || at(p, m) == '\'';
         }
+        if ((isalpha(c) || c == '_') && p->closer_of[p->depth - closed] == '}') {
+            size_t w = k;               /* `]` then a line `DEPENDENCYREASON: "U"`: an unquoted key of the object */
+            while (w < p->n && w - k < 64 && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
+                w++;
+            while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
+                w++;
+            return at(p, w) == ':' && w > k;
+        }
         return strchr(",{[\"'`/#;)", c) != NULL || jl_smart_quote(p, k) >= 0;
     }
 }
@@ -232,7 +242,9 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
     case '`':                           /* `"v"```: a closing fence glued to the value */
-        return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
+        if (is_key)                     /* {"k" `v`}: a missing ':' before a backtick string */
+            return spaced && at(p, j + 1) != '`';
+        return at(p, j + 1) == '`' && at(p, j + 2) == '`';
     case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
         if (is_key && spaced && (isdigit(at(p, j + 1)) || at(p, j + 1) == '.'))
@@ -243,7 +255,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     default:
         if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
             return true;
-        if (spaced && is_key && (c == '-' || c == '\'')) /* {"a" -1}: a missing ':' */
+        if (spaced && is_key && (c == '-' || c == '\'' || c == '(')) /* {"a" -1}, {"a" (1, 2)}: a missing ':' */
             return true;
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
@@ -358,6 +370,22 @@ static bool has_word(const mf_buf *b)
     return false;
 }
 
+/* Is the backslash at j, before a quote, the damaged closing quote of a key:
+ * a word before it, then blanks and ': ' with a value after (`"notes\": "x"`)? */
+static bool escaped_key_end(const jp *p, size_t j)
+{
+    if (!isalnum(at(p, j - 1)))
+        return false;
+    size_t m = j + 2;
+    while (m < p->n && (at(p, m) == ' ' || at(p, m) == '\t'))
+        m++;
+    if (at(p, m) != ':')
+        return false;
+    m = jl_past_spaces(p, m + 1);
+    int c = at(p, m);
+    return c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-';
+}
+
 bool jl_key_at(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
@@ -366,6 +394,8 @@ bool jl_key_at(const jp *p, size_t k)
         int c = at(p, j);
         if (c == '\n' || c == '\r')
             return false;
+        if (c == '\\' && at(p, j + 1) == q && j > k + 1 && escaped_key_end(p, j))
+            return true;                /* `"notes\": "x"`: the key's closing quote escaped (damage) */
         if (c == '\\') {
             j++;
             continue;
@@ -887,6 +917,13 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             if (mf_buf_put(b, p->s + p->i, cl)) return jl_fail(p, "out of memory");
             jl_advance_n(p, cl);
             continue;
+        }
+        if (c == '\\' && is_key && q == Q_DOUBLE && at(p, p->i + 1) == '"' && p->i > content &&
+            escaped_key_end(p, p->i)) {
+            jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "escaped quote before the ':' of key \"%.*s\" read as "
+                    "its closing quote", (int)(b->len > 40 ? 40 : b->len), b->s ? b->s : "");
+            jl_advance_n(p, 2);
+            break;
         }
         if (c == '\\') {
             int e = at(p, p->i + 1);
