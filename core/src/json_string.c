@@ -152,6 +152,8 @@ static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
 /* After a space at a value string's candidate closing quote: does a whole
  * value follow that ends at structure - a number or literal (`"a" 2]`), or a
  * word whose opening quote is missing (`"a" b", "c"`)? */
+static bool closer_then_structure(const jp *p, size_t k);
+
 static bool value_follows(const jp *p, size_t j)
 {
     size_t w = jl_word_end(p, j);
@@ -164,8 +166,8 @@ static bool value_follows(const jp *p, size_t j)
         size_t e = w;                   /* `"consectetur" BOGUS` then `]`, `,` or the line end */
         while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t' || at(p, e) == '\r'))
             e++;
-        if (e >= p->n || strchr(",]\n", at(p, e)))
-            return true;
+        if (e >= p->n || strchr(",\n", at(p, e)) || (at(p, e) == ']' && closer_then_structure(p, e + 1)))
+            return true;                /* not `"quote " inside ] and }"`: text follows that ']' */
     }
     if (!((c >= '0' && c <= '9') || c == '-' || jl_word_is_literal(p->s + j, w - j)))
         return false;
