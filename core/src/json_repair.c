@@ -100,10 +100,13 @@ static bool tag_top(const char *text, size_t len, const mf_json_top *t)
     bool cut = text[e - 1] != ']' && t->end >= len;   /* `[/CONTE` cut by the end of input (its word left out) */
     if (json_array_size(t->value) == 0 && !cut)
         return false;
-    if (e - a < 3 || text[a] != '[' || (text[e - 1] != ']' && !cut))
+    if (e - a < (cut ? 2u : 3u) || text[a] != '[' || (text[e - 1] != ']' && !cut))
         return false;
-    a += text[a + 1] == '/' ? 2 : 1;
+    bool closing = text[a + 1] == '/';
+    a += closing ? 2 : 1;
     size_t last = cut ? e : e - 1;
+    if (cut && closing && last == a)
+        return true;                    /* `[/` alone: a closing tag cut right after its slash */
     for (size_t k = a; k < last; k++)
         if (!(isalnum((unsigned char)text[k]) || strchr("_-./:@", text[k])))
             return false;
