@@ -992,6 +992,12 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
+        if (c == '"' && q == Q_SINGLE && !inner && !memchr(p->s + content, '"', p->i - content) &&
+            closes_here(p, p->i + 1, is_key, false)) {
+            jl_note(p, MF_RULE_JSON_SINGLE_QUOTES, p->line, "string opened with ' and closed with \" read as one string");
+            jl_advance(p);              /* `'T-1", description: "x"`: mismatched quotes */
+            break;
+        }
         if (c == '"' && q == Q_SINGLE && !inner && !is_key && !key_quote_in(p, content, p->i) &&
             end_before_key(p, b, content, open_line, open_bol))
             break;                      /* `'node --check src` then a line `"deps": [...]` */
