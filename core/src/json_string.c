@@ -498,8 +498,8 @@ static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool elem
  * (`["abc]`, `{"k": ["v]}`, blanks allowed between)? Then its closing quote
  * was forgotten before them: return where they start (blanks before them
  * included), else 0. Not when the string holds an opener of a kind they
- * close (`{` for `}`, ...). */
-static size_t closers_at_end(const jp *p, size_t content)
+ * close (`{` for `}`, ...), or any opener once inner quotes were read. */
+static size_t closers_at_end(const jp *p, size_t content, bool inner)
 {
     size_t j = p->n;
     int d = p->depth;
@@ -539,8 +539,9 @@ static size_t closers_at_end(const jp *p, size_t content)
         if (at(p, m) == '}' || at(p, m) == ']' || at(p, m) == ')')
             closes[at(p, m) == '}' ? 0 : at(p, m) == ']' ? 1 : 2] = true;
     for (size_t m = content; m < first; m++)
-        if ((at(p, m) == '{' && closes[0]) || (at(p, m) == '[' && closes[1]) || (at(p, m) == '(' && closes[2]))
-            return 0;                   /* `print(1)` is no bracket a '}' could close */
+        if ((at(p, m) == '{' && (closes[0] || inner)) || (at(p, m) == '[' && (closes[1] || inner)) ||
+            (at(p, m) == '(' && (closes[2] || inner)))
+            return 0;                   /* `print(1)` is no bracket a '}' could close (read through inner quotes, any is) */
     while (first > content && is_ws(at(p, first - 1)))
         first--;
     return first > content ? first : 0;
@@ -828,7 +829,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             size_t end, sw = is_key ? SIZE_MAX : swallowed_member(p, q, content, p->n);
             if (sw != SIZE_MAX)
                 return swallow_fail(p, sw, open, open_line, open_bol);
-            if (!is_key && (end = closers_at_end(p, content)) && (!inner || line_break_from(p, end))) {
+            if (!is_key && (end = closers_at_end(p, content, inner)) && (!inner || line_break_from(p, end))) {
                 size_t dropped = p->i - end;   /* blanks and closers, copied 1:1 into b */
                 b->len = b->len > dropped ? b->len - dropped : 0;
                 while (b->len > 0 && is_ws((unsigned char)b->s[b->len - 1]))
