@@ -3,6 +3,7 @@
  * problem (JSON_SYNTAX_ERROR with line and column), and skipping whitespace,
  * Unicode spaces and comments between tokens. */
 #include <stdarg.h>
+#include <ctype.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -308,8 +309,11 @@ static int skip_line_comment(jp *p)
 {
     size_t a = p->i, e = a;
     bool escaped_lines = p->counts[MF_RULE_JSON_ESCAPED_JSON] > 0;   /* `\n` between tokens: a line break */
-    while (e < p->n && p->s[e] != '\n' && !(escaped_lines && p->s[e] == '\\' && at(p, e + 1) == 'n'))
+    bool quoted = false;                /* inside a "..." of the comment text: its `\n` is text */
+    while (e < p->n && p->s[e] != '\n' && !(escaped_lines && !quoted && p->s[e] == '\\' && at(p, e + 1) == 'n')) {
+        quoted ^= p->s[e] == '"';
         e += escaped_lines && p->s[e] == '\\' ? 2 : 1;
+    }
     if (e > p->n)
         e = p->n;
     bool trailing = false;
@@ -347,6 +351,24 @@ static bool closing_fence_ends_input(const jp *p)
     return k - p->i >= 3 && jl_past_spaces(p, k) >= p->n;
 }
 
+/* A '#' where a member value belongs (after ':') that starts one word
+ * running to ',', '}', ']' or the line end (`"color": #ff0000,`): a value
+ * (json.bare-word), not a comment. */
+static bool hash_value_at(const jp *p)
+{
+    size_t b = p->i;
+    while (b > 0 && (at(p, b - 1) == ' ' || at(p, b - 1) == '\t'))
+        b--;
+    if (b == 0 || at(p, b - 1) != ':' || !isalnum(at(p, p->i + 1)))
+        return false;
+    size_t e = p->i + 1;
+    while (e < p->n && (isalnum(at(p, e)) || at(p, e) == '_' || at(p, e) == '-'))
+        e++;
+    while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t' || at(p, e) == '\r'))
+        e++;
+    return e >= p->n || strchr(",}]\n", at(p, e));
+}
+
 /* Skip whitespace and comments between tokens, noting each repair. */
 int jl_skip_ws(jp *p)
 {
@@ -379,6 +401,8 @@ int jl_skip_ws(jp *p)
             jl_advance_n(p, p->n - p->i);
             continue;
         }
+        if (c == '#' && hash_value_at(p))
+            return 0;
         if (c == '#' || (c == '/' && at(p, p->i + 1) == '/')) {
             if (skip_line_comment(p))
                 return -1;

@@ -119,7 +119,7 @@ size_t jl_past_spaces_comments(const jp *p, size_t k);
 bool jl_word_is_literal(const char *s, size_t n);
 /* Does a quoted key missing its ':' start at k (`"n" 2`, `"a" "b"`)? */
 bool jl_key_without_colon(const jp *p, size_t k);
-/* Does a key (`"name"` then `:`, on one line) start with the quote at k? */
+/* Does a key (`"name"` on one line, then `:` after blanks or line breaks) start with the quote at k? */
 bool jl_key_at(const jp *p, size_t k);
 /* Parse a string whose opening delimiter (kind q) is at the cursor into b.
  * Returns 0 (*cut when the input ended inside it), or -1. */

@@ -81,6 +81,11 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
 {
     int c = cur(p);
     *cut = false;
+    if (c == '\\' && at(p, p->i + 1) == '"' && jl_key_at(p, p->i + 1)) {   /* `\"notes": 1` */
+        jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "backslash before a key's opening quote dropped");
+        jl_advance(p);
+        c = '"';
+    }
     if (c == '"') return jl_parse_string(p, Q_DOUBLE, true, b, cut);
     if (c == '\'') return jl_parse_string(p, Q_SINGLE, true, b, cut);
     if (c == '`' && at(p, p->i + 1) != '`') return jl_parse_string(p, Q_BACKTICK, true, b, cut);
@@ -238,7 +243,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 break;
             continue;
         }
-        if ((c == ':' || c == ';') && comma && is_ws(at(p, p->i + 1))) {
+        if ((c == ':' || c == ';' || c == '+') && comma && is_ws(at(p, p->i + 1))) {
             jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "stray '%c' after a comma removed", c);
             jl_advance(p);
             continue;
