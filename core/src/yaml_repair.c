@@ -255,6 +255,9 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
             (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
             return true; /* `key: |#text` (block-header-comment) */
+        const char *inl = i < e ? memmem(s + i, e - i, ": - ", 4) : NULL;
+        if (inl && memchr(inl + 4, ':', (size_t)(s + e - inl) - 4))
+            return true; /* `key: - item: x` (item-colon reads the inline item with its list) */
         if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
