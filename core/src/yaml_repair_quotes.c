@@ -531,8 +531,12 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     size_t vend, r = after_quoted(&d->l[i], e, &vend);
     if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
         return 0;
-    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i), MSG_QUOTED);
-    return yr_put_quoted(o, d, i, e, vend, vend < e->end ? i : plain_last(d, i, parent_col(e)));
+    size_t last = vend < e->end ? i : plain_last(d, i, parent_col(e));
+    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i),
+                    "Quoted a YAML value that starts with a quoted fragment followed by more text (guessed that "
+                    "%.*s%s is one string, its quotes kept as text).",
+                    (int)(vend - e->val), d->l[i].s + e->val, last > i ? " and its continuation lines" : "");
+    return yr_put_quoted(o, d, i, e, vend, last);
 }
 
 size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
