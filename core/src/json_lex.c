@@ -50,13 +50,14 @@ static void put_decimal(char *out, size_t cap, size_t *k, unsigned long long v, 
 static int note_format(char *out, size_t cap, const char *fmt, va_list ap)
 {
     size_t k = 0;
-    for (const char *f = fmt; *f; f++) {
-        if (*f != '%') {
-            if (k + 1 < cap)
-                out[k++] = *f;
-            continue;
-        }
-        f++;
+    for (const char *f = fmt;; f++) {
+        const char *pct = strchr(f, '%');
+        size_t lit = pct ? (size_t)(pct - f) : strlen(f), room = cap - 1 - k;
+        memcpy(out + k, f, lit < room ? lit : room);
+        k += lit < room ? lit : room;
+        if (!pct)
+            break;
+        f = pct + 1;
         long prec = -1;
         if (*f == '.') {
             f++;
@@ -179,6 +180,14 @@ void jl_advance_n(jp *p, size_t k)
     if (p->i >= p->n)
         return;
     size_t e = k < p->n - p->i ? p->i + k : p->n;
+    if (k <= 8) {                       /* a token's few bytes: no library call */
+        for (; p->i < e; p->i++)
+            if (p->s[p->i] == '\n') {
+                p->line++;
+                p->bol = p->i + 1;
+            }
+        return;
+    }
     for (const char *nl; p->i < e && (nl = memchr(p->s + p->i, '\n', e - p->i));) {
         p->line++;
         p->i = (size_t)(nl - p->s) + 1;
@@ -187,16 +196,42 @@ void jl_advance_n(jp *p, size_t k)
     p->i = e;
 }
 
+size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned char b, unsigned char c,
+                    unsigned char d)
+{
+    const unsigned char *s = (const unsigned char *)p->s;
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b);
+    const __m128i vc = _mm_set1_epi8((char)c), vd = _mm_set1_epi8((char)d);
+    while (k < lim && lim - k >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(s + k));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m)
+            return k + (size_t)__builtin_ctz(m);
+        k += 16;
+    }
+#endif
+    while (k < lim && s[k] != a && s[k] != b && s[k] != c && s[k] != d)
+        k++;
+    return k < lim ? k : lim;
+}
+
 /* The bytes a run of string text stops at, for a string of delimiter kind q:
- * its closing quote's (first) byte, '\\', '$' in a double-quoted string (a
- * `${` template), 0xC2 in a backtick string (the acute accent that closes
- * `a´), and control bytes (<= 0x1F). */
+ * its closing quote's (first) byte, '\\', control bytes (<= 0x1F), and one
+ * more byte: '$' in a double-quoted string (a `${` template), '"' in a
+ * single-quoted one (a double-quoted key after a missing quote), 0xC2 in a
+ * backtick string (the acute accent that closes `a´). These are the bytes
+ * jl_parse_string's loop decides on for that kind; a new decision on another
+ * byte must add it here (test_json_lex compares the runs with the
+ * byte-by-byte scan on the fixtures and mutations of them). */
 typedef struct { unsigned char quote, other; } run_stops;
 
 static run_stops stops_of(int q)
 {
     unsigned char quote = q == Q_DOUBLE ? '"' : q == Q_SINGLE ? '\'' : q == Q_BACKTICK ? '`' : 0xE2;
-    return (run_stops){quote, q == Q_DOUBLE ? '$' : q == Q_BACKTICK ? 0xC2 : '\\'};
+    return (run_stops){quote, q == Q_DOUBLE ? '$' : q == Q_SINGLE ? '"' : q == Q_BACKTICK ? 0xC2 : '\\'};
 }
 
 static inline bool stops_at(run_stops st, unsigned char c)
@@ -207,6 +242,8 @@ static inline bool stops_at(run_stops st, unsigned char c)
 size_t jl_string_run(const jp *p, size_t k, int q)
 {
     const unsigned char *s = (const unsigned char *)p->s;
+    if (p->flags & MF_JSON_SCAN_BYTEWISE)
+        return k;
     run_stops st = stops_of(q);
 #if defined(__SSE2__)
     const __m128i vq = _mm_set1_epi8((char)st.quote), vb = _mm_set1_epi8('\\');

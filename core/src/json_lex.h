@@ -17,6 +17,7 @@ enum { Q_DOUBLE, Q_SINGLE, Q_SMART_DOUBLE, Q_SMART_SINGLE, Q_BACKTICK };
 typedef struct {
     const char *s;
     size_t n, i;
+    unsigned flags;          /* MF_JSON_SCAN_* */
     int line;
     size_t bol;              /* offset where the current line starts */
     int depth, max_depth;
@@ -100,6 +101,9 @@ static inline int jl_smart_quote(const jp *p, size_t k)
         return Q_SMART_SINGLE;
     return -1;
 }
+/* The first offset in [k, lim) holding byte a, b, c or d, or lim (lim <= n). */
+size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned char b, unsigned char c,
+                    unsigned char d);
 /* The first offset at or after k where the text of a string of delimiter kind q
  * needs a decision (its closing quote's byte, a backslash, '$' in a
  * double-quoted string, a control byte), or n: the bytes before it are text. */

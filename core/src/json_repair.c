@@ -264,7 +264,7 @@ static int unescape_once(const char *s, size_t n, mf_buf *out)
     return 0;
 }
 
-int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth,
+int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth, bool utf8,
                          json_t **out, mf_warnings *w, mf_error *err)
 {
     *out = NULL;
@@ -275,7 +275,7 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     /* json_strict.c decides as jansson would, without jansson's per-byte cost;
      * jansson stops at a NUL byte and would drop what follows it silently. */
     json_t *v = NULL;
-    int strict = mf_json_strict_dups(text, len, max_depth, &v, w);
+    int strict = mf_json_strict_dups(text, len, max_depth, utf8, &v, w);
     if (strict == MF_STRICT_OK) {
         *out = v;
         return 0;
@@ -294,13 +294,13 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     mf_json_tops tops;
     mf_buf plain = {0};                 /* the text unescaped once (json.escaped-json) */
     const char *scanned = text;
-    if (mf_json_scan(text, len, max_depth, &tops, &local, err) != 0) {
+    if (mf_json_scan(text, len, max_depth, utf8 ? MF_JSON_SCAN_UTF8 : 0, &tops, &local, err) != 0) {
         mf_warnings_clear(&local);
         if (!escaped_json(text, len))
             return -1;
         mf_error err2 = {0};
         int rc = unescape_once(text, len, &plain) || !plain.s ? -1
-               : mf_json_scan(plain.s, plain.len, max_depth, &tops, &local, &err2);
+               : mf_json_scan(plain.s, plain.len, max_depth, utf8 ? MF_JSON_SCAN_UTF8 : 0, &tops, &local, &err2);
         mf_error_clear(&err2);
         if (rc != 0) {
             mf_buf_free(&plain);

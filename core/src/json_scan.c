@@ -390,7 +390,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             if (key != key_here) free(key);
             goto error;
         }
-        if (v && json_object_setn_new(obj, key, keylen, v)) {
+        if (v && ((p->flags & MF_JSON_SCAN_UTF8) ? json_object_setn_new_nocheck(obj, key, keylen, v)
+                                                 : json_object_setn_new(obj, key, keylen, v))) {
             if (key != key_here) free(key);
             jl_fail(p, "object key is not valid UTF-8");
             goto error;
@@ -631,7 +632,8 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
             if (oom)
                 return jl_fail(p, "out of memory");
         }
-        *out = mf_utf8_valid(b->s, b->len) ? json_stringn_nocheck(b->s ? b->s : "", b->len) : NULL;
+        bool valid = (p->flags & MF_JSON_SCAN_UTF8) || mf_utf8_valid(b->s, b->len);
+        *out = valid ? json_stringn_nocheck(b->s ? b->s : "", b->len) : NULL;
         if (!*out) {
             p->i = start;
             p->line = line;
@@ -748,12 +750,16 @@ static size_t orphan_fence_between(const jp *p)
     return v < p->n && (at(p, v) == '{' || at(p, v) == '[') ? k - p->i : 0;
 }
 
-int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
+int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf_json_tops *out,
                  mf_warnings *w, mf_error *err)
 {
-    jp p = {.s = text, .n = len, .line = 1, .max_depth = max_depth, .w = w, .err = err};
+    jp p = {.s = text, .n = len, .flags = flags, .line = 1, .max_depth = max_depth, .w = w, .err = err};
     mf_buf b = {0};
     memset(out, 0, sizeof *out);
+    if (mf_buf_reserve(&b, len < 4096 ? len : 4096)) { /* a string's text: one allocation, not doublings */
+        jl_fail(&p, "out of memory");
+        goto error;
+    }
     if (jl_skip_ws(&p))
         goto error;
     if (at_end(&p)) {

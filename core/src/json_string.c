@@ -329,7 +329,7 @@ bool jl_key_at(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
     size_t lim = k + KEY_LOOKAHEAD < p->n ? k + KEY_LOOKAHEAD : p->n;
-    for (size_t j = k + 1; j < lim; j++) {
+    for (size_t j = k + 1; (j = jl_find_any4(p, j, lim, '\n', '\r', '\\', (unsigned char)q)) < lim; j++) {
         int c = at(p, j);
         if (c == '\n' || c == '\r')
             return false;
