@@ -185,6 +185,8 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         size_t k = missing_space_colon(l->s, e.end, e.content);
         if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, prev_dash == e.indent && prev_keyed))
             k = 0;
+        if (k && e.key && k < e.key_e)
+            k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
         if (e.dashes) {
             prev_dash = e.indent;
             prev_keyed = e.key || k;
