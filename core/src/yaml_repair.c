@@ -201,10 +201,12 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const 
 size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     size_t n = run_chain(model_rules, group, text, p, w);
-    /* a quote group 3 closed no longer hides the wrapper lines (a bare tag, a
-     * fence) the open quote ran over: group 1 looks again */
-    if (group == 3 && n)
+    /* a quote group 3 closed no longer hides the lines the open quote ran over
+     * (a bare tag, a fence, `-id: Q`): groups 1 and 2 look again */
+    if (group == 3 && n) {
         n += run_chain(model_rules, 1, text, p, w);
+        n += run_chain(model_rules, 2, text, p, w);
+    }
     return n;
 }
 
