@@ -160,7 +160,7 @@ static void run_case(const char *rule, const char *dir, const char *base)
     } else {
         pathf(path, sizeof path, "%s/%s.json", dir, base);
         json_error_t je;
-        json_t *want = json_load_file(path, JSON_DECODE_ANY, &je);
+        json_t *want = json_load_file(path, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
         if (!want) {
             fail(what, "cannot read expected value: %s", je.text);
         } else if (r->status != MF_ACCEPTED || !json_equal(r->value, want)) {

@@ -37,7 +37,8 @@ int mf_norm_extraction_rule(json_t **root, const mf_profile *p, const mf_options
 /* Replace key `key` of obj by `v` (reference stolen) keeping the key's
  * position; a new key goes to the front when `front`, else to the end. */
 void mf_norm_obj_put(json_t *obj, const char *key, json_t *v, bool front);
-/* Short printable form of a value for warnings: strings as-is, others as
+/* Short printable form of a value for warnings: strings as-is (control
+ * bytes but tab and line breaks, NUL included, as \u00XX), others as
  * compact JSON, cut at 80 bytes. Caller frees. */
 char *mf_norm_show(const json_t *v);
 /* Parse the decimal digits s[0..n) into *out (no sign); false when empty,

@@ -75,11 +75,11 @@ static void trim(const char *text, size_t *s, size_t *e)
     }
 }
 
-json_t *mf_artifact_files_from_markdown(const char *text, const json_t *expected)
+json_t *mf_artifact_files_from_markdown(const char *text, size_t len, const json_t *expected)
 {
     json_t *out = json_array(), *index = json_object();
     const pcre2_code *re = mf_regex_cached(markdown_block, NULL, 0);
-    size_t len = strlen(text), at = 0, ov[8];
+    size_t at = 0, ov[8];
     while (re && at <= len && mf_regex_search_from(re, text, len, at, ov, 4) == 1) {
         size_t ns = ov[4], ne = ov[5], cs = ov[6], ce = ov[7];
         at = ov[1] > at ? ov[1] : at + 1; /* past the match (group 1, the lang, may be unset) */
@@ -155,7 +155,7 @@ int mf_norm_artifact_files(json_t **root, const mf_profile *p, const mf_options 
     const json_t *expected = mf_options_context(o, p, "expected_files");
     json_t *r = *root;
     if (json_is_string(r)) {
-        json_t *arr = mf_artifact_files_from_markdown(json_string_value(r), expected);
+        json_t *arr = mf_artifact_files_from_markdown(json_string_value(r), json_string_length(r), expected);
         if (json_array_size(arr) > 0) {
             mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_MARKDOWN), 0, "Recovered %zu file%s from strict markdown "
                             "blocks (```lang / filename: NAME) instead of the JSON array.",

@@ -60,8 +60,11 @@ static int status(json_t *root, const json_t *spec, mf_warnings *w)
         return 0;
     char *c = canonical_word(spec, s);
     int rc = 0;
-    if (c && *c && strcmp(c, s) != 0) {
-        rc = mf_warnings_add(w, MF_RULE_ID(NORM_BEAD_STATUS), 0, "Normalized bead status \"%s\" to %s.", s, c);
+    json_t *st = json_object_get(root, "status");
+    if (c && *c && (strcmp(c, s) != 0 || strlen(s) != json_string_length(st))) {
+        char *old = mf_norm_show(st);
+        rc = mf_warnings_add(w, MF_RULE_ID(NORM_BEAD_STATUS), 0, "Normalized bead status \"%s\" to %s.", old, c);
+        free(old);
         json_object_set_new(root, "status", json_string(c));
     }
     free(c);

@@ -79,14 +79,32 @@ void mf_norm_obj_put(json_t *obj, const char *key, json_t *v, bool front)
     json_decref(copy);
 }
 
+/* The string's bytes with each control byte other than a tab or a line
+ * break (NUL included) written as a \u00XX escape. Caller frees. */
+static char *show_string(const char *s, size_t n)
+{
+    mf_buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+            mf_buf_printf(&b, "\\u%04x", c);
+        else
+            mf_buf_putc(&b, (char)c);
+    }
+    return mf_buf_detach(&b);
+}
+
 char *mf_norm_show(const json_t *v)
 {
-    char *s = json_is_string(v) ? mf_strdup0(json_string_value(v))
+    char *s = json_is_string(v) ? show_string(json_string_value(v), json_string_length(v))
                                 : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
     if (s && strlen(s) > 80) {
         size_t cut = 77;
         while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
             cut--; /* never split a UTF-8 sequence */
+        for (size_t j = cut > 5 ? cut - 5 : 0; j < cut; j++)
+            if (s[j] == '\\' && s[j + 1] == 'u')
+                cut = j; /* nor a \u00XX escape */
         strcpy(s + cut, "...");
     }
     return s ? s : mf_strdup0("?");

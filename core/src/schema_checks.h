@@ -48,8 +48,9 @@ int mf_schema_gate(const mf_profile *p, json_t *root, mf_warnings *w, mf_error *
 bool mf_path_unsafe(const char *path);
 
 /* Strict markdown fallback of seed 001: every "```[lang]\nfilename: X\n...```"
- * block whose X is an expected file (all of them when expected is NULL).
- * Returns a new [{filename, content}] array (empty when nothing matched). */
-json_t *mf_artifact_files_from_markdown(const char *text, const json_t *expected);
+ * block of text[0, len) (NUL bytes included) whose X is an expected file (all
+ * of them when expected is NULL). Returns a new [{filename, content}] array
+ * (empty when nothing matched). */
+json_t *mf_artifact_files_from_markdown(const char *text, size_t len, const json_t *expected);
 
 #endif

@@ -717,16 +717,29 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
     size_t k = top_key(&ls, "questions"), items[MAX_ITEMS], end = 0, sites[MAX_ITEMS], m = 0;
     size_t n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
     int rank[MAX_ITEMS];
+    size_t lo[MAX_ITEMS];
+    char id[MAX_ITEMS][64];
     bool sorted = true;
     for (size_t i = 0; i < n; i++) {
-        rank[i] = phase_rank(&ls, items[i], item_end(items, n, i, end));
+        size_t ie = item_end(items, n, i, end), q = item_key(&ls, items[i], ie, "id");
+        rank[i] = phase_rank(&ls, items[i], ie);
+        id[i][0] = '\0';
+        if (q < ls.n)
+            value_of(&ls.v[q], id[i], sizeof id[i]);
+        /* the item may move up only past items of another id: moving it before
+         * an earlier item with its id (norm.duplicate-question-id's repeat)
+         * would change which of the two renumbering calls the duplicate */
+        lo[i] = 0;
+        for (size_t p = 0; id[i][0] && p < i; p++)
+            if (!strcmp(id[p], id[i]))
+                lo[i] = p + 1;
         sorted = sorted && (!i || rank[i - 1] <= rank[i]);
-        if (i && rank[i - 1] < rank[i])
+        if (i && rank[i - 1] < rank[i] && lo[i] < i)
             sites[m++] = i;
     }
     int rc = 0;
     if (sorted && m) {
-        size_t i = sites[mt_rand(ctx, m)], j = mt_rand(ctx, i), ie = item_end(items, n, i, end);
+        size_t i = sites[mt_rand(ctx, m)], j = lo[i] + mt_rand(ctx, i - lo[i]), ie = item_end(items, n, i, end);
         size_t to = ls.v[items[j]].off, a = ls.v[items[i]].off, z = ie < ls.n ? ls.v[ie].off : ctx->len;
         mt_buf o = {0};
         int e = mt_put(&o, ctx->text, to) | mt_put(&o, ctx->text + a, z - a);

@@ -217,17 +217,47 @@ int mt_op_yaml_inline_seq(mf_op_ctx *ctx) { return line_op(ctx, s_inline_seq, e_
 
 /* ---- #3 missing colon space ---- */
 
-/* Not on the only content line of the text: 'title:E' alone is a valid
- * one-string document, nothing says it was a mapping. */
+static bool content(const mt_line *l)
+{
+    return !l->blank && !l->comment && !l->block_body;
+}
+
+/* Does the entry on line i have a sibling entry in its mapping (another
+ * line at its key column, or the dash line that opens its item)? */
+static bool has_sibling(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    size_t col = l->body;
+    for (size_t k = i; !l->dash && k-- > 0;) {
+        const mt_line *o = &ls->v[k];
+        if (!content(o) || o->indent > col)
+            continue;
+        if (o->indent == col && !o->dash)
+            return true;
+        if (o->dash && o->body == col)
+            return true;            /* the item's first line, a key of the same mapping */
+        break;
+    }
+    for (size_t k = i + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (!content(o) || o->indent > col)
+            continue;
+        return o->indent == col && !o->dash;
+    }
+    return false;
+}
+
+/* Only on an entry with a sibling in its mapping: 'title:E' alone is a
+ * valid one-string document, and a lone child (`source:` then an indented
+ * `sha:9f2c`) the plain string value of its parent: nothing says either was
+ * a mapping. */
 static bool s_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
     const mt_line *l = &ls->v[i];
     const char *v;
-    size_t n = scalar(l, &v), others = 0;
-    for (size_t k = 0; k < ls->n && !others; k++)
-        others += k != i && !ls->v[k].blank && !ls->v[k].comment;
-    return others && l->key_len >= 2 && n > 0 && (isalnum((unsigned char)v[0]) || v[0] == '"') &&
+    size_t n = scalar(l, &v);
+    return has_sibling(ls, i) && l->key_len >= 2 && n > 0 && (isalnum((unsigned char)v[0]) || v[0] == '"') &&
            !has(v, n, ": ") && !has(v, n, " #");
 }
 
@@ -393,7 +423,9 @@ int mt_op_yaml_code_fence(mf_op_ctx *ctx)
     bool nl = ctx->len && ctx->text[ctx->len - 1] == '\n';
     int rc = mt_puts(&b, "```") | mt_puts(&b, tag) | mt_putc(&b, '\n') | mt_put(&b, ctx->text, ctx->len) |
              mt_puts(&b, nl ? "```\n" : "\n```\n");
-    return mt_ctx_commit(ctx, &b, rc);
+    rc = mt_ctx_commit(ctx, &b, rc);
+    ctx->prose_key = rc == 1;   /* a later wrapper indents the fence lines into the artifact */
+    return rc;
 }
 
 /* ---- #7 spurious XML tag lines ---- */

@@ -202,11 +202,15 @@ static bool literal(const char *s, size_t n)
     return false;
 }
 
-/* Does a separator (sep_len: ASCII punctuation, NBSP, general punctuation)
- * end just before p in the message m? */
+/* Does a separator (sep_len: ASCII punctuation, NBSP, general punctuation;
+ * an escape such as \n or \u0000 in a quoted value) end just before p in
+ * the message m? */
 static bool sep_before(const char *m, const char *p)
 {
     if (p == m || !word_char((unsigned char)p[-1]) || (p - m >= 2 && p[-2] == '\\'))
+        return true;
+    if (p - m >= 6 && p[-6] == '\\' && p[-5] == 'u' && isxdigit((unsigned char)p[-4]) &&
+        isxdigit((unsigned char)p[-3]) && isxdigit((unsigned char)p[-2]) && isxdigit((unsigned char)p[-1]))
         return true;
     for (size_t k = 2; k <= 3; k++)
         if ((size_t)(p - m) >= k && sep_len(p - k, k, 0) == k)
@@ -378,17 +382,25 @@ static void blank_yaml_syntax(char *s, size_t n)
     }
 }
 
-/* End of a match of the preview [pre, pre+pl) at s[i], whitespace runs
- * equal to any whitespace run (a folded multi-line value), or 0. */
+/* A blank or control byte: in a preview it may stand for a folded line
+ * break or for a control character the parsed text holds as an escape. */
+static bool blank_or_control(unsigned char c)
+{
+    return isspace(c) || iscntrl(c);
+}
+
+/* End of a match of the preview [pre, pre+pl) at s[i], runs of blanks and
+ * control bytes equal to any such run (a folded multi-line value, a control
+ * character written as "\x02" in the parsed text), or 0. */
 static size_t preview_match(const char *s, size_t n, size_t i, const char *pre, size_t pl)
 {
     size_t k = 0;
     while (k < pl && i < n) {
-        bool ws = isspace((unsigned char)pre[k]), wt = isspace((unsigned char)s[i]);
+        bool ws = blank_or_control((unsigned char)pre[k]), wt = blank_or_control((unsigned char)s[i]);
         if (ws && wt) {
-            while (k < pl && isspace((unsigned char)pre[k]))
+            while (k < pl && blank_or_control((unsigned char)pre[k]))
                 k++;
-            while (i < n && isspace((unsigned char)s[i]))
+            while (i < n && blank_or_control((unsigned char)s[i]))
                 i++;
         } else if (s[i] == pre[k]) {
             i++, k++;
@@ -399,10 +411,31 @@ static size_t preview_match(const char *s, size_t n, size_t i, const char *pre, 
     return k == pl ? i : 0;
 }
 
+/* Blank each place the preview [pre, pre+pl) (a value's start, cut short)
+ * occurs in s (whitespace runs compare equal: a folded value) and the rest
+ * of the line it ends on. */
+static void blank_preview(char *s, size_t n, const char *o, size_t pl)
+{
+    char pre[128];
+    pl = pl < sizeof pre - 1 ? pl : sizeof pre - 1;
+    if (pl < 12)
+        return;
+    memcpy(pre, o, pl);
+    pl = unescape(pre, pl, false);
+    while (pl > 0 && pre[pl - 1] == ' ')
+        pl--;
+    for (size_t i = 0; pl && i < n; i++) {
+        size_t e = preview_match(s, n, i, pre, pl);
+        if (e)
+            for (; i < e || (i < n && s[i] != '\n'); i++)
+                s[i] = ' ';
+    }
+}
+
 /* A warning that quotes a replaced value cut short ("Corrected story_id
- * from \"lorem ipsum dolor ...\" to ...") names the whole value: blank each
- * place the quoted start occurs in s (whitespace runs compare equal: a
- * folded value) and the rest of the line it ends on. */
+ * from \"lorem ipsum dolor ...\" to ...") names the whole value; so does
+ * one that ends with the removed text cut short after its first ": "
+ * ("comment removed: #{\"task_id\": ...ex..."). */
 static void blank_previews(char *s, size_t n, const mf_result *r)
 {
     for (size_t w = 0; w < r->warnings.count; w++) {
@@ -411,21 +444,13 @@ static void blank_previews(char *s, size_t n, const mf_result *r)
             const char *o = q;
             while (o > m && !(o[-1] == '"' && (o - 1 == m || o[-2] != '\\')))
                 o--;
-            char pre[128];
-            size_t pl = (size_t)(q - o) < sizeof pre - 1 ? (size_t)(q - o) : sizeof pre - 1;
-            if (o == m || pl < 12)
-                continue;
-            memcpy(pre, o, pl);
-            pl = unescape(pre, pl, false);
-            while (pl > 0 && pre[pl - 1] == ' ')
-                pl--;
-            for (size_t i = 0; pl && i < n; i++) {
-                size_t e = preview_match(s, n, i, pre, pl);
-                if (e)
-                    for (; i < e || (i < n && s[i] != '\n'); i++)
-                        s[i] = ' ';
-            }
+            if (o != m)
+                blank_preview(s, n, o, (size_t)(q - o));
         }
+        size_t ml = m ? strlen(m) : 0;
+        const char *c = m ? strstr(m, ": ") : NULL;
+        if (ml > 3 && !strcmp(m + ml - 3, "...") && c && c + 2 < m + ml - 3)
+            blank_preview(s, n, c + 2, (size_t)(m + ml - 3 - (c + 2)));
     }
 }
 

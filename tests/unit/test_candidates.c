@@ -124,6 +124,22 @@ static void fences_in_prose(void **state)
     assert_int_equal(warn_line(&c, 4, "cand.fence"), 16);
     assert_non_null(strstr(c.items[4].warnings.items[0].message, "no closing fence"));
     mf_candidates_free(&c);
+
+    /* a fence in a YAML block scalar is text, also under a header damage quoted (`hint: ''|-''`) */
+    static const char *const headers[] = {"hint: |-", "hint: \"|-\"", "hint: ''|-''", "- '>'", NULL};
+    for (int k = 0; headers[k]; k++) {
+        char text[128];
+        snprintf(text, sizeof text, "%s\n  ```yaml\n  x: 1\n  ```\n", headers[k]);
+        c = build(NULL, text);
+        for (size_t i = 0; i < c.count; i++)
+            if (!strcmp(c.items[i].name, "fence"))
+                fail_msg("fence candidate under '%s'", headers[k]);
+        mf_candidates_free(&c);
+    }
+    /* a quoted value that is no header: its fence is a payload */
+    c = build(NULL, "note: \"see|\"\n```yaml\nx: 1\n```\n");
+    expect(&c, c.count - 1, "fence", "x: 1\n");
+    mf_candidates_free(&c);
 }
 
 static void fence_with_prefixes_and_dedupe(void **state)
@@ -180,7 +196,7 @@ static void tags_and_truncated_tag(void **state)
 static void anchor_from_top_level_key(void **state)
 {
     (void)state;
-    mf_candidates c = build(yaml_p, "Sure, here it is:\n\n  beads: no\nbeadsx: 1\nbeads:\n  - id: a\n");
+    mf_candidates c = build(yaml_p, "Sure, here it is:\n\n  beads: no\nbeadsx: as below.\nbeads:\n  - id: a\n");
     assert_int_equal(c.count, 2);
     expect(&c, 1, "anchor", "beads:\n  - id: a\n");
     expect_rules(&c, 1, "cand.anchor", NULL);
@@ -200,6 +216,16 @@ static void anchor_from_top_level_key(void **state)
     for (size_t i = 0; i < c.count; i++)
         assert_string_not_equal(c.items[i].name, "anchor");
     expect(&c, c.count - 1, "anchor+prefix-stripped", "epics: []\nbeads:\n  - id: a\n");
+    mf_candidates_free(&c);
+
+    /* a data entry above the anchor (`ticket_id: T-7`, a key the profile does
+     * not list) would be dropped: no anchor; a "Word: sentence." line is prose */
+    c = build(yaml_p, "ticket_id: T-7\n<output>\nbeads:\n  - id: a\n");
+    for (size_t i = 0; i < c.count; i++)
+        assert_string_not_equal(c.items[i].name, "anchor");
+    mf_candidates_free(&c);
+    c = build(yaml_p, "Note: the plan follows.\n<output>\nbeads:\n  - id: a\n");
+    expect(&c, c.count - 1, "anchor", "beads:\n  - id: a\n");
     mf_candidates_free(&c);
 }
 
@@ -289,6 +315,12 @@ static void orphan_fence(void **state)
     expect(&c, 1, "fence", "a: 1\n");
     mf_candidates_free(&c);
 
+    /* fences inside a YAML block scalar open nothing: a bare fence at the end is still an orphan */
+    c = build(NULL, "hint: |-\n  ```\n  plain fence\n  ```\nitems: null\n```\n");
+    expect(&c, 0, "raw", "hint: |-\n  ```\n  plain fence\n  ```\nitems: null\n");
+    expect_rules(&c, 0, "cand.orphan-fence", NULL);
+    mf_candidates_free(&c);
+
     /* ```yaml as the last line is not a closing fence */
     c = build(NULL, "a: 1\n```yaml\n");
     expect(&c, 0, "raw", "a: 1\n```yaml\n");
@@ -347,6 +379,23 @@ static void json_balanced_and_span(void **state)
     mf_candidates_free(&c);
     c = build(json_p, "x {\"a\": 1}, {\"b\": tru");
     assert_int_equal(c.count, 1); /* truncated concatenation: no head, no span */
+    mf_candidates_free(&c);
+
+    /* terminal noise after the last closer (an ANSI sequence, paste markers) is no structure */
+    c = build(json_p, "Here it is.\n{\"a\": [1}\n\x1b[0m");
+    expect(&c, c.count - 1, "json-span", "{\"a\": [1}");
+    mf_candidates_free(&c);
+    c = build(json_p, "{\"a\": [1}\n[200~[201~\n\nThis covers it.");
+    expect(&c, c.count - 1, "json-span", "{\"a\": [1}");
+    mf_candidates_free(&c);
+
+    /* a span that starts with a transcript role prefix is the prefix, not a value: only the
+     * prefix-stripped text is extracted */
+    c = build(json_p, "[error] Done, see below\n[error] {\n[error]   \"a\": 1\n[error] }\n[error] ok\n");
+    for (size_t i = 0; i < c.count; i++)
+        if (!strcmp(c.items[i].name, "json-balanced") || !strcmp(c.items[i].name, "json-span"))
+            fail_msg("%s from the prefixed text: %s", c.items[i].name, c.items[i].text);
+    expect(&c, c.count - 1, "json-balanced+prefix-stripped", "{\n  \"a\": 1\n}");
     mf_candidates_free(&c);
 
     /* JSON anchor on a "key": line */

@@ -236,7 +236,7 @@ static char *run_fixture(const char *path, const mf_op *op)
         goto out;
     }
     res = mf_repair(r.profile, r.raw, r.raw_len, &opt);
-    mf_oracle_input in = {r.profile, &opt, r.raw, r.raw_len, res, truth, (mf_expect)r.contract};
+    mf_oracle_input in = {r.profile, &opt, r.raw, r.raw_len, res, truth, (mf_expect)r.contract, NULL};
     if (mf_oracles_run(&in, v)) {
         for (int i = 0; i < MF_ORACLE_COUNT && !why; i++)
             if (v[i].failed && asprintf(&why, "%s: %s", mf_oracle_name((mf_oracle_id)i), v[i].detail) < 0)
@@ -447,6 +447,97 @@ static void test_op_sites_and_ambiguity(void **state)
                  "bead_id: a\nstatus: done\nstatus: done\nchecks:\n  tests: pass\n", seed);
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "status: done\nstatus: done\n"));
+        free(raw);
+    }
+    /* after shape.artifact-markdown the text is markdown: a comma in a file's text is no JSON op site */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[600];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: artifact_files\n"
+                 "opts: {\"expected_files\":[\"README.md\",\"SPEC.md\"]}\nop: shape.artifact-markdown seed=3\n"
+                 "op: json.missing-comma seed=%d\n---\n[{\"filename\": \"README.md\", \"content\": \"# In\"},\n"
+                 " {\"filename\": \"SPEC.md\", \"content\": \"## Totals\\n\\n- Net, VA, gross\"}]\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "- Net, VA, gross\n"));
+        free(raw);
+    }
+    /* stacked role prefixes and paste markers are no JSON: no JSON op site in them */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.transcript-prefix seed=%d\n"
+                 "op: cand.bracketed-paste seed=%d\nop: json.ellipsis-item seed=1\nop: json.number-format seed=1\n---\n{}\n",
+                 seed, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\xe2\x80\xa6"));
+        assert_null(strstr(raw, "+20"));
+        free(raw);
+    }
+    /* json.number-format twice never writes ++5; json.unescaped-quote leaves a string whose
+     * unescaped quotes would read as more members (`\", \"notes\": \"`) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.number-format seed=%d\n"
+                 "op: json.number-format seed=%d\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"n\": 5, \"f\": 0.5, \"name\": \"test\\\", \\\"notes\\\": \\\"run\"}\n", seed, seed + 1, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "++"));
+        assert_null(strstr(raw, ".+"));
+        assert_non_null(strstr(raw, "\"test\\\", \\\"notes\\\": \\\"run\""));
+        free(raw);
+    }
+    /* around a one-scalar artifact a fence holds no structure (raw); a fence behind a role
+     * prefix is a fence (no second one); prose behind a role prefix is prose (no second paragraph) */
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\nop: cand.fence-unclosed seed=1\n---\ni\n", NULL),
+                     MF_CONTRACT_RAW);
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=%d\n"
+                 "op: cand.transcript-prefix seed=%d\nop: cand.orphan-fence seed=%d\nop: cand.prose-before seed=%d\n"
+                 "op: cand.transcript-prefix seed=%d\nop: cand.prose-before seed=%d\n---\nitems:\n  - a\n",
+                 seed, seed, seed + 1, seed, seed + 2, seed + 3);
+        contract_of(text, &raw);
+        const char *f = strstr(raw, "```");
+        assert_true(f && !strstr(f + 3, "```"));
+        int prose = 0;
+        for (const char *q = raw; (q = strstr(q, "\n\n")); q += 2)
+            prose++;
+        assert_true(prose <= 1);
+        free(raw);
+    }
+    /* a whole-artifact fence that a later wrapper indents into the artifact: raw */
+    assert_int_equal(contract_of("malform-case 1\nprofile: refinement_changes\nop: yaml.code-fence seed=1\n"
+                                 "op: norm.wrapper-chain seed=1\n---\nchanges:\n- type: added\n  item_id: r\n", NULL),
+                     MF_CONTRACT_RAW);
+    /* a field the schema enumerates (a change's type) is no value op site: its normalizer rejects others */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: refinement_changes\nop: val.quotes seed=%d\n---\n"
+                 "changes:\n- type: modified\n  item_type: bead\n  item_id: t\n  description: A\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "type: modified\n"));
+        free(raw);
+    }
+    /* yaml.colon-space never glues a lone child to its value: `sha:9f2c` alone under
+     * `source:` (or alone in a list item) is the parent's plain string, valid YAML */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=%d\n---\n"
+                 "source:\n  sha: 9f2c4e\nitems:\n  - id: S1\n  - id: S2\n    name: build\ntitle: Release\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "  sha: 9f2c4e\n"));
+        assert_non_null(strstr(raw, "  - id: S1\n"));
+        free(raw);
+    }
+    /* a question moved up by norm.phase-out-of-order never passes an earlier question with its id
+     * (norm.duplicate-question-id's repeat): renumbering must still call the later one the duplicate */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n"
+                 "op: norm.phase-out-of-order seed=%d\n---\nquestions:\n  - id: Q01\n    phase: foundation\n"
+                 "    question: A?\n  - id: Q02\n    phase: structure\n    question: B?\n"
+                 "  - id: Q03\n    phase: assembly\n    question: C?\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "- id: Q01\n    phase: foundation\n"));
+        assert_true(strstr(raw, "- id: Q01\n    phase: foundation\n") < strstr(raw, "phase: assembly"));
         free(raw);
     }
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */

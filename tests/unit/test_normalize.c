@@ -198,6 +198,14 @@ static void test_prd(void **state)
     json_decref(v);
     mf_warnings_clear(&w);
 
+    /* the schema_version warning names the value it replaced */
+    assert_int_equal(run("prd", "prd", "{\"schema_version\": \"one\", \"ticket_id\": \"LT-1\", \"status\": \"draft\"}",
+                         NULL, &v, &w, &err), 0);
+    assert_int_equal(w.count, 1);
+    assert_string_equal(w.items[0].message, "Normalized invalid schema_version to 1 (was \"one\").");
+    json_decref(v);
+    mf_warnings_clear(&w);
+
     /* without runtime context a present ticket id is kept, silently */
     assert_int_equal(run("prd", "prd", "{\"ticket_id\": \"LT-1\", \"status\": \"approved\", \"schema_version\": 2}",
                          NULL, &v, &w, &err), 0);
@@ -239,6 +247,16 @@ static void test_bead_status(void **state)
                    " \"typecheck\": \"fail\", \"qualitative\": \"n/a\", \"x\": [1]}}");
     assert_int_equal(w.count, 5);
     assert_fixed_point("bead_status", "bead_status", v, NULL);
+    json_decref(v);
+    mf_warnings_clear(&w);
+
+    /* a status holding a NUL byte: the warning names all of it, the bytes after the NUL escaped */
+    v = json_object();
+    json_object_set_new(v, "status", json_stringn("done\x7f\0summary: lost", 19));
+    assert_int_equal(mf_normalizer_find("bead_status")(&v, P("bead_status"), NULL, &w, &err), 0);
+    assert_json(v, "{\"status\": \"done\"}");
+    assert_int_equal(w.count, 1);
+    assert_string_equal(w.items[0].message, "Normalized bead status \"done\\u007f\\u0000summary: lost\" to done.");
     json_decref(v);
     mf_warnings_clear(&w);
 }
