@@ -215,6 +215,11 @@ size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *lin
         }
         a = b + 1;
     }
+    size_t fence_ind = 0;
+    while (ls + fence_ind < le && s[ls + fence_ind] == ' ')
+        fence_ind++;
+    if (block >= 0 && fence_ind > (size_t)block)
+        return len;                     /* the fence line is the block scalar's own text */
     *line = mf_cand_line_at(s, ls);
     *end = tail;
     return ls;

@@ -175,7 +175,7 @@ static void test_oracle_false_positives(void **state)
     const char *hex = "bead_id: 0x1F\nstatus: done\nsummary: 0o17\nchecks:\n  tests: pass\n";
     r = fake(J("{\"bead_id\":\"0x1F\",\"status\":\"done\",\"summary\":\"0o17\",\"checks\":{\"tests\":\"pass\"}}"),
              "raw", false);
-    mf_oracle_input inh = {p, NULL, hex, strlen(hex), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input inh = {p, NULL, hex, strlen(hex), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_accounting(&inh, &v))
         fail_msg("declared string fields, hex and octal: %s", v.detail);
     json_object_set_new(r->value, "bead_id", json_string("0x1E"));
@@ -195,7 +195,7 @@ static void test_oracle_false_positives(void **state)
     /* YAML's \UXXXXXXXX and \xXX escapes are the characters they spell */
     const char *raw3 = "a: \"caf\\xE9 \\U0001F389\"\n";
     r = fake(J("{\"a\":\"caf\xc3\xa9 \xf0\x9f\x8e\x89\"}"), "raw", false);
-    mf_oracle_input inu = {g, NULL, raw3, strlen(raw3), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input inu = {g, NULL, raw3, strlen(raw3), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_no_data_loss(&inu, &v))
         fail_msg("YAML \\U and \\x escapes: %s", v.detail);
     mf_result_free(r);
