@@ -347,8 +347,8 @@ static bool closing_fence_ends_input(const jp *p)
     return k - p->i >= 3 && jl_past_spaces(p, k) >= p->n;
 }
 
-/* Skip whitespace and comments between tokens, noting each repair. */
-int jl_skip_ws(jp *p)
+/* The loop of jl_skip_ws (json_lex.h). */
+int jl_skip_ws_from(jp *p)
 {
     for (;;) {
         size_t i = p->i;

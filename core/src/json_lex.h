@@ -108,9 +108,16 @@ size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned
  * needs a decision (its closing quote's byte, a backslash, '$' in a
  * double-quoted string, a control byte), or n: the bytes before it are text. */
 size_t jl_string_run(const jp *p, size_t k, int q);
+/* jl_skip_ws once the cursor's byte may be whitespace or a comment start. */
+int jl_skip_ws_from(jp *p);
 /* Skip whitespace and comments between tokens, noting each repair; -1 when a
- * comment hides JSON structure (rejected). */
-int jl_skip_ws(jp *p);
+ * comment hides JSON structure (rejected). At a token byte it returns at once. */
+static inline int jl_skip_ws(jp *p)
+{
+    if (p->i < p->n && !(jl_byte_class[(unsigned char)p->s[p->i]] & (JL_WS | JL_SKIP)))
+        return 0;
+    return jl_skip_ws_from(p);
+}
 /* Offset of the first byte at or after k that is neither JSON whitespace nor a Unicode space. */
 size_t jl_past_spaces(const jp *p, size_t k);
 /* Like jl_past_spaces, also past closed block comments (slash-star ... star-slash). */

@@ -89,8 +89,7 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
     if (jl_is_word(c)) {
         size_t start = p->i;
         int line = p->line;
-        while (!at_end(p) && jl_is_word(cur(p)))
-            jl_advance(p);
+        p->i = jl_word_end(p, p->i);    /* word bytes hold no line break */
         size_t k = p->i;
         while (k < p->n && (at(p, k) == ' ' || at(p, k) == '\t'))
             k++;
