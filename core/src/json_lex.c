@@ -105,21 +105,44 @@ static int note_format(char *out, size_t cap, const char *fmt, va_list ap)
     return 0;
 }
 
+/* Add the warning (rule id, line, formatted message of at most 255 bytes). */
+static void add_note(jp *p, const char *rule, int line, const char *fmt, va_list ap)
+{
+    char msg[256];
+    va_list again;
+    va_copy(again, ap);
+    if (note_format(msg, sizeof msg, fmt, ap))
+        vsnprintf(msg, sizeof msg, fmt, again);
+    va_end(again);
+    mf_warnings_add_text(p->w, rule, line, msg);
+}
+
 void jl_note(jp *p, int rule, int line, const char *fmt, ...)
 {
     if (++p->counts[rule] > WARN_CAP)
         return;
     if (p->counts[rule] == 1)
         p->count_line[rule] = line;
-    char msg[256];
-    va_list ap, again;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(again, ap);
-    if (note_format(msg, sizeof msg, fmt, ap))
-        vsnprintf(msg, sizeof msg, fmt, again);
-    va_end(again);
+    add_note(p, mf_rules[rule].id, line, fmt, ap);
     va_end(ap);
-    mf_warnings_add_text(p->w, mf_rules[rule].id, line, msg);
+}
+
+static void note_more(jp *p, int rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_more(jp *p, int rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_note(p, mf_rules[rule].id, p->count_line[rule], fmt, ap);
+    va_end(ap);
+}
+
+void jl_note_overflow(jp *p)
+{
+    for (int r = 0; r < MF_RULE_COUNT; r++)
+        if (p->counts[r] > WARN_CAP)
+            note_more(p, r, "%u more places repaired by this rule", p->counts[r] - WARN_CAP);
 }
 
 static int jl_column_at(const jp *p, size_t bol, size_t at)

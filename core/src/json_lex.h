@@ -53,6 +53,8 @@ static inline bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c
 /* Record a repair by rule (MF_RULE_JSON_*, an index into mf_rules) at line; the first
  * WARN_CAP per rule are listed, the rest counted. */
 void jl_note(jp *p, int rule, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* For each rule noted more than WARN_CAP times: one more warning counting the rest. */
+void jl_note_overflow(jp *p);
 /* Record the first unrepairable problem at the cursor (JSON_SYNTAX_ERROR). Returns -1. */
 int jl_fail(jp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Describe (once) what the end of input cut, e.g. the member dropped. */

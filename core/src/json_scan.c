@@ -839,10 +839,7 @@ int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf
                 p.cut_what[0] ? "; " : p.dropped_member ? "; dropped an incomplete member" : "",
                 p.cut_what);
     }
-    for (int r = 0; r < MF_RULE_COUNT; r++)
-        if (p.counts[r] > WARN_CAP)
-            mf_warnings_add(w, mf_rules[r].id, p.count_line[r],
-                            "%u more places repaired by this rule", p.counts[r] - WARN_CAP);
+    jl_note_overflow(&p);
     mf_buf_free(&b);
     return 0;
 error:
