@@ -201,13 +201,25 @@ size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *lin
     bool info;
     if (!fence_line(s + ls, le - ls, &info) || info)
         return len;
+    long block = -1;                    /* indentation of the `key: |` header whose block we are in */
     for (size_t a = 0; a < ls;) {
         const char *nl = memchr(s + a, '\n', ls - a);
-        size_t b = nl ? (size_t)(nl - s) : ls;
-        if (fence_line(s + a, b - a, &info))
-            return len; /* the fence was opened above: not an orphan */
+        size_t b = nl ? (size_t)(nl - s) : ls, ind = 0;
+        while (a + ind < b && s[a + ind] == ' ')
+            ind++;
+        bool in_block = block >= 0 && (a + ind >= b || s[a + ind] == '\r' || ind > (size_t)block);
+        if (!in_block) {
+            block = mf_cand_block_header(s + a, b - a) ? (long)ind : -1;
+            if (fence_line(s + a, b - a, &info))
+                return len; /* the fence was opened above: not an orphan */
+        }
         a = b + 1;
     }
+    size_t fence_ind = 0;
+    while (ls + fence_ind < le && s[ls + fence_ind] == ' ')
+        fence_ind++;
+    if (block >= 0 && fence_ind > (size_t)block)
+        return len;                     /* the fence line is the block scalar's own text */
     *line = mf_cand_line_at(s, ls);
     *end = tail;
     return ls;

@@ -42,6 +42,7 @@
     X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3)                  \
     X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3)            \
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3)          \
+    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3)  \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3)                      \
     X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3)      \
     X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3)                    \
@@ -132,7 +133,7 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
         return byte_set_any(b, "\"'") && (memmem(text->s, text->len, "\"\"", 2) || memmem(text->s, text->len, "''", 2));
     if (fn == yr_fix_type_union)
         return byte_set_any(b, "|");
-    if (fn == yr_fix_quoted_block_ind || fn == yr_fix_block_body_indent)
+    if (fn == yr_fix_quoted_block_ind || fn == yr_fix_block_body_indent || fn == yr_fix_block_header_comment)
         return byte_set_any(b, "|>");
     if (fn == yr_fix_reserved_indicator)
         return byte_set_any(b, "`@|>*");
@@ -229,7 +230,7 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
 
 /* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
  * `- ` item holding ': ' after a key that is not an identifier (item-colon, unquoted),
- * a ` #` after a quote (quoted-hash), or a bare `key:` the profile lists
+ * a ` #` after a quote (quoted-hash), `|#text` (block-header-comment), or a bare `key:` the profile lists
  * nested children for whose next content line starts at its column
  * (nested-children).
  * A cheap byte scan before building the line model. */
@@ -250,6 +251,10 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if (hash && hash > s + i && hash[-1] == ' ' && (memchr(s + i, '\'', (size_t)(hash - s) - i) ||
                                                         memchr(s + i, '"', (size_t)(hash - s) - i)))
             return true; /* maybe a ' #' inside quotes (quoted-hash) */
+        const char *bar = i < e ? memchr(s + i, '|', e - i) : NULL, *gt = i < e ? memchr(s + i, '>', e - i) : NULL;
+        if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
+            (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
+            return true; /* `key: |#text` (block-header-comment) */
         if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
@@ -285,7 +290,7 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 static const model_rule misread_rules[] = {
     {0, yr_fix_front_matter_closer}, {0, yr_fix_dash_space}, {0, yr_fix_colon_space_child}, {0, yr_fix_nested_children},
     {0, yr_fix_item_colon},
-    {0, yr_fix_quoted_hash}, {0, NULL}};
+    {0, yr_fix_quoted_hash}, {0, yr_fix_block_header_comment}, {0, NULL}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {

@@ -88,11 +88,15 @@ static bool starts_with_prose(const mf_op_ctx *ctx)
 {
     const char *const *lists[] = {prose_before, anchor_prose};
     const size_t counts[] = {5, 3};
+    size_t at = 0;                      /* past transcript role prefixes a later op put there */
+    for (size_t r; (r = mt_role_prefix(ctx->text + at, ctx->len - at));)
+        for (at += r; at < ctx->len && ctx->text[at] == ' ';)
+            at++;
     for (size_t l = 0; l < 2; l++)
         for (size_t i = 0; i < counts[l]; i++) {
             const char *nl = strchr(lists[l][i], '\n');
             size_t n = (size_t)(nl - lists[l][i]);
-            if (ctx->len >= n && !memcmp(ctx->text, lists[l][i], n))
+            if (ctx->len - at >= n && !memcmp(ctx->text + at, lists[l][i], n))
                 return true;
         }
     return false;
@@ -275,6 +279,9 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
 {
     if (mt_has_fence(ctx))
         return 0;
+    /* a fence around an empty or one-scalar artifact holds no structure: cand.fence
+     * takes only structured text, and the fenced scalar is as much prose */
+    bool empty = empty_artifact(ctx);
     char pre[160], post[160];
     bool prose = mt_param_int(ctx, "prose", (long)mt_rand(ctx, 2));
     snprintf(pre, sizeof pre, "%s```%s\n", prose ? "Here is the output:\n\n" : "", tag);
@@ -282,6 +289,8 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
              prose && close ? "\nDone.\n" : "");
     int rc = wrap(ctx, pre, post);
     ctx->prose_key = rc == 1;   /* a later wrapper puts (or indents) the fence inside the artifact */
+    if (rc == 1 && empty)
+        ctx->contract = MF_CONTRACT_RAW;
     return rc;
 }
 

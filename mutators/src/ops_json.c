@@ -144,9 +144,33 @@ static bool s_has_nl(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 static int e_nl(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\n", "\n"); }
 int mt_op_json_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
 
+/* Does the string token [s, s+n) hold an escaped quote, then ',' or ':',
+ * then another escaped quote (`\", \"notes\": \"`)? Unescaped, that reads
+ * as the end of the string and more members or elements: nothing tells
+ * the two readings apart. */
+static bool quoted_separator(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (s[i] != '\\' || s[i + 1] != '"')
+            continue;
+        size_t j = i + 2;
+        while (j < n && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        if (j >= n || (s[j] != ',' && s[j] != ':'))
+            continue;
+        j++;
+        while (j < n && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        if (j + 1 < n && s[j] == '\\' && s[j + 1] == '"')
+            return true;
+    }
+    return false;
+}
+
 static bool s_has_quote(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
-    return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\\"");
+    const char *s = tok_s(ctx, &t->v[i]);
+    return t->v[i].kind == JT_STR && contains(s, t->v[i].len, "\\\"") && !quoted_separator(s, t->v[i].len);
 }
 static int e_quote(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\\"", "\""); }
 int mt_op_json_inner_quote(mf_op_ctx *ctx) { return tok_op(ctx, s_has_quote, e_quote); }
@@ -380,7 +404,9 @@ static bool s_number(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     const mt_jtok *k = &t->v[i];
     const char *s = tok_s(ctx, k);
-    return k->kind == JT_NUM && s[0] != '-' && (s[0] != '0' || (k->len > 2 && s[1] == '.'));
+    /* not a number this op already rewrote (+12, .5): a second pass would write ++12 */
+    return k->kind == JT_NUM && s[0] != '-' && (s[0] != '0' || (k->len > 2 && s[1] == '.')) &&
+           (k->off == 0 || (s[-1] != '+' && s[-1] != '.'));
 }
 static int e_number(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
