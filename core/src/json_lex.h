@@ -23,6 +23,7 @@ typedef struct {
     int depth, max_depth;
     mf_warnings *w;
     unsigned counts[MF_RULE_COUNT];
+    bool over_cap;           /* some rule was noted more than WARN_CAP times */
     int count_line[MF_RULE_COUNT];
     mf_error *err;
     bool failed;
@@ -68,8 +69,22 @@ static inline void jl_advance(jp *p)
     }
     p->i++;
 }
+/* jl_advance_n past its first 8 bytes. */
+void jl_advance_far(jp *p, size_t k);
 /* Move the cursor k bytes (at most to the end), keeping the line count. */
-void jl_advance_n(jp *p, size_t k);
+static inline void jl_advance_n(jp *p, size_t k)
+{
+    if (k > 8 || p->i >= p->n) {
+        jl_advance_far(p, k);
+        return;
+    }
+    size_t e = k < p->n - p->i ? p->i + k : p->n;
+    for (; p->i < e; p->i++)
+        if (p->s[p->i] == '\n') {
+            p->line++;
+            p->bol = p->i + 1;
+        }
+}
 /* A byte of a bare word (letters, digits, _ $ . + -). */
 static inline bool jl_is_word(int c) { return c >= 0 && (jl_byte_class[c] & JL_WORD); }
 /* Length of a Unicode space (NBSP, U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF) at k, or 0. */
