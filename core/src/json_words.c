@@ -19,6 +19,8 @@ static const struct { const char *w; size_t n; } literal_words[] = {
 
 bool jl_word_is_literal(const char *s, size_t n)
 {
+    if (n < 3 || n > 9 || !s[0] || !strchr("tfnTFNuI", s[0]))
+        return false;                   /* no literal starts so: most words end here */
     for (size_t k = 0; k < sizeof literal_words / sizeof *literal_words; k++)
         if (literal_words[k].n == n && memcmp(literal_words[k].w, s, n) == 0)
             return true;
