@@ -527,7 +527,8 @@ static bool value_tok(const mt_jtoks *t, size_t i)
 }
 
 /* An escaped backslash before a letter that is no JSON escape (\\d -> \d),
- * as in a regex or a Windows path: the rule keeps the backslash. */
+ * as in a regex or a Windows path: the rule keeps the backslash. Not before
+ * an apostrophe: \' is the escaped quote json.single-quote-escape reads as '. */
 static long lone_backslash_at(const mf_op_ctx *ctx, const mt_jtok *k)
 {
     const char *s = tok_s(ctx, k);
@@ -536,7 +537,7 @@ static long lone_backslash_at(const mf_op_ctx *ctx, const mt_jtok *k)
     for (size_t i = 1; i + 2 < k->len - 1; i++) {
         if (s[i] != '\\')
             continue;
-        if (s[i + 1] == '\\' && !strchr("\"\\/bfnrtu", s[i + 2]) && (unsigned char)s[i + 2] > ' ')
+        if (s[i + 1] == '\\' && !strchr("\"\\/bfnrtu'", s[i + 2]) && (unsigned char)s[i + 2] > ' ')
             return (long)i;
         i++;
     }
