@@ -210,6 +210,11 @@ size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *lin
         }
         a = b + 1;
     }
+    size_t lind = 0;
+    while (ls + lind < le && s[ls + lind] == ' ')
+        lind++;
+    if (block >= 0 && lind > (size_t)block)
+        return len; /* the fence line is text of a block scalar */
     *line = mf_cand_line_at(s, ls);
     *end = tail;
     return ls;
