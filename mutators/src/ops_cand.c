@@ -275,7 +275,8 @@ static bool json_cut(const mf_op_ctx *ctx)
     mt_jtoks_free(&t);
     while (end < ctx->len && isspace((unsigned char)ctx->text[end]))
         end++;
-    return depth > 0 || end < ctx->len;     /* an open bracket, or an unclosed string the scan stopped at */
+    /* an open bracket, or an unclosed string the scan stopped at */
+    return depth > 0 || (end < ctx->len && strchr("\"'`", ctx->text[end]));
 }
 
 int mt_op_cand_prose_after(mf_op_ctx *ctx)
