@@ -10,26 +10,29 @@
  *   big-yaml     a 4 MB PRD grown from a seed (fresh epic/story ids), same goals
  *   big-json     a 4 MB code_files artifact grown from a seed, same goals
  *   malformed    every rule fixture input: MB/s (no baseline)
- *   race         generated malformed LLM JSON (small 0.2-2 KB objects per
- *                family; 100 KB / 1 MB / 4 MB arrays with and without trailing
- *                commas) through generic_json, over npm jsonrepair called
- *                in-process in node (bench/race_jsonrepair.mjs) on the same
- *                bytes (goals: >= 3x faster on small objects, >= 2.5x on large
- *                arrays without trailing commas, never slower); "floor" is
- *                jansson loading core's repaired output, the cost of the
- *                value tree alone
+ *   race-SIZE/FAMILY  generated malformed LLM JSON of every family (clean,
+ *                trailing-comma, single-quotes, unquoted-keys, python-literals,
+ *                comments, missing-comma, truncated, fenced): SIZE "small" is
+ *                64 objects of 0.2-2 KB, "100k", "1m" and "4m" one array of
+ *                records that large. Through generic_json, over npm jsonrepair
+ *                called in-process in node (bench/race_jsonrepair.mjs, warm)
+ *                on the same bytes (goals: >= 3x faster on small objects,
+ *                >= 2.5x on large arrays without trailing commas, never
+ *                slower); "floor" is jansson loading core's repaired output,
+ *                the cost of the value tree alone
  *
- * Time: best of ROUNDS rounds of at least MIN seconds per run, the sides run
- * interleaved twice and each keeps its best run, so a busy machine skews all
- * sides alike. C against C is process CPU time; the race against node is wall
- * clock on both sides (node's own JIT and GC threads are part of its cost).
- * RSS: the child's peak resident set after
- * its inputs are built (VmHWM is reset through /proc/self/clear_refs first).
+ * Time: process CPU time (every thread: node's JIT and GC threads count on
+ * its side), best of ROUNDS rounds of at least MIN seconds per run; the sides
+ * run interleaved twice and each keeps its best run, so a busy machine skews
+ * all sides alike. RSS: the child's peak resident set after its inputs are
+ * built (VmHWM is reset through /proc/self/clear_refs first); node's is the
+ * whole process's peak (its runtime included).
  * For instruction counts, run one side of a shape under callgrind with a fixed
  * number of passes (bench/callgrind.sh does both sides and prints the ratio).
  *
  * Usage: bench_core SOURCE_DIR [--rounds N] [--min SECONDS] [--only PREFIX]
- *        bench_core SOURCE_DIR --child SHAPE SIDE [--passes N | --rounds N --min S] */
+ *        bench_core SOURCE_DIR --child SHAPE SIDE [--passes N | --rounds N --min S]
+ *        bench_core SOURCE_DIR --write SHAPE DIR   (the shape's inputs as DIR/NNNNN.json) */
 #define _GNU_SOURCE /* wait4 */
 #include <errno.h>
 #include <signal.h>
@@ -48,7 +51,7 @@
 #define BIG_BYTES (4u << 20)
 #define SMALL_COUNT 64
 #define ALTERNATIONS 2
-#define PEER_LIMIT_S 30.0 /* jsonrepair is quadratic on trailing commas: 4 MB takes minutes */
+#define PEER_LIMIT_S 60.0 /* jsonrepair is quadratic on trailing commas: 4 MB takes minutes */
 
 /* floor: jansson loading core's own repaired output (compact JSON) of the same
  * inputs, i.e. what building the value tree alone costs. */
@@ -71,24 +74,6 @@ static const shape shapes[] = {
     {"big-yaml", "4 MB PRD", SIDE_LIBYAML, true, false, 1.5},
     {"big-json", "4 MB code_files", SIDE_JANSSON, true, false, 1.5},
     {"malformed", "rule fixtures", SIDE_CORE, false, false, 0},
-    {"race-small/clean", "", SIDE_CORE, false, true, 3},
-    {"race-small/trailing-comma", "", SIDE_CORE, false, true, 3},
-    {"race-small/single-quotes", "", SIDE_CORE, false, true, 3},
-    {"race-small/unquoted-keys", "", SIDE_CORE, false, true, 3},
-    {"race-small/python-literals", "", SIDE_CORE, false, true, 3},
-    {"race-small/comments", "", SIDE_CORE, false, true, 3},
-    {"race-small/missing-comma", "", SIDE_CORE, false, true, 3},
-    {"race-small/truncated", "", SIDE_CORE, false, true, 3},
-    {"race-small/fenced", "", SIDE_CORE, false, true, 3},
-    {"race-100k/unquoted-keys", "", SIDE_CORE, false, true, 2.5},
-    {"race-100k/truncated", "", SIDE_CORE, false, true, 2.5},
-    {"race-100k/trailing-comma", "", SIDE_CORE, false, true, 1},
-    {"race-1m/unquoted-keys", "", SIDE_CORE, false, true, 2.5},
-    {"race-1m/truncated", "", SIDE_CORE, false, true, 2.5},
-    {"race-1m/trailing-comma", "", SIDE_CORE, false, true, 1},
-    {"race-4m/unquoted-keys", "", SIDE_CORE, false, true, 2.5},
-    {"race-4m/truncated", "", SIDE_CORE, false, true, 2.5},
-    {"race-4m/trailing-comma", "", SIDE_CORE, false, true, 1},
     {NULL, NULL, SIDE_CORE, false, false, 0}};
 
 static double now(void)
@@ -98,9 +83,7 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The child's own CPU time: C against C is timed this way, so other processes
- * on a loaded machine do not count (node's JIT and GC threads would, so the
- * race against jsonrepair stays on the wall clock on both sides). */
+/* The child's own CPU time, so other processes on a loaded machine do not count. */
 static double cpu_now(void)
 {
     struct timespec ts;
@@ -263,14 +246,13 @@ static int run_child(const char *src, const char *name, const char *side_name, i
             bench_pass(&in, s);
         best = 0;
     }
-    double (*tick)(void) = starts(name, "race") ? now : cpu_now;
     for (int round = 0; passes <= 0 && round < rounds; round++) {
         int n = 0;
-        double t0 = tick(), t;
+        double t0 = cpu_now(), t;
         do {
             bench_pass(&in, s);
             n++;
-        } while ((t = tick() - t0) < min_s);
+        } while ((t = cpu_now() - t0) < min_s);
         if (t / n < best)
             best = t / n;
     }
@@ -286,7 +268,7 @@ static int run_child(const char *src, const char *name, const char *side_name, i
 typedef struct {
     bool ok;
     double seconds;     /* per pass */
-    size_t calls, bytes, warned, rejected;
+    size_t calls, bytes, warned, rejected, threw;
     long rss_kb;
     char why[128];
 } measure;
@@ -348,8 +330,8 @@ static measure run_measured(char *const argv[], double limit_s)
     m.rejected = x ? strtoull(x + 10, NULL, 10) : 0;
     if (!m.ok)
         snprintf(m.why, sizeof m.why, "failed (exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    if (strstr(out, "failed 1"))
-        snprintf(m.why, sizeof m.why, "(it threw on some inputs)");
+    const char *f = strstr(out, " failed ");
+    m.threw = f ? strtoull(f + 8, NULL, 10) : 0;
     return m;
 }
 
@@ -404,6 +386,8 @@ static void show(const char *what, const measure *m, bool clean)
         printf("  NOT CLEAN: %zu warned, %zu rejected", m->warned, m->rejected);
     else if (m->ok && m->rejected)
         printf("  (%zu of %zu rejected)", m->rejected, m->calls);
+    else if (m->ok && m->threw)
+        printf("  (threw on %zu of %zu)", m->threw, m->calls);
     if (m->ok)
         putchar('\n');
 }
@@ -495,10 +479,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_core SOURCE_DIR [--rounds N] [--min SECONDS] [--only PREFIX]\n"
-                        "       bench_core SOURCE_DIR --child SHAPE SIDE [--passes N]\n");
+                        "       bench_core SOURCE_DIR --child SHAPE SIDE [--passes N]\n"
+                        "       bench_core SOURCE_DIR --write SHAPE DIR\n");
         return 2;
     }
-    const char *child_shape = NULL, *child_side = NULL, *only = NULL;
+    const char *child_shape = NULL, *child_side = NULL, *only = NULL, *write_dir = NULL;
     int rounds = 5, passes = 0;
     double min_s = 0.3;
     for (int i = 2; i < argc; i++) {
@@ -508,6 +493,8 @@ int main(int argc, char **argv)
             rounds = atoi(argv[++i]);
         else if (strcmp(argv[i], "--min") == 0 && i + 1 < argc)
             min_s = atof(argv[++i]);
+        else if (strcmp(argv[i], "--write") == 0 && i + 2 < argc)
+            child_shape = argv[i + 1], write_dir = argv[i + 2], i += 2;
         else if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc)
             passes = atoi(argv[++i]);
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
@@ -519,6 +506,12 @@ int main(int argc, char **argv)
     }
     if (rounds < 1)
         rounds = 1;
+    if (write_dir) {
+        bench_inputs in = {0};
+        int rc = shape_inputs(argv[1], child_shape, &in) || bench_inputs_write_dir(&in, write_dir) ? 2 : 0;
+        bench_inputs_free(&in);
+        return rc;
+    }
     if (child_shape)
         return run_child(argv[1], child_shape, child_side, rounds, min_s, passes);
 
@@ -533,11 +526,21 @@ int main(int argc, char **argv)
     bench B = {self, argv[1], node_dir, "", "", node_ready(node_dir)};
     snprintf(B.rounds, sizeof B.rounds, "%d", rounds);
     snprintf(B.min_s, sizeof B.min_s, "%g", min_s);
-    printf("malform bench: best of %d rounds >= %g s (process CPU time; race-* shapes: wall clock on both\n"
-           "sides); each side in its own process, sides interleaved twice, best run kept; "
-           "ratios measured in this run.\nInstruction counts: bench/callgrind.sh.\n", rounds, min_s);
+    printf("malform bench: best of %d rounds >= %g s of process CPU time (node: every thread); each side\n"
+           "in its own process, sides interleaved twice, best run kept; ratios measured in this run.\n"
+           "Instruction counts: bench/callgrind.sh.\n", rounds, min_s);
     for (const shape *sh = shapes; sh->name; sh++)
         if (!only || starts(sh->name, only))
             run_shape(&B, sh);
+    static const char *const sizes[] = {"small", "100k", "1m", "4m"};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+        for (int f = 0; f < FAM_COUNT; f++) {
+            char name[64];
+            snprintf(name, sizeof name, "race-%s/%s", sizes[z], bench_family_name((bench_family)f));
+            /* jsonrepair is quadratic on trailing commas: there the goal is only "never slower" */
+            shape sh = {name, "", SIDE_CORE, false, true, z == 0 ? 3 : f == FAM_TRAILING_COMMA ? 1 : 2.5};
+            if (!only || starts(name, only))
+                run_shape(&B, &sh);
+        }
     return 0;
 }

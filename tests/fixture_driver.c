@@ -311,7 +311,7 @@ static int run_seeds(const char *root)
                 if (p->format == MF_FORMAT_JSON) {
                     plain = json_loadb(text, len, JSON_DECODE_ANY, NULL);
                 } else {
-                    mf_yaml_load_opts lo = {p, 0, 0};
+                    mf_yaml_load_opts lo = {.profile = p};
                     mf_yaml_load(text, len, &lo, &plain, &e);
                 }
                 if (!plain || !json_equal(plain, r->value))

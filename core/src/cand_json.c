@@ -49,12 +49,17 @@ static void level_add(level_list *l, size_t max, mf_cand_span sp)
 }
 
 /* An unclosed opener at i followed by a sentence word ("{ it's", "[see ")
- * rather than the start of a JSON value. */
+ * or digits that are no number ("[200~") rather than the start of a JSON value. */
 static bool prose_opener(const char *s, size_t len, size_t i)
 {
     size_t j = i + 1;
     while (j < len && (s[j] == ' ' || s[j] == '\t'))
         j++;
+    size_t d = j;                       /* `[200~` (a bracketed-paste marker), `[2nd`: digits, then no number */
+    while (d < len && isdigit((unsigned char)s[d]))
+        d++;
+    if (d > j && d < len && !strchr(" \t\r\n,]}.eE+-", s[d]))
+        return true;
     size_t w = j;
     while (j < len && j - w < 64 && (isalpha((unsigned char)s[j]) || s[j] == '\''))
         j++;

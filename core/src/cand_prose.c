@@ -42,7 +42,10 @@
  * spaced key none of the profile's keys) parses as an invented key, so for
  * such a line the pipeline also skips its raw-first fast path. After a `---`
  * document separator a sentence is prose even as "Word: text", and the
- * separator goes with it. Closing lines at the very end (a bare closing tag
+ * separator goes with it. A "words: text" line at column 0 followed only by
+ * deeper lines takes them with it: YAML reads them as its value (continued,
+ * or folded in by a repair), and the repaired output holds the line alone,
+ * which is cut the same way (idempotence). Closing lines at the very end (a bare closing tag
  * `</yaml>` or fence at column 0, a line of terminal noise) do not hide the
  * prose before them: they are cut with it ("Hope this helps!" + "</yaml>");
  * above the prose such lines (at most 8) are passed over when the block
@@ -50,6 +53,7 @@
  * ("Here it is:" + "```" + "Done." + "```": the sentence is fenced text).
  * Lines are read backwards from the end, each once: O(length of the
  * trailing prose). */
+#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <string.h>
 #include "cand_internal.h"
@@ -258,13 +262,32 @@ static bool fence_above(const char *s, size_t a)
     return false;
 }
 
+/* The end of the last column-0 line of s[0, len) when it is a `words: text`
+ * line and only deeper lines follow it: whatever YAML makes of them (the value
+ * continued, `Note: a` + `  - b` is "a - b", or a value some repair folds them
+ * into), they are that line's, so they are prose with it; its repaired output
+ * is the line alone, which is read the same way (idempotence). len otherwise. */
+static size_t continued_end(const char *s, size_t len)
+{
+    size_t end = len, a, e;
+    bool deeper = false;
+    while (prev_line(s, &end, &a, &e)) {
+        if (s[a] != ' ') {
+            const char *colon = memchr(s + a, ':', e - a);
+            return deeper && colon && colon + 1 < s + e && colon[1] == ' ' ? e : len;
+        }
+        deeper = true;
+    }
+    return len;
+}
+
 size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed)
 {
     if (keyed)
         *keyed = false;
     if (!s || (p && p->format == MF_FORMAT_JSON))
         return len;
-    size_t end = len, a, e, cut = len;
+    size_t end = continued_end(s, len), a, e, cut = len;
     bool key = false;
     int closers = 0;
     bool fence_below = false;
@@ -277,7 +300,9 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
             fence_below |= fence;
             continue;                   /* below the prose: cut with it; above it: left to the tidying */
         }
-        if (isalnum((unsigned char)t[0]) && sentence(t, tn) && t[tn - 1] != ':' && !glued_key(t, tn)) {
+        /* a line ending in ':' is a heading, unless a ': ' before it already gave it a value */
+        const char *inner = tn > 2 ? memmem(t, tn - 2, ": ", 2) : NULL;
+        if (isalnum((unsigned char)t[0]) && sentence(t, tn) && (t[tn - 1] != ':' || inner) && !glued_key(t, tn)) {
             const char *colon = NULL;
             for (size_t i = 0; i + 1 < tn && !colon; i++)
                 if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))

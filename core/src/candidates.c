@@ -7,8 +7,9 @@
  *   1. "raw"              the output itself;
  *   2. "prefix-stripped"  transcript role prefixes removed from each line;
  *   3. "fence"            the inner text of every ```yaml/```yml/```json/
- *                         ```jsonl (or bare ```) fence; an unclosed fence runs
- *                         to the end of the text;
+ *                         ```jsonl (or bare ```) fence, ~~~ too, the language
+ *                         also as part of a compound word (~~~card-yaml); an
+ *                         unclosed fence runs to the end of the text;
  *   4. "tag"              every <TAG>...</TAG> of a profile with a tag;
  *      "tag-truncated"    everything after the last opening tag left unclosed;
  *   5. "anchor"           from the first line starting with a top-level key of
@@ -113,7 +114,12 @@ static int tidy(ctx *c, mf_warnings *w)
 {
     mf_buf *b = &c->tmp;
     int line;
-    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, NULL);
+    bool keyed;
+    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, &keyed);
+    /* sentences without a key after a `---` are a second document YAML reads as
+     * it is (the raw text's reading, [artifact, "text"]): kept, not dropped */
+    if (cut < b->len && !keyed && b->len - cut >= 3 && memcmp(b->s + cut, "---", 3) == 0)
+        cut = b->len;
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';
@@ -189,7 +195,7 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
     }
     mf_warnings w = {0};
     mf_buf_reset(&c->tmp);
-    if (mf_buf_put(&c->tmp, s, n))
+    if (mf_buf_reserve(&c->tmp, n) || mf_buf_put(&c->tmp, s, n))
         goto oom;
     for (size_t i = 0; c->base && i < c->base->count; i++)
         if (mf_warnings_add(&w, c->base->items[i].rule, c->base->items[i].line, "%s",
@@ -267,6 +273,23 @@ static bool info_is(const char *s, size_t wl, const char *const *words)
     return false;
 }
 
+/* Does the info word [s, s+wl) name a data language: yaml, yml, json or jsonl
+ * alone or as one part of a compound word (`card-yaml`, `yaml_front`,
+ * `language-json`, `{.yaml}`: parts split at non-alphanumerics)? */
+static bool info_names_data(const char *s, size_t wl)
+{
+    static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
+    for (size_t i = 0; i < wl;) {
+        size_t j = i;
+        while (j < wl && (((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z') || (s[j] >= '0' && s[j] <= '9')))
+            j++;
+        if (j > i && info_is(s + i, j - i, ok))
+            return true;
+        i = j > i ? j : j + 1;
+    }
+    return false;
+}
+
 static bool fence_info(const char *s, size_t n, fence *f)
 {
     size_t i = 0;
@@ -289,9 +312,8 @@ static bool fence_info(const char *s, size_t n, fence *f)
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
         i++;
     f->bare = wl == 0 && i == n;
-    static const char *const ok[] = {"yaml", "yml", "json", "jsonl", NULL};
     static const char *const plain[] = {"text", "txt", "plaintext", "plain", "markdown", "md", NULL};
-    f->accepted = f->bare || info_is(s + a, wl, ok);
+    f->accepted = f->bare || info_names_data(s + a, wl);
     f->plain = !f->accepted && info_is(s + a, wl, plain);
     return true;
 }
@@ -321,24 +343,25 @@ static bool structured_text(const char *s, size_t n)
     return false;
 }
 
-/* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`;
- * also one whose indicator damage quoted, `k: "|-"`, `k: ''|''`, which
- * yaml.quoted-block-indicator repairs)? */
+/* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`)?
+ * A header damaged into a quoted scalar (`key: '|-'`, `key: ''|-''`: what
+ * yaml.quoted-block-indicator and yaml.doubled-quotes repair) counts too: the
+ * lines under it are its body, not a fenced payload. */
 bool mf_cand_block_header(const char *s, size_t n)
 {
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
         n--;
-    size_t q = 0;
-    while (n > 0 && q < 2 && (s[n - 1] == '"' || s[n - 1] == '\''))
-        n--, q++;
-    size_t k = n;
-    while (k > 0 && (s[k - 1] == '-' || s[k - 1] == '+' || (s[k - 1] >= '1' && s[k - 1] <= '9')) && n - k < 2)
+    size_t q = 0; /* closing quotes of a damaged header, one or two of one kind */
+    while (q < 2 && n > q + 1 && (s[n - 1 - q] == '\'' || s[n - 1 - q] == '"') && s[n - 1 - q] == s[n - 1])
+        q++;
+    size_t end = n - q, k = end;
+    while (k > 0 && (s[k - 1] == '-' || s[k - 1] == '+' || (s[k - 1] >= '1' && s[k - 1] <= '9')) && end - k < 2)
         k--;
     if (k == 0 || (s[k - 1] != '|' && s[k - 1] != '>'))
         return false;
     k--;
-    for (size_t j = 0; j < q; j++, k--)
-        if (k == 0 || (s[k - 1] != '"' && s[k - 1] != '\''))
+    for (size_t j = 0; j < q; j++, k--) /* as many opening quotes */
+        if (k == 0 || s[k - 1] != s[n - 1])
             return false;
     if (k == 0 || (s[k - 1] != ' ' && s[k - 1] != '\t'))
         return false;
@@ -799,6 +822,20 @@ static int scan_json_span(ctx *c, const char *s, size_t len)
 
 /* ---- assembly -------------------------------------------------------------- */
 
+/* Does a line of [s, s+n) start with a transcript role prefix? (Only then can
+ * mf_cand_strip_prefixes change the text: its copy is made only then.) */
+static bool prefixed_line(const char *s, size_t n)
+{
+    for (const char *q = s; q < s + n && (q = memchr(q, '[', (size_t)(s + n - q))); q++) {
+        if (q > s && q[-1] != '\n')
+            continue;
+        const char *nl = memchr(q, '\n', (size_t)(s + n - q));
+        if (mf_cand_prefix_len(q, nl ? (size_t)(nl - q) + 1 : (size_t)(s + n - q)))
+            return true;
+    }
+    return false;
+}
+
 typedef int (*scan_fn)(ctx *c, const char *s, size_t len);
 
 /* Is the whole text one strictly valid JSON value (a JSON profile)? Such a
@@ -839,8 +876,8 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
         memset(c.hash, 0, out->cap * sizeof *c.hash); /* hashed when first compared */
     }
 
-    int first;
-    size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
+    int first = 0;
+    size_t nstrip = prefixed_line(raw, len) ? mf_cand_strip_prefixes(raw, len, &stripped, &first) : 0;
     if (nstrip == (size_t)-1)
         goto oom;
     if (nstrip && mf_warnings_add(&pw, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first,

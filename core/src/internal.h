@@ -41,6 +41,7 @@ void mf_result_reject_oom(mf_result *r, bool over_budget);
 typedef struct { char *s; size_t len, cap; } mf_buf;
 
 int mf_buf_put(mf_buf *b, const char *s, size_t n);       /* append n bytes; -1 on OOM */
+int mf_buf_reserve(mf_buf *b, size_t n);                  /* room for n more bytes at once; -1 on OOM */
 int mf_buf_puts(mf_buf *b, const char *s);                /* append a C string */
 int mf_buf_putc(mf_buf *b, char c);                       /* append one byte */
 int mf_buf_printf(mf_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -119,6 +120,7 @@ typedef struct {
     const mf_profile *profile;  /* string_fields keep plain text; may be NULL */
     int max_depth;
     size_t max_nodes;           /* cap on nodes incl. alias expansion */
+    bool *renamed_key;          /* set when a key is one the profile's key aliasing renames or drops; may be NULL */
 } mf_yaml_load_opts;
 /* Parse YAML text into a value typed by the YAML 1.2 core schema. Several
  * documents give an array of documents; an empty stream gives JSON null.
@@ -147,8 +149,9 @@ bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n);
 
 /* ---- JSON repair (json_repair*.c) ---- */
 /* Parse JSON text strictly, repairing it when needed. Returns 0 with *out set
- * (warnings added for each repair), or -1 with err = JSON_SYNTAX_ERROR. */
-int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth,
+ * (warnings added for each repair), or -1 with err = JSON_SYNTAX_ERROR.
+ * utf8: the text is known to be valid UTF-8 (no string is checked again). */
+int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth, bool utf8,
                          json_t **out, mf_warnings *w, mf_error *err);
 
 /* ---- value normalization (normalize*.c) ---- */
@@ -159,6 +162,14 @@ int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w);
 json_t *mf_norm_key_map(const mf_profile *p);
 /* Rename keys matching a profile alias (by normalized key) to the canonical key, recursively. */
 int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w);
+/* Would mf_norm_aliases rename or drop `key` under key_map (mf_norm_key_map)? */
+bool mf_norm_key_renamed(const json_t *key_map, const char *key);
+/* Everything after parsing, in order: unwrapping, key aliasing, the profile's
+ * normalizers, schema normalization and validation (one walk). keys_kept:
+ * the parser saw no key that aliasing renames or drops, so that pass is
+ * skipped unless unwrapping replaced the root. 0 when valid, -1 with err. */
+int mf_normalize(const mf_profile *p, const mf_options *o, json_t **v, bool keys_kept, mf_warnings *w,
+                 mf_error *err);
 /* A named artifact normalizer from a profile's `normalizers:` list. Returns 0,
  * or -1 with err set (the artifact is rejected). May replace *root. */
 typedef int (*mf_normalizer_fn)(json_t **root, const mf_profile *p, const mf_options *o,

@@ -4,8 +4,106 @@
  * Unicode spaces and comments between tokens. */
 #include <stdarg.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "json_lex.h"
 
+const unsigned char jl_byte_class[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 4, 2, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 4,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 4, 0, 0, 2,
+    4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+
+/* Append the decimal digits of v (negative: with '-') to out at *k, within cap. */
+static void put_decimal(char *out, size_t cap, size_t *k, unsigned long long v, bool neg)
+{
+    char d[24];
+    int n = 0;
+    do
+        d[n++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    if (neg)
+        d[n++] = '-';
+    while (n > 0 && *k + 1 < cap)
+        out[(*k)++] = d[--n];
+}
+
+/* vsnprintf into out[cap] for the conversions the scanner's notes use (%s,
+ * %.Ns, %.*s, %c, %d, %u, %zu, %llu, %%), with the same output and the same
+ * truncation; 0, or -1 at any other conversion (the caller then formats with
+ * vsnprintf). A note costs a fraction of the C library's formatting. */
+static int note_format(char *out, size_t cap, const char *fmt, va_list ap)
+{
+    size_t k = 0;
+    for (const char *f = fmt;; f++) {
+        const char *pct = strchr(f, '%');
+        size_t lit = pct ? (size_t)(pct - f) : strlen(f), room = cap - 1 - k;
+        memcpy(out + k, f, lit < room ? lit : room);
+        k += lit < room ? lit : room;
+        if (!pct)
+            break;
+        f = pct + 1;
+        long prec = -1;
+        if (*f == '.') {
+            f++;
+            if (*f == '*') {
+                int x = va_arg(ap, int);
+                prec = x < 0 ? -1 : x;
+                f++;
+            } else {
+                for (prec = 0; *f >= '0' && *f <= '9'; f++)
+                    prec = prec * 10 + (*f - '0');
+            }
+        }
+        if (*f == 's') {
+            const char *a = va_arg(ap, const char *);
+            if (!a)
+                a = prec < 0 || prec >= 6 ? "(null)" : "";
+            for (long m = 0; a[m] && (prec < 0 || m < prec); m++)
+                if (k + 1 < cap)
+                    out[k++] = a[m];
+        } else if (prec >= 0) {
+            return -1;
+        } else if (*f == 'c') {
+            char c = (char)va_arg(ap, int);
+            if (k + 1 < cap)
+                out[k++] = c;
+        } else if (*f == 'd') {
+            int v = va_arg(ap, int);
+            put_decimal(out, cap, &k, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
+        } else if (*f == 'u') {
+            put_decimal(out, cap, &k, va_arg(ap, unsigned), false);
+        } else if (f[0] == 'z' && f[1] == 'u') {
+            put_decimal(out, cap, &k, va_arg(ap, size_t), false);
+            f++;
+        } else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'u') {
+            put_decimal(out, cap, &k, va_arg(ap, unsigned long long), false);
+            f += 2;
+        } else if (*f == '%') {
+            if (k + 1 < cap)
+                out[k++] = '%';
+        } else {
+            return -1;
+        }
+    }
+    out[k] = '\0';
+    return 0;
+}
 
 void jl_note(jp *p, int rule, int line, const char *fmt, ...)
 {
@@ -14,9 +112,12 @@ void jl_note(jp *p, int rule, int line, const char *fmt, ...)
     if (p->counts[rule] == 1)
         p->count_line[rule] = line;
     char msg[256];
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_copy(again, ap);
+    if (note_format(msg, sizeof msg, fmt, ap))
+        vsnprintf(msg, sizeof msg, fmt, again);
+    va_end(again);
     va_end(ap);
     mf_warnings_add_text(p->w, mf_rules[rule].id, line, msg);
 }
@@ -74,56 +175,100 @@ int jl_fail(jp *p, const char *fmt, ...)
 }
 
 
-void jl_advance(jp *p)
-{
-    if (p->i < p->n && p->s[p->i] == '\n') {
-        p->line++;
-        p->bol = p->i + 1;
-    }
-    p->i++;
-}
-
 void jl_advance_n(jp *p, size_t k)
 {
-    while (k-- > 0 && p->i < p->n)
-        jl_advance(p);
+    if (p->i >= p->n)
+        return;
+    size_t e = k < p->n - p->i ? p->i + k : p->n;
+    if (k <= 8) {                       /* a token's few bytes: no library call */
+        for (; p->i < e; p->i++)
+            if (p->s[p->i] == '\n') {
+                p->line++;
+                p->bol = p->i + 1;
+            }
+        return;
+    }
+    for (const char *nl; p->i < e && (nl = memchr(p->s + p->i, '\n', e - p->i));) {
+        p->line++;
+        p->i = (size_t)(nl - p->s) + 1;
+        p->bol = p->i;
+    }
+    p->i = e;
 }
 
-
-bool jl_is_word(int c)
+size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned char b, unsigned char c,
+                    unsigned char d)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '$' || c == '.' || c == '+' || c == '-';
+    const unsigned char *s = (const unsigned char *)p->s;
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b);
+    const __m128i vc = _mm_set1_epi8((char)c), vd = _mm_set1_epi8((char)d);
+    while (k < lim && lim - k >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(s + k));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m)
+            return k + (size_t)__builtin_ctz(m);
+        k += 16;
+    }
+#endif
+    while (k < lim && s[k] != a && s[k] != b && s[k] != c && s[k] != d)
+        k++;
+    return k < lim ? k : lim;
 }
 
-/* Length of a Unicode space (NBSP, U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF) at k, or 0. */
-size_t jl_unicode_space(const jp *p, size_t k)
+/* The bytes a run of string text stops at, for a string of delimiter kind q:
+ * its closing quote's (first) byte, '\\', control bytes (<= 0x1F), and one
+ * more byte: '$' in a double-quoted string (a `${` template), '"' in a
+ * single-quoted one (a double-quoted key after a missing quote), 0xC2 in a
+ * backtick string (the acute accent that closes `a´). These are the bytes
+ * jl_parse_string's loop decides on for that kind; a new decision on another
+ * byte must add it here (test_json_lex compares the runs with the
+ * byte-by-byte scan on the fixtures and mutations of them). */
+typedef struct { unsigned char quote, other; } run_stops;
+
+static run_stops stops_of(int q)
 {
-    int a = at(p, k), b = at(p, k + 1), c = at(p, k + 2);
-    if (a == 0xC2 && b == 0xA0)
-        return 2;
-    if (a == 0xE2 && b == 0x80 && ((c >= 0x80 && c <= 0x8B) || c == 0xAF))
-        return 3;
-    if (a == 0xE2 && b == 0x81 && c == 0x9F)
-        return 3;
-    if (a == 0xE3 && b == 0x80 && c == 0x80)
-        return 3;
-    if (a == 0xEF && b == 0xBB && c == 0xBF)
-        return 3;
-    return 0;
+    unsigned char quote = q == Q_DOUBLE ? '"' : q == Q_SINGLE ? '\'' : q == Q_BACKTICK ? '`' : 0xE2;
+    return (run_stops){quote, q == Q_DOUBLE ? '$' : q == Q_SINGLE ? '"' : q == Q_BACKTICK ? 0xC2 : '\\'};
 }
 
-/* Kind of a smart quote at k: Q_SMART_DOUBLE for “ ”, Q_SMART_SINGLE for ‘ ’, -1 otherwise. */
-int jl_smart_quote(const jp *p, size_t k)
+static inline bool stops_at(run_stops st, unsigned char c)
 {
-    if (at(p, k) != 0xE2 || at(p, k + 1) != 0x80)
-        return -1;
-    int c = at(p, k + 2);
-    if (c == 0x9C || c == 0x9D)
-        return Q_SMART_DOUBLE;
-    if (c == 0x98 || c == 0x99)
-        return Q_SMART_SINGLE;
-    return -1;
+    return c == st.quote || c == '\\' || c == st.other || c < 0x20;
+}
+
+size_t jl_string_run(const jp *p, size_t k, int q)
+{
+    const unsigned char *s = (const unsigned char *)p->s;
+    if (p->flags & MF_JSON_SCAN_BYTEWISE)
+        return k;
+    run_stops st = stops_of(q);
+#if defined(__SSE2__)
+    const __m128i vq = _mm_set1_epi8((char)st.quote), vb = _mm_set1_epi8('\\');
+    const __m128i vo = _mm_set1_epi8((char)st.other), v1f = _mm_set1_epi8(0x1F);
+    while (k < p->n && p->n - k >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(s + k));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, vq), _mm_cmpeq_epi8(x, vb)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(x, vo), _mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f)));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m)
+            return k + (size_t)__builtin_ctz(m);
+        k += 16;
+    }
+#else
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    for (uint64_t x; k < p->n && p->n - k >= 8; k += 8) {
+        memcpy(&x, s + k, 8);
+        uint64_t a = x ^ (ones * st.quote), b = x ^ (ones * '\\'), c = x ^ (ones * st.other);
+        if ((((x - ones * 0x20) & ~x) | ((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c)) & high)
+            break;                      /* a stop byte (or a false hit past one): the byte loop finds it */
+    }
+#endif
+    while (k < p->n && !stops_at(st, s[k]))
+        k++;
+    return k;
 }
 
 /* Does the line comment [a, e) hold JSON structure: a key (`"k":`) or a
@@ -162,8 +307,11 @@ static bool comment_structure(const jp *p, size_t a, size_t e, size_t *closer, b
 static int skip_line_comment(jp *p)
 {
     size_t a = p->i, e = a;
-    while (e < p->n && p->s[e] != '\n')
-        e++;
+    bool escaped_lines = p->counts[MF_RULE_JSON_ESCAPED_JSON] > 0;   /* `\n` between tokens: a line break */
+    while (e < p->n && p->s[e] != '\n' && !(escaped_lines && p->s[e] == '\\' && at(p, e + 1) == 'n'))
+        e += escaped_lines && p->s[e] == '\\' ? 2 : 1;
+    if (e > p->n)
+        e = p->n;
     bool trailing = false;
     for (size_t k = p->bol; k < a && !trailing; k++)
         trailing = !is_ws(at(p, k));
@@ -203,11 +351,17 @@ static bool closing_fence_ends_input(const jp *p)
 int jl_skip_ws(jp *p)
 {
     for (;;) {
-        int c = cur(p);
-        if (is_ws(c)) {
-            jl_advance(p);
-            continue;
+        size_t i = p->i;
+        while (i < p->n && (jl_byte_class[(unsigned char)p->s[i]] & JL_WS)) {
+            if (p->s[i++] == '\n') {
+                p->line++;
+                p->bol = i;
+            }
         }
+        p->i = i;
+        int c = cur(p);
+        if (c < 0 || !(jl_byte_class[c] & JL_SKIP))
+            return 0;                   /* a token: the common way out */
         size_t us = jl_unicode_space(p, p->i);
         if (us) {
             jl_note(p, MF_RULE_JSON_UNICODE_SPACE, p->line, "Unicode space character between tokens removed");
@@ -257,7 +411,7 @@ int jl_skip_ws(jp *p)
 size_t jl_past_spaces(const jp *p, size_t k)
 {
     for (size_t us; k < p->n;) {
-        if (is_ws(at(p, k)))
+        if (jl_byte_class[(unsigned char)p->s[k]] & JL_WS)
             k++;
         else if ((us = jl_unicode_space(p, k)))
             k += us;

@@ -17,6 +17,7 @@ enum { Q_DOUBLE, Q_SINGLE, Q_SMART_DOUBLE, Q_SMART_SINGLE, Q_BACKTICK };
 typedef struct {
     const char *s;
     size_t n, i;
+    unsigned flags;          /* MF_JSON_SCAN_* */
     int line;
     size_t bol;              /* offset where the current line starts */
     int depth, max_depth;
@@ -38,6 +39,12 @@ typedef struct {
     char cut_what[112];      /* what the end of input cut, for the json.truncated warning */
 } jp;
 
+/* Byte classes (jl_byte_class): JSON whitespace, word bytes (jl_is_word),
+ * bytes jl_skip_ws examines once past whitespace (comment, escape and fence
+ * starts, first bytes of Unicode spaces), and first bytes of Unicode spaces. */
+enum { JL_WS = 1, JL_WORD = 2, JL_SKIP = 4, JL_USPACE = 8 };
+extern const unsigned char jl_byte_class[256];
+
 static inline bool at_end(const jp *p) { return p->i >= p->n; }
 static inline int cur(const jp *p) { return p->i < p->n ? (unsigned char)p->s[p->i] : -1; }
 static inline int at(const jp *p, size_t k) { return k < p->n ? (unsigned char)p->s[k] : -1; }
@@ -50,15 +57,57 @@ void jl_note(jp *p, int rule, int line, const char *fmt, ...) __attribute__((for
 int jl_fail(jp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Describe (once) what the end of input cut, e.g. the member dropped. */
 void jl_cut(jp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Move the cursor one byte (k bytes), keeping the line count. */
-void jl_advance(jp *p);
+/* Move the cursor one byte, keeping the line count. */
+static inline void jl_advance(jp *p)
+{
+    if (p->i < p->n && p->s[p->i] == '\n') {
+        p->line++;
+        p->bol = p->i + 1;
+    }
+    p->i++;
+}
+/* Move the cursor k bytes (at most to the end), keeping the line count. */
 void jl_advance_n(jp *p, size_t k);
 /* A byte of a bare word (letters, digits, _ $ . + -). */
-bool jl_is_word(int c);
-/* Length of a Unicode space (NBSP, U+2000..U+200B, U+202F, U+3000, U+FEFF) at k, or 0. */
-size_t jl_unicode_space(const jp *p, size_t k);
+static inline bool jl_is_word(int c) { return c >= 0 && (jl_byte_class[c] & JL_WORD); }
+/* Length of a Unicode space (NBSP, U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF) at k, or 0. */
+static inline size_t jl_unicode_space(const jp *p, size_t k)
+{
+    int a = at(p, k);
+    if (a < 0 || !(jl_byte_class[a] & JL_USPACE))
+        return 0;
+    int b = at(p, k + 1), c = at(p, k + 2);
+    if (a == 0xC2 && b == 0xA0)
+        return 2;
+    if (a == 0xE2 && b == 0x80 && ((c >= 0x80 && c <= 0x8B) || c == 0xAF))
+        return 3;
+    if (a == 0xE2 && b == 0x81 && c == 0x9F)
+        return 3;
+    if (a == 0xE3 && b == 0x80 && c == 0x80)
+        return 3;
+    if (a == 0xEF && b == 0xBB && c == 0xBF)
+        return 3;
+    return 0;
+}
 /* Kind of a smart quote at k: Q_SMART_DOUBLE for “ ”, Q_SMART_SINGLE for ‘ ’, -1 otherwise. */
-int jl_smart_quote(const jp *p, size_t k);
+static inline int jl_smart_quote(const jp *p, size_t k)
+{
+    if (at(p, k) != 0xE2 || at(p, k + 1) != 0x80)
+        return -1;
+    int c = at(p, k + 2);
+    if (c == 0x9C || c == 0x9D)
+        return Q_SMART_DOUBLE;
+    if (c == 0x98 || c == 0x99)
+        return Q_SMART_SINGLE;
+    return -1;
+}
+/* The first offset in [k, lim) holding byte a, b, c or d, or lim (lim <= n). */
+size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned char b, unsigned char c,
+                    unsigned char d);
+/* The first offset at or after k where the text of a string of delimiter kind q
+ * needs a decision (its closing quote's byte, a backslash, '$' in a
+ * double-quoted string, a control byte), or n: the bytes before it are text. */
+size_t jl_string_run(const jp *p, size_t k, int q);
 /* Skip whitespace and comments between tokens, noting each repair; -1 when a
  * comment hides JSON structure (rejected). */
 int jl_skip_ws(jp *p);

@@ -124,6 +124,60 @@ static void drop_tag_tops(const char *text, mf_json_tops *tops, mf_warnings *w)
     tops->count = keep;
 }
 
+/* Does a JSON number end at k, before blanks, ',' or ']' (`[200~` is none)? */
+static bool number_token_at(const char *s, size_t n, size_t k)
+{
+    size_t e = k + (s[k] == '-');
+    if (e >= n || !isdigit((unsigned char)s[e]))
+        return false;
+    while (e < n && (isalnum((unsigned char)s[e]) || strchr(".+-", s[e])))
+        e++;
+    return e >= n || strchr(" \t\r\n,]", s[e]);
+}
+
+/* Among several top-level values: is this one an array of prose that the
+ * end of input closed (`[200~` then `Let me know ...`), its first item bare
+ * text rather than a JSON value? */
+static bool prose_top(const char *text, const mf_json_top *t)
+{
+    if (!json_is_array(t->value) || text[t->start] != '[' || text[t->end - 1] == ']' || tag_top(text, t))
+        return false;
+    size_t k = t->start + 1;
+    while (k < t->end && strchr(" \t\r\n", text[k]))
+        k++;
+    if (k >= t->end || strchr("\"'{[]`", text[k]))
+        return false;
+    if (isdigit((unsigned char)text[k]) || text[k] == '-')
+        return !number_token_at(text, t->end, k);
+    static const char *const lit[] = {"true", "false", "null", "True", "False", "None"};
+    for (size_t m = 0; m < sizeof lit / sizeof *lit; m++) {
+        size_t l = strlen(lit[m]);
+        if (t->end - k >= l && !memcmp(text + k, lit[m], l) && !isalnum((unsigned char)text[k + l]))
+            return false;
+    }
+    return true;
+}
+
+/* Several top-level values, one of them an array of prose: the text after
+ * (or before) the artifact is no JSON value, and gluing it to the artifact
+ * would invent data. Returns -1 with err; candidates without it follow. */
+static int reject_prose_tops(const char *text, const mf_json_tops *tops, mf_error *err)
+{
+    for (size_t k = 0; tops->count > 1 && k < tops->count; k++) {
+        const mf_json_top *t = &tops->items[k];
+        if (!prose_top(text, t))
+            continue;
+        size_t bol = t->start;
+        while (bol > 0 && text[bol - 1] != '\n')
+            bol--;
+        mf_error_set(err, 1, "JSON_SYNTAX_ERROR", "", t->line, (int)(t->start - bol) + 1,
+                     "text after a complete JSON value is not another JSON value (prose in brackets: %.*s), "
+                     "not glued to it", (int)(t->end - t->start > 40 ? 40 : t->end - t->start), text + t->start);
+        return -1;
+    }
+    return 0;
+}
+
 static json_t *combine(const mf_profile *p, mf_json_tops *tops, mf_warnings *w)
 {
     drop_empty_tops(tops, w);
@@ -210,7 +264,7 @@ static int unescape_once(const char *s, size_t n, mf_buf *out)
     return 0;
 }
 
-int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth,
+int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth, bool utf8,
                          json_t **out, mf_warnings *w, mf_error *err)
 {
     *out = NULL;
@@ -221,7 +275,7 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     /* json_strict.c decides as jansson would, without jansson's per-byte cost;
      * jansson stops at a NUL byte and would drop what follows it silently. */
     json_t *v = NULL;
-    int strict = mf_json_strict_dups(text, len, max_depth, &v, w);
+    int strict = mf_json_strict_dups(text, len, max_depth, utf8, &v, w);
     if (strict == MF_STRICT_OK) {
         *out = v;
         return 0;
@@ -240,13 +294,13 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     mf_json_tops tops;
     mf_buf plain = {0};                 /* the text unescaped once (json.escaped-json) */
     const char *scanned = text;
-    if (mf_json_scan(text, len, max_depth, &tops, &local, err) != 0) {
+    if (mf_json_scan(text, len, max_depth, utf8 ? MF_JSON_SCAN_UTF8 : 0, &tops, &local, err) != 0) {
         mf_warnings_clear(&local);
         if (!escaped_json(text, len))
             return -1;
         mf_error err2 = {0};
         int rc = unescape_once(text, len, &plain) || !plain.s ? -1
-               : mf_json_scan(plain.s, plain.len, max_depth, &tops, &local, &err2);
+               : mf_json_scan(plain.s, plain.len, max_depth, utf8 ? MF_JSON_SCAN_UTF8 : 0, &tops, &local, &err2);
         mf_error_clear(&err2);
         if (rc != 0) {
             mf_buf_free(&plain);
@@ -257,6 +311,12 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
         mf_error_clear(err);
         mf_warnings_add(&local, MF_RULE_ID(JSON_ESCAPED_JSON), 1,
                         "the JSON text was escaped as a string's content (\\\"); unescaped once");
+    }
+    if (reject_prose_tops(scanned, &tops, err)) {
+        mf_json_tops_free(&tops);
+        mf_buf_free(&plain);
+        mf_warnings_clear(&local);
+        return -1;
     }
     drop_tag_tops(scanned, &tops, &local);
     *out = combine(p, &tops, &local);

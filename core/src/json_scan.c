@@ -264,6 +264,10 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'}' missing before '{': the object was closed there");
             break;
         }
+        if (need_sep && c == '+') {     /* `"k": ["a "]+"b"`: only strings concatenate */
+            jl_fail(p, "'+' after a member value that is not a string (only strings concatenate)");
+            goto error;
+        }
         if (need_sep) {
             if (c == ']' || c == ':' || !value_start(p)) {
                 jl_fail(p, "expected ',' or '}' after an object member");
@@ -311,25 +315,29 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                    b->s ? b->s : "", b->len > 40 ? "..." : "");
             continue;
         }
-        char *key = mf_strndup(b->s ? b->s : "", b->len);
+        size_t keylen = b->len;
+        char key_here[64];              /* most keys are short: no allocation for them */
+        char *key = keylen < sizeof key_here ? key_here : malloc(keylen + 1);
         if (!key) {
             jl_fail(p, "out of memory");
             goto error;
         }
-        size_t keylen = b->len;
+        if (keylen)
+            memcpy(key, b->s, keylen);
+        key[keylen] = '\0';
         if (jl_skip_ws(p)) {
-            free(key);
+            if (key != key_here) free(key);
             goto error;
         }
         if (at_end(p)) {
             jl_cut(p, "dropped the member \"%.40s\" (no value before the end)", key);
-            free(key);
+            if (key != key_here) free(key);
             p->dropped_member = true;
             continue;
         }
         if (cur(p) != ':') {
             if (cur(p) == ',' || cur(p) == '}' || !value_start(p)) {
-                free(key);
+                if (key != key_here) free(key);
                 jl_fail(p, "expected ':' after an object key");
                 goto error;
             }
@@ -338,12 +346,12 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             jl_advance(p);
         }
         if (jl_skip_ws(p)) {
-            free(key);
+            if (key != key_here) free(key);
             goto error;
         }
         if (at_end(p)) {
             jl_cut(p, "dropped the member \"%.40s\" (no value before the end)", key);
-            free(key);
+            if (key != key_here) free(key);
             p->dropped_member = true;
             continue;
         }
@@ -355,18 +363,18 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         if (memchr(key, '\0', keylen)) {
             /* the value tree's keys are C strings: a NUL would cut the key
              * silently downstream, so it is a rejection, as in jansson */
-            free(key);
+            if (key != key_here) free(key);
             jl_fail(p, "object key contains U+0000 (NUL), which malform does not carry");
             goto error;
         }
         if (jl_placeholder_at(p, p->i)) {
-            free(key);
+            if (key != key_here) free(key);
             jl_fail(p, "a placeholder ('...') stands where the member's value should be");
             goto error;
         }
         p->parent_object = true;
         if (!v && parse_value(p, &v, b)) {
-            free(key);
+            if (key != key_here) free(key);
             goto error;
         }
         if (!v)
@@ -379,17 +387,22 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             p->i = key_at, p->line = key_line, p->bol = key_bol;
             jl_fail(p, "duplicate key \"%.40s\" with a different value: keeping either would drop the other",
                     key);
-            free(key);
+            if (key != key_here) free(key);
             goto error;
         }
-        if (v && json_object_setn_new(obj, key, keylen, v)) {
-            free(key);
+        if (v && ((p->flags & MF_JSON_SCAN_UTF8) ? json_object_setn_new_nocheck(obj, key, keylen, v)
+                                                 : json_object_setn_new(obj, key, keylen, v))) {
+            if (key != key_here) free(key);
             jl_fail(p, "object key is not valid UTF-8");
             goto error;
         }
         last = v;
-        snprintf(last_key, sizeof last_key, "%s", key);
-        free(key);
+        size_t kl = 0;
+        while (kl < sizeof last_key - 1 && key[kl])
+            kl++;
+        memcpy(last_key, key, kl);
+        last_key[kl] = '\0';
+        if (key != key_here) free(key);
         need_sep = true;
         comma = false;
     }
@@ -599,7 +612,8 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         bool joining = false;
         while (!cut && at(p, plus = jl_past_spaces_comments(p, p->i)) == '+') {
             size_t next = jl_past_spaces_comments(p, plus + 1);
-            int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE : jl_smart_quote(p, next);
+            int nq = at(p, next) == '"' ? Q_DOUBLE : at(p, next) == '\'' ? Q_SINGLE
+                   : at(p, next) == '`' && at(p, next + 1) != '`' ? Q_BACKTICK : jl_smart_quote(p, next);
             if (nq < 0)
                 break;
             jl_note(p, MF_RULE_JSON_STRING_CONCAT, p->line, "strings joined by '+' concatenated into one string");
@@ -618,7 +632,8 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
             if (oom)
                 return jl_fail(p, "out of memory");
         }
-        *out = mf_utf8_valid(b->s, b->len) ? json_stringn_nocheck(b->s ? b->s : "", b->len) : NULL;
+        bool valid = (p->flags & MF_JSON_SCAN_UTF8) || mf_utf8_valid(b->s, b->len);
+        *out = valid ? json_stringn_nocheck(b->s ? b->s : "", b->len) : NULL;
         if (!*out) {
             p->i = start;
             p->line = line;
@@ -714,12 +729,37 @@ static size_t js_prefix(const jp *p, bool *call)
     return at(p, v) == '{' || at(p, v) == '[' ? v - p->i : 0;
 }
 
-int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
+/* At the start of a line after a top-level value: a bare code fence line
+ * (three or more backticks, no info string) with another value after it
+ * (`{...}` then an orphan closing fence, then `{"status": "ok"}`)? Its
+ * length, or 0. */
+static size_t orphan_fence_between(const jp *p)
+{
+    size_t k = p->i;
+    if (p->i != p->bol)
+        return 0;
+    while (k < p->n && at(p, k) == '`')
+        k++;
+    if (k - p->i < 3)
+        return 0;
+    while (k < p->n && (at(p, k) == ' ' || at(p, k) == '\t' || at(p, k) == '\r'))
+        k++;
+    if (k >= p->n || at(p, k) != '\n')
+        return 0;
+    size_t v = jl_past_spaces(p, k);
+    return v < p->n && (at(p, v) == '{' || at(p, v) == '[') ? k - p->i : 0;
+}
+
+int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf_json_tops *out,
                  mf_warnings *w, mf_error *err)
 {
-    jp p = {.s = text, .n = len, .line = 1, .max_depth = max_depth, .w = w, .err = err};
+    jp p = {.s = text, .n = len, .flags = flags, .line = 1, .max_depth = max_depth, .w = w, .err = err};
     mf_buf b = {0};
     memset(out, 0, sizeof *out);
+    if (mf_buf_reserve(&b, len < 4096 ? len : 4096)) { /* a string's text: one allocation, not doublings */
+        jl_fail(&p, "out of memory");
+        goto error;
+    }
     if (jl_skip_ws(&p))
         goto error;
     if (at_end(&p)) {
@@ -767,6 +807,14 @@ int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
                 p.implicit_closes--;
             }
             jl_advance(&p);
+            if (jl_skip_ws(&p))
+                goto error;
+        }
+        size_t fence = orphan_fence_between(&p);
+        if (fence) {
+            jl_note(&p, MF_RULE_CAND_ORPHAN_FENCE, p.line, "code fence line between two JSON values removed "
+                    "(the values are kept as concatenated values)");
+            jl_advance_n(&p, fence);
             if (jl_skip_ws(&p))
                 goto error;
         }

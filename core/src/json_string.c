@@ -17,6 +17,7 @@
 #include "json_lex.h"
 
 #define TPL_LOOKAHEAD 256  /* bytes searched for the `}` closing a `${` */
+#define KEY_LOOKAHEAD 256  /* bytes searched for the end of a key after a missing quote */
 
 static size_t key_colon_end(const jp *p, size_t content);
 
@@ -62,6 +63,13 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
     if (c == '"' && member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
                (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */
+    if (c == '`' && member_value) {    /* `, `k´: 1`: a backtick key */
+        size_t e = k + 1;
+        while (e < p->n && e < k + KEY_LOOKAHEAD && at(p, e) != '`' && at(p, e) != '\n' &&
+               !(at(p, e) == 0xC2 && at(p, e + 1) == 0xB4))
+            e++;
+        return e > k + 1 && at(p, jl_past_spaces(p, e + (at(p, e) == '`' ? 1 : 2))) == ':';
+    }
     if (member_value && c > 0 && strchr("{[]`", c))
         return false;
     if (member_value && (c == '-' || (c >= '0' && c <= '9')))
@@ -101,6 +109,24 @@ static bool stray_word_follows(const jp *p, size_t j)
         return false;
     size_t k = jl_past_spaces(p, w);
     return k > w && (at(p, k) == '}' || (at(p, k) == '"' && jl_key_at(p, k)));
+}
+
+/* After blanks holding a line break at a member value's candidate closing
+ * quote: an unquoted key (`"s"\n  content: "x"`, a missing comma)? */
+static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
+{
+    bool nl = false;
+    for (size_t m = k; m < j; m++)
+        nl |= at(p, m) == '\n';
+    int c = at(p, j);
+    if (!nl || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return false;
+    size_t w = j;
+    while (w < p->n && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
+        w++;
+    while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
+        w++;
+    return at(p, w) == ':' && (is_ws(at(p, w + 1)) || at(p, w + 1) == '"' || at(p, w + 1) == '\'');
 }
 
 /* After a space at a value string's candidate closing quote: does a whole
@@ -143,6 +169,10 @@ static bool closer_then_structure(const jp *p, size_t k)
             k++;
             continue;
         }
+        if (c == '+') {                 /* `["a "]+"b"`: a '+' after the closer is an operator, no text */
+            size_t m = jl_past_spaces(p, k + 1);
+            return at(p, m) == '"' || at(p, m) == '\'';
+        }
         return strchr(",{[\"'`/#;)", c) != NULL || jl_smart_quote(p, k) >= 0;
     }
 }
@@ -174,7 +204,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
     case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
-        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || jl_smart_quote(p, m) >= 0) && !jl_key_at(p, m);
+        return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || at(p, m) == '`' || jl_smart_quote(p, m) >= 0) &&
+               !jl_key_at(p, m);
     }
     default:
         if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
@@ -183,7 +214,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
             return true;
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
-        if (spaced && !is_key && !inner && p->parent_object && stray_word_follows(p, j))
+        if (spaced && !is_key && !inner && p->parent_object && (stray_word_follows(p, j) || unquoted_key_follows(p, k, j)))
             return true;
         if (spaced && is_key && jl_is_word(c)) {
             size_t w = j;
@@ -253,7 +284,7 @@ static size_t closer_len(const jp *p, int q, size_t k)
     switch (q) {
     case Q_DOUBLE: return c == '"';
     case Q_SINGLE: return c == '\'';
-    case Q_BACKTICK: return c == '`';
+    case Q_BACKTICK: return c == '`' ? 1 : (c == 0xC2 && at(p, k + 1) == 0xB4) ? 2 : 0;   /* `a´ */
     case Q_SMART_DOUBLE: return jl_smart_quote(p, k) == Q_SMART_DOUBLE ? 3 : 0;
     default: return (c == 0xE2 && at(p, k + 1) == 0x80 && at(p, k + 2) == 0x99) ? 3 : 0;
     }
@@ -282,7 +313,6 @@ static size_t template_span(const jp *p, size_t k)
 }
 
 
-#define KEY_LOOKAHEAD 256  /* bytes searched for the end of a key after a missing quote */
 
 /* Does b hold a letter, digit or non-ASCII byte? */
 static bool has_word(const mf_buf *b)
@@ -299,7 +329,7 @@ bool jl_key_at(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
     size_t lim = k + KEY_LOOKAHEAD < p->n ? k + KEY_LOOKAHEAD : p->n;
-    for (size_t j = k + 1; j < lim; j++) {
+    for (size_t j = k + 1; (j = jl_find_any4(p, j, lim, '\n', '\r', '\\', (unsigned char)q)) < lim; j++) {
         int c = at(p, j);
         if (c == '\n' || c == '\r')
             return false;
@@ -408,6 +438,13 @@ static size_t closers_at_end(const jp *p, size_t content)
     size_t j = p->n;
     int d = p->depth;
     size_t first = 0;
+    while (j > content && is_ws(at(p, j - 1)))
+        j--;
+    size_t ticks = j;                   /* `"value}```: a closing fence glued after the closers */
+    while (ticks > content && at(p, ticks - 1) == '`')
+        ticks--;
+    if (j - ticks >= 3)
+        j = ticks;
     for (;;) {
         while (j > content && is_ws(at(p, j - 1)))
             j--;
@@ -425,6 +462,8 @@ static size_t closers_at_end(const jp *p, size_t content)
         int c = at(p, m);
         if (is_ws(c))
             continue;
+        if (c == '`' && want < p->depth)
+            break;                      /* the fence after the closers */
         if (want < 1 || c != p->closer_of[want])
             return 0;
         want--;
@@ -552,16 +591,86 @@ static void rewind_to(jp *p, size_t to, size_t content, size_t open_bol)
     p->bol = k > content ? k : open_bol;
 }
 
-/* Parse a string whose opening delimiter (kind q) is at p->i into b.
- * Returns 0 (sets *cut when the input ended inside it), or -1. */
-/* A byte inside a string that is neither a closer (quotes, backtick, the
- * first byte of a smart quote), an escape, a template start nor a control
- * character: the loop below copies it as it is. */
-static inline bool plain_byte(unsigned c)
+/* At a quote (cursor) that does not close a value string whose content
+ * starts at content: does a '+' stand before it (blanks and block comments
+ * between: `"abc + "def"`, `"abc` comment `+"def"`), or in an array a ','
+ * with a block comment between (`["abc,` comment `"def"]`)? Then the string's closing
+ * quote is missing before that operator: where the string ends (blanks
+ * before the operator excluded), else 0. Only over bytes the string copied
+ * as they are (no backslash, no `${`). */
+static size_t operator_end(const jp *p, size_t content)
 {
-    return c >= 0x20 && c != '"' && c != '\'' && c != '`' && c != '\\' && c != '$' && c != 0xE2;
+    size_t k = p->i;
+    bool comment = false;
+    for (;;) {
+        while (k > content && is_ws(at(p, k - 1)))
+            k--;
+        if (k >= content + 4 && at(p, k - 1) == '/' && at(p, k - 2) == '*') {
+            size_t m = k - 2;
+            while (m > content + 1 && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
+                m--;
+            if (m <= content + 1)
+                return 0;
+            k = m - 2;
+            comment = true;
+            continue;
+        }
+        break;
+    }
+    int c = k > content ? at(p, k - 1) : -1;
+    if (!(c == '+' || (c == ',' && comment && !p->parent_object && p->depth > 0)))
+        return 0;
+    k--;
+    for (size_t m = k; m < p->i; m++)
+        if (at(p, m) == '\\' || (at(p, m) == '$' && at(p, m + 1) == '{'))
+            return 0;
+    for (;;) {                          /* blanks and block comments before the operator */
+        while (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
+            k--;
+        if (!(k >= content + 4 && at(p, k - 1) == '/' && at(p, k - 2) == '*'))
+            break;
+        size_t m = k - 2;
+        while (m > content + 1 && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
+            m--;
+        if (m <= content + 1)
+            return 0;
+        k = m - 2;
+    }
+    /* the operand after the quote must close on its line where structure follows (`"abc + "def"]`),
+     * else the quotes are text (`"x + "y" z"`) */
+    size_t e = p->i + 1;
+    while (e < p->n && at(p, e) != '"' && at(p, e) != '\n' && at(p, e) != '\\')
+        e++;
+    if (at(p, e) != '"' || !closes_here(p, e + 1, false, false))
+        return 0;
+    return k > content ? k : 0;
 }
 
+/* At a key's opening quote (cursor) inside a value string whose content
+ * starts at content: when a member separator stands before it
+ * (missing_quote_end), the string's closing quote is missing. Drop the
+ * separator bytes from b, move the cursor back to the string's end, note the
+ * repair and return true; false otherwise. */
+static bool end_before_key(jp *p, mf_buf *b, size_t content, int open_line, size_t open_bol)
+{
+    size_t end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0);
+    if (!end)
+        return false;
+    int at_line = p->line;
+    size_t dropped = p->i - end;       /* separator bytes, copied 1:1 into b */
+    bool curly = end >= content + 3 && jl_smart_quote(p, end - 3) == Q_SMART_DOUBLE;
+    if (curly)
+        dropped += 3;                  /* `"v”,`: the curly quote was its closing quote */
+    b->len = b->len > dropped ? b->len - dropped : 0;
+    rewind_to(p, end, content, open_bol);
+    jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
+            "string opened at line %d had no closing quote%s; ended it where the key at "
+            "line %d starts", open_line, curly ? " (a curly quote stood for it)" : "", at_line);
+    return true;
+}
+
+/* Parse a string whose opening delimiter (kind q) is at p->i into b.
+ * Returns 0 (sets *cut when the input ended inside it), or -1. */
 int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
 {
     size_t open = p->i;
@@ -641,9 +750,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                        tail < b->len ? "..." : "", (int)tail, b->s ? b->s + b->len - tail : "");
             break;
         }
-        size_t run = p->i; /* bytes no branch below treats specially: copied at once */
-        while (run < p->n && plain_byte((unsigned char)p->s[run]))
-            run++;
+        size_t run = jl_string_run(p, p->i, q); /* bytes no branch below treats specially: copied at once */
         if (run > p->i) {
             if (mf_buf_put(b, p->s + p->i, run - p->i)) return jl_fail(p, "out of memory");
             p->i = run;
@@ -652,27 +759,33 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         int c = cur(p);
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
-            if (q == Q_BACKTICK || closes_here(p, p->i + cl, is_key, inner)) {
+            if ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner)) {
                 size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE)
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
                     return swallow_fail(p, sw, open, open_line, open_bol);
+                if (q == Q_BACKTICK && c != '`')
+                    jl_note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "an acute accent closed the backtick string");
                 jl_advance_n(p, cl);
                 break;
             }
-            size_t end;
-            if (!inner && !is_key && q != Q_BACKTICK &&
-                (end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0))) {
+            if (q == Q_BACKTICK) {          /* `it´s`: an accent in the text */
+                if (mf_buf_put(b, p->s + p->i, cl)) return jl_fail(p, "out of memory");
+                jl_advance_n(p, cl);
+                continue;
+            }
+            if (!inner && !is_key && q != Q_BACKTICK && end_before_key(p, b, content, open_line, open_bol))
+                break;
+            size_t op_end = !inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE) ? operator_end(p, content) : 0;
+            if (op_end) {                   /* `"abc + "def"`: the closing quote is missing before the '+' */
                 int at_line = p->line;
-                size_t dropped = p->i - end;   /* separator bytes, copied 1:1 into b */
-                bool curly = end >= content + 3 && jl_smart_quote(p, end - 3) == Q_SMART_DOUBLE;
-                if (curly)
-                    dropped += 3;              /* `"v”,`: the curly quote was its closing quote */
-                b->len = b->len > dropped ? b->len - dropped : 0;
-                rewind_to(p, end, content, open_bol);
-                jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line,
-                        "string opened at line %d had no closing quote%s; ended it where the key at "
-                        "line %d starts", open_line, curly ? " (a curly quote stood for it)" : "", at_line);
+                b->len = b->len > p->i - op_end ? b->len - (p->i - op_end) : 0;   /* bytes copied 1:1 */
+                if (ctrl_at >= op_end && ctrl_at != SIZE_MAX)
+                    ctrl_at = SIZE_MAX;
+                rewind_to(p, op_end, content, open_bol);
+                jl_note(p, MF_RULE_JSON_MISSING_QUOTE, open_line, "string opened at line %d had no closing quote; "
+                        "ended it before the '%c' that joins it to the string at line %d", open_line,
+                        at(p, jl_past_spaces_comments(p, op_end)), at_line);
                 break;
             }
             if (is_key && !has_word(b)) {
@@ -758,6 +871,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
+        if (c == '"' && q == Q_SINGLE && !inner && !is_key && end_before_key(p, b, content, open_line, open_bol))
+            break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;
             ctrl_line = p->line;

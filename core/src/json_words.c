@@ -12,14 +12,15 @@
 #include <string.h>
 #include "json_lex.h"
 
-static const char *const literal_words[] = {"true", "false", "null", "True", "False", "None",
-                                           "undefined", "NaN", "Infinity", "TRUE", "FALSE", "NULL",
-                                           "Null", "NONE", NULL};
+#define WORD(w) {w, sizeof w - 1}
+static const struct { const char *w; size_t n; } literal_words[] = {
+    WORD("true"), WORD("false"), WORD("null"), WORD("True"), WORD("False"), WORD("None"), WORD("undefined"),
+    WORD("NaN"), WORD("Infinity"), WORD("TRUE"), WORD("FALSE"), WORD("NULL"), WORD("Null"), WORD("NONE")};
 
 bool jl_word_is_literal(const char *s, size_t n)
 {
-    for (const char *const *l = literal_words; *l; l++)
-        if (strlen(*l) == n && memcmp(*l, s, n) == 0)
+    for (size_t k = 0; k < sizeof literal_words / sizeof *literal_words; k++)
+        if (literal_words[k].n == n && memcmp(literal_words[k].w, s, n) == 0)
             return true;
     return false;
 }
@@ -59,6 +60,13 @@ static json_t *number_value(jp *p, const char *s, size_t n, int line)
     tok[m] = '\0';
     if (fixed)
         jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written as %s", (int)n, s, tok);
+    size_t sign = tok[0] == '-';
+    if (!real && m - sign <= 18) {      /* fits int64 whatever the digits: what json_loadb would build */
+        json_int_t v = 0;
+        for (size_t d = sign; d < m; d++)
+            v = v * 10 + (tok[d] - '0');
+        return json_integer(sign ? -v : v);
+    }
     json_error_t je;
     json_t *v = json_loadb(tok, m, JSON_DECODE_ANY, &je);
     if (v)
@@ -165,11 +173,11 @@ bool jl_open_quote_missing(const jp *p, size_t k)
 /* Is [s, s+n) a literal in another spelling (TRUE, Null, ...)? Its JSON value, or NULL. */
 static json_t *literal_variant(const char *s, size_t n)
 {
-    static const struct { const char *word; int kind; } variants[] = {
-        {"True", 1}, {"TRUE", 1}, {"False", 0}, {"FALSE", 0}, {"None", 2}, {"NONE", 2},
-        {"NULL", 2}, {"Null", 2}, {"undefined", 2}};
+    static const struct { const char *word; size_t n; int kind; } variants[] = {
+        {"True", 4, 1}, {"TRUE", 4, 1}, {"False", 5, 0}, {"FALSE", 5, 0}, {"None", 4, 2}, {"NONE", 4, 2},
+        {"NULL", 4, 2}, {"Null", 4, 2}, {"undefined", 9, 2}};
     for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++)
-        if (strlen(variants[k].word) == n && !memcmp(variants[k].word, s, n))
+        if (variants[k].n == n && !memcmp(variants[k].word, s, n))
             return variants[k].kind == 1 ? json_true() : variants[k].kind == 0 ? json_false() : json_null();
     return NULL;
 }
@@ -190,6 +198,8 @@ static size_t bare_end(const jp *p, size_t k)
             break;                      /* a block comment closed on the line ends the text */
         if (c == ':' && (e + 1 >= p->n || is_ws(at(p, e + 1)) || strchr(",}])", at(p, e + 1))))
             break;                      /* `word:` ends like a key, not like text */
+        if (c == '\'' && e > k && is_ws(at(p, e - 1)) && jl_key_at(p, e))
+            break;                      /* `false  'n': 5`: a single-quoted key, its comma missing */
     }
     while (e > k && (at(p, e - 1) == ' ' || at(p, e - 1) == '\t'))
         e--;

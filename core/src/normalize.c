@@ -268,17 +268,18 @@ typedef struct {
     int rc;
 } alias_ctx;
 
-static const char *canonical(const alias_ctx *A, const char *key)
+/* The canonical spelling of key in map (normalized key -> canonical), or NULL when it names nothing. */
+static const char *canonical_in(const json_t *map, const char *key)
 {
     /* fast path: a key that is already canonical is in the map as itself */
-    const char *exact = json_string_value(json_object_get(A->map, key));
+    const char *exact = json_string_value(json_object_get(map, key));
     if (exact)
         return exact;
     char small[128];
     size_t len = strlen(key);
     if (len >= sizeof small) {
         char *n = mf_key_normalize(key);
-        const char *c = n ? json_string_value(json_object_get(A->map, n)) : NULL;
+        const char *c = n ? json_string_value(json_object_get(map, n)) : NULL;
         free(n);
         return c;
     }
@@ -291,7 +292,18 @@ static const char *canonical(const alias_ctx *A, const char *key)
             small[o++] = (char)(ch - 'A' + 'a');
     }
     small[o] = '\0';
-    return json_string_value(json_object_getn(A->map, small, o));
+    return json_string_value(json_object_getn(map, small, o));
+}
+
+static const char *canonical(const alias_ctx *A, const char *key)
+{
+    return canonical_in(A->map, key);
+}
+
+bool mf_norm_key_renamed(const json_t *key_map, const char *key)
+{
+    const char *c = canonical_in(key_map, key);
+    return c && strcmp(c, key) != 0;
 }
 
 static const char *at(alias_ctx *A)
@@ -422,4 +434,24 @@ int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w)
     mf_buf_free(&A.shown);
     json_decref(A.map);
     return A.rc;
+}
+
+/* ---- the stages after parsing, in order ---- */
+
+int mf_normalize(const mf_profile *p, const mf_options *o, json_t **v, bool keys_kept, mf_warnings *w,
+                 mf_error *err)
+{
+    json_t *parsed = *v;
+    if (mf_norm_unwrap(p, v, w) ||
+        ((!keys_kept || *v != parsed) && mf_norm_aliases(p, *v, w))) {
+        mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "cannot normalize artifact");
+        return -1;
+    }
+    const mf_profile_compiled *c = p->compiled;
+    for (size_t i = 0; i < c->nnormalizers; i++)
+        if (c->normalizers[i].fn(v, p, o, w, err))
+            return -1;
+    if (c->gated)
+        return 0; /* the last normalizer ran the schema gate and only read afterwards */
+    return mf_schema_gate(p, *v, w, err); /* schema normalization and validation in one walk */
 }

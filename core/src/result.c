@@ -46,10 +46,11 @@ static mf_warning *joinable(mf_warnings *w, const char *rule, const char *msg)
     return NULL;
 }
 
-/* Append record x (its message is taken) or fold it into a joinable one. */
-static int add_record(mf_warnings *w, mf_warning *x)
+/* Append record x (its message is taken) or fold it into a joinable one
+ * (join: look for one; false when the caller just did). */
+static int add_record(mf_warnings *w, mf_warning *x, bool join)
 {
-    mf_warning *j = joinable(w, x->rule, x->message);
+    mf_warning *j = join ? joinable(w, x->rule, x->message) : NULL;
     if (j) {
         j->count += x->count;
         for (int i = 0; i < x->nlines; i++)
@@ -97,7 +98,7 @@ int mf_warnings_add_text(mf_warnings *w, const char *rule, int line, const char 
     memcpy(m, msg, n + 1);
     mf_warning x = {rule, m, line, 1, {0}, 0};
     note_line(&x, line);
-    return add_record(w, &x);
+    return add_record(w, &x, false);
 }
 
 int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt, ...)
@@ -118,15 +119,32 @@ int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt,
         return mf_oom();
     mf_warning x = {rule, msg, line, 1, {0}, 0};
     note_line(&x, line);
-    return add_record(w, &x);
+    return add_record(w, &x, true);
+}
+
+/* Would adding src's records one by one join any two of them? */
+static bool joins_within(const mf_warnings *src)
+{
+    for (size_t i = 1; i < src->count; i++) {
+        const mf_warning *a = &src->items[i - 1], *b = &src->items[i];
+        if ((a->rule == b->rule || strcmp(a->rule, b->rule) == 0) && strcmp(a->message, b->message) == 0)
+            return true;
+    }
+    return false;
 }
 
 int mf_warnings_take(mf_warnings *dst, mf_warnings *src)
 {
+    if (dst->count == 0 && src->count <= MF_WARNINGS_MAX && !joins_within(src)) {
+        mf_warnings_clear(dst);         /* the common case: the records move as they are */
+        *dst = *src;
+        memset(src, 0, sizeof *src);
+        return 0;
+    }
     int rc = 0;
     for (size_t i = 0; i < src->count; i++) {
         if (rc == 0)
-            rc = add_record(dst, &src->items[i]);
+            rc = add_record(dst, &src->items[i], true);
         else
             free(src->items[i].message);
     }

@@ -37,9 +37,11 @@ char *mf_value_preview(const json_t *v);
 const char *mf_value_type_name(const json_t *v);
 
 /* ---- schema normalization + validation in one step (norm_schema.c) ---- */
-/* mf_norm_schema then mf_schema_validate(p->schema): tier-3 normalizers call
- * this before their semantic checks so that a structural problem is always
- * reported as tier 2. 0 when valid, -1 with err set. */
+/* mf_norm_schema and the check against the compiled schema in one walk, with
+ * the same warnings and the same first error as running them one after the
+ * other: the pipeline's last stage, and tier-3 normalizers call it before
+ * their semantic checks so that a structural problem is always reported as
+ * tier 2. 0 when valid, -1 with err set. */
 int mf_schema_gate(const mf_profile *p, json_t *root, mf_warnings *w, mf_error *err);
 /* True when a relative file path is unsafe: absolute ("/x", "\\x", "C:\\x"),
  * or with a ".." segment. */

@@ -63,11 +63,26 @@ int mf_keymap_put(mf_keymap *m, const char *key, void *val, unsigned flags)
     return 0;
 }
 
+size_t mf_keymap_hash(const char *key, size_t len)
+{
+    size_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
+    return h;
+}
+
 const mf_kslot *mf_keymap_get(const mf_keymap *m, const char *key)
 {
     if (!m->slots)
         return NULL;
     size_t len, h = hash_key(key, &len);
+    return mf_keymap_find(m, key, len, h);
+}
+
+const mf_kslot *mf_keymap_find(const mf_keymap *m, const char *key, size_t len, size_t h)
+{
+    if (!m->slots)
+        return NULL;
     for (size_t j = h & m->mask;; j = (j + 1) & m->mask) {
         const mf_kslot *s = &m->slots[j];
         if (!s->key)
@@ -233,6 +248,12 @@ int mf_profile_compile(mf_profile *p)
         mf_keymap_put(&c->fields, k, NULL, MF_F_INTEGER);
     json_object_foreach(p->enums, k, v)
         mf_keymap_put(&c->fields, k, v, MF_F_ENUM);
+    json_object_foreach(p->string_fields, k, v)
+        mf_keymap_put(&c->load_keys, k, NULL, MF_K_STRING);
+    c->aliases = json_object_size(p->aliases) > 0 || p->schema;
+    json_object_foreach(c->aliases ? p->key_map : NULL, k, v)
+        if (json_is_string(v) && strcmp(json_string_value(v), k) == 0)
+            mf_keymap_put(&c->load_keys, k, NULL, MF_K_CANONICAL);
     size_t n = json_array_size(p->normalizers) + (p->changes ? 1 : 0);
     c->normalizers = calloc(n ? n : 1, sizeof *c->normalizers);
     if (!c->normalizers)
@@ -259,6 +280,7 @@ void mf_profile_compiled_free(mf_profile *p)
         return;
     mf_schema_node_free(c->schema);
     mf_keymap_free(&c->fields);
+    mf_keymap_free(&c->load_keys);
     free(c->normalizers);
     free(c);
     p->compiled = NULL;

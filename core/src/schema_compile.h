@@ -14,6 +14,10 @@ typedef struct { mf_kslot *slots; size_t mask; } mf_keymap;
 int mf_keymap_put(mf_keymap *m, const char *key, void *val, unsigned flags);
 /* The slot of key, or NULL. */
 const mf_kslot *mf_keymap_get(const mf_keymap *m, const char *key);
+/* The hash mf_keymap_find expects for key[0..len). */
+size_t mf_keymap_hash(const char *key, size_t len);
+/* mf_keymap_get for key[0..len) whose mf_keymap_hash is known (one hash for several maps). */
+const mf_kslot *mf_keymap_find(const mf_keymap *m, const char *key, size_t len, size_t hash);
 /* Release the table (not the keys or values). */
 void mf_keymap_free(mf_keymap *m);
 
@@ -67,9 +71,32 @@ void mf_schema_node_free(mf_snode *n);
 /* Validate v against compiled nodes (see mf_schema_validate). */
 int mf_schema_check(const mf_snode *n, const json_t *v, mf_error *err);
 
+/* ---- validation one node at a time (for a walk that also normalizes) ---- */
+/* The JSON pointer of the value being visited, as segments (key, or NULL and
+ * an index), rendered only when a message needs it. */
+typedef struct { const char *key; size_t idx; } mf_vseg;
+typedef struct { mf_vseg *v; size_t n, cap; } mf_vpath;
+/* Append a segment (aborts when a few bytes cannot be had). */
+void mf_vpath_push(mf_vpath *p, const char *key, size_t idx);
+/* Append the first n segments to out as a JSON pointer ("/a/0"). */
+void mf_vpath_render(const mf_vpath *p, size_t n, mf_buf *out);
+/* mf_schema_check of v at path and nesting depth. */
+int mf_check_at(mf_vpath *path, const mf_snode *s, const json_t *v, int depth, mf_error *err);
+/* The keywords of s about v itself (type, enum/const, required, item count,
+ * string and number bounds), without members, items or oneOf/anyOf. */
+int mf_check_self(mf_vpath *path, const mf_snode *s, const json_t *v, int depth, mf_error *err);
+/* The schema member `key` of an object validated by s is checked against
+ * (NULL: none), given key's slot in s->props (NULL when absent); -1 with err
+ * when s forbids the key. path is the object's. */
+int mf_check_member(mf_vpath *path, const mf_snode *s, const char *key, const mf_kslot *slot,
+                    const mf_snode **sub, mf_error *err);
+
 /* ---- the compiled profile ---- */
 /* Field flags of mf_profile_compiled.fields. */
 enum { MF_F_PROSE = 1, MF_F_INTEGER = 2, MF_F_ENUM = 4 };
+/* Key flags of mf_profile_compiled.load_keys: a string field (plain scalars
+ * under it stay text); a key that key aliasing keeps as it is. */
+enum { MF_K_STRING = 1, MF_K_CANONICAL = 2 };
 typedef struct {
     const char *name;
     mf_normalizer_fn fn;
@@ -77,6 +104,8 @@ typedef struct {
 struct mf_profile_compiled {
     mf_snode *schema;            /* NULL when the profile has no schema */
     mf_keymap fields;            /* prose / integer / enum field name -> flags (val: the enum spec) */
+    mf_keymap load_keys;         /* key -> MF_K_* flags, read by the YAML loader once per key */
+    bool aliases;                /* key aliasing applies (mf_norm_aliases is not a no-op) */
     mf_named_normalizer *normalizers; /* the profile's `normalizers:` list, resolved */
     size_t nnormalizers;
     bool gated;                  /* the last normalizer ends with mf_schema_gate and only reads after it */

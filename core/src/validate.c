@@ -236,40 +236,42 @@ static size_t utf8_length(const char *s, size_t n)
 
 /* ------------------------------------------------------------- validation */
 
-/* The JSON pointer of the value being checked, kept as segments and rendered
- * only when an error needs it (clean input renders nothing). */
-typedef struct {
-    struct seg { const char *key; size_t idx; } *v;
-    size_t n, cap;
-} segstack;
+void mf_vpath_push(mf_vpath *p, const char *key, size_t idx)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 16;
+        mf_vseg *v = realloc(p->v, cap * sizeof *v);
+        if (!v)
+            abort(); /* a few bytes for a path segment: nothing sane is left */
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n++] = (mf_vseg){key, idx};
+}
+
+void mf_vpath_render(const mf_vpath *p, size_t n, mf_buf *out)
+{
+    for (size_t i = 0; i < n && i < p->n; i++) {
+        if (p->v[i].key)
+            mf_pointer_push(out, p->v[i].key);
+        else
+            mf_pointer_push_index(out, p->v[i].idx);
+    }
+}
 
 typedef struct {
-    segstack *path;
+    mf_vpath *path;
     mf_error *err;
 } vctx;
 
 static void seg_push(vctx *c, const char *key, size_t idx)
 {
-    segstack *st = c->path;
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 16;
-        struct seg *v = realloc(st->v, cap * sizeof *v);
-        if (!v)
-            abort(); /* a few bytes for a path segment: nothing sane is left */
-        st->v = v;
-        st->cap = cap;
-    }
-    st->v[st->n++] = (struct seg){key, idx};
+    mf_vpath_push(c->path, key, idx);
 }
 
 static void render_path(const vctx *c, mf_buf *out)
 {
-    for (size_t i = 0; i < c->path->n; i++) {
-        if (c->path->v[i].key)
-            mf_pointer_push(out, c->path->v[i].key);
-        else
-            mf_pointer_push_index(out, c->path->v[i].idx);
-    }
+    mf_vpath_render(c->path, c->path->n, out);
 }
 
 static int fail(vctx *c, const char *type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -326,27 +328,41 @@ static char *key_list(const json_t *props)
     return mf_buf_detach(&b);
 }
 
-static int check_object(vctx *c, const mf_snode *s, const json_t *v, int depth)
+static int check_required(vctx *c, const mf_snode *s, const json_t *v)
 {
     for (size_t i = 0; i < s->nrequired; i++)
         if (!json_object_get(v, s->required[i]))
             return fail(c, "SCHEMA_VIOLATION", "missing required property \"%s\"", s->required[i]);
+    return 0;
+}
+
+/* The schema of member k (slot: its entry in s->props, or NULL) in *sub; -1 when s forbids it. */
+static int member_schema(vctx *c, const mf_snode *s, const char *k, const mf_kslot *slot, const mf_snode **sub)
+{
+    *sub = slot ? slot->val : NULL;
+    if (!*sub && s->addl_false) {
+        char *allowed = key_list(s->props_json);
+        int rc = fail(c, "SCHEMA_VIOLATION", "unexpected property \"%s\" (allowed: %s)", k,
+                      allowed && *allowed ? allowed : "none");
+        free(allowed);
+        return rc;
+    }
+    if (!*sub)
+        *sub = s->addl;
+    return 0;
+}
+
+static int check_members(vctx *c, const mf_snode *s, const json_t *v, int depth)
+{
     if (!s->props.slots && !s->addl && !s->addl_false)
         return 0;
-    const char *k;
-    json_t *x;
-    json_object_foreach((json_t *)v, k, x) {
-        const mf_kslot *slot = mf_keymap_get(&s->props, k);
-        const mf_snode *sub = slot ? slot->val : NULL;
-        if (!sub && s->addl_false) {
-            char *allowed = key_list(s->props_json);
-            int rc = fail(c, "SCHEMA_VIOLATION", "unexpected property \"%s\" (allowed: %s)", k,
-                          allowed && *allowed ? allowed : "none");
-            free(allowed);
-            return rc;
-        }
-        if (!sub)
-            sub = s->addl;
+    /* the iterator itself: json_object_foreach looks each key up again */
+    for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
+        const char *k = json_object_iter_key(it);
+        json_t *x = json_object_iter_value(it);
+        const mf_snode *sub;
+        if (member_schema(c, s, k, mf_keymap_get(&s->props, k), &sub))
+            return -1;
         if (!sub)
             continue;
         seg_push(c, k, 0);
@@ -358,7 +374,7 @@ static int check_object(vctx *c, const mf_snode *s, const json_t *v, int depth)
     return 0;
 }
 
-static int check_array(vctx *c, const mf_snode *s, const json_t *v, int depth)
+static int check_size(vctx *c, const mf_snode *s, const json_t *v)
 {
     size_t n = json_array_size(v);
     const json_t *mn = s->min_items, *mx = s->max_items;
@@ -368,6 +384,12 @@ static int check_array(vctx *c, const mf_snode *s, const json_t *v, int depth)
     if (mx && (json_int_t)n > json_integer_value(mx))
         return fail(c, "SCHEMA_VIOLATION", "expected at most %lld items, got %zu",
                     (long long)json_integer_value(mx), n);
+    return 0;
+}
+
+static int check_items(vctx *c, const mf_snode *s, const json_t *v, int depth)
+{
+    size_t n = json_array_size(v);
     if (!s->items)
         return 0;
     for (size_t i = 0; i < n; i++) {
@@ -385,7 +407,10 @@ static int check_string(vctx *c, const mf_snode *s, const json_t *v)
     const char *str = json_string_value(v);
     size_t len = json_string_length(v);
     const json_t *mn = s->min_len, *mx = s->max_len;
-    if (mn || mx) {
+    /* len / 4 <= code points <= len: count them only when the bounds do not settle it */
+    bool settled = (!mn || (json_int_t)(len / 4) >= json_integer_value(mn)) &&
+                   (!mx || (json_int_t)len <= json_integer_value(mx));
+    if (!settled) {
         size_t cps = utf8_length(str, len);
         if (mn && (json_int_t)cps < json_integer_value(mn))
             return fail(c, "SCHEMA_VIOLATION", cps == 0 ? "must not be empty (at least %lld character%s)"
@@ -520,25 +545,37 @@ static int check_branches(vctx *c, mf_snode *const *branches, size_t n, bool one
     return rc;
 }
 
-static int check(vctx *c, const mf_snode *s, const json_t *v, int depth)
+/* Every keyword of s about v itself, before its members or items and the branches. */
+static int check_self(vctx *c, const mf_snode *s, const json_t *v, int depth)
 {
-    if (!s)
-        return 0;  /* true / {} / unknown: anything goes */
     if (depth > MAX_SCHEMA_DEPTH)
         return fail(c, "SCHEMA_VIOLATION", "value nested too deeply to validate");
     if (s->types && !(s->types & mf_value_bits(v)))
         return type_error(c, s->type, v);
     if ((s->cnst || s->enm) && check_enum(c, s, v))
         return -1;
+    if (json_is_object(v))
+        return check_required(c, s, v);
+    if (json_is_array(v))
+        return check_size(c, s, v);
+    if (json_is_string(v))
+        return check_string(c, s, v);
+    if (json_is_number(v) && (s->minimum || s->maximum))
+        return check_number(c, s, v);
+    return 0;
+}
+
+static int check(vctx *c, const mf_snode *s, const json_t *v, int depth)
+{
+    if (!s)
+        return 0;  /* true / {} / unknown: anything goes */
+    if (check_self(c, s, v, depth))
+        return -1;
     int rc = 0;
     if (json_is_object(v))
-        rc = check_object(c, s, v, depth);
+        rc = check_members(c, s, v, depth);
     else if (json_is_array(v))
-        rc = check_array(c, s, v, depth);
-    else if (json_is_string(v))
-        rc = check_string(c, s, v);
-    else if (json_is_number(v) && (s->minimum || s->maximum))
-        rc = check_number(c, s, v);
+        rc = check_items(c, s, v, depth);
     if (rc)
         return rc;
     if (s->has_any && check_branches(c, s->any, s->nany, false, v, depth))
@@ -552,11 +589,33 @@ int mf_schema_check(const mf_snode *n, const json_t *v, mf_error *err)
 {
     if (!n)
         return 0;
-    segstack st = {0};
+    mf_vpath st = {0};
     vctx c = {&st, err};
     int rc = check(&c, n, v, 0);
     free(st.v);
     return rc;
+}
+
+int mf_check_at(mf_vpath *path, const mf_snode *s, const json_t *v, int depth, mf_error *err)
+{
+    vctx c = {path, err};
+    return check(&c, s, v, depth);
+}
+
+int mf_check_self(mf_vpath *path, const mf_snode *s, const json_t *v, int depth, mf_error *err)
+{
+    vctx c = {path, err};
+    return check_self(&c, s, v, depth);
+}
+
+int mf_check_member(mf_vpath *path, const mf_snode *s, const char *key, const mf_kslot *slot,
+                    const mf_snode **sub, mf_error *err)
+{
+    vctx c = {path, err};
+    *sub = NULL;
+    if (!s->props.slots && !s->addl && !s->addl_false)
+        return 0;
+    return member_schema(&c, s, key, slot, sub);
 }
 
 int mf_schema_validate(const json_t *schema, const json_t *v, mf_error *err)

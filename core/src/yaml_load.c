@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <yaml.h>
-#include "internal.h"
+#include "schema_compile.h"
 
 #define MF_DEFAULT_MAX_NODES 4000000
 #define MF_ALIAS_NODES_MIN 10000
@@ -31,6 +31,7 @@ typedef struct {
     json_t *node;       /* the collection being filled */
     bool is_map;
     bool strings;       /* plain scalars in this frame stay strings */
+    bool key_strings;   /* map: the pending key is a string field */
     char *key;          /* map: pending key, NULL when expecting a key */
     char *anchor;       /* anchor of this collection, registered when it ends */
     size_t first_node;  /* loader's node count when the collection started */
@@ -41,7 +42,9 @@ typedef struct {
     size_t depth, cap;
     json_t *anchors;    /* anchor name -> value */
     json_t *anchor_nodes; /* anchor name -> node count of its value */
-    json_t *docs;       /* finished documents */
+    json_t *docs;       /* finished documents, once there are two (the first is in doc1) */
+    json_t *doc1;       /* the first finished document */
+    size_t ndocs;
     json_t *root;       /* current document's root */
     size_t nodes, alias_nodes;
     size_t max_nodes, max_alias_nodes;
@@ -49,23 +52,25 @@ typedef struct {
     size_t oom_before;  /* mf_oom_count() when loading began */
     mf_error *err;
     int line, col;      /* position of the current event */
-    char cap_text[24], alias_cap_text[24];
+    const mf_keymap *keys; /* the profile's key flags (MF_K_*), NULL when no key needs a look */
+    const json_t *key_map; /* the profile's key aliasing map, NULL when aliasing is off */
     json_t **intern;    /* scalar values are never changed in place, so equal ones can be one json_t */
-    size_t intern_mask; /* slots - 1: a power of two, about one slot per 32 bytes of text */
+    uint32_t *intern_tag; /* per slot: the high bits of its value's hash, compared before the value is read */
+    size_t intern_mask; /* slots - 1: a power of two, about one slot per 32 bytes of text (one block under 64 KB) */
 } loader;
 
-static bool text_eq(const char *s, size_t n, const char *lit)
-{
-    return strlen(lit) == n && memcmp(s, lit, n) == 0;
-}
-
-static bool all_in(const char *s, size_t n, const char *set)
+static bool all_digits(const char *s, size_t n, int base)
 {
     if (n == 0)
         return false;
-    for (size_t i = 0; i < n; i++)
-        if (!strchr(set, s[i]) || s[i] == '\0')
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool ok = base == 8    ? c >= '0' && c <= '7'
+                  : base == 10 ? c >= '0' && c <= '9'
+                               : (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+        if (!ok)
             return false;
+    }
     return true;
 }
 
@@ -96,42 +101,67 @@ static bool is_core_float(const char *s, size_t n)
     return i == n;
 }
 
+/* What the core schema makes of a plain scalar's text, decided without building a value. */
+typedef enum { PLAIN_NULL, PLAIN_TRUE, PLAIN_FALSE, PLAIN_INT, PLAIN_FLOAT, PLAIN_STRING } plain_kind;
+
+static bool one_of3(const char *s, size_t n, const char *lower, const char *title, const char *upper)
+{
+    return memcmp(s, lower, n) == 0 || memcmp(s, title, n) == 0 || memcmp(s, upper, n) == 0;
+}
+
+/* The integer base of s (8 for 0o.., 16 for 0x.., 10), or 0 when it is no integer. */
+static int int_base(const char *s, size_t n)
+{
+    if (n > 2 && s[0] == '0' && s[1] == 'o' && all_digits(s + 2, n - 2, 8))
+        return 8;
+    if (n > 2 && s[0] == '0' && s[1] == 'x' && all_digits(s + 2, n - 2, 16))
+        return 16;
+    if (all_digits(s, n, 10) || (n > 1 && (s[0] == '-' || s[0] == '+') && all_digits(s + 1, n - 1, 10)))
+        return 10;
+    return 0;
+}
+
+static plain_kind classify_plain(const char *s, size_t n)
+{
+    if (n == 0 || (n == 1 && s[0] == '~') || (n == 4 && one_of3(s, n, "null", "Null", "NULL")))
+        return PLAIN_NULL;
+    if (n == 4 && one_of3(s, n, "true", "True", "TRUE"))
+        return PLAIN_TRUE;
+    if (n == 5 && one_of3(s, n, "false", "False", "FALSE"))
+        return PLAIN_FALSE;
+    unsigned char c = (unsigned char)s[0];
+    if (n > 64 || !((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.'))
+        return PLAIN_STRING; /* every number starts so */
+    if (int_base(s, n))
+        return PLAIN_INT;
+    return is_core_float(s, n) ? PLAIN_FLOAT : PLAIN_STRING;
+}
+
 json_t *mf_yaml_plain_value(const char *s, size_t n)
 {
-    if (n == 0 || text_eq(s, n, "~") || text_eq(s, n, "null") || text_eq(s, n, "Null") || text_eq(s, n, "NULL"))
-        return json_null();
-    if (text_eq(s, n, "true") || text_eq(s, n, "True") || text_eq(s, n, "TRUE"))
-        return json_true();
-    if (text_eq(s, n, "false") || text_eq(s, n, "False") || text_eq(s, n, "FALSE"))
-        return json_false();
-    if (n > 64)
-        return json_stringn_nocheck(s, n);
+    plain_kind k = classify_plain(s, n);
+    switch (k) {
+    case PLAIN_NULL: return json_null();
+    case PLAIN_TRUE: return json_true();
+    case PLAIN_FALSE: return json_false();
+    case PLAIN_STRING: return json_stringn_nocheck(s, n);
+    default: break;
+    }
     char tmp[72];
     memcpy(tmp, s, n);
     tmp[n] = '\0';
-    const char *d = tmp;
-    int base = 10;
-    if (n > 2 && d[0] == '0' && d[1] == 'o' && all_in(d + 2, n - 2, "01234567"))
-        base = 8, d += 2;
-    else if (n > 2 && d[0] == '0' && d[1] == 'x' && all_in(d + 2, n - 2, "0123456789abcdefABCDEF"))
-        base = 16, d += 2;
-    else if (!(all_in(d, n, "0123456789") ||
-               ((d[0] == '-' || d[0] == '+') && all_in(d + 1, n - 1, "0123456789"))))
-        base = 0;
-    if (base) {
+    if (k == PLAIN_INT) {
+        int base = int_base(tmp, n);
         errno = 0;
-        long long v = strtoll(d, NULL, base);
+        long long v = strtoll(base == 10 ? tmp : tmp + 2, NULL, base);
         if (errno == 0)
             return json_integer(v);
         double r = strtod(tmp, NULL);
         return base == 10 && isfinite(r) ? json_real(r) : json_stringn_nocheck(s, n);
     }
-    if (is_core_float(tmp, n)) {
-        double r = strtod(tmp, NULL);
-        return isfinite(r) ? json_real(r) : json_stringn_nocheck(s, n);
-    }
+    double r = strtod(tmp, NULL);
     /* .inf / .nan have no JSON form: they stay text, quoted on output. */
-    return json_stringn_nocheck(s, n);
+    return isfinite(r) ? json_real(r) : json_stringn_nocheck(s, n);
 }
 
 static int fail_as(loader *L, const char *type, const char *fmt, const char *arg)
@@ -146,6 +176,13 @@ static int fail(loader *L, const char *fmt, const char *arg)
     return fail_as(L, "YAML_SYNTAX_ERROR", fmt, arg);
 }
 
+static int fail_cap(loader *L, const char *fmt, size_t cap)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%zu", cap);
+    return fail_as(L, "TOO_MANY_NODES", fmt, text);
+}
+
 static int fail_oom(loader *L)
 {
     mf_oom();
@@ -155,6 +192,10 @@ static int fail_oom(loader *L)
 /* Remember anchor -> (value, node count); the count lets an alias be capped before it is copied. */
 static int register_anchor(loader *L, const char *anchor, json_t *v, size_t nodes)
 {
+    if (!L->anchors && !(L->anchors = json_object()))
+        return fail_oom(L);
+    if (!L->anchor_nodes && !(L->anchor_nodes = json_object()))
+        return fail_oom(L);
     if (json_object_set(L->anchors, anchor, v) ||
         json_object_set_new(L->anchor_nodes, anchor, json_integer((json_int_t)nodes)))
         return fail_oom(L);
@@ -163,12 +204,23 @@ static int register_anchor(loader *L, const char *anchor, json_t *v, size_t node
 
 /* Do plain scalars added to frame f stay strings? Map values: when the key is
  * a string field; sequence items: when the sequence is such a key's value. */
-static bool frame_strings(const loader *L, const frame *f)
+static bool frame_strings(const frame *f)
 {
-    if (!f->is_map)
-        return f->strings;
-    return f->key && L->o && L->o->profile &&
-           json_object_get(L->o->profile->string_fields, f->key) != NULL;
+    return f->is_map ? f->key && f->key_strings : f->strings;
+}
+
+/* f->key was just set: is it a string field, and would key aliasing rename or drop it? One probe answers both. */
+static void note_key(loader *L, frame *f)
+{
+    f->key_strings = false;
+    if (!L->keys)
+        return;
+    size_t len = strlen(f->key);
+    const mf_kslot *k = mf_keymap_find(L->keys, f->key, len, mf_keymap_hash(f->key, len));
+    unsigned flags = k ? k->flags : 0;
+    f->key_strings = flags & MF_K_STRING;
+    if (L->key_map && !(flags & MF_K_CANONICAL) && !*L->o->renamed_key)
+        *L->o->renamed_key = mf_norm_key_renamed(L->key_map, f->key);
 }
 
 /* Add a finished node (reference stolen) to the frame on top, or make it the root. */
@@ -197,17 +249,19 @@ static int emit(loader *L, json_t *v, const char *anchor, const char *key_text, 
             f->key = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
         }
         json_decref(v);
-        return f->key ? 0 : fail_oom(L);
+        if (!f->key)
+            return fail_oom(L);
+        note_key(L, f);
+        return 0;
     }
-    if (json_object_get(f->node, f->key)) {
-        int rc = fail(L, "found duplicate mapping key \"%s\" with a different value", f->key);
-        json_decref(v);
-        return rc;
-    }
-    int rc = json_object_set_new_nocheck(f->node, f->key, v); /* libyaml checked UTF-8 */
+    size_t before = json_object_size(f->node);
+    if (json_object_set_new_nocheck(f->node, f->key, v)) /* libyaml checked UTF-8 */
+        return fail_oom(L);
+    if (json_object_size(f->node) == before) /* the key was there: the load fails, so the replaced value is moot */
+        return fail(L, "found duplicate mapping key \"%s\" with a different value", f->key);
     free(f->key);
     f->key = NULL;
-    return rc ? fail_oom(L) : 0;
+    return 0;
 }
 
 static int push(loader *L, json_t *node, bool is_map, const char *anchor)
@@ -231,13 +285,13 @@ static int push(loader *L, json_t *node, bool is_map, const char *anchor)
         L->st = st;
         L->cap = cap;
     }
-    bool strings = L->depth > 0 && frame_strings(L, &L->st[L->depth - 1]);
+    bool strings = L->depth > 0 && frame_strings(&L->st[L->depth - 1]);
     char *a = mf_strdup0(anchor);
     if (anchor && !a) {
         json_decref(node);
         return fail_oom(L);
     }
-    L->st[L->depth++] = (frame){node, is_map, strings, NULL, a, L->nodes};
+    L->st[L->depth++] = (frame){node, is_map, strings, false, NULL, a, L->nodes};
     return 0;
 }
 
@@ -250,6 +304,87 @@ static int pop(loader *L)
     return rc;
 }
 
+static uint64_t text_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+static size_t slot_of(const loader *L, uint64_t h)
+{
+    return (h ^ (h >> 29)) & L->intern_mask;
+}
+
+/* The string s[0..n), shared with an equal one seen before: a list of a
+ * million "- a" items holds one string, not a million. The table is probed
+ * before a value is built, so a repeat costs no allocation; a slot keeps its
+ * first value and its hash, so a different string costs no look at a value
+ * elsewhere in memory. utf8: check the bytes (escapes like "\ud800" in
+ * double quotes; libyaml checked the rest). */
+static json_t *string_scalar(loader *L, const char *s, size_t n, bool utf8)
+{
+    json_t **slot = NULL;
+    if (L->intern && n <= INTERN_MAX_LEN) {
+        uint64_t h = text_hash(s, n);
+        size_t i = slot_of(L, h);
+        slot = &L->intern[i];
+        if (*slot) {
+            if (L->intern_tag[i] == (uint32_t)(h >> 32) && json_is_string(*slot) &&
+                json_string_length(*slot) == n && memcmp(json_string_value(*slot), s, n) == 0)
+                return json_incref(*slot);
+            slot = NULL;
+        } else {
+            L->intern_tag[i] = (uint32_t)(h >> 32);
+        }
+    }
+    json_t *v = utf8 ? json_stringn(s, n) : json_stringn_nocheck(s, n);
+    if (v && slot)
+        *slot = json_incref(v);
+    return v;
+}
+
+/* v (an integer, or the string a number's text fell back to), or an equal one seen before (v released). */
+static json_t *intern(loader *L, json_t *v)
+{
+    uint64_t h;
+    if (json_is_string(v) && json_string_length(v) <= INTERN_MAX_LEN)
+        h = text_hash(json_string_value(v), json_string_length(v));
+    else if (json_is_integer(v))
+        h = ((uint64_t)json_integer_value(v) + 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+    else
+        return v;
+    if (!L->intern)
+        return v;
+    size_t i = slot_of(L, h);
+    if (!L->intern[i]) {
+        L->intern[i] = json_incref(v);
+        L->intern_tag[i] = (uint32_t)(h >> 32);
+        return v;
+    }
+    if (L->intern_tag[i] == (uint32_t)(h >> 32) && json_typeof(L->intern[i]) == json_typeof(v) &&
+        json_equal(L->intern[i], v)) {
+        json_decref(v);
+        return json_incref(L->intern[i]);
+    }
+    return v;
+}
+
+static json_t *plain_value(loader *L, const char *s, size_t n)
+{
+    switch (classify_plain(s, n)) {
+    case PLAIN_NULL: return json_null();
+    case PLAIN_TRUE: return json_true();
+    case PLAIN_FALSE: return json_false();
+    case PLAIN_STRING: return string_scalar(L, s, n, false);
+    default: {
+        json_t *v = mf_yaml_plain_value(s, n);
+        return v ? intern(L, v) : NULL;
+    }
+    }
+}
+
 static json_t *scalar_value(loader *L, const yaml_event_t *e)
 {
     const char *s = (const char *)e->data.scalar.value;
@@ -257,43 +392,14 @@ static json_t *scalar_value(loader *L, const yaml_event_t *e)
     const char *tag = (const char *)e->data.scalar.tag;
     if (tag) {
         if (strcmp(tag, "tag:yaml.org,2002:str") == 0 || strcmp(tag, "!") == 0)
-            return json_stringn_nocheck(s, n);
+            return string_scalar(L, s, n, false);
         if (strncmp(tag, "tag:yaml.org,2002:", 18) == 0)
-            return mf_yaml_plain_value(s, n);
+            return plain_value(L, s, n);
     }
-    /* libyaml has checked the input's UTF-8; escapes like "\ud800" are checked here */
     if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-        (L->depth > 0 && frame_strings(L, &L->st[L->depth - 1]))) {
-        bool escaped = e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-        return escaped ? json_stringn(s, n) : json_stringn_nocheck(s, n);
-    }
-    return mf_yaml_plain_value(s, n);
-}
-
-/* v, or an equal scalar seen recently (v released): a list of a million "- a"
- * items holds one string, not a million. */
-static json_t *intern(loader *L, json_t *v)
-{
-    uint64_t h = 1469598103934665603ULL;
-    if (json_is_string(v) && json_string_length(v) <= INTERN_MAX_LEN) {
-        const char *s = json_string_value(v);
-        for (size_t i = 0, n = json_string_length(v); i < n; i++)
-            h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    } else if (json_is_integer(v)) {
-        h = ((uint64_t)json_integer_value(v) + 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
-    } else {
-        return v;
-    }
-    if (!L->intern)
-        return v;
-    json_t **slot = &L->intern[(h ^ (h >> 29)) & L->intern_mask];
-    if (*slot && json_typeof(*slot) == json_typeof(v) && json_equal(*slot, v)) {
-        json_decref(v);
-        return json_incref(*slot);
-    }
-    json_decref(*slot);
-    *slot = json_incref(v);
-    return v;
+        (L->depth > 0 && frame_strings(&L->st[L->depth - 1])))
+        return string_scalar(L, s, n, e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+    return plain_value(L, s, n);
 }
 
 static int handle(loader *L, yaml_event_t *e)
@@ -301,7 +407,7 @@ static int handle(loader *L, yaml_event_t *e)
     if (e->type == YAML_SCALAR_EVENT || e->type == YAML_SEQUENCE_START_EVENT ||
         e->type == YAML_MAPPING_START_EVENT) {
         if (++L->nodes > L->max_nodes)
-            return fail_as(L, "TOO_MANY_NODES", "more nodes than the node cap of %s", L->cap_text);
+            return fail_cap(L, "more nodes than the node cap of %s", L->max_nodes);
     }
     switch (e->type) {
     case YAML_SCALAR_EVENT: {
@@ -311,8 +417,10 @@ static int handle(loader *L, yaml_event_t *e)
             frame *f = &L->st[L->depth - 1];
             const char *tag = (const char *)e->data.scalar.tag;
             if (!tag && e->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE) { /* no escapes to check */
-                f->key = mf_strndup((const char *)e->data.scalar.value, e->data.scalar.length);
-                return f->key ? 0 : fail_oom(L);
+                f->key = (char *)e->data.scalar.value; /* the event's own text (malloc'd, NUL-ended), taken over */
+                e->data.scalar.value = NULL;
+                note_key(L, f);
+                return 0;
             }
         }
         if (key_pos) {
@@ -325,8 +433,7 @@ static int handle(loader *L, yaml_event_t *e)
             free(k);
             return rc;
         }
-        json_t *v = scalar_value(L, e);
-        return emit(L, v ? intern(L, v) : NULL, anchor, NULL, 1);
+        return emit(L, scalar_value(L, e), anchor, NULL, 1);
     }
     case YAML_ALIAS_EVENT: {
         const char *name = (const char *)e->data.alias.anchor;
@@ -337,10 +444,10 @@ static int handle(loader *L, yaml_event_t *e)
         L->nodes += n;
         L->alias_nodes += n;
         if (L->nodes > L->max_nodes)
-            return fail_as(L, "TOO_MANY_NODES", "alias expansion passes the node cap of %s", L->cap_text);
+            return fail_cap(L, "alias expansion passes the node cap of %s", L->max_nodes);
         if (L->alias_nodes > L->max_alias_nodes)
-            return fail_as(L, "TOO_MANY_NODES", "alias expansion passes its cap of %s nodes "
-                           "(an eighth of the text length plus 10000)", L->alias_cap_text);
+            return fail_cap(L, "alias expansion passes its cap of %s nodes "
+                            "(an eighth of the text length plus 10000)", L->max_alias_nodes);
         bool key_pos = L->depth > 0 && L->st[L->depth - 1].is_map && !L->st[L->depth - 1].key;
         return emit(L, key_pos && json_is_string(v) ? json_incref(v) : json_deep_copy(v), NULL, NULL, n);
     }
@@ -358,9 +465,17 @@ static int handle(loader *L, yaml_event_t *e)
         json_object_clear(L->anchor_nodes);
         return 0;
     case YAML_DOCUMENT_END_EVENT: {
-        int rc = json_array_append_new(L->docs, L->root ? L->root : json_null());
+        json_t *doc = L->root ? L->root : json_null();
         L->root = NULL;
-        return rc ? fail_oom(L) : 0;
+        if (L->ndocs++ == 0) {
+            L->doc1 = doc;
+            return 0;
+        }
+        if (!L->docs && (!(L->docs = json_array()) || json_array_append(L->docs, L->doc1))) {
+            json_decref(doc);
+            return fail_oom(L);
+        }
+        return json_array_append_new(L->docs, doc) ? fail_oom(L) : 0;
     }
     default:
         return 0;
@@ -398,23 +513,21 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     L.oom_before = mf_oom_count();
     L.max_nodes = o && o->max_nodes ? o->max_nodes : MF_DEFAULT_MAX_NODES;
     L.max_alias_nodes = len / 8 + MF_ALIAS_NODES_MIN;
-    snprintf(L.cap_text, sizeof L.cap_text, "%zu", L.max_nodes);
-    snprintf(L.alias_cap_text, sizeof L.alias_cap_text, "%zu", L.max_alias_nodes);
+    const mf_profile_compiled *pc = o && o->profile ? o->profile->compiled : NULL;
+    L.key_map = pc && pc->aliases && o->renamed_key ? o->profile->key_map : NULL;
+    if (pc && o->renamed_key && pc->aliases && !L.key_map)
+        *o->renamed_key = true; /* no map to look in: aliasing must walk */
+    L.keys = pc && (json_object_size(o->profile->string_fields) > 0 || L.key_map) ? &pc->load_keys : NULL;
     size_t slots = INTERN_MIN_SLOTS;
     while (slots < INTERN_SLOTS && slots * 32 < len)
         slots *= 2;
-    L.intern = calloc(slots, sizeof *L.intern); /* NULL: no sharing, still correct */
+    L.intern = calloc(slots, sizeof *L.intern + sizeof *L.intern_tag); /* NULL: no sharing, still correct */
+    L.intern_tag = L.intern ? (uint32_t *)(L.intern + slots) : NULL;
     L.intern_mask = slots - 1;
-    L.anchors = json_object();
-    L.anchor_nodes = json_object();
-    L.docs = json_array();
     *out = NULL;
-    if (!L.anchors || !L.anchor_nodes || !L.docs || !yaml_parser_initialize(&parser)) {
+    if (!yaml_parser_initialize(&parser)) {
         mf_oom();
         mf_error_set(err, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory starting the YAML parser");
-        json_decref(L.anchors);
-        json_decref(L.anchor_nodes);
-        json_decref(L.docs);
         free(L.intern);
         return -1;
     }
@@ -457,10 +570,9 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     for (size_t i = 0; L.intern && i <= L.intern_mask; i++)
         json_decref(L.intern[i]);
     free(L.intern);
-    if (rc == 0) {
-        size_t n = json_array_size(L.docs);
-        *out = n == 0 ? json_null() : n == 1 ? json_incref(json_array_get(L.docs, 0)) : json_incref(L.docs);
-    }
+    if (rc == 0)
+        *out = L.ndocs == 0 ? json_null() : L.ndocs == 1 ? json_incref(L.doc1) : json_incref(L.docs);
+    json_decref(L.doc1);
     json_decref(L.docs);
     return rc;
 }

@@ -11,7 +11,7 @@
  * group 4 repairs the indentation of sequence items and their properties.
  * A few malformed shapes also parse, with another value (`steps:` then
  * `-name: x`, dedented whitelisted children, `- Use X: for Y` among strings,
- * a front-matter closer `---` ending the text):
+ * a front-matter closer `---` ending the text, `parent:` + `  child:value`):
  * mf_yaml_repair_misread runs their rules before the first parse.
  * Rules run in table order over one line model (yaml_repair_scan.c), rebuilt
  * only after a rule changed the text; each skips block scalar bodies and is
@@ -42,6 +42,7 @@
     X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3)                  \
     X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3)            \
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3)          \
+    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3)  \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3)                      \
     X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3)      \
     X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3)                    \
@@ -132,11 +133,12 @@ static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
         return byte_set_any(b, "\"'") && (memmem(text->s, text->len, "\"\"", 2) || memmem(text->s, text->len, "''", 2));
     if (fn == yr_fix_type_union)
         return byte_set_any(b, "|");
-    if (fn == yr_fix_quoted_block_ind || fn == yr_fix_block_body_indent)
+    if (fn == yr_fix_quoted_block_ind || fn == yr_fix_block_body_indent || fn == yr_fix_block_header_comment)
         return byte_set_any(b, "|>");
     if (fn == yr_fix_reserved_indicator)
         return byte_set_any(b, "`@|>*");
-    if (fn == yr_fix_plain_colon || fn == yr_fix_item_colon || fn == yr_fix_colon_space || fn == yr_fix_duplicate_key)
+    if (fn == yr_fix_plain_colon || fn == yr_fix_item_colon || fn == yr_fix_colon_space || fn == yr_fix_duplicate_key ||
+        fn == yr_fix_colon_space_child)
         return byte_set_any(b, ":");
     if (fn == yr_fix_code_fence)
         return byte_set_any(b, "`");
@@ -198,7 +200,12 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const 
 
 size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
-    return run_chain(model_rules, group, text, p, w);
+    size_t n = run_chain(model_rules, group, text, p, w);
+    /* a quote group 3 closed no longer hides the wrapper lines (a bare tag, a
+     * fence) the open quote ran over: group 1 looks again */
+    if (group == 3 && n)
+        n += run_chain(model_rules, 1, text, p, w);
+    return n;
 }
 
 /* Indentation (spaces) of the first line at or after offset i that is neither
@@ -223,7 +230,7 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
 
 /* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
  * `- ` item holding ': ' after a key that is not an identifier (item-colon, unquoted),
- * a ` #` after a quote (quoted-hash), or a bare `key:` the profile lists
+ * a ` #` after a quote (quoted-hash), `|#text` (block-header-comment), or a bare `key:` the profile lists
  * nested children for whose next content line starts at its column
  * (nested-children).
  * A cheap byte scan before building the line model. */
@@ -244,18 +251,26 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if (hash && hash > s + i && hash[-1] == ' ' && (memchr(s + i, '\'', (size_t)(hash - s) - i) ||
                                                         memchr(s + i, '"', (size_t)(hash - s) - i)))
             return true; /* maybe a ' #' inside quotes (quoted-hash) */
+        const char *bar = i < e ? memchr(s + i, '|', e - i) : NULL, *gt = i < e ? memchr(s + i, '>', e - i) : NULL;
+        if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
+            (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
+            return true; /* `key: |#text` (block-header-comment) */
         if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
                 return true;
-            if (c == ' ' && s[i + 2] != '"' && s[i + 2] != '\'') { /* a quoted item is never item-colon's */
-                const char *colon = memchr(s + i + 2, ':', e - i - 2);
+            size_t q = c == ' ' && (s[i + 2] == '"' || s[i + 2] == '\'') ? yr_quote_end(s, e, i + 2) : 0;
+            if (c == ' ' && (q ? q < e && s[q] == ':' : s[i + 2] != '"' && s[i + 2] != '\'')) {
+                /* a quoted item is item-colon's only as a quoted key */
+                const char *colon = memchr(s + (q ? q : i + 2), ':', e - (q ? q : i + 2));
                 if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
                     (!yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2) ||
                      yr_is_header_key(s + i + 2, (size_t)(colon - s) - i - 2)))
                     return true;
             }
         }
+        if (e > i + 1 && s[e - 1] == ':' && yr_may_have_glued_child(s, n, next, i - bol))
+            return true; /* `parent:` + `  child:value` (colon-space) */
         if (nested && e > i + 1 && s[e - 1] == ':') {
             size_t k = i; /* `- parent:`: the key after the item's dashes */
             while (k + 1 < e && s[k] == '-' && s[k + 1] == ' ')
@@ -273,8 +288,9 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 
 /* The repairs mf_yaml_repair_misread runs, in order. */
 static const model_rule misread_rules[] = {
-    {0, yr_fix_front_matter_closer}, {0, yr_fix_dash_space}, {0, yr_fix_nested_children}, {0, yr_fix_item_colon},
-    {0, yr_fix_quoted_hash}, {0, NULL}};
+    {0, yr_fix_front_matter_closer}, {0, yr_fix_dash_space}, {0, yr_fix_colon_space_child}, {0, yr_fix_nested_children},
+    {0, yr_fix_item_colon},
+    {0, yr_fix_quoted_hash}, {0, yr_fix_block_header_comment}, {0, NULL}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {

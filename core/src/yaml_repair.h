@@ -92,6 +92,9 @@ size_t yr_fix_type_union(const yr_doc *, mf_buf *, const mf_profile *, mf_warnin
 size_t yr_fix_reserved_indicator(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_free_text(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_quoted_hash(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_block_header_comment(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* True when [s, s+n) starts with a block scalar header glued to a comment: [|>][0-9+-]{0,2}'#'. */
+bool yr_header_glued_comment(const char *s, size_t n);
 size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
@@ -100,6 +103,10 @@ size_t yr_fix_item_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnin
 size_t yr_fix_doubled_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_inline_known_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_front_matter_closer(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* yaml.colon-space before the first parse: glued `k:v` children of an empty parent (valid YAML: a string). */
+size_t yr_fix_colon_space_child(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* True when the line at offset next of s is deeper than col and starts with a glued `key:value` (its pre-check). */
+bool yr_may_have_glued_child(const char *s, size_t n, size_t next, size_t col);
 /* True when the last line of s that is neither blank nor a comment is a bare `---` (front-matter-closer's pre-check). */
 bool yr_may_end_with_doc_start(const char *s, size_t n);
 

@@ -189,6 +189,97 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     return n;
 }
 
+/* The child block of an empty parent (`parent:` then deeper lines) when every
+ * line of it is a glued `key:value` at one column: YAML reads the lines as the
+ * parent's string ("a:1 b:2"). [i+1, *last] are its lines; 0 when the block
+ * has another shape (a real entry makes the text invalid: group 2's business). */
+static size_t glued_child_block(const yr_doc *d, size_t i, size_t *last)
+{
+    const yr_entry pe = yr_entry_at(d, i);
+    if (!pe.key || pe.val < pe.end || (d->l[i].flags & (YR_INERT | YR_CONT)))
+        return 0;
+    size_t col = (size_t)-1, m = 0;
+    for (size_t k = next_content(d, i); k < d->count; k = next_content(d, k)) {
+        const yr_entry e = yr_entry_at(d, k);
+        if (e.indent <= pe.key_s)
+            break;
+        if (col != (size_t)-1 && e.indent != col)
+            return 0;
+        if (e.key || e.dashes || !missing_space_colon(d->l[k].s, e.end, e.content) ||
+            yr_value_end(&d->l[k], &e, true) < e.end)
+            return 0;
+        col = e.indent;
+        *last = k;
+        m++;
+    }
+    return m;
+}
+
+bool yr_may_have_glued_child(const char *s, size_t n, size_t next, size_t col)
+{
+    if (next >= n)
+        return false;
+    const char *nl = memchr(s + next, '\n', n - next);
+    size_t end = nl ? (size_t)(nl - s) : n, k = next;
+    while (k < end && s[k] == ' ')
+        k++;
+    return k - next > col && missing_space_colon(s, end, k);
+}
+
+/* yaml.colon-space before the first parse: the glued children of an empty
+ * parent (`source_interview:` + `  content_sha256:9f2c...`). Two lines or more
+ * are entries (a string of `k:v` words is no value a model writes); one line
+ * is an entry when its value is one word that is no number or time
+ * (`localhost:8080`, `nginx:1.25` stay the parent's string). */
+size_t yr_fix_colon_space_child(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    yr_out o = {.b = out};
+    yr_skip sk = {{0}, false};
+    size_t changes = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        size_t last = i, m = yr_skip_line(&sk, l) ? 0 : glued_child_block(d, i, &last);
+        if (m == 1) {
+            const yr_entry e = yr_entry_at(d, last);
+            const char *ls = d->l[last].s;
+            size_t k = missing_space_colon(ls, e.end, e.content);
+            json_t *v = mf_yaml_plain_value(ls + k + 1, e.end - k - 1);
+            if (memchr(ls + k + 1, ' ', e.end - k - 1) || memchr(ls + k + 1, '\t', e.end - k - 1) ||
+                (v && !json_is_string(v)))
+                m = 0;
+            json_decref(v);
+        }
+        yr_put_line(&o, l);
+        if (!m) {
+            yr_skip_note_line(&sk, d, i);
+            continue;
+        }
+        const yr_entry pe = yr_entry_at(d, i);
+        for (size_t k = i + 1; k <= last; k++) {
+            const yr_line *c = &d->l[k];
+            const yr_entry e = yr_entry_at(d, k);
+            size_t at = e.end > e.content ? missing_space_colon(c->s, e.end, e.content) : 0;
+            if (!at) {
+                yr_put_line(&o, c);
+                continue;
+            }
+            yr_put(&o, c->s, at + 1);
+            yr_put(&o, " ", 1);
+            yr_put(&o, c->s + at + 1, c->n - at - 1);
+            yr_endl(&o, YR_EOL(c));
+            mf_warnings_add(w, MF_RULE_ID(YAML_COLON_SPACE), yr_lineno(k),
+                            "Added the space after the colon of '%.*s' under the empty key '%.*s' (guessed that it is "
+                            "an entry, not the string \"%.*s\" YAML reads).",
+                            (int)(at - e.content), c->s + e.content, (int)(pe.key_e - pe.key_s), l->s + pe.key_s,
+                            (int)(e.end - e.content), c->s + e.content);
+            changes++;
+        }
+        i = last;
+    }
+    return yr_finish(&o, d, changes);
+}
+
 /* ---- yaml.inline-keys ---- */
 
 typedef struct { size_t ks, ke, vs, ve; bool seq; } ik_tok; /* seq: a lone '-' came before the key */

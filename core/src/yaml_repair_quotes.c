@@ -585,6 +585,47 @@ size_t yr_fix_quoted_block_ind(const yr_doc *d, mf_buf *out, const mf_profile *p
     return yr_run_line_rule(d, out, p, w, fix_block_ind);
 }
 
+/* ---- yaml.block-header-comment ---- */
+
+/* `key: |#text`: libyaml reads `#text` as a comment (YAML 1.2 requires a
+ * blank before it and calls the line an error). The blank is added and the
+ * warning names the text that is no part of the value. */
+bool yr_header_glued_comment(const char *s, size_t n)
+{
+    size_t k = 1;
+    if (n < 2 || (s[0] != '|' && s[0] != '>'))
+        return false;
+    while (k < n && k < 3 && (isdigit((unsigned char)s[k]) || s[k] == '+' || s[k] == '-'))
+        k++;
+    return k < n && s[k] == '#';
+}
+
+static size_t fix_header_comment(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                                 mf_warnings *w)
+{
+    (void)p;
+    const yr_line *l = &d->l[i];
+    if (!yr_header_glued_comment(l->s + e->val, e->end - e->val))
+        return 0;
+    size_t k = e->val + 1;
+    while (l->s[k] != '#')
+        k++;
+    yr_put(o, l->s, k);
+    yr_put(o, " ", 1);
+    yr_put(o, l->s + k, l->n - k);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
+                    "Read '%.*s' right after the block scalar header '%.*s' as a comment, as YAML readers do "
+                    "(YAML 1.2 wants a blank before '#'): that text is not part of the value.",
+                    (int)(e->end - k), l->s + k, (int)(k - e->val), l->s + e->val);
+    return i + 1;
+}
+
+size_t yr_fix_block_header_comment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return yr_run_line_rule(d, out, p, w, fix_header_comment);
+}
+
 /* ---- yaml.reserved-indicator ---- */
 
 /* True when [s, s+n) starting with '*' is not an alias: an alias is `*name`

@@ -48,35 +48,47 @@ bool yr_is_header_key(const char *s, size_t n)
     return parts >= 2;
 }
 
-/* The kind of list item on line i (entry e, one dash at least). */
+/* True when [s, s+n) is one complete quoted scalar. */
+static bool whole_quoted(const char *s, size_t n)
+{
+    return n >= 2 && (s[0] == '"' || s[0] == '\'') && yr_quote_end(s, n, 0) == n;
+}
+
+/* The kind of list item on line i (entry e, one dash at least). A one-key
+ * mapping item is classified by what it reads as, not by how it is spelled:
+ * a quoted key or value counts as its text, an empty value as null, so the
+ * canonical output of a mapping (`- src/a: null`, `- src/a: x` for
+ * `- "src/a": "x"`) is the same kind as the text it came from (idempotence). */
 static int item_kind(const yr_line *l, const yr_entry *e)
 {
     if (e->dashes != 1 || e->content >= e->end)
         return IC_OTHER;
     const char *c = l->s + e->content, *v = l->s + e->val;
-    size_t kn = e->key_e - e->key_s;
+    size_t kn = e->key_e - e->key_s, vn = yr_value_end(l, e, true) - e->val;
     if (!e->key)
         return (*c == '[' || *c == '{' || *c == '&' || *c == '*' || *c == '!' || *c == '?') ? IC_OTHER : IC_STRING;
+    bool qkey = *c == '"' || *c == '\'';
+    const char *k = qkey ? c + 1 : c; /* the key's text (a quoted key: between its quotes) */
+    size_t kl = qkey ? kn - 2 : kn;
+    if ((qkey && !whole_quoted(c, kn)) || kl == 0 || !yr_plain_start(k, kl))
+        return IC_OTHER;
+    bool spaced = memchr(k, ' ', kl) != NULL;
     /* `- run "x(1)": 'a'+'b'`: a prose key and a value that is a quoted token followed
      * by more text (no YAML reading at all) */
-    if ((*v == '"' || *v == '\'') && *c != '"' && *c != '\'' && memchr(c, ' ', kn) && yr_plain_start(c, kn)) {
-        size_t q = yr_quote_end(v, e->end - e->val, 0);
-        if (q && q < e->end - e->val)
+    if ((*v == '"' || *v == '\'') && !qkey && spaced) {
+        size_t q = yr_quote_end(v, vn, 0);
+        if (q && q < vn)
             return IC_BROKEN;
     }
-    /* `- Retries of the same attempt:` with no value: a prose key, the null mapping
-     * {"...": null} YAML reads is no item of a list of strings */
-    if (e->val >= e->end && *c != '"' && *c != '\'' && memchr(c, ' ', kn) && yr_plain_start(c, kn))
-        return IC_PROSE;
-    /* a value may start with ` or @ (reserved in YAML, text in the string) */
-    if (*c == '"' || *c == '\'' || e->val >= e->end || !yr_plain_start(c, e->end - e->content) ||
-        (!yr_plain_start(v, e->end - e->val) && *v != '`' && *v != '@'))
+    /* the value: empty (null), one quoted scalar, or plain text; a plain value may
+     * start with ` or @ (reserved in YAML, text in the string) */
+    if (vn && !whole_quoted(v, vn) && !yr_plain_start(v, vn) && *v != '`' && *v != '@')
         return IC_OTHER;
-    if (yr_is_header_key(c, kn))
+    if (yr_is_header_key(k, kl))
         return IC_HEADER;
-    if (yr_is_ident(c, kn))
+    if (yr_is_ident(k, kl))
         return IC_OTHER;
-    return memchr(c, ' ', kn) ? IC_PROSE : IC_COLON;
+    return spaced ? IC_PROSE : IC_COLON;
 }
 
 typedef struct { uint32_t col, seq; } ic_level;
@@ -116,7 +128,13 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
         size_t col = e->indent;
         while (depth && (st[depth - 1].col > col || (st[depth - 1].col == col && !e->dashes)))
             depth--;
-        if (item != (size_t)-1 && kind[item] >= IC_COLON && kind[item] <= IC_WRAPPED &&
+        if (item != (size_t)-1 && !e->dashes && yr_entry_at(d, item).indent >= col)
+            item = (size_t)-1; /* a line of the enclosing block: later lines are not the item's */
+        /* a continuation line of a one-line plain value leaves the item what it was:
+         * `- src/a: x` + `    more` reads as `- src/a: x more` */
+        bool cont = (l->flags & YR_PLAIN_CONT) && item != (size_t)-1 && kind[item] >= IC_COLON &&
+                    kind[item] <= IC_HEADER;
+        if (item != (size_t)-1 && !cont && kind[item] >= IC_COLON && kind[item] <= IC_WRAPPED &&
             yr_entry_at(d, item).indent < col) {
             /* a prose item wrapped onto lines of text at most as deep as its key (no
              * mapping reading: its value would end there) stays a string; any other
@@ -150,6 +168,14 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
     return 0;
 }
 
+static bool line_blank(const yr_line *l)
+{
+    for (size_t k = 0; k < l->n; k++)
+        if (l->s[k] != ' ' && l->s[k] != '\t')
+            return false;
+    return true;
+}
+
 size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -166,17 +192,24 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         const uint32_t *c = &counts[seq[i] * IC_KINDS];
-        /* broken and wrapped items have no other reading: whatever their siblings */
-        bool take = kind[i] == IC_BROKEN || kind[i] == IC_WRAPPED ||
-                    (c[IC_OTHER] == 0 && (c[IC_STRING] >= c[IC_COLON] || kind[i] != IC_COLON) &&
-                     ((kind[i] == IC_COLON && c[IC_STRING] != 0) || (kind[i] == IC_PROSE && c[IC_STRING] != 0) ||
-                      (kind[i] == IC_HEADER && (c[IC_STRING] != 0 || c[IC_COLON] + c[IC_PROSE] == 0))));
+        /* broken and wrapped items have no other reading: whatever their siblings. The
+         * others are decided on counts that taking them does not change (a taken item
+         * counts as the string it becomes), so a second repair decides the same. */
+        size_t strings = c[IC_STRING] + c[IC_BROKEN] + c[IC_WRAPPED];
+        bool prose = c[IC_OTHER] == 0 && strings != 0;
+        bool header = c[IC_OTHER] == 0 && (strings != 0 || c[IC_COLON] + c[IC_PROSE] == 0);
+        bool colon = prose && strings + c[IC_PROSE] + c[IC_HEADER] >= c[IC_COLON];
+        bool take = kind[i] == IC_BROKEN || kind[i] == IC_WRAPPED || (kind[i] == IC_PROSE && prose) ||
+                    (kind[i] == IC_HEADER && header) || (kind[i] == IC_COLON && colon);
         if (!take) {
             yr_put_line(&o, l);
             continue;
         }
-        yr_entry as_value = yr_entry_at(d, i);
+        const yr_entry orig = yr_entry_at(d, i);
+        yr_entry as_value = orig;
         as_value.val = as_value.content;
+        bool quoted = orig.val < orig.end && (l->s[orig.val] == '"' || l->s[orig.val] == '\'');
+        size_t vend = yr_value_end(l, &as_value, quoted);
         as_value.key = false;
         mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_COLON), yr_lineno(i),
                         "Quoted a list item containing ': ' %s (guessed that \"%.*s\" is one string, not a "
@@ -185,12 +218,20 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
                         : kind[i] == IC_BROKEN  ? "whose value is no YAML scalar"
                         : kind[i] == IC_WRAPPED ? "wrapped onto lines no deeper than its key"
                                                 : "whose sibling items are strings",
-                        (int)(yr_entry_at(d, i).end - yr_entry_at(d, i).content), l->s + yr_entry_at(d, i).content);
+                        (int)(vend - orig.content), l->s + orig.content);
         size_t last = i;
-        while (kind[i] == IC_WRAPPED && last + 1 < d->count && !(d->l[last + 1].flags & YR_INERT) &&
-               yr_entry_at(d, last + 1).indent > yr_entry_at(d, i).indent)
-            last++;
-        yr_put_quoted(&o, d, i, &as_value, yr_value_end(l, &as_value, false), last);
+        if (kind[i] == IC_WRAPPED)
+            while (last + 1 < d->count && !(d->l[last + 1].flags & YR_INERT) &&
+                   yr_entry_at(d, last + 1).indent > yr_entry_at(d, i).indent)
+                last++;
+        else /* the value's continuation lines (blank lines between them kept as line breaks) */
+            for (size_t k = i + 1; k < d->count; k++) {
+                if (d->l[k].flags & YR_PLAIN_CONT)
+                    last = k;
+                else if (!line_blank(&d->l[k]))
+                    break;
+            }
+        yr_put_quoted(&o, d, i, &as_value, vend, last);
         i = last;
         changes++;
     }

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
+#include "metamorph.h"
 
-static char *fired_rules(const mf_result *r)
+char *mf_fired_rules(const mf_result *r)
 {
     size_t cap = 64, len = 0;
     char *s = malloc(cap);
@@ -210,8 +211,23 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
     }
     if (!k->profile)
         k->profile = mf_profiles_get(k->result->profile);
-    k->rules = fired_rules(k->result);
-    mf_oracle_input in = {k->profile, &k->opt, k->raw, k->raw_len, k->result, k->truth, expect};
+    k->rules = mf_fired_rules(k->result);
+    mf_oracle_input in = {k->profile, &k->opt, k->raw, k->raw_len, k->result, k->truth, expect, NULL};
+    mf_metamorph meta = {0};
+    if (!k->structured && k->profile && k->result->status == MF_ACCEPTED && mf_fuzz_metamorphic_due()) {
+        int mr = mf_metamorph_build(&meta, k->profile, &k->opt, k->result->value, NULL, NULL);
+        if (mr < 0) {
+            snprintf(k->error, sizeof k->error, "metamorphic variant: out of memory");
+            return -1;
+        }
+        if (mr == 1) {
+            in.variant = &meta.v;
+            k->meta_ops = meta.ops;
+            k->meta_rules = meta.rules;
+            meta.ops = meta.rules = NULL;
+            meta.v.ops = k->meta_ops;
+        }
+    }
     unsigned skip = determinism ? 0 : 1u << MF_ORACLE_DETERMINISM;
     bool value_is_truth = slot && k->truth && k->result->status == MF_ACCEPTED && json_equal(k->result->value, k->truth);
     if (value_is_truth && slot->idem_known)
@@ -223,6 +239,7 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
         slot->idem = k->v[MF_ORACLE_IDEMPOTENCE];
         slot->idem_known = true;
     }
+    mf_metamorph_free(&meta);
     if (!k->structured)
         raw_truth_check(k);
     /* a bug that fires on the clean artifact itself: core misread it */
@@ -251,6 +268,8 @@ void mf_check_free(mf_check *k)
     mf_result_free(k->result);
     free(k->ops);
     free(k->rules);
+    free(k->meta_ops);
+    free(k->meta_rules);
     memset(k, 0, sizeof *k);
 }
 
@@ -261,6 +280,9 @@ void mf_check_line(const mf_check *k, int oracle, char *out, size_t n)
     for (char *p = detail; *p; p++)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
+    /* a metamorphic failure is the variant's: its op and the rules that fired on it */
+    bool meta = oracle == MF_ORACLE_METAMORPHIC && k->meta_ops;
+    const char *ops = meta ? k->meta_ops : k->ops, *rules = meta ? k->meta_rules : k->rules;
     snprintf(out, n, "malform-oracle: %s profile=%s ops=%s rules=%s: %s", mf_oracle_name((mf_oracle_id)oracle),
-             k->profile ? k->profile->name : "?", k->ops ? k->ops : "-", k->rules ? k->rules : "-", detail);
+             k->profile ? k->profile->name : "?", ops ? ops : "-", rules ? rules : "-", detail);
 }

@@ -29,6 +29,8 @@ typedef struct {
     int failed;                 /* failed oracles (incl. a dirty clean artifact when strict) */
     char *ops;                  /* applied op ids, comma-separated, or "-" */
     char *rules;                /* fired rule ids, comma-separated, or "-" */
+    char *meta_ops;             /* raw mode: the metamorphic variant's op, NULL when none was built */
+    char *meta_rules;           /* the rules that fired on that variant */
     char error[256];            /* decode/render error: the input is not checkable */
 } mf_check;
 
@@ -46,7 +48,8 @@ void mf_check_free(mf_check *k);
 /* Let mf_check_run reuse the ground truth of recently seen clean artifacts
  * (fuzz targets; the CLI and tests recompute it every time). */
 void mf_check_cache(bool on);
-/* The oracle line "malform-oracle: <oracle> profile=<p> ops=<ids> rules=<ids>: <detail>" of failure i. */
+/* The oracle line "malform-oracle: <oracle> profile=<p> ops=<ids> rules=<ids>: <detail>" of failure i
+ * (a metamorphic failure names the variant's op and the rules that fired on it). */
 void mf_check_line(const mf_check *k, int oracle, char *out, size_t n);
 
 /* Whether this exec runs the determinism oracle (a second full repair of
@@ -54,6 +57,14 @@ void mf_check_line(const mf_check *k, int oracle, char *out, size_t n);
  * ($MALFORM_FINDINGS_DIR set) where one exec in $MALFORM_DETERMINISM_EVERY
  * (default 8) does. Replay and triage always run it. */
 bool mf_fuzz_determinism_due(void);
+/* Whether this exec of an accepted raw input builds the metamorphic variant
+ * (metamorph.h: a canonical-output check and two repairs): always, except
+ * in a recording campaign where one exec in $MALFORM_METAMORPHIC_EVERY
+ * (default MF_METAMORPHIC_EVERY) does. Replay and triage always build it. */
+bool mf_fuzz_metamorphic_due(void);
+#define MF_METAMORPHIC_EVERY 4
+/* The distinct rule ids of r's warnings, comma-separated, or "-" (malloc'd; NULL on OOM). */
+char *mf_fired_rules(const mf_result *r);
 
 /* ---- campaign counters ---- */
 void mf_stats_init(const char *target);

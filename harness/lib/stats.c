@@ -195,13 +195,26 @@ void mf_fuzz_report(const char *line, bool raw, const void *data, size_t len)
     abort();
 }
 
+/* One call in every ($var, else dflt) in a recording campaign, else every call. */
+static bool due(long *every, unsigned long *n, const char *var, long dflt)
+{
+    if (*every < 0) {
+        const char *e = getenv(var);
+        *every = !mf_finding_dir() ? 1 : e && atol(e) > 0 ? atol(e) : dflt;
+    }
+    return (*n)++ % (unsigned long)*every == 0;
+}
+
 bool mf_fuzz_determinism_due(void)
 {
     static long every = -1;
     static unsigned long n;
-    if (every < 0) {
-        const char *e = getenv("MALFORM_DETERMINISM_EVERY");
-        every = !mf_finding_dir() ? 1 : e && atol(e) > 0 ? atol(e) : 8;
-    }
-    return n++ % (unsigned long)every == 0;
+    return due(&every, &n, "MALFORM_DETERMINISM_EVERY", 8);
+}
+
+bool mf_fuzz_metamorphic_due(void)
+{
+    static long every = -1;
+    static unsigned long n;
+    return due(&every, &n, "MALFORM_METAMORPHIC_EVERY", MF_METAMORPHIC_EVERY);
 }

@@ -209,7 +209,7 @@ int mf_pl_check_run(mf_pl_check *c, mf_pl_worker *w, const char *data, size_t le
     k->result = c->reply.result;
     c->reply.result = NULL;
     k->rules = fired_rules(k->result);
-    mf_oracle_input in = {k->profile, &k->opt, k->raw, k->raw_len, k->result, k->truth, expect};
+    mf_oracle_input in = {k->profile, &k->opt, k->raw, k->raw_len, k->result, k->truth, expect, NULL};
     mf_oracle_no_data_loss(&in, &k->v[MF_ORACLE_NO_DATA_LOSS]);
     if (mf_pl_knows_profile(w, k->profile))
         mf_oracle_schema(&in, &k->v[MF_ORACLE_SCHEMA]);

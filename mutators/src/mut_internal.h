@@ -42,6 +42,10 @@ bool mt_param_str(const mf_op_ctx *ctx, const char *name, char *out, size_t n);
 /* Is the profile YAML (true) or JSON. */
 bool mt_is_yaml(const mf_op_ctx *ctx);
 
+/* Value ops: replace one random string leaf of ctx->value (no field core
+ * rewrites by design) with s. 1 applied, 0 no leaf, -1 OOM. */
+int mt_set_leaf(mf_op_ctx *ctx, const char *s);
+
 /* ---- YAML line view ---- */
 typedef struct {
     const char *s;    /* start of line */

@@ -105,6 +105,8 @@ static int set_leaf(mf_op_ctx *ctx, const char *s)
     return rc == 0 ? 1 : -1;
 }
 
+int mt_set_leaf(mf_op_ctx *ctx, const char *s) { return set_leaf(ctx, s); }
+
 static int from_list(mf_op_ctx *ctx, const char *const *list, size_t n)
 {
     return set_leaf(ctx, list[(size_t)mt_param_int(ctx, "v", (long)mt_rand(ctx, n)) % n]);

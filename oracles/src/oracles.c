@@ -145,6 +145,32 @@ int mf_oracle_idempotence(const mf_oracle_input *in, mf_verdict *v)
     return finish(v);
 }
 
+/* ---- metamorphic ---- */
+
+int mf_oracle_metamorphic(const mf_oracle_input *in, mf_verdict *v)
+{
+    start(v);
+    const mf_oracle_variant *m = in->variant;
+    if (!m || !m->expected) {
+        v->ran = false;
+        return 0;
+    }
+    const mf_result *r = m->result;
+    const char *ops = m->ops ? m->ops : "?";
+    if (!r)
+        snprintf(v->detail, sizeof v->detail, "the canonical output malformed by %s: repair returned NULL", ops);
+    else if (r->status != MF_ACCEPTED)
+        snprintf(v->detail, sizeof v->detail, "the canonical output malformed by %s, which a rule promises to repair, "
+                 "is rejected: tier %d %s: %.200s", ops, r->error.tier, r->error.type ? r->error.type : "?",
+                 r->error.message ? r->error.message : "");
+    else if (!json_equal(r->value, m->expected)) {
+        char d[300];
+        first_diff(r->value, m->expected, d, sizeof d);
+        snprintf(v->detail, sizeof v->detail, "the canonical output malformed by %s repairs to another value: %s", ops, d);
+    }
+    return finish(v);
+}
+
 /* ---- no-data-loss ---- */
 
 typedef struct {

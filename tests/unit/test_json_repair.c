@@ -25,7 +25,7 @@ typedef struct {
 static run repair_p(const char *text, size_t len, const mf_profile *p, int depth)
 {
     run r = {0};
-    r.rc = mf_json_parse_repair(text, len, p, depth, &r.v, &r.w, &r.e);
+    r.rc = mf_json_parse_repair(text, len, p, depth, false, &r.v, &r.w, &r.e);
     return r;
 }
 

@@ -35,7 +35,7 @@ static int run(int (*oracle)(const mf_oracle_input *, mf_verdict *), const char 
                const char *value, mf_verdict *v)
 {
     mf_result *r = fake(text, value);
-    mf_oracle_input in = {mf_profiles_get(profile), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {mf_profiles_get(profile), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
     int rc = oracle(&in, v);
     mf_result_free(r);
     return rc;
@@ -58,7 +58,7 @@ static void test_array_dropped(void **state)
     /* a removal a warning names is accounted for */
     mf_result *r = fake(text, "{\"title\":\"Release\",\"owner\":\"bob\"}");
     mf_warnings_add(&r->warnings, "norm.default", 2, "Dropped items (alpha step, beta step)");
-    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
     assert_int_equal(mf_oracle_conservation(&in, &v), 0);
     in.expect = MF_EXPECT_EXACT;   /* with ground truth it does not apply */
     mf_warnings_clear(&r->warnings);
@@ -141,7 +141,7 @@ static void test_fuzz_false_positives(void **state)
     mf_result *r = fake(sid, "{\"story_id\":\"US-1\"}");
     mf_warnings_add(&r->warnings, "schema.story-id", 0,
                     "Corrected story_id from \"lorem ipsum dolor sit amet consectetur adipiscing eli...\" to \"US-1\".");
-    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, sid, strlen(sid), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, sid, strlen(sid), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in, &v))
         fail_msg("preview names the value: %s", v.detail);
     mf_result_free(r);
@@ -150,7 +150,7 @@ static void test_fuzz_false_positives(void **state)
     const char *fold = "status: draft source:\n  sha: 0b8e1f3c5a7d9e2b\n";
     r = fake(fold, "{\"status\":\"draft\"}");
     mf_warnings_add(&r->warnings, "norm.prd-status", 0, "Normalized status \"draft source: sha: 0b8e1f...\" to draft.");
-    mf_oracle_input in3 = {mf_profiles_get("generic_yaml"), NULL, fold, strlen(fold), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in3 = {mf_profiles_get("generic_yaml"), NULL, fold, strlen(fold), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in3, &v))
         fail_msg("folded preview: %s", v.detail);
     mf_result_free(r);
@@ -159,7 +159,7 @@ static void test_fuzz_false_positives(void **state)
     const char *ctl = "status: \"approved\\x02source: sha: 0b8e1f3c5a7d9e2b4f6a\"\n";
     r = fake(ctl, "{\"status\":\"draft\"}");
     mf_warnings_add(&r->warnings, "norm.prd-status", 0, "Normalized status \"approved\x02source: sha: 0b8e1f...\" to draft.");
-    mf_oracle_input in4 = {mf_profiles_get("generic_yaml"), NULL, ctl, strlen(ctl), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in4 = {mf_profiles_get("generic_yaml"), NULL, ctl, strlen(ctl), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in4, &v))
         fail_msg("control byte in a preview: %s", v.detail);
     mf_result_free(r);
@@ -167,7 +167,7 @@ static void test_fuzz_false_positives(void **state)
     const char *nul = "status: done\x7f\x01summary: lost words\n";
     r = fake(nul, "{\"status\":\"done\"}");
     mf_warnings_add(&r->warnings, "norm.bead-status", 0, "Normalized bead status \"done\\u007f\\u0001summary: lost words\" to done.");
-    mf_oracle_input in6 = {mf_profiles_get("generic_yaml"), NULL, nul, strlen(nul), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in6 = {mf_profiles_get("generic_yaml"), NULL, nul, strlen(nul), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in6, &v))
         fail_msg("word after a \\u escape in a warning: %s", v.detail);
     mf_result_free(r);
@@ -175,7 +175,7 @@ static void test_fuzz_false_positives(void **state)
     const char *cm = "{\n  asks\": [\n    #{\"task_id\": \"T-1\", \"description\": \"say hi now\", \"extra\": null}\n  ]\n}\n";
     r = fake(cm, "{\"asks\":[]}");
     mf_warnings_add(&r->warnings, "json.comment", 3, "comment removed: #{\"task_id\": \"T-1\", \"description\": \"say hi...");
-    mf_oracle_input in7 = {mf_profiles_get("generic_json"), NULL, cm, strlen(cm), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in7 = {mf_profiles_get("generic_json"), NULL, cm, strlen(cm), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in7, &v))
         fail_msg("unquoted preview at the end of a warning: %s", v.detail);
     mf_result_free(r);
@@ -183,7 +183,7 @@ static void test_fuzz_false_positives(void **state)
     const char *ctl2 = "status: \"approved\\x02source: sha: 0b8e1f3c5a7d9e2b4f6a\"\nowner: bob\n";
     r = fake(ctl2, "{\"status\":\"draft\"}");
     mf_warnings_add(&r->warnings, "norm.prd-status", 0, "Normalized status \"approved\x02source: sha: 0b8e1f...\" to draft.");
-    mf_oracle_input in5 = {mf_profiles_get("generic_yaml"), NULL, ctl2, strlen(ctl2), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in5 = {mf_profiles_get("generic_yaml"), NULL, ctl2, strlen(ctl2), r, NULL, MF_EXPECT_RAW, NULL};
     assert_int_equal(mf_oracle_conservation(&in5, &v), 1);
     assert_non_null(strstr(v.detail, "'owner'"));
     mf_result_free(r);
@@ -192,7 +192,7 @@ static void test_fuzz_false_positives(void **state)
     const char *nb = "status: \"\xc2\xa0nbsp lead\"\n";
     r = fake(nb, "{\"status\":\"draft\"}");
     mf_warnings_add(&r->warnings, "norm.prd-status", 0, "Normalized status \"\xc2\xa0nbsp lead\" to draft.");
-    mf_oracle_input in2 = {mf_profiles_get("generic_yaml"), NULL, nb, strlen(nb), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in2 = {mf_profiles_get("generic_yaml"), NULL, nb, strlen(nb), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in2, &v))
         fail_msg("word after NBSP in a warning: %s", v.detail);
     mf_result_free(r);
@@ -226,7 +226,7 @@ static void test_concat_and_renamed_keys(void **state)
     mf_verdict v;
     const char *cat = "{\"d\": \"line twoion\"+ \"Build it\"}";
     mf_result *r = fake(cat, "{\"d\":\"line twoionBuild it\"}");
-    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, cat, strlen(cat), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, cat, strlen(cat), r, NULL, MF_EXPECT_RAW, NULL};
     assert_int_equal(mf_oracle_conservation(&in, &v), 1);
     mf_warnings_add(&r->warnings, "json.string-concat", 1, "strings joined by '+' concatenated into one string");
     if (mf_oracle_conservation(&in, &v))
@@ -235,7 +235,7 @@ static void test_concat_and_renamed_keys(void **state)
 
     const char *qa = "{\"files\": [{\"path\": \"t.py\", \"content\": \"x = 1\"}], \"test_cases\": [\"one\"]}";
     r = fake(qa, "{\"test_file\":\"t.py\",\"test_content\":\"x = 1\",\"test_cases\":[\"one\"]}");
-    mf_oracle_input in2 = {mf_profiles_get("qa_tests"), NULL, qa, strlen(qa), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in2 = {mf_profiles_get("qa_tests"), NULL, qa, strlen(qa), r, NULL, MF_EXPECT_RAW, NULL};
     assert_int_equal(mf_oracle_conservation(&in2, &v), 1);
     mf_warnings_add(&r->warnings, "schema.qa-tests", 0, "Took test_file and test_content from the single file in files.");
     if (mf_oracle_conservation(&in2, &v))
@@ -258,7 +258,7 @@ static void test_structure_truth(void **state)
     const char *value = "{\"steps\":[{\"name\":\"build\",\"status\":\"done\"},{\"name\":\"a\\nstatus: done\"}]}";
     mf_result *r = fake(text, value);
     json_t *truth = J(value);
-    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
     mf_verdict v;
     assert_int_equal(mf_oracle_structure(&in, &v), 1);
     in.truth = truth;

@@ -236,7 +236,7 @@ static char *run_fixture(const char *path, const mf_op *op)
         goto out;
     }
     res = mf_repair(r.profile, r.raw, r.raw_len, &opt);
-    mf_oracle_input in = {r.profile, &opt, r.raw, r.raw_len, res, truth, (mf_expect)r.contract};
+    mf_oracle_input in = {r.profile, &opt, r.raw, r.raw_len, res, truth, (mf_expect)r.contract, NULL};
     if (mf_oracles_run(&in, v)) {
         for (int i = 0; i < MF_ORACLE_COUNT && !why; i++)
             if (v[i].failed && asprintf(&why, "%s: %s", mf_oracle_name((mf_oracle_id)i), v[i].detail) < 0)

@@ -82,7 +82,7 @@ static void test_no_data_loss(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         mf_result *r = fake(cases[i].got ? J(cases[i].got) : NULL, "raw", false);
-        mf_oracle_input in = {p, NULL, "", 0, r, truth, cases[i].e};
+        mf_oracle_input in = {p, NULL, "", 0, r, truth, cases[i].e, NULL};
         if (mf_oracle_no_data_loss(&in, &v) != cases[i].fail)
             fail_msg("case %zu (%s): %s", i, cases[i].got ? cases[i].got : "rejected", v.detail);
         mf_result_free(r);
@@ -94,7 +94,7 @@ static void test_no_data_loss(void **state)
     if (inv && json_object_get(inv->defaults, "funding_ask")) {
         json_t *t = J("{\"funding_ask\":\"2M\"}");
         mf_result *r = fake(J("{\"funding_ask\":\"Not specified\"}"), "raw", true);
-        mf_oracle_input in = {inv, NULL, "", 0, r, t, MF_EXPECT_SUBSET};
+        mf_oracle_input in = {inv, NULL, "", 0, r, t, MF_EXPECT_SUBSET, NULL};
         json_t *def = json_object_get(inv->defaults, "funding_ask");
         json_object_set(r->value, "funding_ask", def);
         assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1); /* no warning yet */
@@ -107,7 +107,7 @@ static void test_no_data_loss(void **state)
     /* raw mode: every word of every scalar comes from the input */
     const char *raw = "Here: {\"name\": \"alpha beta\", \"n\": 12}";
     mf_result *r = fake(J("{\"name\":\"alpha beta\",\"n\":12}"), "raw", false);
-    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
     assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
     json_object_set_new(r->value, "name", json_string("alpha gamma"));
     assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
@@ -126,7 +126,7 @@ static void test_accounting(void **state)
     const char *raw = "{\"a\": 1}";
     mf_verdict v;
     mf_result *r = fake(J("{\"a\":1}"), "raw", false);
-    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
     assert_int_equal(mf_oracle_accounting(&in, &v), 0);
     /* silent change: same input, different value, no warning */
     json_object_set_new(r->value, "a", json_integer(2));
@@ -162,7 +162,7 @@ static void test_oracle_false_positives(void **state)
     mf_verdict v;
     mf_result *r = fake(J("{\"bead_id\":\"2\",\"status\":\"done\",\"summary\":\"050\",\"checks\":{\"tests\":\"pass\"}}"),
                         "raw", false);
-    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_accounting(&in, &v))
         fail_msg("declared string fields: %s", v.detail);
     json_object_set_new(r->value, "bead_id", json_string("3"));   /* a changed value still fails */
@@ -175,7 +175,7 @@ static void test_oracle_false_positives(void **state)
     const char *hex = "bead_id: 0x1F\nstatus: done\nsummary: 0o17\nchecks:\n  tests: pass\n";
     r = fake(J("{\"bead_id\":\"0x1F\",\"status\":\"done\",\"summary\":\"0o17\",\"checks\":{\"tests\":\"pass\"}}"),
              "raw", false);
-    mf_oracle_input inh = {p, NULL, hex, strlen(hex), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input inh = {p, NULL, hex, strlen(hex), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_accounting(&inh, &v))
         fail_msg("declared string fields, hex and octal: %s", v.detail);
     json_object_set_new(r->value, "bead_id", json_string("0x1E"));
@@ -185,7 +185,7 @@ static void test_oracle_false_positives(void **state)
     const mf_profile *g = mf_profiles_get("generic_yaml");
     const char *raw2 = "n: 050\nm: 007\n";
     r = fake(J("{\"n\":50,\"m\":7}"), "raw", false);
-    mf_oracle_input in2 = {g, NULL, raw2, strlen(raw2), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in2 = {g, NULL, raw2, strlen(raw2), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_no_data_loss(&in2, &v))
         fail_msg("050 -> 50: %s", v.detail);
     json_object_set_new(r->value, "m", json_integer(70));
@@ -195,7 +195,7 @@ static void test_oracle_false_positives(void **state)
     /* YAML's \UXXXXXXXX and \xXX escapes are the characters they spell */
     const char *raw3 = "a: \"caf\\xE9 \\U0001F389\"\n";
     r = fake(J("{\"a\":\"caf\xc3\xa9 \xf0\x9f\x8e\x89\"}"), "raw", false);
-    mf_oracle_input inu = {g, NULL, raw3, strlen(raw3), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input inu = {g, NULL, raw3, strlen(raw3), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_no_data_loss(&inu, &v))
         fail_msg("YAML \\U and \\x escapes: %s", v.detail);
     mf_result_free(r);
@@ -204,7 +204,7 @@ static void test_oracle_false_positives(void **state)
     const mf_profile *gj = mf_profiles_get("generic_json");
     json_t *t = J("{\"a\":\"first\",\"b\":[\"second\",\"third\"]}");
     r = fake(J("{\"a\":\"first\",\"b\":[\"second\",\"th\"]}"), "raw", true);
-    mf_oracle_input in3 = {gj, NULL, "", 0, r, t, MF_EXPECT_SUBSET};
+    mf_oracle_input in3 = {gj, NULL, "", 0, r, t, MF_EXPECT_SUBSET, NULL};
     assert_int_equal(mf_oracle_no_data_loss(&in3, &v), 1);   /* no truncation warning */
     mf_warnings_add(&r->warnings, "json.truncated", 1, "closed the truncated text");
     if (mf_oracle_no_data_loss(&in3, &v))
@@ -230,7 +230,7 @@ static void test_schema_oracle(void **state)
     (void)state;
     mf_verdict v;
     mf_result *r = fake(NULL, "raw", false);
-    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, "", 0, r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, "", 0, r, NULL, MF_EXPECT_RAW, NULL};
     assert_int_equal(mf_oracle_schema(&in, &v), 1); /* rejected without a structured error */
     mf_error_set(&r->error, 1, "YAML_SYNTAX_ERROR", "", 3, 1, "bad");
     assert_int_equal(mf_oracle_schema(&in, &v), 0);
@@ -255,7 +255,7 @@ static void test_real_pipeline(void **state)
     assert_non_null(r);
     mf_verdict v[MF_ORACLE_COUNT];
     json_t *truth = J("{\"a\":[1,2],\"b\":\"x\"}");
-    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, truth, MF_EXPECT_EXACT};
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, truth, MF_EXPECT_EXACT, NULL};
     int failed = mf_oracles_run(&in, v);
     for (int i = 0; i < MF_ORACLE_COUNT; i++)
         if (v[i].failed)
@@ -369,12 +369,12 @@ static void test_planted_clean_input_bug(void **state)
     drop_last_items(on_raw->value);
     mf_verdict v;
     /* the old truth, the pipeline's own reading of the clean artifact, hides the bug */
-    mf_oracle_input old = {p, NULL, raw, strlen(raw), on_raw, on_clean->value, MF_EXPECT_EXACT};
+    mf_oracle_input old = {p, NULL, raw, strlen(raw), on_raw, on_clean->value, MF_EXPECT_EXACT, NULL};
     assert_int_equal(mf_oracle_no_data_loss(&old, &v), 0);
     /* the strict load does not */
     json_t *truth;
     assert_int_equal(mf_oracle_truth(p, clean, strlen(clean), &truth, &v), 0);
-    mf_oracle_input now = {p, NULL, raw, strlen(raw), on_raw, truth, MF_EXPECT_EXACT};
+    mf_oracle_input now = {p, NULL, raw, strlen(raw), on_raw, truth, MF_EXPECT_EXACT, NULL};
     assert_int_equal(mf_oracle_no_data_loss(&now, &v), 1);
     assert_non_null(strstr(v.detail, "/items/1"));
     json_decref(truth);
@@ -393,7 +393,7 @@ static void test_raw_words_unterminated(void **state)
     char *raw = malloc(sizeof text - 1);
     memcpy(raw, text, sizeof text - 1);
     mf_result *r = fake(J("{\"a\": 50}"), "raw", false);
-    mf_oracle_input in = {p, NULL, raw, sizeof text - 1, r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {p, NULL, raw, sizeof text - 1, r, NULL, MF_EXPECT_RAW, NULL};
     mf_verdict v;
     assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
     mf_result_free(r);
@@ -408,7 +408,7 @@ static void test_raw_invalid_escape_kept(void **state)
     const mf_profile *p = mf_profiles_get("generic_json");
     const char *raw = "{\"d\": \"Don't\\nse\\cond line\"}";
     mf_result *r = fake(J("{\"d\": \"Don't\\nse\\\\cond line\"}"), "raw", true);
-    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
     mf_verdict v;
     assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
     mf_result_free(r);
@@ -422,7 +422,7 @@ static void test_raw_string_concat_glues_words(void **state)
     const mf_profile *p = mf_profiles_get("generic_json");
     const char *raw = "{\"d\": \"line twoion\"+ \"Build it\"}";
     mf_result *r = fake(J("{\"d\": \"line twoionBuild it\"}"), "raw", true);
-    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
     mf_verdict v;
     assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
     assert_non_null(strstr(v.detail, "twoionBuild"));

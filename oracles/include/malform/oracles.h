@@ -30,6 +30,18 @@ typedef enum {
     MF_EXPECT_REPAIR = 4
 } mf_expect;
 
+/* The metamorphic variant of an accepted raw input (harness/lib
+ * metamorph.h builds it): core's canonical output of the accepted value,
+ * which core reads clean as `expected`, malformed by ops that a rule
+ * promises to repair exactly, and the pipeline's repair of that text. */
+typedef struct {
+    const char *raw;           /* the malformed canonical output */
+    size_t raw_len;
+    const mf_result *result;   /* the pipeline's repair of raw */
+    const json_t *expected;    /* what the canonical output reads as */
+    const char *ops;           /* the applied op ids, comma-separated */
+} mf_oracle_variant;
+
 typedef struct {
     const mf_profile *profile;
     const mf_options *opt;     /* may be NULL */
@@ -38,6 +50,7 @@ typedef struct {
     const mf_result *result;   /* mf_repair(profile, raw, raw_len, opt) */
     const json_t *truth;       /* ground truth (structured cases), else NULL */
     mf_expect expect;
+    const mf_oracle_variant *variant; /* raw mode: the metamorphic variant, else NULL */
 } mf_oracle_input;
 
 typedef struct {
@@ -70,6 +83,11 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v);
  * at a line start) for a key its object should have but lacks (schema
  * property, key of its sibling objects, top-level key): a swallowed key. */
 int mf_oracle_structure(const mf_oracle_input *in, mf_verdict *v);
+
+/* Raw mode, no ground truth needed: the metamorphic variant (in->variant;
+ * not run without one) repairs to exactly the value its canonical output
+ * reads as; a rejection or another value is a failure. */
+int mf_oracle_metamorphic(const mf_oracle_input *in, mf_verdict *v);
 
 /* Differential (several pipelines on one input; values[i] is pipeline i's
  * accepted value, NULL when it rejected): the index of a strict majority's
