@@ -22,6 +22,8 @@ static int buf_reserve(mf_buf *b, size_t extra)
     return 0;
 }
 
+int mf_buf_reserve(mf_buf *b, size_t n) { return buf_reserve(b, n); }
+
 int mf_buf_put(mf_buf *b, const char *s, size_t n)
 {
     if (buf_reserve(b, n))

@@ -43,6 +43,10 @@ typedef struct { size_t start, end; } mf_cand_span;
  * Returns the count, or (size_t)-1 on OOM. */
 size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t max);
 
+/* Does the line [s, s+n) end a YAML block scalar header (`key: |`, `- >-`,
+ * `k: |2`, or one damage quoted: `k: "|-"`)? Its deeper lines are text. */
+bool mf_cand_block_header(const char *s, size_t n);
+
 /* Is the line [s, s+n) (no '\n') at column 0 a YAML entry of artifact data
  * rather than prose: a lower-case identifier key ([a-z0-9_-], one word) and a
  * short value that is no sentence ("ticket_id: T-1", "schema_version: 1")?

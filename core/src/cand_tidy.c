@@ -143,6 +143,11 @@ size_t mf_cand_closer_tail(const char *s, size_t len, bool fences)
 {
     size_t tail = len, e = len;
     while (e > 0) {
+        size_t j = e;                   /* a closing mark ends in '`', '~' or '>': else no need to find the line start */
+        while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t' || s[j - 1] == '\r'))
+            j--;
+        if (j > 0 && s[j - 1] != '\n' && s[j - 1] != '`' && s[j - 1] != '~' && s[j - 1] != '>')
+            break;
         size_t a = e;
         while (a > 0 && s[a - 1] != '\n')
             a--;
@@ -188,21 +193,33 @@ size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *lin
     size_t tail = mf_cand_closer_tail(s, len, false), le = tail;
     while (le > 0 && (s[le - 1] == ' ' || s[le - 1] == '\t' || s[le - 1] == '\r' || s[le - 1] == '\n'))
         le--;
-    if (le == 0)
-        return len;
+    if (le == 0 || s[le - 1] != '`')
+        return len;                     /* a fence line ends in a backtick */
     size_t ls = le;
     while (ls > 0 && s[ls - 1] != '\n')
         ls--;
     bool info;
     if (!fence_line(s + ls, le - ls, &info) || info)
         return len;
+    long block = -1;                    /* indentation of the `key: |` header whose block we are in */
     for (size_t a = 0; a < ls;) {
         const char *nl = memchr(s + a, '\n', ls - a);
-        size_t b = nl ? (size_t)(nl - s) : ls;
-        if (fence_line(s + a, b - a, &info))
-            return len; /* the fence was opened above: not an orphan */
+        size_t b = nl ? (size_t)(nl - s) : ls, ind = 0;
+        while (a + ind < b && s[a + ind] == ' ')
+            ind++;
+        bool in_block = block >= 0 && (a + ind >= b || s[a + ind] == '\r' || ind > (size_t)block);
+        if (!in_block) {
+            block = mf_cand_block_header(s + a, b - a) ? (long)ind : -1;
+            if (fence_line(s + a, b - a, &info))
+                return len; /* the fence was opened above: not an orphan */
+        }
         a = b + 1;
     }
+    size_t fence_ind = 0;
+    while (ls + fence_ind < le && s[ls + fence_ind] == ' ')
+        fence_ind++;
+    if (block >= 0 && fence_ind > (size_t)block)
+        return len;                     /* the fence line is the block scalar's own text */
     *line = mf_cand_line_at(s, ls);
     *end = tail;
     return ls;

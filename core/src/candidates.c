@@ -195,10 +195,10 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
     }
     mf_warnings w = {0};
     mf_buf_reset(&c->tmp);
-    if (mf_buf_put(&c->tmp, s, n))
+    if (mf_buf_reserve(&c->tmp, n) || mf_buf_put(&c->tmp, s, n))
         goto oom;
     for (size_t i = 0; c->base && i < c->base->count; i++)
-        if (mf_warnings_add(&w, c->base->items[i].rule, c->base->items[i].line, "%s",
+        if (mf_warnings_add_text(&w, c->base->items[i].rule, c->base->items[i].line,
                             c->base->items[i].message))
             goto oom;
     if (rule) {
@@ -207,7 +207,7 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        if (mf_warnings_add(&w, rule, line, "%s", msg))
+        if (mf_warnings_add_text(&w, rule, line, msg))
             goto oom;
     }
     if (tidy(c, &w))
@@ -347,7 +347,7 @@ static bool structured_text(const char *s, size_t n)
  * A header damaged into a quoted scalar (`key: '|-'`, `key: ''|-''`: what
  * yaml.quoted-block-indicator and yaml.doubled-quotes repair) counts too: the
  * lines under it are its body, not a fenced payload. */
-static bool block_scalar_header(const char *s, size_t n)
+bool mf_cand_block_header(const char *s, size_t n)
 {
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
         n--;
@@ -401,7 +401,7 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
             continue;
         }
         block_indent = -1;
-        if (!inside && block_scalar_header(s + a, e - a))
+        if (!inside && mf_cand_block_header(s + a, e - a))
             block_indent = (long)ind;
         if (fence_info(s + a, e - a, &f)) {
             if (!first_fence_line)
@@ -613,13 +613,16 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
 
 /* Does a line of [s, s+n) start with a top-level key of p followed by ':'
  * once transcript prefixes are removed (`[tool] source_prd:`, `key:value`
- * with its space missing)? Then dropping it drops data. */
+ * with its space missing), or is it a YAML data entry (mf_cand_data_line:
+ * `ticket_id: T-1`)? Then dropping it drops data. */
 static bool mentions_key(const mf_profile *p, const char *s, size_t n)
 {
     bool json = is_json(p);
     for (size_t a = 0; a < n;) {
         const char *nl = memchr(s + a, '\n', n - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : n, i = a;
+        if (!json && mf_cand_data_line(s + a, b - a - (nl != NULL)))
+            return true;
         for (size_t q; (q = mf_cand_prefix_len(s + i, b - i));)
             i += q;
         if (json)
@@ -720,9 +723,8 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     for (size_t i = 0; i < n; i++) {
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
-        if ((sp[i].start == 0 || s[sp[i].start - 1] == '\n') &&
-            mf_cand_prefix_len(s + sp[i].start, len - sp[i].start) >= sp[i].end - sp[i].start)
-            continue; /* a transcript role prefix ("[sys]"), not a JSON value */
+        if ((sp[i].start == 0 || s[sp[i].start - 1] == '\n') && mf_cand_prefix_len(s + sp[i].start, len - sp[i].start))
+            continue; /* starts with a transcript role prefix ("[sys]"), not a JSON value: the prefix-stripped text's turn */
         if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len) || only_json_outside(s, len, sp, n))
             continue; /* members or values outside the span would be lost */
         int line = mf_cand_line_at(s, sp[i].start);
@@ -755,6 +757,15 @@ static bool opener_before(const char *s, size_t len, size_t st)
     return false;
 }
 
+/* Is the '[' at i terminal noise, no structure: an ANSI CSI sequence's
+ * (ESC before it) or a bracketed-paste marker ("[200~", "[201~")? */
+static bool terminal_bracket(const char *s, size_t len, size_t i)
+{
+    return s[i] == '[' && ((i > 0 && s[i - 1] == '\x1b') ||
+                           (i + 4 < len && s[i + 1] == '2' && s[i + 2] == '0' && (s[i + 3] == '0' || s[i + 3] == '1') &&
+                            s[i + 4] == '~'));
+}
+
 /* First `open` to last `close`. Skipped when structure follows the last
  * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
  * truncated value) and when it is the whole text. */
@@ -767,6 +778,8 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     while (e > 0 && s[e - 1] != close)
         e--;
     size_t st = (size_t)(a - s);
+    if ((st == 0 || s[st - 1] == '\n') && mf_cand_prefix_len(a, len - st))
+        return 0; /* a transcript role prefix: the prefix-stripped text's span */
     if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st) && !opener_before(s, len, st)) {
         int line = mf_cand_line_at(s, st);   /* `Here it is: {"k": "v` - never closed: cut */
         return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,
@@ -776,7 +789,7 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     if (e <= st + 1 || (st == 0 && blank(s + e, len - e)))
         return 0;
     for (size_t i = e; i < len; i++)
-        if (s[i] == '{' || s[i] == '[' || s[i] == '"')
+        if ((s[i] == '{' || s[i] == '[' || s[i] == '"') && !terminal_bracket(s, len, i))
             return 0;
     if (holds_member(s, 0, st))
         return 0;
@@ -808,6 +821,20 @@ static int scan_json_span(ctx *c, const char *s, size_t len)
 }
 
 /* ---- assembly -------------------------------------------------------------- */
+
+/* Does a line of [s, s+n) start with a transcript role prefix? (Only then can
+ * mf_cand_strip_prefixes change the text: its copy is made only then.) */
+static bool prefixed_line(const char *s, size_t n)
+{
+    for (const char *q = s; q < s + n && (q = memchr(q, '[', (size_t)(s + n - q))); q++) {
+        if (q > s && q[-1] != '\n')
+            continue;
+        const char *nl = memchr(q, '\n', (size_t)(s + n - q));
+        if (mf_cand_prefix_len(q, nl ? (size_t)(nl - q) + 1 : (size_t)(s + n - q)))
+            return true;
+    }
+    return false;
+}
 
 typedef int (*scan_fn)(ctx *c, const char *s, size_t len);
 
@@ -849,8 +876,8 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
         memset(c.hash, 0, out->cap * sizeof *c.hash); /* hashed when first compared */
     }
 
-    int first;
-    size_t nstrip = mf_cand_strip_prefixes(raw, len, &stripped, &first);
+    int first = 0;
+    size_t nstrip = prefixed_line(raw, len) ? mf_cand_strip_prefixes(raw, len, &stripped, &first) : 0;
     if (nstrip == (size_t)-1)
         goto oom;
     if (nstrip && mf_warnings_add(&pw, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first,

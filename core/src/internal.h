@@ -41,6 +41,7 @@ void mf_result_reject_oom(mf_result *r, bool over_budget);
 typedef struct { char *s; size_t len, cap; } mf_buf;
 
 int mf_buf_put(mf_buf *b, const char *s, size_t n);       /* append n bytes; -1 on OOM */
+int mf_buf_reserve(mf_buf *b, size_t n);                  /* room for n more bytes at once; -1 on OOM */
 int mf_buf_puts(mf_buf *b, const char *s);                /* append a C string */
 int mf_buf_putc(mf_buf *b, char c);                       /* append one byte */
 int mf_buf_printf(mf_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -154,8 +155,9 @@ bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n);
 
 /* ---- JSON repair (json_repair*.c) ---- */
 /* Parse JSON text strictly, repairing it when needed. Returns 0 with *out set
- * (warnings added for each repair), or -1 with err = JSON_SYNTAX_ERROR. */
-int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth,
+ * (warnings added for each repair), or -1 with err = JSON_SYNTAX_ERROR.
+ * utf8: the text is known to be valid UTF-8 (no string is checked again). */
+int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int max_depth, bool utf8,
                          json_t **out, mf_warnings *w, mf_error *err);
 
 /* ---- value normalization (normalize*.c) ---- */

@@ -20,11 +20,18 @@ typedef struct {
     size_t count, cap;
 } mf_json_tops;
 
+/* Flags of mf_json_scan. */
+enum {
+    MF_JSON_SCAN_UTF8 = 1,     /* the text is valid UTF-8: its strings are not checked one by one */
+    MF_JSON_SCAN_BYTEWISE = 2  /* string text byte by byte, no fast runs: the reference test_json_lex
+                                * compares the fast scan with (same values, warnings and errors) */
+};
+
 /* Parse text with every repair of the JSON layer, collecting each top-level
  * value (several when values are concatenated). Warnings name the json.*
  * rules of rules.def. Returns 0, or -1 with err = JSON_SYNTAX_ERROR (line, column, what was
- * expected) at the first place no repair applies. */
-int mf_json_scan(const char *text, size_t len, int max_depth, mf_json_tops *out,
+ * expected) at the first place no repair applies. flags: MF_JSON_SCAN_*. */
+int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf_json_tops *out,
                  mf_warnings *w, mf_error *err);
 /* Release the values and the list. */
 void mf_json_tops_free(mf_json_tops *t);

@@ -16,12 +16,16 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "json_strict.h"
 
 typedef struct {
     const unsigned char *p, *end;
     int depth, limit;
     bool build;
+    bool utf8;          /* the text is valid UTF-8: no string is checked */
     int verdict;        /* MF_STRICT_INVALID or MF_STRICT_UNSURE once failed */
     mf_buf tmp;         /* decoded escapes */
     const unsigned char *start;
@@ -54,6 +58,24 @@ static inline bool word_special(uint64_t x)
  * is set when a byte >= 0x80 was passed. */
 static const unsigned char *plain_run(const unsigned char *p, const unsigned char *end, bool *high)
 {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctrl = _mm_set1_epi8(0x1F);
+    __m128i seen16 = _mm_setzero_si128();
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)p);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                   _mm_cmpeq_epi8(_mm_max_epu8(x, ctrl), ctrl));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m) {
+            unsigned stop = (unsigned)__builtin_ctz(m);
+            *high |= ((unsigned)_mm_movemask_epi8(x) & ((1u << stop) - 1)) != 0 || _mm_movemask_epi8(seen16) != 0;
+            return p + stop;
+        }
+        seen16 = _mm_or_si128(seen16, x);
+        p += 16;
+    }
+    *high |= _mm_movemask_epi8(seen16) != 0;
+#endif
     uint64_t w, seen = 0;
     while (end - p >= 8 && (memcpy(&w, p, 8), !word_special(w)))
         p += 8, seen |= w;
@@ -63,35 +85,44 @@ static const unsigned char *plain_run(const unsigned char *p, const unsigned cha
     return p;
 }
 
-static bool utf8_ok(const unsigned char *s, size_t n)
+size_t mf_utf8_invalid_at(const char *text, size_t n)
 {
-    for (size_t i = 0; i < n;) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < n) {
+#if defined(__SSE2__)
+        while (n - i >= 16 && _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(s + i))) == 0)
+            i += 16;                    /* sixteen ASCII bytes at a time */
+#endif
         uint64_t w;
         while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & 0x8080808080808080ull) == 0))
             i += 8;
+        while (i < n && s[i] < 0x80)
+            i++;
         if (i == n)
             break;
-        unsigned c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
+        /* one sequence: its lead byte's range fixes its length; the second
+         * byte's range excludes overlongs (E0, F0), surrogates (ED) and code
+         * points past U+10FFFF (F4) */
+        unsigned c = s[i], lo = 0x80, hi = 0xBF;
         size_t need;
-        unsigned cp, min;
-        if (c >= 0xC2 && c <= 0xDF) need = 1, cp = c & 0x1F, min = 0x80;
-        else if (c >= 0xE0 && c <= 0xEF) need = 2, cp = c & 0x0F, min = 0x800;
-        else if (c >= 0xF0 && c <= 0xF4) need = 3, cp = c & 0x07, min = 0x10000;
-        else return false;
-        for (size_t k = 1; k <= need; k++) {
-            if (i + k >= n || (s[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = cp << 6 | (s[i + k] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
+        if (c >= 0xC2 && c <= 0xDF) need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        else if (c >= 0xF0 && c <= 0xF4) need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        else return i;
+        if (n - i <= need || s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (size_t k = 2; k <= need; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
         i += need + 1;
     }
-    return true;
+    return n;
+}
+
+static bool utf8_ok(const unsigned char *s, size_t n)
+{
+    return mf_utf8_invalid_at((const char *)s, n) == n;
 }
 
 static int hex4(const unsigned char *s, unsigned *v)
@@ -107,106 +138,133 @@ static int hex4(const unsigned char *s, unsigned *v)
     return 0;
 }
 
-static int put_utf8(mf_buf *b, unsigned cp)
+/* Write code point cp as UTF-8 at o; returns the byte after it. */
+static unsigned char *put_utf8(unsigned char *o, unsigned cp)
 {
-    char u[4];
-    size_t n;
-    if (cp < 0x80) u[0] = (char)cp, n = 1;
-    else if (cp < 0x800) u[0] = (char)(0xC0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
-    else if (cp < 0x10000)
-        u[0] = (char)(0xE0 | cp >> 12), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
-    else
-        u[0] = (char)(0xF0 | cp >> 18), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
-        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
-    return mf_buf_put(b, u, n);
+    if (cp < 0x80) {
+        *o++ = (unsigned char)cp;
+    } else if (cp < 0x800) {
+        *o++ = (unsigned char)(0xC0 | cp >> 6);
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *o++ = (unsigned char)(0xE0 | cp >> 12);
+        *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+    } else {
+        *o++ = (unsigned char)(0xF0 | cp >> 18);
+        *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+        *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+    }
+    return o;
 }
 
-/* The rest of a string after an escape, decoded into P->tmp (which holds the
- * bytes before it). P->p is at the backslash; leaves P->p past the closing quote. */
-static int string_escaped(sp *P)
+/* The escape at p (a backslash): its length (2, 6 or 12) and the code point
+ * it stands for in *cp; 0 when it is no valid JSON escape (a lone surrogate
+ * included). */
+static size_t escape_at(const unsigned char *p, const unsigned char *end, unsigned *cp)
 {
-    const unsigned char *p = P->p, *end = P->end;
-    bool high = false;
+    if (end - p < 2)
+        return 0;
+    switch (p[1]) {
+    case '"': *cp = '"'; return 2;
+    case '\\': *cp = '\\'; return 2;
+    case '/': *cp = '/'; return 2;
+    case 'b': *cp = '\b'; return 2;
+    case 'f': *cp = '\f'; return 2;
+    case 'n': *cp = '\n'; return 2;
+    case 'r': *cp = '\r'; return 2;
+    case 't': *cp = '\t'; return 2;
+    case 'u': {
+        unsigned lo;
+        if (end - p < 6 || hex4(p + 2, cp) || (*cp >= 0xDC00 && *cp <= 0xDFFF))
+            return 0;
+        if (*cp < 0xD800 || *cp > 0xDBFF)
+            return 6;
+        if (end - p < 12 || p[6] != '\\' || p[7] != 'u' || hex4(p + 8, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+            return 0;
+        *cp = 0x10000 + ((*cp - 0xD800) << 10) + (lo - 0xDC00);
+        return 12;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Validate the string at P->p ('"') without decoding it; leaves P->p past
+ * its closing quote. Escapes are checked as they would decode; the raw text
+ * between the quotes is valid UTF-8 exactly when the decoded text is (an
+ * escape is ASCII before and a whole code point after), and a key decoding
+ * to a NUL (\u0000) is left to jansson, as string_at's caller does. */
+static int string_skip(sp *P, bool key)
+{
+    const unsigned char *a = ++P->p, *p = a, *end = P->end;
+    bool high = false, nul = false;
     for (;;) {
-        const unsigned char *a = p;
         p = plain_run(p, end, &high);
-        if (p > a && mf_buf_put(&P->tmp, (const char *)a, (size_t)(p - a)))
-            return stop(P, MF_STRICT_INVALID);
         if (p == end || *p < 0x20)
             return stop(P, MF_STRICT_INVALID);
         if (*p == '"')
             break;
-        if (p + 1 == end)
+        unsigned cp;
+        size_t k = escape_at(p, end, &cp);
+        if (!k)
             return stop(P, MF_STRICT_INVALID);
-        char c;
-        switch (p[1]) {
-        case '"': c = '"'; break;
-        case '\\': c = '\\'; break;
-        case '/': c = '/'; break;
-        case 'b': c = '\b'; break;
-        case 'f': c = '\f'; break;
-        case 'n': c = '\n'; break;
-        case 'r': c = '\r'; break;
-        case 't': c = '\t'; break;
-        case 'u': {
-            unsigned cp, lo;
-            if (end - p < 6 || hex4(p + 2, &cp))
-                return stop(P, MF_STRICT_INVALID);
-            p += 6;
-            if (cp >= 0xDC00 && cp <= 0xDFFF)
-                return stop(P, MF_STRICT_INVALID);
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                if (end - p < 6 || p[0] != '\\' || p[1] != 'u' || hex4(p + 2, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-                    return stop(P, MF_STRICT_INVALID);
-                p += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            }
-            if (put_utf8(&P->tmp, cp))
-                return stop(P, MF_STRICT_INVALID);
-            continue;
-        }
-        default:
-            return stop(P, MF_STRICT_INVALID);
-        }
-        if (mf_buf_putc(&P->tmp, c))
-            return stop(P, MF_STRICT_INVALID);
-        p += 2;
+        nul |= cp == 0;
+        p += k;
     }
-    if (high && !utf8_ok((const unsigned char *)P->tmp.s, P->tmp.len))
+    if (high && !P->utf8 && !utf8_ok(a, (size_t)(p - a)))
         return stop(P, MF_STRICT_UNSURE);
+    if (key && nul)
+        return stop(P, MF_STRICT_UNSURE); /* jansson refuses NUL in keys */
     P->p = p + 1;
     return 0;
 }
 
-/* A string at P->p ('"'): its text in [*s, *s + *n), either in the input or
- * in P->tmp when it held escapes (*escaped). */
+/* A string at P->p ('"') of a text already validated: its text in
+ * [*s, *s + *n), either in the input or decoded in P->tmp when it held
+ * escapes (*escaped). */
 static int string_at(sp *P, const char **s, size_t *n, bool *escaped)
 {
     const unsigned char *a = ++P->p, *end = P->end;
     bool high = false;
-    const unsigned char *p = plain_run(a, end, &high);
+    const unsigned char *p = plain_run(a, end, &high), *close = p;
     if (p < end && *p == '"') {
-        if (high && !utf8_ok(a, (size_t)(p - a)))
-            return stop(P, MF_STRICT_UNSURE);
         *s = (const char *)a;
         *n = (size_t)(p - a);
         *escaped = false;
         P->p = p + 1;
         return 0;
     }
-    if (p == end || *p != '\\')
+    unsigned cp;
+    while (close < end && *close == '\\') {  /* the closing quote: decoding needs at most the bytes before it */
+        size_t k = escape_at(close, end, &cp);
+        if (!k)
+            return stop(P, MF_STRICT_INVALID);
+        close = plain_run(close + k, end, &high);
+    }
+    if (close == end || *close != '"')
         return stop(P, MF_STRICT_INVALID);
     mf_buf_reset(&P->tmp);
-    if (mf_buf_put(&P->tmp, (const char *)a, (size_t)(p - a)))
+    if (mf_buf_reserve(&P->tmp, (size_t)(close - a)))
         return stop(P, MF_STRICT_INVALID);
-    P->p = p;
-    if (string_escaped(P))
-        return -1;
-    if (high && !utf8_ok(a, (size_t)(p - a)))
-        return stop(P, MF_STRICT_UNSURE);
-    *s = mf_buf_cstr(&P->tmp);
+    unsigned char *o = (unsigned char *)P->tmp.s;
+    while (a < close) {
+        const unsigned char *q = plain_run(a, close, &high);
+        memcpy(o, a, (size_t)(q - a));
+        o += q - a;
+        if (q == close)
+            break;
+        size_t k = escape_at(q, close, &cp);
+        o = put_utf8(o, cp);
+        a = q + k;
+    }
+    P->tmp.len = (size_t)(o - (unsigned char *)P->tmp.s);
+    P->tmp.s[P->tmp.len] = '\0';
+    *s = P->tmp.s;
     *n = P->tmp.len;
     *escaped = true;
+    P->p = close + 1;
     return 0;
 }
 
@@ -332,15 +390,20 @@ static int object_at(sp *P, json_t **out)
             goto fail;
         }
         const unsigned char *key_at = P->p;
-        if (string_at(P, &k, &kn, &escaped))
-            goto fail;
-        if (escaped && memchr(k, '\0', kn)) {
-            stop(P, MF_STRICT_UNSURE); /* jansson refuses NUL in keys */
-            goto fail;
-        }
-        if (escaped && P->build && !(k = kcopy = mf_strndup(k, kn))) {
-            stop(P, MF_STRICT_INVALID);
-            goto fail;
+        if (!P->build) {                /* validation: no key text needed */
+            if (string_skip(P, true))
+                goto fail;
+        } else {
+            if (string_at(P, &k, &kn, &escaped))
+                goto fail;
+            if (escaped && memchr(k, '\0', kn)) {
+                stop(P, MF_STRICT_UNSURE); /* jansson refuses NUL in keys */
+                goto fail;
+            }
+            if (escaped && !(k = kcopy = mf_strndup(k, kn))) { /* P->tmp is reused by the value */
+                stop(P, MF_STRICT_INVALID);
+                goto fail;
+            }
         }
         skip_ws(P);
         if (P->p == P->end || *P->p != ':') {
@@ -354,14 +417,16 @@ static int object_at(sp *P, json_t **out)
             free(kcopy);
             goto fail;
         }
-        const json_t *had = P->build && P->dups ? json_object_getn(o, k, kn) : NULL;
-        if (had && !json_equal(had, v))
-            note_duplicate(P, key_at, k, kn, had);
-        int rc = P->build ? json_object_setn_new_nocheck(o, k, kn, v) : 0;
-        free(kcopy);
-        if (rc) {
-            stop(P, MF_STRICT_INVALID);
-            goto fail;
+        if (P->build) {
+            const json_t *had = P->dups ? json_object_getn(o, k, kn) : NULL;
+            if (had && !json_equal(had, v))
+                note_duplicate(P, key_at, k, kn, had);
+            int rc = json_object_setn_new_nocheck(o, k, kn, v);
+            free(kcopy);
+            if (rc) {
+                stop(P, MF_STRICT_INVALID);
+                goto fail;
+            }
         }
         skip_ws(P);
         if (P->p < P->end && *P->p == ',') {
@@ -437,9 +502,11 @@ static int value_at(sp *P, json_t **out)
         const char *s;
         size_t n;
         bool escaped;
+        if (!P->build)
+            return string_skip(P, false);
         if (string_at(P, &s, &n, &escaped))
             return -1;
-        if (P->build && !(*out = json_stringn_nocheck(s, n)))
+        if (!(*out = json_stringn_nocheck(s, n)))
             return stop(P, MF_STRICT_INVALID);
         return 0;
     }
@@ -465,13 +532,20 @@ static int value_at(sp *P, json_t **out)
 
 int mf_json_strict(const char *s, size_t n, int max_depth, json_t **out)
 {
-    return mf_json_strict_dups(s, n, max_depth, out, NULL);
+    return mf_json_strict_dups(s, n, max_depth, false, out, NULL);
 }
 
-int mf_json_strict_dups(const char *s, size_t n, int max_depth, json_t **out, mf_warnings *dups)
+int mf_json_strict_dups(const char *s, size_t n, int max_depth, bool utf8, json_t **out, mf_warnings *dups)
 {
+    if (out) {
+        *out = NULL;
+        int verdict = mf_json_strict_dups(s, n, max_depth, utf8, NULL, NULL);
+        if (verdict != MF_STRICT_OK)
+            return verdict;
+        utf8 = true;                    /* the validation checked every string */
+    }
     sp P = {(const unsigned char *)s, (const unsigned char *)s + n, 0, max_depth > 0 ? max_depth : MF_JSON_STRICT_DEPTH + 1,
-            out != NULL, MF_STRICT_OK, {0}, (const unsigned char *)s, out ? dups : NULL};
+            out != NULL, utf8, MF_STRICT_OK, {0}, (const unsigned char *)s, out ? dups : NULL};
     size_t dups0 = dups ? dups->count : 0;
     json_t *v = NULL;
     if (out)

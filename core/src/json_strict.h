@@ -18,11 +18,17 @@ enum { MF_STRICT_OK = 0, MF_STRICT_INVALID = -1, MF_STRICT_UNSURE = 1 };
 int mf_json_strict(const char *s, size_t n, int max_depth, json_t **out);
 /* mf_json_strict that also adds to dups (when out and dups are not NULL) a
  * json.duplicate-key warning for each member dropped by a later one with the
- * same key and a different value; nothing is added when the verdict is not OK. */
-int mf_json_strict_dups(const char *s, size_t n, int max_depth, json_t **out, mf_warnings *dups);
+ * same key and a different value; nothing is added when the verdict is not OK.
+ * utf8: the text is known to be valid UTF-8 (strings are not checked again).
+ * With out, the text is validated first and a value built only when it is
+ * strict JSON: a malformed text costs no value built and freed. */
+int mf_json_strict_dups(const char *s, size_t n, int max_depth, bool utf8, json_t **out, mf_warnings *dups);
 /* True when [s, s+n) is valid UTF-8 (no overlongs, surrogates or code points
  * past U+10FFFF: what json_stringn accepts), eight ASCII bytes at a time. */
 bool mf_utf8_valid(const char *s, size_t n);
+/* Offset of the first byte of the first invalid UTF-8 sequence in [s, s+n)
+ * (as mf_utf8_valid judges), or n when there is none. */
+size_t mf_utf8_invalid_at(const char *s, size_t n);
 
 #define MF_JSON_STRICT_DEPTH 2000
 

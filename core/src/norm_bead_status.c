@@ -13,17 +13,25 @@
  *           any other string is kept, lowercased.
  * Words are compared by their normalized form (lowercase alphanumerics), so
  * "Timed out" and "not_run" match too. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "norm.h"
 
+/* mf_key_normalize(a) equals key (already normalized), compared as a is read. */
 static bool same_word(const char *a, const char *key)
 {
-    char *n = a ? mf_key_normalize(a) : NULL;
-    bool eq = n && strcmp(n, key) == 0;
-    free(n);
-    return eq;
+    if (!a)
+        return false;
+    for (; *a; a++) {
+        unsigned char c = (unsigned char)*a;
+        if (!isalnum(c))
+            continue;
+        if (*key++ != (char)tolower(c))
+            return false;
+    }
+    return *key == '\0';
 }
 
 /* The canonical value spec (profile enum {values, map}) gives s, else s lowercased. Caller frees. */
@@ -35,10 +43,10 @@ static char *canonical_word(const json_t *spec, const char *s)
     for (size_t i = 0; key && !hit && i < json_array_size(values); i++)
         if (same_word(json_string_value(json_array_get(values, i)), key))
             hit = json_string_value(json_array_get(values, i));
-    const char *k;
-    json_t *v;
-    json_object_foreach(json_object_get(spec, "map"), k, v) {
-        if (key && !hit && json_is_string(v) && same_word(k, key))
+    const json_t *map = json_object_get(spec, "map");
+    for (void *it = json_object_iter((json_t *)map); key && !hit && it; it = json_object_iter_next((json_t *)map, it)) {
+        const json_t *v = json_object_iter_value(it);
+        if (json_is_string(v) && same_word(json_object_iter_key(it), key))
             hit = json_string_value(v);
     }
     free(key);

@@ -52,8 +52,12 @@ static int schema_version(json_t *root, mf_warnings *w)
         if (d >= 1 && d <= 1e15 && d == (double)(long long)d)
             n = (long long)d;
     }
+    char *old = mf_norm_show(v);        /* the seed's sentence, then what it replaced */
+    int rc = mf_warnings_add(w, MF_RULE_ID(NORM_SCHEMA_VERSION), 0, "Normalized invalid schema_version to %lld (was %s%s%s).",
+                             n, json_is_string(v) ? "\"" : "", old, json_is_string(v) ? "\"" : "");
+    free(old);
     json_object_set_new(root, "schema_version", json_integer(n));
-    return mf_warnings_add(w, MF_RULE_ID(NORM_SCHEMA_VERSION), 0, "Normalized invalid schema_version to %lld.", n);
+    return rc;
 }
 
 static int ticket_id(json_t *root, const char *ticket, mf_warnings *w)

@@ -31,11 +31,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json_strict.h"
 #include "schema_compile.h"
 
 typedef struct {
     const mf_profile *p;
     const mf_options *o;
+    const char *raw;       /* the input, checked to be valid UTF-8 */
+    size_t raw_len;
     int max_depth;
     mf_result *r;          /* best rejection so far lives in r->error */
     json_t *weak;          /* generic profiles: scalar-root fallback */
@@ -60,38 +63,6 @@ typedef struct {
 static bool is_generic(const mf_profile *p)
 {
     return p->compiled->generic;
-}
-
-/* 0 when valid; -1 with err. Byte offset of the first invalid sequence in *bad. */
-static int utf8_check(const unsigned char *s, size_t n, size_t *bad)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint64_t word;
-        while (i + 8 <= n && (memcpy(&word, s + i, 8), (word & 0x8080808080808080ull) == 0))
-            i += 8; /* eight ASCII bytes at a time */
-        if (i >= n)
-            break;
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t need;
-        unsigned min;
-        unsigned cp;
-        if (c >= 0xC2 && c <= 0xDF) need = 1, min = 0x80, cp = c & 0x1F;
-        else if (c >= 0xE0 && c <= 0xEF) need = 2, min = 0x800, cp = c & 0x0F;
-        else if (c >= 0xF0 && c <= 0xF4) need = 3, min = 0x10000, cp = c & 0x07;
-        else { *bad = i; return -1; }
-        for (size_t k = 1; k <= need; k++) {
-            if (i + k >= n || (s[i + k] & 0xC0) != 0x80) { *bad = i; return -1; }
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) { *bad = i; return -1; }
-        i += need + 1;
-    }
-    return 0;
 }
 
 static void line_col(const char *s, size_t off, int *line, int *col)
@@ -129,7 +100,8 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
             *v = R->stash;
             R->stash = NULL;
             mf_warnings_take(w, &R->stash_w);
-        } else if (mf_json_parse_repair(text, len, R->p, R->max_depth, v, w, err)) {
+        } else if (mf_json_parse_repair(text, len, R->p, R->max_depth, text == R->raw && len == R->raw_len, v, w,
+                                        err)) {
             return -1;
         }
         if (!allow_json_repair && w->count > before) {
@@ -147,7 +119,8 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
                 mf_warnings_truncate(w, before);
             }
             *v = NULL;
-            mf_error_set(err, 1, "JSON_SYNTAX_ERROR", "", 0, 0, "not strict JSON");
+            err->tier = 1; /* pass A's caller drops this error (the repair waits in the stash): no message */
+            err->type = "JSON_SYNTAX_ERROR";
             return -1;
         }
     } else {
@@ -180,10 +153,9 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         memset(&R->ystash_text, 0, sizeof R->ystash_text);
         memset(&R->ystash_w, 0, sizeof R->ystash_w);
         R->ystash = false;
-    } else {
+    } else if (yaml) { /* repairs needed although the text parses (it parses to another value) */
         mf_buf_put(&text, c->text, c->len);
-        if (yaml) /* repairs needed although the text parses (it parses to another value) */
-            mf_yaml_repair_misread(&text, R->p, &w);
+        mf_yaml_repair_misread(&text, R->p, &w);
     }
     size_t misread = w.count; /* those repairs stand whatever the parse says */
     int ok = !seen && parse_and_finish(R, yaml ? mf_buf_cstr(&text) : c->text, yaml ? text.len : c->len, repair,
@@ -241,9 +213,11 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         mf_buf_free(&text);
         return 0;
     }
+    if (!yaml) /* JSON parses the candidate's own bytes: the result's copy is made for a win only */
+        mf_buf_put(&text, c->text, c->len);
     mf_warnings all = {0};
     for (size_t i = 0; i < c->warnings.count; i++)
-        mf_warnings_add(&all, c->warnings.items[i].rule, c->warnings.items[i].line, "%s",
+        mf_warnings_add_text(&all, c->warnings.items[i].rule, c->warnings.items[i].line,
                         c->warnings.items[i].message);
     if (strcmp(c->name, "raw") != 0)
         mf_warnings_add(&all, MF_RULE_ID(CAND_RECOVERED), 0, "Recovered the structured artifact from "
@@ -342,8 +316,8 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
                      "input is larger than the size cap of %zu bytes", max_input);
         return r;
     }
-    size_t bad;
-    if (utf8_check((const unsigned char *)raw, len, &bad)) {
+    size_t bad = mf_utf8_invalid_at(raw, len);
+    if (bad < len) {
         int line, col;
         line_col(raw, bad, &line, &col);
         mf_error_set(&r->error, 1, "ENCODING_ERROR", "", line, col,
@@ -353,7 +327,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
     if (mf_echo_detect(p, raw, len, &r->error))
         return r;
 
-    run R = {p, opt, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL,
+    run R = {p, opt, raw, len, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL,
              NULL, {0}, NULL, 0, false, NULL, 0, {0}, {0}};
     mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
     bool keyed;

@@ -122,8 +122,25 @@ int mf_warnings_add(mf_warnings *w, const char *rule, int line, const char *fmt,
     return add_record(w, &x, true);
 }
 
+/* Would adding src's records one by one join any two of them? */
+static bool joins_within(const mf_warnings *src)
+{
+    for (size_t i = 1; i < src->count; i++) {
+        const mf_warning *a = &src->items[i - 1], *b = &src->items[i];
+        if ((a->rule == b->rule || strcmp(a->rule, b->rule) == 0) && strcmp(a->message, b->message) == 0)
+            return true;
+    }
+    return false;
+}
+
 int mf_warnings_take(mf_warnings *dst, mf_warnings *src)
 {
+    if (dst->count == 0 && src->count <= MF_WARNINGS_MAX && !joins_within(src)) {
+        mf_warnings_clear(dst);         /* the common case: the records move as they are */
+        *dst = *src;
+        memset(src, 0, sizeof *src);
+        return 0;
+    }
     int rc = 0;
     for (size_t i = 0; i < src->count; i++) {
         if (rc == 0)

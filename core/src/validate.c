@@ -356,9 +356,10 @@ static int check_members(vctx *c, const mf_snode *s, const json_t *v, int depth)
 {
     if (!s->props.slots && !s->addl && !s->addl_false)
         return 0;
-    const char *k;
-    json_t *x;
-    json_object_foreach((json_t *)v, k, x) {
+    /* the iterator itself: json_object_foreach looks each key up again */
+    for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
+        const char *k = json_object_iter_key(it);
+        json_t *x = json_object_iter_value(it);
         const mf_snode *sub;
         if (member_schema(c, s, k, mf_keymap_get(&s->props, k), &sub))
             return -1;
@@ -406,7 +407,10 @@ static int check_string(vctx *c, const mf_snode *s, const json_t *v)
     const char *str = json_string_value(v);
     size_t len = json_string_length(v);
     const json_t *mn = s->min_len, *mx = s->max_len;
-    if (mn || mx) {
+    /* len / 4 <= code points <= len: count them only when the bounds do not settle it */
+    bool settled = (!mn || (json_int_t)(len / 4) >= json_integer_value(mn)) &&
+                   (!mx || (json_int_t)len <= json_integer_value(mx));
+    if (!settled) {
         size_t cps = utf8_length(str, len);
         if (mn && (json_int_t)cps < json_integer_value(mn))
             return fail(c, "SCHEMA_VIOLATION", cps == 0 ? "must not be empty (at least %lld character%s)"

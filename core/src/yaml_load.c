@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <yaml.h>
+#include "json_strict.h"
 #include "schema_compile.h"
 
 #define MF_DEFAULT_MAX_NODES 4000000
@@ -55,7 +56,8 @@ typedef struct {
     const mf_keymap *keys; /* the profile's key flags (MF_K_*), NULL when no key needs a look */
     const json_t *key_map; /* the profile's key aliasing map, NULL when aliasing is off */
     json_t **intern;    /* scalar values are never changed in place, so equal ones can be one json_t */
-    size_t intern_mask; /* slots - 1: a power of two, about one slot per 32 bytes of text */
+    uint32_t *intern_tag; /* per slot: the high bits of its value's hash, compared before the value is read */
+    size_t intern_mask; /* slots - 1: a power of two, about one slot per 32 bytes of text (one block under 64 KB) */
 } loader;
 
 static bool all_digits(const char *s, size_t n, int base)
@@ -305,39 +307,45 @@ static int pop(loader *L)
 
 static uint64_t text_hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    return mf_keymap_hash(s, n);
 }
 
-static json_t **intern_slot(loader *L, uint64_t h)
+static size_t slot_of(const loader *L, uint64_t h)
 {
-    return &L->intern[(h ^ (h >> 29)) & L->intern_mask];
+    return (h ^ (h >> 29)) & L->intern_mask;
 }
 
-/* The string s[0..n), shared with an equal one seen recently: a list of a
+/* The string s[0..n), shared with an equal one seen before: a list of a
  * million "- a" items holds one string, not a million. The table is probed
- * before a value is built, so a repeat costs no allocation. utf8: check the
- * bytes (escapes like "\ud800" in double quotes; libyaml checked the rest). */
+ * before a value is built, so a repeat costs no allocation; a slot keeps its
+ * first value and its hash, so a different string costs no look at a value
+ * elsewhere in memory. utf8: check the bytes (escapes like "\ud800" in
+ * double quotes; libyaml checked the rest). */
 static json_t *string_scalar(loader *L, const char *s, size_t n, bool utf8)
 {
     json_t **slot = NULL;
     if (L->intern && n <= INTERN_MAX_LEN) {
-        slot = intern_slot(L, text_hash(s, n));
-        if (*slot && json_is_string(*slot) && json_string_length(*slot) == n &&
-            memcmp(json_string_value(*slot), s, n) == 0)
-            return json_incref(*slot);
+        uint64_t h = text_hash(s, n);
+        size_t i = slot_of(L, h);
+        slot = &L->intern[i];
+        if (*slot) {
+            if (L->intern_tag[i] == (uint32_t)(h >> 32) && json_is_string(*slot) &&
+                json_string_length(*slot) == n && memcmp(json_string_value(*slot), s, n) == 0)
+                return json_incref(*slot);
+            slot = NULL;
+        } else {
+            L->intern_tag[i] = (uint32_t)(h >> 32);
+        }
     }
-    json_t *v = utf8 ? json_stringn(s, n) : json_stringn_nocheck(s, n);
-    if (v && slot) {
-        json_decref(*slot);
+    if (utf8 && !mf_utf8_valid(s, n)) /* what json_stringn checks, eight ASCII bytes at a time */
+        return NULL;
+    json_t *v = json_stringn_nocheck(s, n);
+    if (v && slot)
         *slot = json_incref(v);
-    }
     return v;
 }
 
-/* v (an integer, or the string a number's text fell back to), or an equal one seen recently (v released). */
+/* v (an integer, or the string a number's text fell back to), or an equal one seen before (v released). */
 static json_t *intern(loader *L, json_t *v)
 {
     uint64_t h;
@@ -349,13 +357,17 @@ static json_t *intern(loader *L, json_t *v)
         return v;
     if (!L->intern)
         return v;
-    json_t **slot = intern_slot(L, h);
-    if (*slot && json_typeof(*slot) == json_typeof(v) && json_equal(*slot, v)) {
-        json_decref(v);
-        return json_incref(*slot);
+    size_t i = slot_of(L, h);
+    if (!L->intern[i]) {
+        L->intern[i] = json_incref(v);
+        L->intern_tag[i] = (uint32_t)(h >> 32);
+        return v;
     }
-    json_decref(*slot);
-    *slot = json_incref(v);
+    if (L->intern_tag[i] == (uint32_t)(h >> 32) && json_typeof(L->intern[i]) == json_typeof(v) &&
+        json_equal(L->intern[i], v)) {
+        json_decref(v);
+        return json_incref(L->intern[i]);
+    }
     return v;
 }
 
@@ -509,7 +521,8 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     size_t slots = INTERN_MIN_SLOTS;
     while (slots < INTERN_SLOTS && slots * 32 < len)
         slots *= 2;
-    L.intern = calloc(slots, sizeof *L.intern); /* NULL: no sharing, still correct */
+    L.intern = calloc(slots, sizeof *L.intern + sizeof *L.intern_tag); /* NULL: no sharing, still correct */
+    L.intern_tag = L.intern ? (uint32_t *)(L.intern + slots) : NULL;
     L.intern_mask = slots - 1;
     *out = NULL;
     if (!yaml_parser_initialize(&parser)) {

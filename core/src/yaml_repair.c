@@ -47,6 +47,7 @@
     X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL)                           \
     X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3, "\"'", NULL)                     \
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3, "|>", NULL)              \
+    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>", NULL)            \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3, "|", NULL)                                 \
     X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3, "`@|>*", NULL)             \
     X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3, "\"'", NULL)                             \
@@ -221,10 +222,12 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
     if (!m)
         return 0;
     size_t n = run_chain(model_rules, group, text, m, p, w);
-    /* a quote group 3 closed no longer hides the wrapper lines (a bare tag, a
-     * fence) the open quote ran over: group 1 looks again */
-    if (group == 3 && n)
+    /* a quote group 3 closed no longer hides the lines the open quote ran over
+     * (a bare tag, a fence, `-id: Q`): groups 1 and 2 look again */
+    if (group == 3 && n) {
         n += run_chain(model_rules, 1, text, m, p, w);
+        n += run_chain(model_rules, 2, text, m, p, w);
+    }
     return n;
 }
 
@@ -258,7 +261,7 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
 
 /* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
  * `- ` item holding ': ' after a key that is not an identifier (item-colon, unquoted),
- * a ` #` after a quote (quoted-hash), or a bare `key:` the profile lists
+ * a ` #` after a quote (quoted-hash), `|#text` (block-header-comment), or a bare `key:` the profile lists
  * nested children for whose next content line starts at its column
  * (nested-children).
  * A cheap byte scan before building the line model. */
@@ -279,6 +282,13 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if (hash && hash > s + i && hash[-1] == ' ' && (memchr(s + i, '\'', (size_t)(hash - s) - i) ||
                                                         memchr(s + i, '"', (size_t)(hash - s) - i)))
             return true; /* maybe a ' #' inside quotes (quoted-hash) */
+        const char *bar = i < e ? memchr(s + i, '|', e - i) : NULL, *gt = i < e ? memchr(s + i, '>', e - i) : NULL;
+        if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
+            (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
+            return true; /* `key: |#text` (block-header-comment) */
+        const char *inl = i < e ? memmem(s + i, e - i, ": - ", 4) : NULL;
+        if (inl && memchr(inl + 4, ':', (size_t)(s + e - inl) - 4))
+            return true; /* `key: - item: x` (item-colon reads the inline item with its list) */
         if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
@@ -315,7 +325,8 @@ static const model_rule misread_rules[] = {
     {0, yr_fix_front_matter_closer, "-", NULL}, {0, yr_fix_dash_space, NULL, NULL},
     {0, yr_fix_colon_space_child, ":", NULL},   {0, yr_fix_nested_children, NULL, NULL},
     {0, yr_fix_item_colon, ":", NULL},
-    {0, yr_fix_quoted_hash, "\"'", NULL},       {0, NULL, NULL, NULL}};
+    {0, yr_fix_quoted_hash, "\"'", NULL},       {0, yr_fix_block_header_comment, "|>", NULL},
+    {0, NULL, NULL, NULL}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {

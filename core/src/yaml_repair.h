@@ -124,6 +124,9 @@ size_t yr_fix_type_union(const yr_doc *, mf_buf *, const mf_profile *, mf_warnin
 size_t yr_fix_reserved_indicator(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_free_text(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_quoted_hash(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_block_header_comment(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* True when [s, s+n) starts with a block scalar header glued to a comment: [|>][0-9+-]{0,2}'#'. */
+bool yr_header_glued_comment(const char *s, size_t n);
 size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);

@@ -193,12 +193,15 @@ static bool escape_ok(const char *s, size_t n, size_t i)
     return c != '\0' && strchr("0abt\tnvfre \"/\\N_LP", c) != NULL;
 }
 
-/* True when the line after i (skipping blank lines) clearly starts a new
- * element relative to column col: end of input, a list item, a key at or
- * left of col, a code fence or a document marker. */
+/* True when the line after i (skipping blank lines, and comment lines: a
+ * comment is never folded into the value) clearly starts a new element
+ * relative to column col: end of input, a list item, a key at or left of
+ * col, a code fence or a document marker. */
 static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
 {
     size_t k = next_nonblank(d, i);
+    while (k < d->count && d->l[k].s[mf_line_indent((mf_line){d->l[k].s, d->l[k].n})] == '#')
+        k = next_nonblank(d, k);
     if (k >= d->count)
         return true;
     const yr_line *l = &d->l[k];
@@ -208,7 +211,7 @@ static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
     if (n >= 3 && memcmp(s, "```", 3) == 0)
         return true;
     if ((l->flags & YR_INERT))
-        return s[0] != '#';
+        return true;
     if (s[0] == '-' && (n == 1 || s[1] == ' '))
         return true;
     yr_entry e = yr_entry_at(d, k);
@@ -352,6 +355,8 @@ static size_t dq_run_end(const yr_doc *d, size_t i, size_t col)
         const yr_line *l = &d->l[k];
         if (mf_line_blank((mf_line){l->s, l->n}))
             continue;
+        if (l->s[mf_line_indent((mf_line){l->s, l->n})] == '#') /* a comment ends the run, text after it is no value */
+            return next_is_structural(d, k, col) ? last : (size_t)-1;
         if (starts_element(d, k, col))
             break;
         if (mf_line_indent((mf_line){l->s, l->n}) <= col)
@@ -526,8 +531,12 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     size_t vend, r = after_quoted(&d->l[i], e, &vend);
     if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
         return 0;
-    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i), MSG_QUOTED);
-    return yr_put_quoted(o, d, i, e, vend, vend < e->end ? i : plain_last(d, i, parent_col(e)));
+    size_t last = vend < e->end ? i : plain_last(d, i, parent_col(e));
+    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i),
+                    "Quoted a YAML value that starts with a quoted fragment followed by more text (guessed that "
+                    "%.*s%s is one string, its quotes kept as text).",
+                    (int)(vend - e->val), d->l[i].s + e->val, last > i ? " and its continuation lines" : "");
+    return yr_put_quoted(o, d, i, e, vend, last);
 }
 
 size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -583,6 +592,47 @@ static size_t fix_block_ind(yr_out *o, const yr_doc *d, size_t i, const yr_entry
 size_t yr_fix_quoted_block_ind(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     return yr_run_line_rule(d, out, p, w, fix_block_ind);
+}
+
+/* ---- yaml.block-header-comment ---- */
+
+/* `key: |#text`: libyaml reads `#text` as a comment (YAML 1.2 requires a
+ * blank before it and calls the line an error). The blank is added and the
+ * warning names the text that is no part of the value. */
+bool yr_header_glued_comment(const char *s, size_t n)
+{
+    size_t k = 1;
+    if (n < 2 || (s[0] != '|' && s[0] != '>'))
+        return false;
+    while (k < n && k < 3 && (isdigit((unsigned char)s[k]) || s[k] == '+' || s[k] == '-'))
+        k++;
+    return k < n && s[k] == '#';
+}
+
+static size_t fix_header_comment(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                                 mf_warnings *w)
+{
+    (void)p;
+    const yr_line *l = &d->l[i];
+    if (!yr_header_glued_comment(l->s + e->val, e->end - e->val))
+        return 0;
+    size_t k = e->val + 1;
+    while (l->s[k] != '#')
+        k++;
+    yr_put(o, l->s, k);
+    yr_put(o, " ", 1);
+    yr_put(o, l->s + k, l->n - k);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
+                    "Read '%.*s' right after the block scalar header '%.*s' as a comment, as YAML readers do "
+                    "(YAML 1.2 wants a blank before '#'): that text is not part of the value.",
+                    (int)(e->end - k), l->s + k, (int)(k - e->val), l->s + e->val);
+    return i + 1;
+}
+
+size_t yr_fix_block_header_comment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return yr_run_line_rule(d, out, p, w, fix_header_comment);
 }
 
 /* ---- yaml.reserved-indicator ---- */

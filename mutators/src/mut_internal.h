@@ -67,9 +67,12 @@ size_t mt_line_value(const mt_line *l, const char **v);
 bool mt_line_block_indicator(const mt_line *l);
 /* Rebuild text with line i replaced by repl (n bytes, no '\n'). */
 int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *repl, size_t n);
-/* Is there a fence line (```) in the text already? Fencing it again nests
- * fences, which markdown cannot: no rule promises to unwrap that, so the
- * fence ops find no site. */
+/* Length of a transcript role prefix ("[assistant]", "[user/x]") at s, or 0:
+ * '[', a role word, optional "/..." segments, ']' (core strips it). */
+size_t mt_role_prefix(const char *s, size_t n);
+/* Is there a fence line (```, also after a transcript role prefix) in the
+ * text already? Fencing it again nests fences, which markdown cannot: no
+ * rule promises to unwrap that, so the fence ops find no site. */
 bool mt_has_fence(const mf_op_ctx *ctx);
 /* Does the YAML key of the line holding offset off occur again at the same
  * indentation in the same mapping (a yaml.duplicate-key copy)? Rewriting one

@@ -88,11 +88,15 @@ static bool starts_with_prose(const mf_op_ctx *ctx)
 {
     const char *const *lists[] = {prose_before, anchor_prose};
     const size_t counts[] = {5, 3};
+    size_t at = 0;                      /* past transcript role prefixes a later op put there */
+    for (size_t r; (r = mt_role_prefix(ctx->text + at, ctx->len - at));)
+        for (at += r; at < ctx->len && ctx->text[at] == ' ';)
+            at++;
     for (size_t l = 0; l < 2; l++)
         for (size_t i = 0; i < counts[l]; i++) {
             const char *nl = strchr(lists[l][i], '\n');
             size_t n = (size_t)(nl - lists[l][i]);
-            if (ctx->len >= n && !memcmp(ctx->text, lists[l][i], n))
+            if (ctx->len - at >= n && !memcmp(ctx->text + at, lists[l][i], n))
                 return true;
         }
     return false;
@@ -255,9 +259,29 @@ int mt_op_cand_prose_before(mf_op_ctx *ctx)
     return rc;
 }
 
+/* Does the JSON text end inside an open bracket or string (an earlier
+ * json.truncate)? Prose after it reads as the cut value's continuation. */
+static bool json_cut(const mf_op_ctx *ctx)
+{
+    mt_jtoks t;
+    if (mt_is_yaml(ctx) || mt_json_scan(ctx->text, ctx->len, &t) < 0)
+        return false;
+    long depth = 0;
+    size_t end = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        depth += t.v[i].kind == JT_OPEN ? 1 : t.v[i].kind == JT_CLOSE ? -1 : 0;
+        end = t.v[i].off + t.v[i].len;
+    }
+    mt_jtoks_free(&t);
+    while (end < ctx->len && isspace((unsigned char)ctx->text[end]))
+        end++;
+    /* an open bracket, or an unclosed string the scan stopped at */
+    return depth > 0 || (end < ctx->len && strchr("\"'`", ctx->text[end]));
+}
+
 int mt_op_cand_prose_after(mf_op_ctx *ctx)
 {
-    bool empty = empty_artifact(ctx);
+    bool empty = empty_artifact(ctx) || json_cut(ctx);
     int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;
@@ -275,6 +299,9 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
 {
     if (mt_has_fence(ctx))
         return 0;
+    /* a fence around an empty or one-scalar artifact holds no structure: cand.fence
+     * takes only structured text, and the fenced scalar is as much prose */
+    bool empty = empty_artifact(ctx);
     char pre[160], post[160];
     bool prose = mt_param_int(ctx, "prose", (long)mt_rand(ctx, 2));
     snprintf(pre, sizeof pre, "%s```%s\n", prose ? "Here is the output:\n\n" : "", tag);
@@ -282,6 +309,8 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
              prose && close ? "\nDone.\n" : "");
     int rc = wrap(ctx, pre, post);
     ctx->prose_key = rc == 1;   /* a later wrapper puts (or indents) the fence inside the artifact */
+    if (rc == 1 && empty)
+        ctx->contract = MF_CONTRACT_RAW;
     return rc;
 }
 

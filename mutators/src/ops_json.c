@@ -144,9 +144,38 @@ static bool s_has_nl(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 static int e_nl(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\n", "\n"); }
 int mt_op_json_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
 
+/* Does the string token [s, s+n) hold an escaped quote, then ',' or ':',
+ * then another escaped quote (`\", \"notes\": \"`)? Unescaped, that reads
+ * as the end of the string and more members or elements: nothing tells
+ * the two readings apart. */
+static bool quoted_separator(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (s[i] != '\\' || s[i + 1] != '"')
+            continue;
+        size_t j = i + 2;
+        while (j < n && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        if (j >= n || (s[j] != ',' && s[j] != ':'))
+            continue;
+        j++;
+        while (j < n && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        if (j + 1 < n && s[j] == '\\' && s[j + 1] == '"')
+            return true;
+    }
+    return false;
+}
+
+/* Not where a string starts or ends with an escaped quote: unescaped, ""x"
+ * or "x"" is the doubled-quotes shape json.doubled-quotes reads as one pair
+ * (a string json.string-plus split right before an inner quote, say). */
 static bool s_has_quote(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
-    return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\\"");
+    const char *s = tok_s(ctx, &t->v[i]);
+    size_t n = t->v[i].len;
+    bool edge = n >= 4 && ((s[1] == '\\' && s[2] == '"') || (s[n - 3] == '\\' && s[n - 2] == '"' && (n < 5 || s[n - 4] != '\\')));
+    return t->v[i].kind == JT_STR && contains(s, n, "\\\"") && !quoted_separator(s, n) && !edge;
 }
 static int e_quote(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\\"", "\""); }
 int mt_op_json_inner_quote(mf_op_ctx *ctx) { return tok_op(ctx, s_has_quote, e_quote); }
@@ -380,7 +409,9 @@ static bool s_number(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     const mt_jtok *k = &t->v[i];
     const char *s = tok_s(ctx, k);
-    return k->kind == JT_NUM && s[0] != '-' && (s[0] != '0' || (k->len > 2 && s[1] == '.'));
+    /* not a number this op already rewrote (+12, .5): a second pass would write ++12 */
+    return k->kind == JT_NUM && s[0] != '-' && (s[0] != '0' || (k->len > 2 && s[1] == '.')) &&
+           (k->off == 0 || (s[-1] != '+' && s[-1] != '.'));
 }
 static int e_number(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
@@ -501,7 +532,8 @@ static bool value_tok(const mt_jtoks *t, size_t i)
 }
 
 /* An escaped backslash before a letter that is no JSON escape (\\d -> \d),
- * as in a regex or a Windows path: the rule keeps the backslash. */
+ * as in a regex or a Windows path: the rule keeps the backslash. Not before
+ * an apostrophe: \' is the escaped quote json.single-quote-escape reads as '. */
 static long lone_backslash_at(const mf_op_ctx *ctx, const mt_jtok *k)
 {
     const char *s = tok_s(ctx, k);
@@ -510,7 +542,7 @@ static long lone_backslash_at(const mf_op_ctx *ctx, const mt_jtok *k)
     for (size_t i = 1; i + 2 < k->len - 1; i++) {
         if (s[i] != '\\')
             continue;
-        if (s[i + 1] == '\\' && !strchr("\"\\/bfnrtu", s[i + 2]) && (unsigned char)s[i + 2] > ' ')
+        if (s[i + 1] == '\\' && !strchr("\"\\/bfnrtu'", s[i + 2]) && (unsigned char)s[i + 2] > ' ')
             return (long)i;
         i++;
     }

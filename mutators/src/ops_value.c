@@ -16,14 +16,33 @@ typedef struct { leaf *v; size_t n, cap; } leaves;
 /* A field whose string core rewrites by design, so the value op's string
  * could never be the ground truth: a runtime-context key of the profile
  * (story_id is overwritten from the context), an enum field (mapped to its
- * canonical value), a status (prd's and beads' normalizers map it) or an id
+ * canonical value; or one the schema enumerates, which a normalizer
+ * validates: a change's type), a status (prd's and beads' normalizers map it) or an id
  * (normalized by the id rules). */
+/* Does the JSON schema s declare property k with an "enum" or "const"
+ * anywhere (changes[].type: {enum: [modified, added, removed]})? */
+static bool schema_enum(const json_t *s, const char *k, int depth)
+{
+    if (depth > 32 || !json_is_object(s))
+        return false;
+    const json_t *props = json_object_get(s, "properties"), *pk = json_object_get(props, k);
+    if (json_object_get(pk, "enum") || json_object_get(pk, "const"))
+        return true;
+    const char *key;
+    json_t *c;
+    json_object_foreach((json_t *)s, key, c) {
+        if (json_is_object(c) && schema_enum(c, k, depth + 1))
+            return true;
+    }
+    return false;
+}
+
 static bool normalized_field(const mf_profile *p, const char *k)
 {
     size_t n = strlen(k);
     if (!strcmp(k, "id") || !strcmp(k, "status") || (n > 3 && !strcmp(k + n - 3, "_id")))
         return true;
-    return p && (json_object_get(p->context, k) || json_object_get(p->enums, k));
+    return p && (json_object_get(p->context, k) || json_object_get(p->enums, k) || schema_enum(p->schema, k, 0));
 }
 
 static void collect(const mf_profile *p, json_t *node, leaves *out, int depth)

@@ -7,7 +7,9 @@
  * the ` #` as the start of a comment, yaml.quoted-hash quotes it back.
  * yaml.front-matter-closer ends the text with a closing `---` line (and
  * sometimes opens it with one), as generated front matter is written: YAML
- * reads a last empty document, yaml.front-matter-closer drops it. */
+ * reads a last empty document, yaml.front-matter-closer drops it.
+ * yaml.block-header-comment glues a comment to a block scalar header
+ * (`notes: |#note`): readers drop it as a comment, the rule says so. */
 #include <string.h>
 #include "mut_internal.h"
 
@@ -114,4 +116,30 @@ int mt_op_yaml_front_matter_closer(mf_op_ctx *ctx)
     int e = (opener ? mt_puts(&b, "---\n") : 0) | mt_put(&b, ctx->text, ctx->len) |
             (ctx->text[ctx->len - 1] != '\n' ? mt_putc(&b, '\n') : 0) | mt_puts(&b, closer[mt_rand(ctx, 4)]);
     return mt_ctx_commit(ctx, &b, e);
+}
+
+int mt_op_yaml_block_header_comment(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t sites[256], m = 0;
+    for (size_t i = 0; i < ls.n && m < 256; i++)
+        if (!ls.v[i].block_body && mt_line_block_indicator(&ls.v[i]))
+            sites[m++] = i;
+    int rc = 0;
+    if (m) {
+        static const char *const note[] = {"# see below", "#  - [ ] todo", "#note"};
+        const mt_line *l = &ls.v[sites[mt_rand(ctx, m)]];
+        const char *v;
+        size_t n = mt_line_value(l, &v);
+        mt_buf b = {0};
+        int e = mt_put(&b, l->s, (size_t)(v - l->s) + n) | mt_puts(&b, note[mt_rand(ctx, 3)]);
+        rc = e ? -1 : mt_replace_line(ctx, &ls, (size_t)(l - ls.v), b.s, b.len);
+        mt_free(&b);
+    }
+    mt_lines_free(&ls);
+    return rc;
 }

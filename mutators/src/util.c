@@ -247,10 +247,10 @@ int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *re
 
 /* ---- JSON tokens ---- */
 
-/* Length of a transcript role prefix ("[assistant]", "[user/x]") at s, or 0:
- * a lowercase word, optional "/..." segments, ']' (core strips it). */
-static size_t role_prefix(const char *s, size_t n)
+size_t mt_role_prefix(const char *s, size_t n)
 {
+    if (n == 0 || s[0] != '[')
+        return 0;
     static const char *const roles[] = {"assistant", "user", "system", "sys", "tool", "model", "error", NULL};
     for (const char *const *r = roles; *r; r++) {
         size_t rl = strlen(*r), i = 1 + rl;
@@ -279,7 +279,7 @@ int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
             continue;
         }
         mt_jtok tk = {JT_LIT, i, 1};
-        size_t role = c == '[' && (i == 0 || t[i - 1] == '\n' || i == after_role) ? role_prefix(t + i, len - i) : 0;
+        size_t role = c == '[' && (i == 0 || t[i - 1] == '\n' || i == after_role) ? mt_role_prefix(t + i, len - i) : 0;
         if (role) {                     /* "[tool] " from cand.transcript-prefix (stacked too): not JSON */
             i += role;
             while (i < len && (t[i] == ' ' || t[i] == '\t'))
@@ -365,9 +365,16 @@ void mt_jtoks_free(mt_jtoks *t)
 
 bool mt_has_fence(const mf_op_ctx *ctx)
 {
-    for (size_t i = 0; i + 3 <= ctx->len; i++)
-        if ((i == 0 || ctx->text[i - 1] == '\n') && !memcmp(ctx->text + i, "```", 3))
+    for (size_t i = 0; i + 3 <= ctx->len; i++) {
+        if (i && ctx->text[i - 1] != '\n')
+            continue;
+        size_t k = i;
+        for (size_t r; (r = mt_role_prefix(ctx->text + k, ctx->len - k));) /* "[tool] ```" */
+            for (k += r; k < ctx->len && ctx->text[k] == ' ';)
+                k++;
+        if (k + 3 <= ctx->len && !memcmp(ctx->text + k, "```", 3))
             return true;
+    }
     return false;
 }
 

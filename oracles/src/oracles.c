@@ -339,8 +339,18 @@ static int hexval(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
+/* Number of hex digits at s[0, n) up to want, or 0 when fewer. */
+static int hex_digits(const char *s, size_t n, int want)
+{
+    for (int q = 0; q < want; q++)
+        if ((size_t)q >= n || hexval(s[q]) < 0)
+            return 0;
+    return want;
+}
+
 /* The input with JSON/YAML backslash escapes decoded (\n, \", \uXXXX incl.
- * surrogate pairs), so "\nimport" and "Cr\u00e8me" give the words of the value. */
+ * surrogate pairs, YAML's \xXX and \UXXXXXXXX), so "\nimport" and
+ * "Cr\u00e8me" give the words of the value. */
 static char *unescape(const char *s, size_t n, size_t *out_len)
 {
     char *o = malloc(n + 1);
@@ -354,11 +364,13 @@ static char *unescape(const char *s, size_t n, size_t *out_len)
         }
         char c = s[++i];
         unsigned long cp = 0;
-        int d0 = -1;
-        if (c == 'u' && i + 4 < n && (d0 = hexval(s[i + 1])) >= 0 && hexval(s[i + 2]) >= 0 && hexval(s[i + 3]) >= 0 &&
-            hexval(s[i + 4]) >= 0) {
-            cp = (unsigned long)(d0 << 12 | hexval(s[i + 2]) << 8 | hexval(s[i + 3]) << 4 | hexval(s[i + 4]));
-            i += 4;
+        int nd = c == 'u' ? 4 : c == 'U' ? 8 : c == 'x' ? 2 : 0;
+        if (nd && hex_digits(s + i + 1, n - i - 1, nd)) {
+            for (int q = 1; q <= nd; q++)
+                cp = cp << 4 | (unsigned long)hexval(s[i + q]);
+            i += (size_t)nd;
+            if (cp > 0x10FFFF)
+                cp = 0xFFFD;
             if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < n && s[i + 1] == '\\' && s[i + 2] == 'u') {
                 unsigned long lo = 0;
                 bool ok = true;
@@ -611,8 +623,9 @@ static bool scalar_text(const json_t *want, const char *s)
     char *e;
     if (!*s)
         return json_is_null(want);
-    if (json_is_integer(want)) {
-        long long x = strtoll(s, &e, 10);
+    if (json_is_integer(want)) {            /* YAML 1.2 core ints: 31, +31, 0x1F, 0o37 */
+        bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X'), oct = s[0] == '0' && s[1] == 'o';
+        long long x = strtoll(hex || oct ? s + 2 : s, &e, hex ? 16 : oct ? 8 : 10);
         return !*e && x == json_integer_value(want);
     }
     if (json_is_real(want)) {

@@ -315,6 +315,18 @@ static void orphan_fence(void **state)
     expect(&c, 1, "fence", "a: 1\n");
     mf_candidates_free(&c);
 
+    /* fences inside a YAML block scalar open nothing: a bare fence at the end is still an orphan */
+    c = build(NULL, "hint: |-\n  ```\n  plain fence\n  ```\nitems: null\n```\n");
+    expect(&c, 0, "raw", "hint: |-\n  ```\n  plain fence\n  ```\nitems: null\n");
+    expect_rules(&c, 0, "cand.orphan-fence", NULL);
+    mf_candidates_free(&c);
+
+    /* nor is the block's own last line */
+    c = build(NULL, "title: '|'\n  Here:\n  ```json\n  {\"a\": 1}\n  ```\n");
+    expect(&c, 0, "raw", "title: '|'\n  Here:\n  ```json\n  {\"a\": 1}\n  ```\n");
+    expect_rules(&c, 0, NULL);
+    mf_candidates_free(&c);
+
     /* ```yaml as the last line is not a closing fence */
     c = build(NULL, "a: 1\n```yaml\n");
     expect(&c, 0, "raw", "a: 1\n```yaml\n");
@@ -373,6 +385,14 @@ static void json_balanced_and_span(void **state)
     mf_candidates_free(&c);
     c = build(json_p, "x {\"a\": 1}, {\"b\": tru");
     assert_int_equal(c.count, 1); /* truncated concatenation: no head, no span */
+    mf_candidates_free(&c);
+
+    /* terminal noise after the last closer (an ANSI sequence, paste markers) is no structure */
+    c = build(json_p, "Here it is.\n{\"a\": [1}\n\x1b[0m");
+    expect(&c, c.count - 1, "json-span", "{\"a\": [1}");
+    mf_candidates_free(&c);
+    c = build(json_p, "{\"a\": [1}\n[200~[201~\n\nThis covers it.");
+    expect(&c, c.count - 1, "json-span", "{\"a\": [1}");
     mf_candidates_free(&c);
 
     /* a span that starts with a transcript role prefix is the prefix, not a value: only the

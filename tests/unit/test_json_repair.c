@@ -25,7 +25,7 @@ typedef struct {
 static run repair_p(const char *text, size_t len, const mf_profile *p, int depth)
 {
     run r = {0};
-    r.rc = mf_json_parse_repair(text, len, p, depth, &r.v, &r.w, &r.e);
+    r.rc = mf_json_parse_repair(text, len, p, depth, false, &r.v, &r.w, &r.e);
     return r;
 }
 
@@ -296,6 +296,8 @@ static void test_linear(void **state)
         {"\"a\" + ", "[", "\"b\"]"},    /* string concatenation */
         {"..., ", "[", "1]"},           /* placeholders */
         {"1 ", "{\"a\": [", "]}"},      /* missing commas */
+        {"a */\"b ", "[\"x", "\"]"},    /* inner quotes after a comment's end: no comment start to find */
+        {" + \"b", "[\"x", "\"]"},       /* '+' before inner quotes (a string missing its closing quote?) */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t reps = (1u << 20) / strlen(cases[i].unit);

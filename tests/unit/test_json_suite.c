@@ -66,7 +66,7 @@ static void test_suite(void **state)
         json_t *out = NULL;
         mf_warnings w = {0};
         mf_error err = {0};
-        int rc = mf_json_parse_repair((const char *)bytes, n, NULL, 0, &out, &w, &err);
+        int rc = mf_json_parse_repair((const char *)bytes, n, NULL, 0, false, &out, &w, &err);
         if (rc != 0) {
             assert_int_equal(err.tier, 1);
             assert_true(!strcmp(err.type, "JSON_SYNTAX_ERROR") || !strcmp(err.type, "NESTING_TOO_DEEP"));

@@ -159,7 +159,7 @@ static void test_fuzz_false_positives(void **state)
     const char *ctl = "status: \"approved\\x02source: sha: 0b8e1f3c5a7d9e2b4f6a\"\n";
     r = fake(ctl, "{\"status\":\"draft\"}");
     mf_warnings_add(&r->warnings, "norm.prd-status", 0, "Normalized status \"approved\x02source: sha: 0b8e1f...\" to draft.");
-    mf_oracle_input in4 = {mf_profiles_get("generic_yaml"), NULL, ctl, strlen(ctl), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in4 = {mf_profiles_get("generic_yaml"), NULL, ctl, strlen(ctl), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in4, &v))
         fail_msg("control byte in a preview: %s", v.detail);
     mf_result_free(r);
@@ -167,7 +167,7 @@ static void test_fuzz_false_positives(void **state)
     const char *nul = "status: done\x7f\x01summary: lost words\n";
     r = fake(nul, "{\"status\":\"done\"}");
     mf_warnings_add(&r->warnings, "norm.bead-status", 0, "Normalized bead status \"done\\u007f\\u0001summary: lost words\" to done.");
-    mf_oracle_input in6 = {mf_profiles_get("generic_yaml"), NULL, nul, strlen(nul), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in6 = {mf_profiles_get("generic_yaml"), NULL, nul, strlen(nul), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in6, &v))
         fail_msg("word after a \\u escape in a warning: %s", v.detail);
     mf_result_free(r);
@@ -175,7 +175,7 @@ static void test_fuzz_false_positives(void **state)
     const char *cm = "{\n  asks\": [\n    #{\"task_id\": \"T-1\", \"description\": \"say hi now\", \"extra\": null}\n  ]\n}\n";
     r = fake(cm, "{\"asks\":[]}");
     mf_warnings_add(&r->warnings, "json.comment", 3, "comment removed: #{\"task_id\": \"T-1\", \"description\": \"say hi...");
-    mf_oracle_input in7 = {mf_profiles_get("generic_json"), NULL, cm, strlen(cm), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in7 = {mf_profiles_get("generic_json"), NULL, cm, strlen(cm), r, NULL, MF_EXPECT_RAW, NULL};
     if (mf_oracle_conservation(&in7, &v))
         fail_msg("unquoted preview at the end of a warning: %s", v.detail);
     mf_result_free(r);
@@ -183,7 +183,7 @@ static void test_fuzz_false_positives(void **state)
     const char *ctl2 = "status: \"approved\\x02source: sha: 0b8e1f3c5a7d9e2b4f6a\"\nowner: bob\n";
     r = fake(ctl2, "{\"status\":\"draft\"}");
     mf_warnings_add(&r->warnings, "norm.prd-status", 0, "Normalized status \"approved\x02source: sha: 0b8e1f...\" to draft.");
-    mf_oracle_input in5 = {mf_profiles_get("generic_yaml"), NULL, ctl2, strlen(ctl2), r, NULL, MF_EXPECT_RAW};
+    mf_oracle_input in5 = {mf_profiles_get("generic_yaml"), NULL, ctl2, strlen(ctl2), r, NULL, MF_EXPECT_RAW, NULL};
     assert_int_equal(mf_oracle_conservation(&in5, &v), 1);
     assert_non_null(strstr(v.detail, "'owner'"));
     mf_result_free(r);

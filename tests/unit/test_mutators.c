@@ -471,6 +471,79 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_null(strstr(raw, "+20"));
         free(raw);
     }
+    /* json.number-format twice never writes ++5; json.unescaped-quote leaves a string whose
+     * unescaped quotes would read as more members (`\", \"notes\": \"`) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.number-format seed=%d\n"
+                 "op: json.number-format seed=%d\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"n\": 5, \"f\": 0.5, \"name\": \"test\\\", \\\"notes\\\": \\\"run\"}\n", seed, seed + 1, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "++"));
+        assert_null(strstr(raw, ".+"));
+        assert_non_null(strstr(raw, "\"test\\\", \\\"notes\\\": \\\"run\""));
+        free(raw);
+    }
+    /* around a one-scalar artifact a fence holds no structure (raw); a fence behind a role
+     * prefix is a fence (no second one); prose behind a role prefix is prose (no second paragraph) */
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\nop: cand.fence-unclosed seed=1\n---\ni\n", NULL),
+                     MF_CONTRACT_RAW);
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=%d\n"
+                 "op: cand.transcript-prefix seed=%d\nop: cand.orphan-fence seed=%d\nop: cand.prose-before seed=%d\n"
+                 "op: cand.transcript-prefix seed=%d\nop: cand.prose-before seed=%d\n---\nitems:\n  - a\n",
+                 seed, seed, seed + 1, seed, seed + 2, seed + 3);
+        contract_of(text, &raw);
+        const char *f = strstr(raw, "```");
+        assert_true(f && !strstr(f + 3, "```"));
+        int prose = 0;
+        for (const char *q = raw; (q = strstr(q, "\n\n")); q += 2)
+            prose++;
+        assert_true(prose <= 1);
+        free(raw);
+    }
+    /* prose after JSON that json.truncate cut reads as the cut value's continuation: raw;
+     * json.lone-backslash never writes \' (json.single-quote-escape's escaped quote) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.truncate seed=%d\n"
+                 "op: cand.prose-after seed=%d\n---\n{\"a\": [\"one, two\", \"three four five\"], \"b\": \"six seven\"}\n",
+                 seed, seed);
+        assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+    }
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.lone-backslash seed=%d\n---\n"
+                 "{\"a\": \"\\\\'\", \"b\": \"\\\\d+\"}\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"\\'\""));
+        free(raw);
+    }
+    /* json.unescaped-quote leaves a string that starts or ends with an escaped quote
+     * (json.string-plus split it there): unescaped it is the doubled-quotes shape */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"a\": \"\\\"hi there\", \"b\": \"ok then\\\"\"}\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"\"hi"));
+        assert_null(strstr(raw, "then\"\""));
+        free(raw);
+    }
+    /* a whole-artifact fence that a later wrapper indents into the artifact: raw */
+    assert_int_equal(contract_of("malform-case 1\nprofile: refinement_changes\nop: yaml.code-fence seed=1\n"
+                                 "op: norm.wrapper-chain seed=1\n---\nchanges:\n- type: added\n  item_id: r\n", NULL),
+                     MF_CONTRACT_RAW);
+    /* a field the schema enumerates (a change's type) is no value op site: its normalizer rejects others */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: refinement_changes\nop: val.quotes seed=%d\n---\n"
+                 "changes:\n- type: modified\n  item_type: bead\n  item_id: t\n  description: A\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "type: modified\n"));
+        free(raw);
+    }
     /* yaml.colon-space never glues a lone child to its value: `sha:9f2c` alone under
      * `source:` (or alone in a list item) is the parent's plain string, valid YAML */
     for (int seed = 1; seed < 20; seed++) {

@@ -198,6 +198,14 @@ static void test_prd(void **state)
     json_decref(v);
     mf_warnings_clear(&w);
 
+    /* the schema_version warning names the value it replaced */
+    assert_int_equal(run("prd", "prd", "{\"schema_version\": \"one\", \"ticket_id\": \"LT-1\", \"status\": \"draft\"}",
+                         NULL, &v, &w, &err), 0);
+    assert_int_equal(w.count, 1);
+    assert_string_equal(w.items[0].message, "Normalized invalid schema_version to 1 (was \"one\").");
+    json_decref(v);
+    mf_warnings_clear(&w);
+
     /* without runtime context a present ticket id is kept, silently */
     assert_int_equal(run("prd", "prd", "{\"ticket_id\": \"LT-1\", \"status\": \"approved\", \"schema_version\": 2}",
                          NULL, &v, &w, &err), 0);

@@ -171,6 +171,16 @@ static void test_oracle_false_positives(void **state)
     json_object_set_new(json_object_get(r->value, "checks"), "tests", json_integer(1));
     assert_int_equal(mf_oracle_accounting(&in, &v), 1);
     mf_result_free(r);
+    /* a declared string keeps a YAML 1.2 hex or octal int's text (0x1F, 0o17 are 31 and 15 to the plain parse) */
+    const char *hex = "bead_id: 0x1F\nstatus: done\nsummary: 0o17\nchecks:\n  tests: pass\n";
+    r = fake(J("{\"bead_id\":\"0x1F\",\"status\":\"done\",\"summary\":\"0o17\",\"checks\":{\"tests\":\"pass\"}}"),
+             "raw", false);
+    mf_oracle_input inh = {p, NULL, hex, strlen(hex), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_accounting(&inh, &v))
+        fail_msg("declared string fields, hex and octal: %s", v.detail);
+    json_object_set_new(r->value, "bead_id", json_string("0x1E"));
+    assert_int_equal(mf_oracle_accounting(&inh, &v), 1);
+    mf_result_free(r);
 
     const mf_profile *g = mf_profiles_get("generic_yaml");
     const char *raw2 = "n: 050\nm: 007\n";
@@ -180,6 +190,14 @@ static void test_oracle_false_positives(void **state)
         fail_msg("050 -> 50: %s", v.detail);
     json_object_set_new(r->value, "m", json_integer(70));
     assert_int_equal(mf_oracle_no_data_loss(&in2, &v), 1);
+    mf_result_free(r);
+
+    /* YAML's \UXXXXXXXX and \xXX escapes are the characters they spell */
+    const char *raw3 = "a: \"caf\\xE9 \\U0001F389\"\n";
+    r = fake(J("{\"a\":\"caf\xc3\xa9 \xf0\x9f\x8e\x89\"}"), "raw", false);
+    mf_oracle_input inu = {g, NULL, raw3, strlen(raw3), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_no_data_loss(&inu, &v))
+        fail_msg("YAML \\U and \\x escapes: %s", v.detail);
     mf_result_free(r);
 
     /* subset after truncation: the string the text was cut in may be a prefix */

@@ -1,0 +1,87 @@
+/* ops_yaml_blocks.c - block scalar text written too far left: the body of a
+ * `key: |` / `key: >-` scalar moved left, as a whole, onto its key's column
+ * (relative indentation kept), where YAML reads it as no body at all.
+ * Exact: yaml.block-body-indent moves it back, and a block scalar's value
+ * does not depend on the body's column. */
+#include <ctype.h>
+#include <string.h>
+#include "mut_internal.h"
+
+/* Would line text [s, s+n) (indentation stripped) end a fallen body for the
+ * rule, or read as something else: an identifier key, a dash, a comment, a
+ * document marker? Then the line is no site. */
+static bool ends_body(const char *s, size_t n)
+{
+    if (n == 0)
+        return false;
+    if (s[0] == '-' || s[0] == '#' || s[0] == '.' || s[0] == '\t')
+        return true;
+    size_t i = 0;
+    if (!isalpha((unsigned char)s[0]) && s[0] != '_')
+        return false;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
+        i++;
+    return i < n && s[i] == ':';
+}
+
+/* Line i opens a block scalar (no indentation indicator) whose body lines
+ * can all fall left: *last is its last body line, *min the body's column. */
+static bool site(const mt_lines *ls, size_t i, size_t *last, size_t *min)
+{
+    const mt_line *h = &ls->v[i];
+    if (h->block_body || !mt_line_block_indicator(h))
+        return false;
+    const char *v;
+    size_t vn = mt_line_value(h, &v);
+    for (size_t k = 1; k < vn; k++)
+        if (isdigit((unsigned char)v[k]))
+            return false;
+    *min = (size_t)-1;
+    *last = i;
+    for (size_t j = i + 1; j < ls->n && ls->v[j].block_body; j++) {
+        const mt_line *l = &ls->v[j];
+        if (l->blank)
+            continue;
+        if (ends_body(l->s + l->indent, l->len - l->indent) || memchr(l->s, '\r', l->len))
+            return false;
+        if (l->indent < *min)
+            *min = l->indent;
+        *last = j;
+    }
+    return *last > i && *min > h->body;
+}
+
+int mt_op_yaml_block_body_indent(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t sites[256], m = 0, last, min;
+    for (size_t i = 0; i < ls.n && m < 256; i++)
+        if (site(&ls, i, &last, &min))
+            sites[m++] = i;
+    int rc = 0;
+    if (m) {
+        size_t i = sites[mt_rand(ctx, m)];
+        site(&ls, i, &last, &min);
+        size_t shift = min - ls.v[i].body; /* the leftmost body line lands on the key's column */
+        mt_buf b = {0};
+        int e = mt_put(&b, ctx->text, ls.v[i + 1].off);
+        for (size_t j = i + 1; j <= last; j++) {
+            const mt_line *l = &ls.v[j];
+            size_t cut = l->blank ? l->len : shift;
+            e |= mt_put(&b, l->s + (cut < l->len ? cut : l->len), l->len - (cut < l->len ? cut : l->len)) |
+                 mt_putc(&b, '\n');
+        }
+        size_t after = ls.v[last].off + ls.v[last].len + 1;
+        if (after < ctx->len)
+            e |= mt_put(&b, ctx->text + after, ctx->len - after);
+        else if (ctx->len && ctx->text[ctx->len - 1] != '\n' && b.len)
+            b.len--, b.s[b.len] = '\0';
+        rc = mt_ctx_commit(ctx, &b, e);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
