@@ -999,8 +999,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             jl_advance(p);              /* `'T-1", description: "x"`: mismatched quotes */
             break;
         }
-        if (c == '"' && q == Q_SINGLE && !inner && !is_key && !key_quote_in(p, content, p->i) &&
-            end_before_key(p, b, content, open_line, open_bol))
+        if (c == '"' && q == Q_SINGLE && !inner && !is_key &&
+            missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0) &&
+            !key_quote_in(p, content, p->i) && end_before_key(p, b, content, open_line, open_bol))
             break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;
