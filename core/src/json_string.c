@@ -793,6 +793,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     size_t open_bol = p->bol;
     bool inner = false;
     size_t ctrl_at = SIZE_MAX;         /* first literal control character */
+    int letter_escape = 0, letter_line = 0;   /* first \b \f \n \r \t: ambiguous next to invalid escapes */
+    bool invalid_escape = false;
     int ctrl_line = 0, ctrl_c = 0;
     *cut = false;
     mf_buf_reset(b);
@@ -935,6 +937,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
             const char *simple = strchr("\"\\/bfnrt", e);
+            if (simple && e && strchr("bfnrt", e) && !letter_escape)
+                letter_escape = e, letter_line = p->line;
             if (simple && e) {
                 static const char dec[] = "\"\\/\b\f\n\r\t";
                 if (mf_buf_putc(b, dec[simple - "\"\\/bfnrt"])) return jl_fail(p, "out of memory");
@@ -978,6 +982,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, 2);
                 continue;
             }
+            invalid_escape = true;
             jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "invalid escape '\\%c' kept as text (backslash escaped)",
                  e >= 0x20 && e < 0x7f ? e : '?');
             if (mf_buf_putc(b, '\\')) return jl_fail(p, "out of memory");
@@ -1014,6 +1019,10 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     if (ctrl_at < p->i)
         jl_note(p, MF_RULE_JSON_CONTROL_CHAR, ctrl_line, "literal control character%s in a string escaped",
                 ctrl_c == '\n' ? " (line break)" : ctrl_c == '\t' ? " (tab)" : "");
+    if (letter_escape && invalid_escape)   /* `C:\Users\me\file.txt`: is `\f` a form feed or a path's backslash? */
+        jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, letter_line, "'\\%c' in a string that also holds invalid escapes "
+                "read as the JSON escape, not as a backslash and '%c' (a path or pattern would mean the latter)",
+                letter_escape, letter_escape);
     return 0;
 }
 
