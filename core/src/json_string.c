@@ -42,6 +42,7 @@ bool jl_key_without_colon(const jp *p, size_t k)
     size_t v = jl_past_spaces(p, j + 1);
     int c = at(p, v);
     return c == '"' || c == '\'' || c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') ||
+           (v > j + 1 && (c == '`' || c == '(' || jl_smart_quote(p, v) >= 0)) ||
            (v > j + 1 && jl_word_is_literal(p->s + v, jl_word_end(p, v) - v));
 }
 
@@ -628,6 +629,14 @@ static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
     return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
 }
 
+/* Is the byte before offset k (blanks skipped, not before content) a quote? */
+static bool quote_before(const jp *p, size_t content, size_t k)
+{
+    while (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
+        k--;
+    return k > content && (at(p, k - 1) == '"' || at(p, k - 1) == '\'');
+}
+
 /* A value string read through inner quotes (or cut by the end of input)
  * spans [content, close): does an unescaped quote in it (its own kind or '"')
  * open a member (`"key":`) at the start of a line, after a raw control byte,
@@ -652,9 +661,14 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
             continue;
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
-        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--)
+        int opened = 0;                 /* '{' between the comma and the key (`",{ "key":`): no JSON text of the string */
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--) {
             ctrl |= b < 0x20 && b != '\t' && b != '\r';
-        if (ctrl || (a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
+            opened += b == '{' && (a < 2 || at(p, a - 2) != '$');
+        }
+        if (ctrl || (a > content && at(p, a - 1) == '\n') ||
+            (a == content && braces == 0) ||
+            (a > content && at(p, a - 1) == ',' && (braces == 0 || (braces - opened <= 0 && quote_before(p, content, a - 1)))))
             return m;
     }
     return SIZE_MAX;
