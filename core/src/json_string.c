@@ -641,12 +641,14 @@ static bool quote_before(const jp *p, size_t content, size_t k)
  * spans [content, close): does an unescaped quote in it (its own kind or '"')
  * open a member (`"key":`) at the start of a line, after a raw control byte,
  * or at the start of the string or after a comma outside any '{' the string
- * opened (one-line JSON text `{"a": 1, "b": 2}` is data)? Then the reading
- * swallowed members. Returns that quote's offset, or SIZE_MAX. */
+ * opened (one-line JSON text `{"a": 1, "b": 2}` is data, but not when that
+ * text never closes)? Then the reading swallowed members. Returns that
+ * quote's offset, or SIZE_MAX. */
 static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
 {
     int qc = q == Q_SINGLE ? '\'' : '"';
     int braces = 0;                     /* open '{' (not `${`) of JSON text in the string */
+    size_t braced_key = SIZE_MAX;       /* the first key inside that JSON text */
     for (size_t m = content; m < close; m++) {
         int c = at(p, m);
         if (c == '\\') {
@@ -659,6 +661,8 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
             return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
+        if (braces > 0 && braced_key == SIZE_MAX)
+            braced_key = m;
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
         int opened = 0;                 /* '{' between the comma and the key (`",{ "key":`): no JSON text of the string */
@@ -671,7 +675,7 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
             (a > content && at(p, a - 1) == ',' && (braces == 0 || (braces - opened <= 0 && quote_before(p, content, a - 1)))))
             return m;
     }
-    return SIZE_MAX;
+    return braces > 0 ? braced_key : SIZE_MAX;   /* `"ii  {"task_id": "T-1"` never closes its JSON text */
 }
 
 /* Reject a string that would swallow the member whose key quote is at sw
