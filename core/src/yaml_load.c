@@ -24,9 +24,9 @@
 
 #define MF_DEFAULT_MAX_NODES 4000000
 #define MF_ALIAS_NODES_MIN 10000
-#define INTERN_SLOTS 4096     /* recent short scalars, shared instead of copied (at most) */
+#define INTERN_SLOTS 4096     /* recent scalars of up to INTERN_MAX_LEN bytes, shared instead of copied (at most) */
 #define INTERN_MIN_SLOTS 64
-#define INTERN_MAX_LEN 48
+#define INTERN_MAX_LEN 128
 
 typedef struct {
     json_t *node;       /* the collection being filled */
