@@ -259,9 +259,29 @@ int mt_op_cand_prose_before(mf_op_ctx *ctx)
     return rc;
 }
 
+/* Does the JSON text end inside an open bracket or string (an earlier
+ * json.truncate)? Prose after it reads as the cut value's continuation. */
+static bool json_cut(const mf_op_ctx *ctx)
+{
+    mt_jtoks t;
+    if (mt_is_yaml(ctx) || mt_json_scan(ctx->text, ctx->len, &t) < 0)
+        return false;
+    long depth = 0;
+    size_t end = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        depth += t.v[i].kind == JT_OPEN ? 1 : t.v[i].kind == JT_CLOSE ? -1 : 0;
+        end = t.v[i].off + t.v[i].len;
+    }
+    mt_jtoks_free(&t);
+    while (end < ctx->len && isspace((unsigned char)ctx->text[end]))
+        end++;
+    /* an open bracket, or an unclosed string the scan stopped at */
+    return depth > 0 || (end < ctx->len && strchr("\"'`", ctx->text[end]));
+}
+
 int mt_op_cand_prose_after(mf_op_ctx *ctx)
 {
-    bool empty = empty_artifact(ctx);
+    bool empty = empty_artifact(ctx) || json_cut(ctx);
     int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;

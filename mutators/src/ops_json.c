@@ -167,10 +167,15 @@ static bool quoted_separator(const char *s, size_t n)
     return false;
 }
 
+/* Not where a string starts or ends with an escaped quote: unescaped, ""x"
+ * or "x"" is the doubled-quotes shape json.doubled-quotes reads as one pair
+ * (a string json.string-plus split right before an inner quote, say). */
 static bool s_has_quote(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     const char *s = tok_s(ctx, &t->v[i]);
-    return t->v[i].kind == JT_STR && contains(s, t->v[i].len, "\\\"") && !quoted_separator(s, t->v[i].len);
+    size_t n = t->v[i].len;
+    bool edge = n >= 4 && ((s[1] == '\\' && s[2] == '"') || (s[n - 3] == '\\' && s[n - 2] == '"' && (n < 5 || s[n - 4] != '\\')));
+    return t->v[i].kind == JT_STR && contains(s, n, "\\\"") && !quoted_separator(s, n) && !edge;
 }
 static int e_quote(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\\"", "\""); }
 int mt_op_json_inner_quote(mf_op_ctx *ctx) { return tok_op(ctx, s_has_quote, e_quote); }
@@ -527,7 +532,8 @@ static bool value_tok(const mt_jtoks *t, size_t i)
 }
 
 /* An escaped backslash before a letter that is no JSON escape (\\d -> \d),
- * as in a regex or a Windows path: the rule keeps the backslash. */
+ * as in a regex or a Windows path: the rule keeps the backslash. Not before
+ * an apostrophe: \' is the escaped quote json.single-quote-escape reads as '. */
 static long lone_backslash_at(const mf_op_ctx *ctx, const mt_jtok *k)
 {
     const char *s = tok_s(ctx, k);
@@ -536,7 +542,7 @@ static long lone_backslash_at(const mf_op_ctx *ctx, const mt_jtok *k)
     for (size_t i = 1; i + 2 < k->len - 1; i++) {
         if (s[i] != '\\')
             continue;
-        if (s[i + 1] == '\\' && !strchr("\"\\/bfnrtu", s[i + 2]) && (unsigned char)s[i + 2] > ' ')
+        if (s[i + 1] == '\\' && !strchr("\"\\/bfnrtu'", s[i + 2]) && (unsigned char)s[i + 2] > ' ')
             return (long)i;
         i++;
     }

@@ -321,6 +321,12 @@ static void orphan_fence(void **state)
     expect_rules(&c, 0, "cand.orphan-fence", NULL);
     mf_candidates_free(&c);
 
+    /* nor is the block's own last line */
+    c = build(NULL, "title: '|'\n  Here:\n  ```json\n  {\"a\": 1}\n  ```\n");
+    expect(&c, 0, "raw", "title: '|'\n  Here:\n  ```json\n  {\"a\": 1}\n  ```\n");
+    expect_rules(&c, 0, NULL);
+    mf_candidates_free(&c);
+
     /* ```yaml as the last line is not a closing fence */
     c = build(NULL, "a: 1\n```yaml\n");
     expect(&c, 0, "raw", "a: 1\n```yaml\n");

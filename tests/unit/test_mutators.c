@@ -503,6 +503,34 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_true(prose <= 1);
         free(raw);
     }
+    /* prose after JSON that json.truncate cut reads as the cut value's continuation: raw;
+     * json.lone-backslash never writes \' (json.single-quote-escape's escaped quote) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.truncate seed=%d\n"
+                 "op: cand.prose-after seed=%d\n---\n{\"a\": [\"one, two\", \"three four five\"], \"b\": \"six seven\"}\n",
+                 seed, seed);
+        assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+    }
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.lone-backslash seed=%d\n---\n"
+                 "{\"a\": \"\\\\'\", \"b\": \"\\\\d+\"}\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"\\'\""));
+        free(raw);
+    }
+    /* json.unescaped-quote leaves a string that starts or ends with an escaped quote
+     * (json.string-plus split it there): unescaped it is the doubled-quotes shape */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"a\": \"\\\"hi there\", \"b\": \"ok then\\\"\"}\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"\"hi"));
+        assert_null(strstr(raw, "then\"\""));
+        free(raw);
+    }
     /* a whole-artifact fence that a later wrapper indents into the artifact: raw */
     assert_int_equal(contract_of("malform-case 1\nprofile: refinement_changes\nop: yaml.code-fence seed=1\n"
                                  "op: norm.wrapper-chain seed=1\n---\nchanges:\n- type: added\n  item_id: r\n", NULL),
