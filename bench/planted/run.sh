@@ -68,8 +68,11 @@ if [ "$CTEST" = 1 ] && ! (cd "$src" && cmake --preset default >"$WORK/ctest-buil
   exit 2
 fi
 
-printf '%-26s %-16s %-16s %-8s %s\n' bug structured raw ctest description
-found_s=0 total=0
+# one column per target of TARGETS, in that order
+read -r -a TLIST <<<"$TARGETS"
+printf '%-26s %-16s %-16s %-8s %s\n' bug "${TLIST[0]:--}" "${TLIST[1]:--}" ctest description
+declare -A found_all=()
+total=0
 for bug in "${BUGS[@]}"; do
   patch=$ROOT/bench/planted/$bug.patch
   desc=$(head -1 "$patch")
@@ -105,7 +108,7 @@ for bug in "${BUGS[@]}"; do
       fi
     done
     res+=("$hits/$TRIALS${times:+ $times}")
-    [ "$target" = structured ] && [ "$hits" = "$TRIALS" ] && found_s=$((found_s + 1))
+    [ "$hits" = "$TRIALS" ] && found_all[$target]=$(( ${found_all[$target]:-0} + 1 ))
   done
   verdict=-
   if [ "$CTEST" = 1 ]; then
@@ -116,5 +119,7 @@ for bug in "${BUGS[@]}"; do
   total=$((total + 1))
   printf '%-26s %-16s %-16s %-8s %s\n' "$bug" "${res[0]:--}" "${res[1]:--}" "$verdict" "$desc"
 done
-echo "structured fuzzing found $found_s of $total bugs in every trial (${SECS}s per run, $TRIALS trial(s))"
+for target in "${TLIST[@]}"; do
+  echo "$target fuzzing found ${found_all[$target]:-0} of $total bugs in every trial (${SECS}s per run, $TRIALS trial(s))"
+done
 [ "${KEEP:-0}" = 1 ] && echo "kept: $WORK (found.txt lists the first new finding of each trial)"

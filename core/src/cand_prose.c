@@ -53,7 +53,7 @@
  * ("Here it is:" + "```" + "Done." + "```": the sentence is fenced text).
  * Lines are read backwards from the end, each once: O(length of the
  * trailing prose). */
-#define _GNU_SOURCE /* memmem */
+#define _GNU_SOURCE /* memmem, memrchr */
 #include <ctype.h>
 #include <string.h>
 #include "cand_internal.h"
@@ -236,9 +236,8 @@ static bool prev_line(const char *s, size_t *end, size_t *a, size_t *e)
     if (*end == 0)
         return false;
     *e = *end;
-    size_t i = *end;
-    while (i > 0 && s[i - 1] != '\n')
-        i--;
+    const char *nl = memrchr(s, '\n', *end);
+    size_t i = nl ? (size_t)(nl - s) + 1 : 0;
     *a = i;
     *end = i;
     return true;

@@ -198,7 +198,7 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
     if (mf_buf_reserve(&c->tmp, n) || mf_buf_put(&c->tmp, s, n))
         goto oom;
     for (size_t i = 0; c->base && i < c->base->count; i++)
-        if (mf_warnings_add(&w, c->base->items[i].rule, c->base->items[i].line, "%s",
+        if (mf_warnings_add_text(&w, c->base->items[i].rule, c->base->items[i].line,
                             c->base->items[i].message))
             goto oom;
     if (rule) {
@@ -207,7 +207,7 @@ static int emit(ctx *c, const char *kind, const char *s, size_t n,
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        if (mf_warnings_add(&w, rule, line, "%s", msg))
+        if (mf_warnings_add_text(&w, rule, line, msg))
             goto oom;
     }
     if (tidy(c, &w))

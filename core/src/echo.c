@@ -105,8 +105,9 @@ bool mf_echo_detect(const mf_profile *p, const char *raw, size_t len, mf_error *
         return false;
     size_t at[NMARKERS];
     size_t hits = 0, hard = 0, schema_hits = 0, first = (size_t)-1;
+    bool hash = memchr(raw, '#', len) != NULL; /* most outputs hold no heading: one scan, not one per marker */
     for (size_t m = 0; m < NMARKERS; m++) {
-        at[m] = marker_find(&markers[m], raw, len);
+        at[m] = markers[m].text[0] == '#' && !hash ? (size_t)-1 : marker_find(&markers[m], raw, len);
         if (at[m] == (size_t)-1)
             continue;
         if (markers[m].kind != SCHEMA)

@@ -3,6 +3,7 @@
  * problem (JSON_SYNTAX_ERROR with line and column), and skipping whitespace,
  * Unicode spaces and comments between tokens. */
 #include <stdarg.h>
+#include <ctype.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -105,21 +106,46 @@ static int note_format(char *out, size_t cap, const char *fmt, va_list ap)
     return 0;
 }
 
-void jl_note(jp *p, int rule, int line, const char *fmt, ...)
+/* Add the warning (rule id, line, formatted message of at most 255 bytes). */
+static void add_note(jp *p, const char *rule, int line, const char *fmt, va_list ap)
 {
-    if (++p->counts[rule] > WARN_CAP)
-        return;
-    if (p->counts[rule] == 1)
-        p->count_line[rule] = line;
     char msg[256];
-    va_list ap, again;
-    va_start(ap, fmt);
+    va_list again;
     va_copy(again, ap);
     if (note_format(msg, sizeof msg, fmt, ap))
         vsnprintf(msg, sizeof msg, fmt, again);
     va_end(again);
+    mf_warnings_add_text(p->w, rule, line, msg);
+}
+
+void jl_note(jp *p, int rule, int line, const char *fmt, ...)
+{
+    if (++p->counts[rule] > WARN_CAP) {
+        p->over_cap = true;
+        return;
+    }
+    if (p->counts[rule] == 1)
+        p->count_line[rule] = line;
+    va_list ap;
+    va_start(ap, fmt);
+    add_note(p, mf_rules[rule].id, line, fmt, ap);
     va_end(ap);
-    mf_warnings_add_text(p->w, mf_rules[rule].id, line, msg);
+}
+
+static void note_more(jp *p, int rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_more(jp *p, int rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_note(p, mf_rules[rule].id, p->count_line[rule], fmt, ap);
+    va_end(ap);
+}
+
+void jl_note_overflow(jp *p)
+{
+    for (int r = 0; p->over_cap && r < MF_RULE_COUNT; r++)
+        if (p->counts[r] > WARN_CAP)
+            note_more(p, r, "%u more places repaired by this rule", p->counts[r] - WARN_CAP);
 }
 
 static int jl_column_at(const jp *p, size_t bol, size_t at)
@@ -175,19 +201,11 @@ int jl_fail(jp *p, const char *fmt, ...)
 }
 
 
-void jl_advance_n(jp *p, size_t k)
+void jl_advance_far(jp *p, size_t k)
 {
     if (p->i >= p->n)
         return;
     size_t e = k < p->n - p->i ? p->i + k : p->n;
-    if (k <= 8) {                       /* a token's few bytes: no library call */
-        for (; p->i < e; p->i++)
-            if (p->s[p->i] == '\n') {
-                p->line++;
-                p->bol = p->i + 1;
-            }
-        return;
-    }
     for (const char *nl; p->i < e && (nl = memchr(p->s + p->i, '\n', e - p->i));) {
         p->line++;
         p->i = (size_t)(nl - p->s) + 1;
@@ -218,37 +236,15 @@ size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned
     return k < lim ? k : lim;
 }
 
-/* The bytes a run of string text stops at, for a string of delimiter kind q:
- * its closing quote's (first) byte, '\\', control bytes (<= 0x1F), and one
- * more byte: '$' in a double-quoted string (a `${` template), '"' in a
- * single-quoted one (a double-quoted key after a missing quote), 0xC2 in a
- * backtick string (the acute accent that closes `a´). These are the bytes
- * jl_parse_string's loop decides on for that kind; a new decision on another
- * byte must add it here (test_json_lex compares the runs with the
- * byte-by-byte scan on the fixtures and mutations of them). */
-typedef struct { unsigned char quote, other; } run_stops;
-
-static run_stops stops_of(int q)
+/* The run for stop bytes quote, '\\', other and control bytes; inlined
+ * with constants per kind, so the stop vectors are no per-call work. */
+static inline size_t run_until(const unsigned char *s, size_t k, size_t n, unsigned char quote,
+                               unsigned char other)
 {
-    unsigned char quote = q == Q_DOUBLE ? '"' : q == Q_SINGLE ? '\'' : q == Q_BACKTICK ? '`' : 0xE2;
-    return (run_stops){quote, q == Q_DOUBLE ? '$' : q == Q_SINGLE ? '"' : q == Q_BACKTICK ? 0xC2 : '\\'};
-}
-
-static inline bool stops_at(run_stops st, unsigned char c)
-{
-    return c == st.quote || c == '\\' || c == st.other || c < 0x20;
-}
-
-size_t jl_string_run(const jp *p, size_t k, int q)
-{
-    const unsigned char *s = (const unsigned char *)p->s;
-    if (p->flags & MF_JSON_SCAN_BYTEWISE)
-        return k;
-    run_stops st = stops_of(q);
 #if defined(__SSE2__)
-    const __m128i vq = _mm_set1_epi8((char)st.quote), vb = _mm_set1_epi8('\\');
-    const __m128i vo = _mm_set1_epi8((char)st.other), v1f = _mm_set1_epi8(0x1F);
-    while (k < p->n && p->n - k >= 16) {
+    const __m128i vq = _mm_set1_epi8((char)quote), vb = _mm_set1_epi8('\\');
+    const __m128i vo = _mm_set1_epi8((char)other), v1f = _mm_set1_epi8(0x1F);
+    while (k < n && n - k >= 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(s + k));
         __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, vq), _mm_cmpeq_epi8(x, vb)),
                                    _mm_or_si128(_mm_cmpeq_epi8(x, vo), _mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f)));
@@ -259,16 +255,37 @@ size_t jl_string_run(const jp *p, size_t k, int q)
     }
 #else
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    for (uint64_t x; k < p->n && p->n - k >= 8; k += 8) {
+    for (uint64_t x; k < n && n - k >= 8; k += 8) {
         memcpy(&x, s + k, 8);
-        uint64_t a = x ^ (ones * st.quote), b = x ^ (ones * '\\'), c = x ^ (ones * st.other);
+        uint64_t a = x ^ (ones * quote), b = x ^ (ones * '\\'), c = x ^ (ones * other);
         if ((((x - ones * 0x20) & ~x) | ((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c)) & high)
             break;                      /* a stop byte (or a false hit past one): the byte loop finds it */
     }
 #endif
-    while (k < p->n && !stops_at(st, s[k]))
+    while (k < n && s[k] != quote && s[k] != '\\' && s[k] != other && s[k] >= 0x20)
         k++;
     return k;
+}
+
+/* The bytes a run of string text stops at, for a string of delimiter kind q:
+ * its closing quote's (first) byte, '\\', control bytes (<= 0x1F), and one
+ * more byte: '$' in a double-quoted string (a `${` template), '"' in a
+ * single-quoted one (a double-quoted key after a missing quote), 0xC2 in a
+ * backtick string (the acute accent that closes `a´). These are the bytes
+ * jl_parse_string's loop decides on for that kind; a new decision on another
+ * byte must add it here (test_json_lex compares the runs with the
+ * byte-by-byte scan on the fixtures and mutations of them). */
+size_t jl_string_run(const jp *p, size_t k, int q)
+{
+    const unsigned char *s = (const unsigned char *)p->s;
+    if (p->flags & MF_JSON_SCAN_BYTEWISE)
+        return k;
+    switch (q) {
+    case Q_DOUBLE: return run_until(s, k, p->n, '"', '$');
+    case Q_SINGLE: return run_until(s, k, p->n, '\'', '"');
+    case Q_BACKTICK: return run_until(s, k, p->n, '`', 0xC2);
+    default: return run_until(s, k, p->n, 0xE2, '\\'); /* smart quotes */
+    }
 }
 
 /* Does the line comment [a, e) hold JSON structure: a key (`"k":`) or a
@@ -308,8 +325,11 @@ static int skip_line_comment(jp *p)
 {
     size_t a = p->i, e = a;
     bool escaped_lines = p->counts[MF_RULE_JSON_ESCAPED_JSON] > 0;   /* `\n` between tokens: a line break */
-    while (e < p->n && p->s[e] != '\n' && !(escaped_lines && p->s[e] == '\\' && at(p, e + 1) == 'n'))
+    bool quoted = false;                /* inside a "..." of the comment text: its `\n` is text */
+    while (e < p->n && p->s[e] != '\n' && !(escaped_lines && !quoted && p->s[e] == '\\' && at(p, e + 1) == 'n')) {
+        quoted ^= p->s[e] == '"';
         e += escaped_lines && p->s[e] == '\\' ? 2 : 1;
+    }
     if (e > p->n)
         e = p->n;
     bool trailing = false;
@@ -347,8 +367,26 @@ static bool closing_fence_ends_input(const jp *p)
     return k - p->i >= 3 && jl_past_spaces(p, k) >= p->n;
 }
 
-/* Skip whitespace and comments between tokens, noting each repair. */
-int jl_skip_ws(jp *p)
+/* A '#' where a member value belongs (after ':') that starts one word
+ * running to ',', '}', ']' or the line end (`"color": #ff0000,`): a value
+ * (json.bare-word), not a comment. */
+static bool hash_value_at(const jp *p)
+{
+    size_t b = p->i;
+    while (b > 0 && (at(p, b - 1) == ' ' || at(p, b - 1) == '\t'))
+        b--;
+    if (b == 0 || at(p, b - 1) != ':' || !isalnum(at(p, p->i + 1)))
+        return false;
+    size_t e = p->i + 1;
+    while (e < p->n && (isalnum(at(p, e)) || at(p, e) == '_' || at(p, e) == '-'))
+        e++;
+    while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t' || at(p, e) == '\r'))
+        e++;
+    return e >= p->n || strchr(",}]\n", at(p, e));
+}
+
+/* The loop of jl_skip_ws (json_lex.h). */
+int jl_skip_ws_from(jp *p)
 {
     for (;;) {
         size_t i = p->i;
@@ -379,6 +417,8 @@ int jl_skip_ws(jp *p)
             jl_advance_n(p, p->n - p->i);
             continue;
         }
+        if (c == '#' && hash_value_at(p))
+            return 0;
         if (c == '#' || (c == '/' && at(p, p->i + 1) == '/')) {
             if (skip_line_comment(p))
                 return -1;

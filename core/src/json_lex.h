@@ -23,6 +23,7 @@ typedef struct {
     int depth, max_depth;
     mf_warnings *w;
     unsigned counts[MF_RULE_COUNT];
+    bool over_cap;           /* some rule was noted more than WARN_CAP times */
     int count_line[MF_RULE_COUNT];
     mf_error *err;
     bool failed;
@@ -53,6 +54,8 @@ static inline bool is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c
 /* Record a repair by rule (MF_RULE_JSON_*, an index into mf_rules) at line; the first
  * WARN_CAP per rule are listed, the rest counted. */
 void jl_note(jp *p, int rule, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* For each rule noted more than WARN_CAP times: one more warning counting the rest. */
+void jl_note_overflow(jp *p);
 /* Record the first unrepairable problem at the cursor (JSON_SYNTAX_ERROR). Returns -1. */
 int jl_fail(jp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Describe (once) what the end of input cut, e.g. the member dropped. */
@@ -66,8 +69,22 @@ static inline void jl_advance(jp *p)
     }
     p->i++;
 }
+/* jl_advance_n past its first 8 bytes. */
+void jl_advance_far(jp *p, size_t k);
 /* Move the cursor k bytes (at most to the end), keeping the line count. */
-void jl_advance_n(jp *p, size_t k);
+static inline void jl_advance_n(jp *p, size_t k)
+{
+    if (k > 8 || p->i >= p->n) {
+        jl_advance_far(p, k);
+        return;
+    }
+    size_t e = k < p->n - p->i ? p->i + k : p->n;
+    for (; p->i < e; p->i++)
+        if (p->s[p->i] == '\n') {
+            p->line++;
+            p->bol = p->i + 1;
+        }
+}
 /* A byte of a bare word (letters, digits, _ $ . + -). */
 static inline bool jl_is_word(int c) { return c >= 0 && (jl_byte_class[c] & JL_WORD); }
 /* Length of a Unicode space (NBSP, U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF) at k, or 0. */
@@ -108,9 +125,16 @@ size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned
  * needs a decision (its closing quote's byte, a backslash, '$' in a
  * double-quoted string, a control byte), or n: the bytes before it are text. */
 size_t jl_string_run(const jp *p, size_t k, int q);
+/* jl_skip_ws once the cursor's byte may be whitespace or a comment start. */
+int jl_skip_ws_from(jp *p);
 /* Skip whitespace and comments between tokens, noting each repair; -1 when a
- * comment hides JSON structure (rejected). */
-int jl_skip_ws(jp *p);
+ * comment hides JSON structure (rejected). At a token byte it returns at once. */
+static inline int jl_skip_ws(jp *p)
+{
+    if (p->i < p->n && !(jl_byte_class[(unsigned char)p->s[p->i]] & (JL_WS | JL_SKIP)))
+        return 0;
+    return jl_skip_ws_from(p);
+}
 /* Offset of the first byte at or after k that is neither JSON whitespace nor a Unicode space. */
 size_t jl_past_spaces(const jp *p, size_t k);
 /* Like jl_past_spaces, also past closed block comments (slash-star ... star-slash). */
@@ -119,7 +143,7 @@ size_t jl_past_spaces_comments(const jp *p, size_t k);
 bool jl_word_is_literal(const char *s, size_t n);
 /* Does a quoted key missing its ':' start at k (`"n" 2`, `"a" "b"`)? */
 bool jl_key_without_colon(const jp *p, size_t k);
-/* Does a key (`"name"` then `:`, on one line) start with the quote at k? */
+/* Does a key (`"name"` on one line, then `:` after blanks or line breaks) start with the quote at k? */
 bool jl_key_at(const jp *p, size_t k);
 /* Parse a string whose opening delimiter (kind q) is at the cursor into b.
  * Returns 0 (*cut when the input ended inside it), or -1. */

@@ -86,34 +86,45 @@ static void drop_empty_tops(mf_json_tops *tops, mf_warnings *w)
     tops->count = keep;
 }
 
-/* Is the top-level value a tag such as `[CONTENT]`, `[/CONTENT]` or a
- * transcript label `[assistant/model/turn-2]` (an unquoted one-word array)? */
-static bool tag_top(const char *text, const mf_json_top *t)
+/* Is the top-level value a tag such as `[CONTENT]`, `[/CONTENT]` (or one the
+ * end of the text at len cut, `[/CONTE`) or a transcript label
+ * `[assistant/model/turn-2]` (an unquoted one-word array)? */
+static bool tag_top(const char *text, size_t len, const mf_json_top *t)
 {
-    if (!json_is_array(t->value) || json_array_size(t->value) != 1 || !json_is_string(json_array_get(t->value, 0)))
+    if (!json_is_array(t->value) || json_array_size(t->value) > 1 ||
+        (json_array_size(t->value) == 1 && !json_is_string(json_array_get(t->value, 0))))
         return false;
     size_t a = t->start, e = t->end;
-    if (e - a < 3 || text[a] != '[' || text[e - 1] != ']')
+    while (e > a && strchr(" \t\r\n", text[e - 1]))
+        e--;
+    bool cut = text[e - 1] != ']' && t->end >= len;   /* `[/CONTE` cut by the end of input (its word left out) */
+    if (json_array_size(t->value) == 0 && !cut)
         return false;
-    a += text[a + 1] == '/' ? 2 : 1;
-    for (size_t k = a; k < e - 1; k++)
+    if (e - a < (cut ? 2u : 3u) || text[a] != '[' || (text[e - 1] != ']' && !cut))
+        return false;
+    bool closing = text[a + 1] == '/';
+    a += closing ? 2 : 1;
+    size_t last = cut ? e : e - 1;
+    if (cut && closing && last == a)
+        return true;                    /* `[/` alone: a closing tag cut right after its slash */
+    for (size_t k = a; k < last; k++)
         if (!(isalnum((unsigned char)text[k]) || strchr("_-./:@", text[k])))
             return false;
-    return e - 1 > a;
+    return last > a;
 }
 
 /* Several top-level values, some of them tag lines around the others
  * (MetaGPT's `[CONTENT]` ... `[/CONTENT]`): drop the tags. */
-static void drop_tag_tops(const char *text, mf_json_tops *tops, mf_warnings *w)
+static void drop_tag_tops(const char *text, size_t len, mf_json_tops *tops, mf_warnings *w)
 {
     size_t tags = 0, keep = 0;
     for (size_t k = 0; k < tops->count; k++)
-        tags += tag_top(text, &tops->items[k]);
+        tags += tag_top(text, len, &tops->items[k]);
     if (tops->count < 2 || tags == 0 || tags == tops->count)
         return;
     for (size_t k = 0; k < tops->count; k++) {
         mf_json_top *t = &tops->items[k];
-        if (!tag_top(text, t)) {
+        if (!tag_top(text, len, t)) {
             tops->items[keep++] = *t;
             continue;
         }
@@ -138,9 +149,9 @@ static bool number_token_at(const char *s, size_t n, size_t k)
 /* Among several top-level values: is this one an array of prose that the
  * end of input closed (`[200~` then `Let me know ...`), its first item bare
  * text rather than a JSON value? */
-static bool prose_top(const char *text, const mf_json_top *t)
+static bool prose_top(const char *text, size_t len, const mf_json_top *t)
 {
-    if (!json_is_array(t->value) || text[t->start] != '[' || text[t->end - 1] == ']' || tag_top(text, t))
+    if (!json_is_array(t->value) || text[t->start] != '[' || text[t->end - 1] == ']' || tag_top(text, len, t))
         return false;
     size_t k = t->start + 1;
     while (k < t->end && strchr(" \t\r\n", text[k]))
@@ -161,11 +172,11 @@ static bool prose_top(const char *text, const mf_json_top *t)
 /* Several top-level values, one of them an array of prose: the text after
  * (or before) the artifact is no JSON value, and gluing it to the artifact
  * would invent data. Returns -1 with err; candidates without it follow. */
-static int reject_prose_tops(const char *text, const mf_json_tops *tops, mf_error *err)
+static int reject_prose_tops(const char *text, size_t len, const mf_json_tops *tops, mf_error *err)
 {
     for (size_t k = 0; tops->count > 1 && k < tops->count; k++) {
         const mf_json_top *t = &tops->items[k];
-        if (!prose_top(text, t))
+        if (!prose_top(text, len, t))
             continue;
         size_t bol = t->start;
         while (bol > 0 && text[bol - 1] != '\n')
@@ -294,6 +305,7 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
     mf_json_tops tops;
     mf_buf plain = {0};                 /* the text unescaped once (json.escaped-json) */
     const char *scanned = text;
+    size_t scanned_len = len;
     if (mf_json_scan(text, len, max_depth, utf8 ? MF_JSON_SCAN_UTF8 : 0, &tops, &local, err) != 0) {
         mf_warnings_clear(&local);
         if (!escaped_json(text, len))
@@ -308,17 +320,18 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
             return -1;
         }
         scanned = plain.s;
+        scanned_len = plain.len;
         mf_error_clear(err);
         mf_warnings_add(&local, MF_RULE_ID(JSON_ESCAPED_JSON), 1,
                         "the JSON text was escaped as a string's content (\\\"); unescaped once");
     }
-    if (reject_prose_tops(scanned, &tops, err)) {
+    if (reject_prose_tops(scanned, scanned_len, &tops, err)) {
         mf_json_tops_free(&tops);
         mf_buf_free(&plain);
         mf_warnings_clear(&local);
         return -1;
     }
-    drop_tag_tops(scanned, &tops, &local);
+    drop_tag_tops(scanned, scanned_len, &tops, &local);
     *out = combine(p, &tops, &local);
     mf_json_tops_free(&tops);
     mf_buf_free(&plain);

@@ -81,6 +81,11 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
 {
     int c = cur(p);
     *cut = false;
+    if (c == '\\' && at(p, p->i + 1) == '"' && jl_key_at(p, p->i + 1)) {   /* `\"notes": 1` */
+        jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "backslash before a key's opening quote dropped");
+        jl_advance(p);
+        c = '"';
+    }
     if (c == '"') return jl_parse_string(p, Q_DOUBLE, true, b, cut);
     if (c == '\'') return jl_parse_string(p, Q_SINGLE, true, b, cut);
     if (c == '`' && at(p, p->i + 1) != '`') return jl_parse_string(p, Q_BACKTICK, true, b, cut);
@@ -89,8 +94,7 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
     if (jl_is_word(c)) {
         size_t start = p->i;
         int line = p->line;
-        while (!at_end(p) && jl_is_word(cur(p)))
-            jl_advance(p);
+        p->i = jl_word_end(p, p->i);    /* word bytes hold no line break */
         size_t k = p->i;
         while (k < p->n && (at(p, k) == ' ' || at(p, k) == '\t'))
             k++;
@@ -238,7 +242,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
                 break;
             continue;
         }
-        if ((c == ':' || c == ';') && comma && is_ws(at(p, p->i + 1))) {
+        if ((c == ':' || c == ';' || c == '+') && comma && is_ws(at(p, p->i + 1))) {
             jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "stray '%c' after a comma removed", c);
             jl_advance(p);
             continue;
@@ -840,10 +844,7 @@ int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf
                 p.cut_what[0] ? "; " : p.dropped_member ? "; dropped an incomplete member" : "",
                 p.cut_what);
     }
-    for (int r = 0; r < MF_RULE_COUNT; r++)
-        if (p.counts[r] > WARN_CAP)
-            mf_warnings_add(w, mf_rules[r].id, p.count_line[r],
-                            "%u more places repaired by this rule", p.counts[r] - WARN_CAP);
+    jl_note_overflow(&p);
     mf_buf_free(&b);
     return 0;
 error:

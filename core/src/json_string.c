@@ -45,6 +45,21 @@ bool jl_key_without_colon(const jp *p, size_t k)
            (v > j + 1 && jl_word_is_literal(p->s + v, jl_word_end(p, v) - v));
 }
 
+/* Does a key holding one stray quote start at k (`"co"ntent": 1`): two
+ * words on one line between three quotes, then ':'? */
+static bool key_with_inner_quote(const jp *p, size_t k)
+{
+    size_t j = k + 1, quotes = 0;
+    for (; j < p->n && j < k + KEY_LOOKAHEAD && quotes < 2; j++) {
+        int c = at(p, j);
+        if (c == '"')
+            quotes++;
+        else if (!(isalnum(c) || c == '_' || c == '-'))
+            return false;
+    }
+    return quotes == 2 && at(p, j - 2) != '"' && at(p, k + 1) != '"' && at(p, jl_past_spaces(p, j)) == ':';
+}
+
 /* After a comma at k-1: does structure (a key, a value, a closer) follow? */
 static bool structure_after_comma(const jp *p, size_t k, bool member_value)
 {
@@ -54,15 +69,18 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
     if (member_value && (e >= p->n || at(p, e) == '\n' || at(p, e) == '\r'))
         return true;                    /* `",` ending its line: the member ends there */
     k = jl_past_spaces(p, k);
-    if ((at(p, k) == ':' || at(p, k) == ';') && is_ws(at(p, k + 1)))
-        k = jl_past_spaces(p, k + 1);   /* a stray ':' or ';' after the comma (",: ") */
+    if ((at(p, k) == ':' || at(p, k) == ';' || (at(p, k) == '+' && member_value)) && is_ws(at(p, k + 1)))
+        k = jl_past_spaces(p, k + 1);   /* a stray ':', ';' or '+' after the comma (",: ", ",+ ") */
     int c = at(p, k);
     if (c == '\'' && member_value)
         return jl_key_at(p, k) || key_cut(p, k);
     /* after a member value only a key (or '}') follows: `"f("a", [1])"` stays one string */
     if (c == '"' && member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
+               key_with_inner_quote(p, k) ||
                (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */
+    if (c == '\\' && member_value && at(p, k + 1) == '"')
+        return jl_key_at(p, k + 1);     /* `, \"notes": 1`: a key whose opening quote is escaped */
     if (c == '`' && member_value) {    /* `, `k´: 1`: a backtick key */
         size_t e = k + 1;
         while (e < p->n && e < k + KEY_LOOKAHEAD && at(p, e) != '`' && at(p, e) != '\n' &&
@@ -76,6 +94,8 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
         return at(p, jl_past_spaces(p, jl_word_end(p, k))) == ':';   /* `, 5: "v"`: a number key */
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
+    if (c == ')' && p->tuple_depth > 0)
+        return true;                    /* `("r", "c",)`: a tuple's trailing comma */
     if (c == '/')
         return at(p, k + 1) == '/' || at(p, k + 1) == '*';
     if (jl_placeholder_at(p, k))
@@ -132,6 +152,8 @@ static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
 /* After a space at a value string's candidate closing quote: does a whole
  * value follow that ends at structure - a number or literal (`"a" 2]`), or a
  * word whose opening quote is missing (`"a" b", "c"`)? */
+static bool closer_then_structure(const jp *p, size_t k);
+
 static bool value_follows(const jp *p, size_t j)
 {
     size_t w = jl_word_end(p, j);
@@ -144,8 +166,8 @@ static bool value_follows(const jp *p, size_t j)
         size_t e = w;                   /* `"consectetur" BOGUS` then `]`, `,` or the line end */
         while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t' || at(p, e) == '\r'))
             e++;
-        if (e >= p->n || strchr(",]\n", at(p, e)))
-            return true;
+        if (e >= p->n || strchr(",\n", at(p, e)) || (at(p, e) == ']' && closer_then_structure(p, e + 1)))
+            return true;                /* not `"quote " inside ] and }"`: text follows that ']' */
     }
     if (!((c >= '0' && c <= '9') || c == '-' || jl_word_is_literal(p->s + j, w - j)))
         return false;
@@ -173,8 +195,27 @@ static bool closer_then_structure(const jp *p, size_t k)
             size_t m = jl_past_spaces(p, k + 1);
             return at(p, m) == '"' || at(p, m) == '\'';
         }
+        if ((isalpha(c) || c == '_') && p->closer_of[p->depth - closed] == '}') {
+            size_t w = k;               /* `]` then a line `DEPENDENCYREASON: "U"`: an unquoted key of the object */
+            while (w < p->n && w - k < 64 && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
+                w++;
+            while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
+                w++;
+            return at(p, w) == ':' && w > k;
+        }
         return strchr(",{[\"'`/#;)", c) != NULL || jl_smart_quote(p, k) >= 0;
     }
+}
+
+static bool closes_here(const jp *p, size_t k, bool is_key, bool inner);
+
+/* Is the quote at j directly followed by a closer, and a closing quote there
+ * (`"}]}` at the end, `"}, {"path": ...`)? Then it closes the string: read as
+ * an opening quote it would start a string of closers. */
+static bool quote_then_closer(const jp *p, size_t j)
+{
+    int c = at(p, j + 1);
+    return (c == '}' || c == ']') && closes_here(p, j + 1, false, true);
 }
 
 /* Is the quote that ends just before k a closing quote? */
@@ -195,22 +236,28 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     case ',':
         return structure_after_comma(p, j + 1, !is_key && p->parent_object);
     case '"':
+        if (!is_key && quote_then_closer(p, j))
+            return false;               /* `return "x"` line break `"}]}`: the last quote closes, not this one */
         return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
     case '{': case '[': case '#': case '\'':
         return spaced;
     case '/':
         return at(p, j + 1) == '/' || at(p, j + 1) == '*';
     case '`':                           /* `"v"```: a closing fence glued to the value */
-        return !is_key && at(p, j + 1) == '`' && at(p, j + 2) == '`';
+        if (is_key)                     /* {"k" `v`}: a missing ':' before a backtick string */
+            return spaced && at(p, j + 1) != '`';
+        return at(p, j + 1) == '`' && at(p, j + 2) == '`';
     case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
+        if (is_key && spaced && (isdigit(at(p, j + 1)) || at(p, j + 1) == '.'))
+            return true;                /* {"n" +5}: a missing ':' */
         return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || at(p, m) == '`' || jl_smart_quote(p, m) >= 0) &&
                !jl_key_at(p, m);
     }
     default:
         if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
             return true;
-        if (spaced && is_key && (c == '-' || c == '\'')) /* {"a" -1}: a missing ':' */
+        if (spaced && is_key && (c == '-' || c == '\'' || c == '(')) /* {"a" -1}, {"a" (1, 2)}: a missing ':' */
             return true;
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
@@ -291,11 +338,11 @@ static size_t closer_len(const jp *p, int q, size_t k)
 }
 
 /* End (exclusive) of a `${...}` starting at k when it closes on the same line
- * within TPL_LOOKAHEAD bytes and holds an unescaped '"'; 0 otherwise. */
+ * within TPL_LOOKAHEAD bytes and holds unescaped '"' in pairs; 0 otherwise. */
 static size_t template_span(const jp *p, size_t k)
 {
     int depth = 1;
-    bool quote = false;
+    unsigned quotes = 0;
     size_t lim = k + TPL_LOOKAHEAD < p->n ? k + TPL_LOOKAHEAD : p->n;
     for (size_t j = k + 1; j < lim; j++) {
         int c = at(p, j);
@@ -304,10 +351,10 @@ static size_t template_span(const jp *p, size_t k)
         if (c == '\\') { j++; continue; }
         if (c == '"' && (at(p, j + 1) == ',' || at(p, j + 1) == ':'))
             return 0;                   /* `${n't ... ", "done": 1}`: member structure, no template */
-        if (c == '"') quote = true;
+        if (c == '"') quotes++;
         else if (c == '{') depth++;
-        else if (c == '}' && --depth == 0)
-            return quote ? j + 1 : 0;
+        else if (c == '}' && --depth == 0)   /* `${user["name"]}`; not `"sui${te"}`, a lone quote closing the string */
+            return quotes > 0 && quotes % 2 == 0 ? j + 1 : 0;
     }
     return 0;
 }
@@ -325,6 +372,22 @@ static bool has_word(const mf_buf *b)
     return false;
 }
 
+/* Is the backslash at j, before a quote, the damaged closing quote of a key:
+ * a word before it, then blanks and ': ' with a value after (`"notes\": "x"`)? */
+static bool escaped_key_end(const jp *p, size_t j)
+{
+    if (!isalnum(at(p, j - 1)))
+        return false;
+    size_t m = j + 2;
+    while (m < p->n && (at(p, m) == ' ' || at(p, m) == '\t'))
+        m++;
+    if (at(p, m) != ':')
+        return false;
+    m = jl_past_spaces(p, m + 1);
+    int c = at(p, m);
+    return c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-';
+}
+
 bool jl_key_at(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
@@ -333,13 +396,15 @@ bool jl_key_at(const jp *p, size_t k)
         int c = at(p, j);
         if (c == '\n' || c == '\r')
             return false;
+        if (c == '\\' && at(p, j + 1) == q && j > k + 1 && escaped_key_end(p, j))
+            return true;                /* `"notes\": "x"`: the key's closing quote escaped (damage) */
         if (c == '\\') {
             j++;
             continue;
         }
-        if (c == q) {
+        if (c == q) {                   /* blanks, or a line break (`"name"` then `: "x"` below) */
             size_t m = j + 1;
-            while (m < p->n && (at(p, m) == ' ' || at(p, m) == '\t'))
+            while (m < p->n && m < j + KEY_LOOKAHEAD && is_ws(at(p, m)))
                 m++;
             return j > k + 1 && at(p, m) == ':';
         }
@@ -432,8 +497,9 @@ static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool elem
  * content: does its text end with closers for the innermost open containers
  * (`["abc]`, `{"k": ["v]}`, blanks allowed between)? Then its closing quote
  * was forgotten before them: return where they start (blanks before them
- * included), else 0. Not when the string holds a bracket they could close. */
-static size_t closers_at_end(const jp *p, size_t content)
+ * included), else 0. Not when the string holds an opener of a kind they
+ * close (`{` for `}`, ...), or any opener once inner quotes were read. */
+static size_t closers_at_end(const jp *p, size_t content, bool inner)
 {
     size_t j = p->n;
     int d = p->depth;
@@ -468,9 +534,14 @@ static size_t closers_at_end(const jp *p, size_t content)
             return 0;
         want--;
     }
+    bool closes[3] = {false, false, false};   /* which kinds the closers close: } ] ) */
+    for (size_t m = first; m < p->n; m++)
+        if (at(p, m) == '}' || at(p, m) == ']' || at(p, m) == ')')
+            closes[at(p, m) == '}' ? 0 : at(p, m) == ']' ? 1 : 2] = true;
     for (size_t m = content; m < first; m++)
-        if (at(p, m) == '{' || at(p, m) == '[' || at(p, m) == '(')
-            return 0;
+        if ((at(p, m) == '{' && (closes[0] || inner)) || (at(p, m) == '[' && (closes[1] || inner)) ||
+            (at(p, m) == '(' && (closes[2] || inner)))
+            return 0;                   /* `print(1)` is no bracket a '}' could close (read through inner quotes, any is) */
     while (first > content && is_ws(at(p, first - 1)))
         first--;
     return first > content ? first : 0;
@@ -532,6 +603,31 @@ static size_t doubled_quote_end(const jp *p, size_t open, size_t *text_end)
     return j >= p->n || strchr(":,}]", at(p, j)) ? e : 0;
 }
 
+/* After a quote at k-1 inside a string ending at close: `, key: ` and then
+ * a quote, bracket or digit (`", description: "x"`) - a member whose key has
+ * no quotes? The key's offset, or 0. Prose (`"yes", then: no`) has no such
+ * value after its colon. */
+static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
+{
+    while (k < close && (at(p, k) == ' ' || at(p, k) == '\t'))
+        k++;
+    if (k >= close || at(p, k) != ',')
+        return 0;
+    k++;
+    while (k < close && is_ws(at(p, k)))
+        k++;
+    size_t key = k;
+    while (k < close && k - key < 64 && (isalnum(at(p, k)) || at(p, k) == '_'))
+        k++;
+    if (k == key || !isalpha(at(p, key)) || at(p, k) != ':')
+        return 0;
+    k++;
+    while (k < close && (at(p, k) == ' ' || at(p, k) == '\t'))
+        k++;
+    int c = at(p, k);
+    return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
+}
+
 /* A value string read through inner quotes (or cut by the end of input)
  * spans [content, close): does an unescaped quote in it (its own kind or '"')
  * open a member (`"key":`) at the start of a line, after a raw control byte,
@@ -549,11 +645,14 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
             continue;
         }
         braces += c == '{' && at(p, m - 1) != '$' ? 1 : c == '}' && braces > 0 ? -1 : 0;
+        size_t uk;
+        if ((c == qc || c == '"') && braces == 0 && (uk = unquoted_member_after(p, m + 1, close)))
+            return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
-        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<", b)); a--)
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--)
             ctrl |= b < 0x20 && b != '\t' && b != '\r';
         if (ctrl || (a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
             return m;
@@ -568,12 +667,13 @@ static int swallow_fail(jp *p, size_t sw, size_t open, int open_line, size_t ope
     int sw_line = p->line;
     for (size_t m = sw; m < p->i; m++)
         sw_line -= p->s[m] == '\n';
-    size_t kl = 1;
-    while (kl < 40 && at(p, sw + kl) != at(p, sw))
+    bool quoted = at(p, sw) == '"' || at(p, sw) == '\'';
+    size_t kl = 1;                      /* the key: `"key"`, or an unquoted one up to its ':' */
+    while (kl < 40 && (quoted ? at(p, sw + kl) != at(p, sw) : at(p, sw + kl) != ':'))
         kl++;
     p->i = open, p->line = open_line, p->bol = open_bol;
     return jl_fail(p, "string opened at line %d would hold the member %.*s: of line %d (its closing quote is "
-                      "missing or misplaced): not repaired", open_line, (int)kl + 1, p->s + sw, sw_line);
+                      "missing or misplaced): not repaired", open_line, (int)kl + quoted, p->s + sw, sw_line);
 }
 
 /* Move the cursor back to offset to (within the string opened on the line
@@ -591,6 +691,20 @@ static void rewind_to(jp *p, size_t to, size_t content, size_t open_bol)
     p->bol = k > content ? k : open_bol;
 }
 
+/* Does [a, e) hold a double quote followed by blanks and ':' (`deps": [`, a
+ * key that lost its opening quote)? */
+static bool key_quote_in(const jp *p, size_t a, size_t e)
+{
+    for (const char *q; a < e && (q = memchr(p->s + a, '"', e - a)); a = (size_t)(q - p->s) + 1) {
+        size_t k = (size_t)(q - p->s) + 1;
+        while (k < e && (at(p, k) == ' ' || at(p, k) == '\t'))
+            k++;
+        if (k < e && at(p, k) == ':')
+            return true;
+    }
+    return false;
+}
+
 /* At a quote (cursor) that does not close a value string whose content
  * starts at content: does a '+' stand before it (blanks and block comments
  * between: `"abc + "def"`, `"abc` comment `+"def"`), or in an array a ','
@@ -606,10 +720,10 @@ static size_t operator_end(const jp *p, size_t content)
         while (k > content && is_ws(at(p, k - 1)))
             k--;
         if (k >= content + 4 && at(p, k - 1) == '/' && at(p, k - 2) == '*') {
-            size_t m = k - 2;
-            while (m > content + 1 && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
+            size_t m = k - 2;            /* a comment of at most KEY_LOOKAHEAD bytes: linear */
+            while (m > content + 1 && k - m < KEY_LOOKAHEAD && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
                 m--;
-            if (m <= content + 1)
+            if (m <= content + 1 || k - m >= KEY_LOOKAHEAD)
                 return 0;
             k = m - 2;
             comment = true;
@@ -624,24 +738,25 @@ static size_t operator_end(const jp *p, size_t content)
     for (size_t m = k; m < p->i; m++)
         if (at(p, m) == '\\' || (at(p, m) == '$' && at(p, m + 1) == '{'))
             return 0;
-    for (;;) {                          /* blanks and block comments before the operator */
-        while (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
-            k--;
+    for (;;) {                          /* one blank (the operator's spacing) and comments before it */
+        if (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
+            k--;                        /* `"You are  + "x"`: "You are " lost its quote, not its space */
         if (!(k >= content + 4 && at(p, k - 1) == '/' && at(p, k - 2) == '*'))
             break;
         size_t m = k - 2;
-        while (m > content + 1 && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
+        while (m > content + 1 && k - m < KEY_LOOKAHEAD && !(at(p, m - 2) == '/' && at(p, m - 1) == '*'))
             m--;
-        if (m <= content + 1)
+        if (m <= content + 1 || k - m >= KEY_LOOKAHEAD)
             return 0;
         k = m - 2;
     }
     /* the operand after the quote must close on its line where structure follows (`"abc + "def"]`),
      * else the quotes are text (`"x + "y" z"`) */
+    int qc = at(p, p->i);
     size_t e = p->i + 1;
-    while (e < p->n && at(p, e) != '"' && at(p, e) != '\n' && at(p, e) != '\\')
+    while (e < p->n && at(p, e) != qc && at(p, e) != '\n' && at(p, e) != '\\')
         e++;
-    if (at(p, e) != '"' || !closes_here(p, e + 1, false, false))
+    if (at(p, e) != qc || !closes_here(p, e + 1, false, false))
         return 0;
     return k > content ? k : 0;
 }
@@ -714,7 +829,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             size_t end, sw = is_key ? SIZE_MAX : swallowed_member(p, q, content, p->n);
             if (sw != SIZE_MAX)
                 return swallow_fail(p, sw, open, open_line, open_bol);
-            if (!is_key && (end = closers_at_end(p, content)) && (!inner || line_break_from(p, end))) {
+            if (!is_key && (end = closers_at_end(p, content, inner)) && (!inner || line_break_from(p, end))) {
                 size_t dropped = p->i - end;   /* blanks and closers, copied 1:1 into b */
                 b->len = b->len > dropped ? b->len - dropped : 0;
                 while (b->len > 0 && is_ws((unsigned char)b->s[b->len - 1]))
@@ -806,6 +921,13 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             jl_advance_n(p, cl);
             continue;
         }
+        if (c == '\\' && is_key && q == Q_DOUBLE && at(p, p->i + 1) == '"' && p->i > content &&
+            escaped_key_end(p, p->i)) {
+            jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "escaped quote before the ':' of key \"%.*s\" read as "
+                    "its closing quote", (int)(b->len > 40 ? 40 : b->len), b->s ? b->s : "");
+            jl_advance_n(p, 2);
+            break;
+        }
         if (c == '\\') {
             int e = at(p, p->i + 1);
             if (e < 0) {               /* the input ended on the backslash */
@@ -871,7 +993,14 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
-        if (c == '"' && q == Q_SINGLE && !inner && !is_key && end_before_key(p, b, content, open_line, open_bol))
+        if (c == '"' && q == Q_SINGLE && !inner && !memchr(p->s + content, '"', p->i - content) &&
+            closes_here(p, p->i + 1, is_key, false)) {
+            jl_note(p, MF_RULE_JSON_SINGLE_QUOTES, p->line, "string opened with ' and closed with \" read as one string");
+            jl_advance(p);              /* `'T-1", description: "x"`: mismatched quotes */
+            break;
+        }
+        if (c == '"' && q == Q_SINGLE && !inner && !is_key && !key_quote_in(p, content, p->i) &&
+            end_before_key(p, b, content, open_line, open_bol))
             break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;

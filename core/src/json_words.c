@@ -19,6 +19,8 @@ static const struct { const char *w; size_t n; } literal_words[] = {
 
 bool jl_word_is_literal(const char *s, size_t n)
 {
+    if (n < 3 || n > 9 || !s[0] || !strchr("tfnTFNuI", s[0]))
+        return false;                   /* no literal starts so: most words end here */
     for (size_t k = 0; k < sizeof literal_words / sizeof *literal_words; k++)
         if (literal_words[k].n == n && memcmp(literal_words[k].w, s, n) == 0)
             return true;
@@ -36,7 +38,7 @@ static json_t *number_value(jp *p, const char *s, size_t n, int line)
         return NULL;
     if (s[k] == '+') { k++; fixed = true; }
     else if (s[k] == '-') tok[m++] = s[k++];
-    if (k < n && s[k] == '.') { tok[m++] = '0'; fixed = true; }
+    if (k < n && s[k] == '.' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9') { tok[m++] = '0'; fixed = true; }
     else if (k >= n || s[k] < '0' || s[k] > '9') return NULL;
     if (s[k] == '0' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9')
         return NULL;                       /* leading zeros: 007 may be an id: a string */
@@ -140,7 +142,9 @@ bool jl_placeholder_at(const jp *p, size_t k)
 bool jl_bare_start(const jp *p)
 {
     int c = cur(p);
-    if (c < 0x20 || c == 0x7f || strchr("{}[](),:\"'`#", c) || is_ws(c) || jl_smart_quote(p, p->i) >= 0 ||
+    if (c == '#')                       /* `#ff0000` where a value belongs (jl_skip_ws left it) */
+        return isalnum(at(p, p->i + 1));
+    if (c < 0x20 || c == 0x7f || strchr("{}[](),:\"'`", c) || is_ws(c) || jl_smart_quote(p, p->i) >= 0 ||
         jl_unicode_space(p, p->i))
         return false;
     return c != '/' || (at(p, p->i + 1) != '/' && at(p, p->i + 1) != '*');
@@ -168,6 +172,30 @@ bool jl_open_quote_missing(const jp *p, size_t k)
         return false;
     size_t j = jl_past_spaces(p, k + 1);
     return j >= p->n || strchr(",}]:", at(p, j));
+}
+
+/* Is [s, s+n) a number in strict JSON syntax (-?int frac? exp?)? */
+static bool json_number_token(const char *s, size_t n)
+{
+    size_t k = s[0] == '-';
+    if (k >= n || !isdigit((unsigned char)s[k]) || (s[k] == '0' && k + 1 < n && isdigit((unsigned char)s[k + 1])))
+        return false;
+    while (k < n && isdigit((unsigned char)s[k]))
+        k++;
+    if (k < n && s[k] == '.') {
+        if (++k >= n || !isdigit((unsigned char)s[k]))
+            return false;
+        while (k < n && isdigit((unsigned char)s[k]))
+            k++;
+    }
+    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
+        k += (k + 1 < n && (s[k + 1] == '+' || s[k + 1] == '-')) ? 2 : 1;
+        if (k >= n || !isdigit((unsigned char)s[k]))
+            return false;
+        while (k < n && isdigit((unsigned char)s[k]))
+            k++;
+    }
+    return k == n;
 }
 
 /* Is [s, s+n) a literal in another spelling (TRUE, Null, ...)? Its JSON value, or NULL. */
@@ -231,6 +259,20 @@ static bool lone_number_token(const jp *p, const char *s, size_t n)
     return !strchr("eE+-.", s[n - 1]);
 }
 
+/* In an array: is the word [k, w) a JSON number, and does another JSON
+ * number follow it after blanks on the line, ending at ',', ']' or a blank
+ * (`[1 2 3]`: numbers missing their commas, not `[3 hours]`)? */
+static bool number_then_number(const jp *p, size_t k, size_t w)
+{
+    if (p->depth == 0 || !json_number_token(p->s + k, w - k))
+        return false;
+    size_t j = w;
+    while (j < p->n && (at(p, j) == ' ' || at(p, j) == '\t'))
+        j++;
+    size_t e = jl_word_end(p, j);
+    return e > j && json_number_token(p->s + j, e - j) && (e >= p->n || strchr(" \t\r\n,]", at(p, e)));
+}
+
 /* Parse a bare word or bare text as a value. *out NULL with 0: dropped (cut
  * by end of input, or a placeholder). */
 int jl_parse_word(jp *p, json_t **out)
@@ -240,7 +282,8 @@ int jl_parse_word(jp *p, json_t **out)
     size_t wend = start;
     while (wend < p->n && jl_is_word(at(p, wend)))
         wend++;
-    size_t end = p->depth > 0 ? bare_end(p, start) : wend;   /* no bare text at top level */
+    bool numbers = !p->parent_object && wend < p->n && is_ws(at(p, wend)) && number_then_number(p, start, wend);
+    size_t end = p->depth > 0 && !numbers ? bare_end(p, start) : wend;   /* no bare text at top level */
     if (end < wend)
         end = wend;
     if (end > wend && at(p, wend) == ' ' && holds_key(p->s + start, end - start) &&

@@ -212,7 +212,7 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         mf_buf_put(&text, c->text, c->len);
     mf_warnings all = {0};
     for (size_t i = 0; i < c->warnings.count; i++)
-        mf_warnings_add(&all, c->warnings.items[i].rule, c->warnings.items[i].line, "%s",
+        mf_warnings_add_text(&all, c->warnings.items[i].rule, c->warnings.items[i].line,
                         c->warnings.items[i].message);
     if (strcmp(c->name, "raw") != 0)
         mf_warnings_add(&all, MF_RULE_ID(CAND_RECOVERED), 0, "Recovered the structured artifact from "

@@ -7,6 +7,7 @@
  * form answers each with a field read, and property lookup with one probe of
  * a small open-addressing table. Patterns are compiled (and JIT-compiled)
  * through the regex cache once, at load. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "schema_compile.h"
@@ -17,11 +18,8 @@
 
 static size_t hash_key(const char *s, size_t *len)
 {
-    size_t h = 1469598103934665603ull, n = 0;
-    for (; s[n]; n++)
-        h = (h ^ (unsigned char)s[n]) * 1099511628211ull;
-    *len = n;
-    return h;
+    *len = strlen(s);
+    return mf_keymap_hash(s, *len);
 }
 
 static int grow(mf_keymap *m)
@@ -65,10 +63,20 @@ int mf_keymap_put(mf_keymap *m, const char *key, void *val, unsigned flags)
 
 size_t mf_keymap_hash(const char *key, size_t len)
 {
-    size_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
-    return h;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
+    for (; len >= 8; key += 8, len -= 8) { /* eight bytes at a time */
+        uint64_t w;
+        memcpy(&w, key, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    uint64_t w = 0;
+    memcpy(&w, key, len);
+    h = (h ^ w) * 0x94D049BB133111EBull;
+    h ^= h >> 32;
+    h *= 0xD6E8FEB86659FD93ull;
+    h ^= h >> 32;
+    return (size_t)h;
 }
 
 const mf_kslot *mf_keymap_get(const mf_keymap *m, const char *key)

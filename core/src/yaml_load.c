@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <yaml.h>
+#include "json_strict.h"
 #include "schema_compile.h"
 
 #define MF_DEFAULT_MAX_NODES 4000000
@@ -306,10 +307,7 @@ static int pop(loader *L)
 
 static uint64_t text_hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    return mf_keymap_hash(s, n);
 }
 
 static size_t slot_of(const loader *L, uint64_t h)
@@ -339,7 +337,9 @@ static json_t *string_scalar(loader *L, const char *s, size_t n, bool utf8)
             L->intern_tag[i] = (uint32_t)(h >> 32);
         }
     }
-    json_t *v = utf8 ? json_stringn(s, n) : json_stringn_nocheck(s, n);
+    if (utf8 && !mf_utf8_valid(s, n)) /* what json_stringn checks, eight ASCII bytes at a time */
+        return NULL;
+    json_t *v = json_stringn_nocheck(s, n);
     if (v && slot)
         *slot = json_incref(v);
     return v;

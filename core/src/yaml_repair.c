@@ -201,10 +201,12 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const 
 size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     size_t n = run_chain(model_rules, group, text, p, w);
-    /* a quote group 3 closed no longer hides the wrapper lines (a bare tag, a
-     * fence) the open quote ran over: group 1 looks again */
-    if (group == 3 && n)
+    /* a quote group 3 closed no longer hides the lines the open quote ran over
+     * (a bare tag, a fence, `-id: Q`): groups 1 and 2 look again */
+    if (group == 3 && n) {
         n += run_chain(model_rules, 1, text, p, w);
+        n += run_chain(model_rules, 2, text, p, w);
+    }
     return n;
 }
 
@@ -255,6 +257,9 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
             (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
             return true; /* `key: |#text` (block-header-comment) */
+        const char *inl = i < e ? memmem(s + i, e - i, ": - ", 4) : NULL;
+        if (inl && memchr(inl + 4, ':', (size_t)(s + e - inl) - 4))
+            return true; /* `key: - item: x` (item-colon reads the inline item with its list) */
         if (i + 1 < e && s[i] == '-') {
             char c = s[i + 1];
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')

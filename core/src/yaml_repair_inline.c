@@ -44,6 +44,20 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
 
 /* ---- yaml.inline-sequence-parent ---- */
 
+/* The explicit indentation indicator of a `- |2-` / `- >1` item [s, s+n), or 0. */
+static size_t block_indent_indicator(const char *s, size_t n)
+{
+    size_t i = 2;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i >= n || (s[i] != '|' && s[i] != '>'))
+        return 0;
+    for (size_t k = i + 1; k < n && k <= i + 2; k++)
+        if (s[k] >= '1' && s[k] <= '9')
+            return (size_t)(s[k] - '0');
+    return 0;
+}
+
 static bool inline_scalar_list(const char *s, const yr_entry *e);
 
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -73,6 +87,13 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
                 dash = x;
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
                 dash = x - 2;
+            /* `key: - |2-`: the indentation indicator counts from the dash, and the
+             * next lines are the body, not properties; the dash goes at the key's
+             * column, as a YAML emitter writes `key:` / `- |2-`, when the body is
+             * deep enough for it (else the text stays as read and is rejected) */
+            size_t ind = block_indent_indicator(l->s + e.val, e.end - e.val);
+            if (ind && !is_dash_at(n->s, n->n, x) && e.key_s + ind <= x)
+                dash = e.key_s;
         }
         yr_put(&o, l->s, e.key_e);
         yr_put(&o, ":", 1);
@@ -164,6 +185,8 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         size_t k = missing_space_colon(l->s, e.end, e.content);
         if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, prev_dash == e.indent && prev_keyed))
             k = 0;
+        if (k && e.key && k < e.key_e)
+            k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
         if (e.dashes) {
             prev_dash = e.indent;
             prev_keyed = e.key || k;

@@ -198,7 +198,7 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
  * 12-byte slots, line1 = line + 1 (0: empty), sized to the key lines. */
 typedef struct { uint32_t h, scope, line1; } dk_slot;
 typedef struct { dk_slot *t; size_t cap; } dk_table;
-typedef struct { uint32_t col, id; bool item; } dk_scope; /* item: the mapping of a `- key:` item */
+typedef struct { uint32_t col, id, dash; bool item; } dk_scope; /* item: the mapping of a `- key:` item, its dash's column */
 
 static uint32_t dk_hash(size_t scope, const char *s, size_t n)
 {
@@ -395,6 +395,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         return 0;
     }
     size_t depth = 0, next_id = 1, changes = 0, flow = 0;
+    bool opener = false; /* the last entry line is a bare `key:` or `-` */
     yr_out o = {.b = out};
     yr_block blk = {0};
     for (size_t i = 0; i < d->count; i++) {
@@ -411,18 +412,26 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         }
         yr_entry e = yr_entry_at(d, i);
         if (e.dashes) {
+            bool listed = false; /* a list is open at this dash's column */
+            for (size_t k = depth; k-- > 0 && !listed;)
+                listed = st[k].item && st[k].dash == e.dash;
             /* a dash at the key column of a list item's mapping ends that mapping for
              * this rule: an item drifted in among the previous item's keys (`    - id: Q2`
              * under `  - id: Q1` / `    phase: a`) starts a new mapping, not more of it */
             while (depth && (st[depth - 1].col > e.dash || (st[depth - 1].col == e.dash && st[depth - 1].item)))
                 depth--;
+            /* so does a dash 1-3 columns right of that key column where no list is open
+             * and that opens no nested one (no bare `key:` or `-` before it): a drifted sibling item
+             * (yaml.sequence-indent-drift moves it back in group 4) */
+            if (depth && !opener && !listed && st[depth - 1].item && e.dash - st[depth - 1].col <= 3)
+                depth--;
             if (e.key)
-                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++, true};
+                st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++, e.dash, true};
         } else {
             while (depth && st[depth - 1].col > e.indent)
                 depth--;
             if (e.key && (!depth || st[depth - 1].col != e.indent))
-                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++, false};
+                st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++, 0, false};
         }
         if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
             size_t scope = st[depth - 1].id;
@@ -465,6 +474,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         if (fend[i])
             flow = fend[i] + 1;
         yr_block_note_line(&blk, d, i);
+        opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
     }
     free(tab.t);
     free(st);

@@ -193,12 +193,15 @@ static bool escape_ok(const char *s, size_t n, size_t i)
     return c != '\0' && strchr("0abt\tnvfre \"/\\N_LP", c) != NULL;
 }
 
-/* True when the line after i (skipping blank lines) clearly starts a new
- * element relative to column col: end of input, a list item, a key at or
- * left of col, a code fence or a document marker. */
+/* True when the line after i (skipping blank lines, and comment lines: a
+ * comment is never folded into the value) clearly starts a new element
+ * relative to column col: end of input, a list item, a key at or left of
+ * col, a code fence or a document marker. */
 static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
 {
     size_t k = next_nonblank(d, i);
+    while (k < d->count && d->l[k].s[mf_line_indent((mf_line){d->l[k].s, d->l[k].n})] == '#')
+        k = next_nonblank(d, k);
     if (k >= d->count)
         return true;
     const yr_line *l = &d->l[k];
@@ -208,7 +211,7 @@ static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
     if (n >= 3 && memcmp(s, "```", 3) == 0)
         return true;
     if ((l->flags & YR_INERT))
-        return s[0] != '#';
+        return true;
     if (s[0] == '-' && (n == 1 || s[1] == ' '))
         return true;
     yr_entry e = yr_entry_at(d, k);
@@ -352,6 +355,8 @@ static size_t dq_run_end(const yr_doc *d, size_t i, size_t col)
         const yr_line *l = &d->l[k];
         if (mf_line_blank((mf_line){l->s, l->n}))
             continue;
+        if (l->s[mf_line_indent((mf_line){l->s, l->n})] == '#') /* a comment ends the run, text after it is no value */
+            return next_is_structural(d, k, col) ? last : (size_t)-1;
         if (starts_element(d, k, col))
             break;
         if (mf_line_indent((mf_line){l->s, l->n}) <= col)
@@ -526,8 +531,12 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     size_t vend, r = after_quoted(&d->l[i], e, &vend);
     if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
         return 0;
-    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i), MSG_QUOTED);
-    return yr_put_quoted(o, d, i, e, vend, vend < e->end ? i : plain_last(d, i, parent_col(e)));
+    size_t last = vend < e->end ? i : plain_last(d, i, parent_col(e));
+    mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i),
+                    "Quoted a YAML value that starts with a quoted fragment followed by more text (guessed that "
+                    "%.*s%s is one string, its quotes kept as text).",
+                    (int)(vend - e->val), d->l[i].s + e->val, last > i ? " and its continuation lines" : "");
+    return yr_put_quoted(o, d, i, e, vend, last);
 }
 
 size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)

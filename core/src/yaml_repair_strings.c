@@ -91,6 +91,26 @@ static int item_kind(const yr_line *l, const yr_entry *e)
     return spaced ? IC_PROSE : IC_COLON;
 }
 
+/* The list item written after `key: ` on line l (`list: - a: b`, the inline
+ * form yaml.inline-sequence-parent later splits), in the line's columns, in
+ * *it; false when there is none. */
+static bool inline_item(const yr_line *l, const yr_entry *e, yr_entry *it)
+{
+    if (!e->key || e->dashes || e->val + 1 >= e->end || l->s[e->val] != '-' || l->s[e->val + 1] != ' ')
+        return false;
+    yr_entry_parse(l->s + e->val, e->end - e->val, it);
+    it->indent += e->val, it->dash += e->val, it->content += e->val, it->key_s += e->val, it->key_e += e->val;
+    it->val += e->val, it->end += e->val;
+    return it->dashes == 1;
+}
+
+/* Line i as a list item: its own entry for a `- ` line, the inline item of `key: - x`. */
+static yr_entry item_at(const yr_doc *d, size_t i)
+{
+    yr_entry e = yr_entry_at(d, i), it;
+    return !e.dashes && inline_item(&d->l[i], &e, &it) ? it : e;
+}
+
 typedef struct { uint32_t col, seq; } ic_level;
 
 /* Grow *a (items of `item` bytes, *cap of them) to hold `need`, new items zeroed; false on OOM. */
@@ -116,7 +136,7 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
 {
     ic_level *st = NULL;
     uint32_t *counts = NULL;
-    size_t st_cap = 0, seq_cap = 0, depth = 0, next_seq = 1, item = (size_t)-1;
+    size_t st_cap = 0, seq_cap = 0, depth = 0, next_seq = 1, item = (size_t)-1, inl = (size_t)-1;
     yr_skip sk = {{0}, false};
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
@@ -126,6 +146,11 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
             continue;
         const yr_entry ei = yr_entry_at(d, i), *e = &ei;
         size_t col = e->indent;
+        if (inl != (size_t)-1 && !e->dashes && col > yr_entry_at(d, inl).indent) {
+            counts[seq[inl] * IC_KINDS + kind[inl]]--; /* `list: - a: b` + deeper text: no one-line item */
+            kind[inl] = IC_OTHER;
+            counts[seq[inl] * IC_KINDS + kind[inl]]++;
+        }
         while (depth && (st[depth - 1].col > col || (st[depth - 1].col == col && !e->dashes)))
             depth--;
         if (item != (size_t)-1 && !e->dashes && yr_entry_at(d, item).indent >= col)
@@ -145,6 +170,7 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
             kind[item] = wrap ? IC_WRAPPED : IC_OTHER;
             counts[seq[item] * IC_KINDS + kind[item]]++;
         }
+        yr_entry it;
         if (e->dashes) {
             if (!depth || st[depth - 1].col != col) {
                 if (!grow((void **)&st, &st_cap, depth + 1, sizeof *st) ||
@@ -152,12 +178,27 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
                     free(st), free(counts);
                     return -1;
                 }
-                st[depth++] = (ic_level){(uint32_t)col, (uint32_t)next_seq++};
+                /* the items after `key: - x` are the same list as x */
+                bool same = inl != (size_t)-1 && col >= yr_entry_at(d, inl).indent;
+                st[depth++] = (ic_level){(uint32_t)col, same ? seq[inl] : (uint32_t)next_seq++};
             }
             seq[i] = st[depth - 1].seq;
             kind[i] = (unsigned char)item_kind(l, e);
             counts[seq[i] * IC_KINDS + kind[i]]++;
             item = i;
+            inl = (size_t)-1;
+        } else if (inline_item(l, e, &it)) {
+            if (!grow((void **)&counts, &seq_cap, IC_KINDS * (next_seq + 1), sizeof *counts)) {
+                free(st), free(counts);
+                return -1;
+            }
+            seq[i] = (uint32_t)next_seq++;
+            kind[i] = (unsigned char)item_kind(l, &it);
+            counts[seq[i] * IC_KINDS + kind[i]]++;
+            item = (size_t)-1;
+            inl = i;
+        } else {
+            inl = (size_t)-1;
         }
         yr_skip_note_line(&sk, d, i);
     }
@@ -205,7 +246,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             yr_put_line(&o, l);
             continue;
         }
-        const yr_entry orig = yr_entry_at(d, i);
+        const yr_entry orig = item_at(d, i);
         yr_entry as_value = orig;
         as_value.val = as_value.content;
         bool quoted = orig.val < orig.end && (l->s[orig.val] == '"' || l->s[orig.val] == '\'');

@@ -62,7 +62,7 @@ bool mf_fuzz_determinism_due(void);
  * in a recording campaign where one exec in $MALFORM_METAMORPHIC_EVERY
  * (default MF_METAMORPHIC_EVERY) does. Replay and triage always build it. */
 bool mf_fuzz_metamorphic_due(void);
-#define MF_METAMORPHIC_EVERY 4
+#define MF_METAMORPHIC_EVERY 2
 /* The distinct rule ids of r's warnings, comma-separated, or "-" (malloc'd; NULL on OOM). */
 char *mf_fired_rules(const mf_result *r);
 

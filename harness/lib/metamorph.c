@@ -7,7 +7,7 @@
 #include "metamorph.h"
 
 /* ops tried per variant before giving up (an op finds no site in some texts) */
-#define MF_METAMORPH_TRIES 4
+#define MF_METAMORPH_TRIES 8
 
 bool mf_metamorph_eligible(const mf_op *op, const mf_profile *p)
 {
@@ -114,6 +114,32 @@ static size_t eligible_ops(const mf_profile *p, const mf_op ***out)
     return counts[f];
 }
 
+static uint64_t fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Rendezvous choice: the op with the highest score fnv(text hash, op id)
+ * among those not tried yet. A new op in ops.def changes the choice only
+ * for the texts where it scores highest, so a saved finding keeps its op. */
+static const mf_op *pick(const mf_op **ops, size_t n, uint64_t h, const bool *tried, size_t *at)
+{
+    uint64_t best = 0;
+    const mf_op *op = NULL;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t s = fnv(h, ops[i]->id);
+        s ^= s >> 29;
+        if (!tried[i] && (!op || s > best)) {
+            best = s;
+            op = ops[i];
+            *at = i;
+        }
+    }
+    return op;
+}
+
 int mf_metamorph_build(mf_metamorph *m, const mf_profile *p, const mf_options *opt, const json_t *value,
                        mf_repair_fn repair, void *ctx)
 {
@@ -121,14 +147,18 @@ int mf_metamorph_build(mf_metamorph *m, const mf_profile *p, const mf_options *o
     size_t n = eligible_ops(p, &ops);
     int rc = n ? prepare(m, p, opt, value) : (memset(m, 0, sizeof *m), 0);
     if (rc == 1) {
-        uint64_t rng = 1469598103934665603ull;
-        for (const unsigned char *s = (const unsigned char *)m->raw; *s; s++)
-            rng = (rng ^ *s) * 1099511628211ull;
-        rc = 0;
+        uint64_t h = fnv(1469598103934665603ull, m->raw), rng = h;
+        bool *tried = calloc(n, sizeof *tried);
+        rc = tried ? 0 : -1;
         for (int t = 0; t < MF_METAMORPH_TRIES && rc == 0; t++) {
-            const mf_op *op = ops[mf_rng_next(&rng) % n];
+            size_t at = 0;
+            const mf_op *op = pick(ops, n, h, tried, &at);
+            if (!op)
+                break;
+            tried[at] = true;
             rc = try_op(m, p, opt, op, mf_rng_next(&rng), repair, ctx);
         }
+        free(tried);
     }
     if (rc != 1)
         mf_metamorph_free(m);

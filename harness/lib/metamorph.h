@@ -28,11 +28,12 @@ typedef struct {
 } mf_metamorph;
 
 /* Build and repair the variant of value (the accepted value of a raw input
- * for profile p under opt; repair NULL: mf_repair). Tries a few ops picked
- * from the canonical text's hash. 1 built (m->v is set), 0 none (value is
- * no object or array, the canonical output is not read clean, or no
- * promised op found a site),
- * -1 out of memory. Free m with mf_metamorph_free in every case. */
+ * for profile p under opt; repair NULL: mf_repair). Tries up to 8 ops in
+ * the order their ids hash with the canonical text (rendezvous hashing: a
+ * new op changes the choice only for the texts it ranks first on). 1 built
+ * (m->v is set), 0 none (value is no object or array, the canonical output
+ * is not read clean, or no promised op found a site), -1 out of memory.
+ * Free m with mf_metamorph_free in every case. */
 int mf_metamorph_build(mf_metamorph *m, const mf_profile *p, const mf_options *opt, const json_t *value,
                        mf_repair_fn repair, void *ctx);
 /* The same with the given op and seed (tests: every op on every artifact). */

@@ -415,7 +415,10 @@ static int run_libfuzzer(fz *z)
     snprintf(log, sizeof log, "%s/libfuzzer.log", z->workdir);
     snprintf(env_stats, sizeof env_stats, "MALFORM_STATS_DIR=%s", z->stats_dir);
     snprintf(env_find, sizeof env_find, "MALFORM_FINDINGS_DIR=%s", z->find_dir);
-    char *env[] = {env_stats, env_find, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3:malloc_context_size=2",
+    /* No allocation stacks while fuzzing (AFL++'s default too; -5% per exec
+     * measured): a crash's signature is its own stack, and every saved input
+     * is replayed below with full stacks (mf_lc_sanitizer_env). Leaks stay on. */
+    char *env[] = {env_stats, env_find, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:dedup_token_length=3:malloc_context_size=0",
                    NULL};
     int st = 0;
     if (z->jobs > 1) {

@@ -296,6 +296,8 @@ static void test_linear(void **state)
         {"\"a\" + ", "[", "\"b\"]"},    /* string concatenation */
         {"..., ", "[", "1]"},           /* placeholders */
         {"1 ", "{\"a\": [", "]}"},      /* missing commas */
+        {"a */\"b ", "[\"x", "\"]"},    /* inner quotes after a comment's end: no comment start to find */
+        {" + \"b", "[\"x", "\"]"},       /* '+' before inner quotes (a string missing its closing quote?) */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t reps = (1u << 20) / strlen(cases[i].unit);
