@@ -666,9 +666,11 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
         int opened = 0;                 /* '{' between the comma and the key (`",{ "key":`): no JSON text of the string */
-        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--) {
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' &&
+                    (b < 0x20 || b == ' ' || strchr("${([<+", b) || (b == 0xA0 && at(p, a - 2) == 0xC2)); a--) {
             ctrl |= b < 0x20 && b != '\t' && b != '\r';
             opened += b == '{' && (a < 2 || at(p, a - 2) != '$');
+            a -= b == 0xA0 && a - 1 > content;   /* a no-break space (two bytes) between the comma and the key */
         }
         if (ctrl || (a > content && at(p, a - 1) == '\n') ||
             (a == content && braces == 0) ||
