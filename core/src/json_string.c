@@ -629,6 +629,26 @@ static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
     return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
 }
 
+/* Do blanks, then a ',' stand before offset m (after content)? */
+static bool quote_comma_before(const jp *p, size_t content, size_t m)
+{
+    while (m > content && (at(p, m - 1) == ' ' || at(p, m - 1) == '\t'))
+        m--;
+    return m > content && at(p, m - 1) == ',';
+}
+
+/* At m inside a smart-quoted string: after a comma, a key in smart quotes
+ * (`“c”` then ':') on one line? */
+static bool smart_key_after_comma(const jp *p, size_t content, size_t m)
+{
+    if (jl_smart_quote(p, m) != Q_SMART_DOUBLE || !quote_comma_before(p, content, m))
+        return false;
+    for (size_t k = m + 3; k < p->n && k < m + KEY_LOOKAHEAD && at(p, k) != '\n'; k++)
+        if (jl_smart_quote(p, k) == Q_SMART_DOUBLE)
+            return k > m + 3 && at(p, jl_past_spaces(p, k + 3)) == ':';
+    return false;
+}
+
 /* Is the byte before offset k (blanks skipped, not before content) a quote? */
 static bool quote_before(const jp *p, size_t content, size_t k)
 {
@@ -659,6 +679,10 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         size_t uk;
         if ((c == qc || c == '"') && braces == 0 && (uk = unquoted_member_after(p, m + 1, close)))
             return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
+        if (c == 0xE2 && q == Q_SMART_DOUBLE && smart_key_after_comma(p, content, m))
+            return m;                   /* `“b, “c”: “d”`: a smart-quoted member */
+        if (c == '\'' && q == Q_DOUBLE && jl_key_at(p, m) && quote_comma_before(p, content, m))
+            return m;                   /* `"b, 'c': 'd'`: a single-quoted member */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
         if (braces > 0 && braced_key == SIZE_MAX)
@@ -897,7 +921,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
             if ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner)) {
-                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE)
+                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_SMART_DOUBLE)
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
                     return swallow_fail(p, sw, open, open_line, open_bol);
