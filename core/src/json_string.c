@@ -445,9 +445,20 @@ static bool blank_at(const jp *p, size_t k)
  * string's closing quote is missing: return where the string ends (before
  * the separator or the closers), else 0. Closers are kept out of the string
  * only when it holds no opening bracket they could close. */
+/* Does a key in smart quotes (`“c”` then ':', on one line) start at k? */
+static bool smart_key_at(const jp *p, size_t k)
+{
+    if (jl_smart_quote(p, k) != Q_SMART_DOUBLE || at(p, k + 2) != 0x9C)
+        return false;
+    for (size_t j = k + 3; j < p->n && j < k + KEY_LOOKAHEAD && at(p, j) != '\n'; j++)
+        if (jl_smart_quote(p, j) == Q_SMART_DOUBLE)
+            return j > k + 3 && at(p, jl_past_spaces(p, j + 3)) == ':';
+    return false;
+}
+
 static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool element)
 {
-    bool key = jl_key_at(p, k);
+    bool key = jl_key_at(p, k) || smart_key_at(p, k);
     if (!key && !(element && jl_value_string_at(p, k)))
         return 0;
     size_t j = k;
@@ -637,16 +648,10 @@ static bool quote_comma_before(const jp *p, size_t content, size_t m)
     return m > content && at(p, m - 1) == ',';
 }
 
-/* At m inside a smart-quoted string: after a comma, a key in smart quotes
- * (`“c”` then ':') on one line? */
+/* At m inside a smart-quoted string: after a comma, a key in smart quotes? */
 static bool smart_key_after_comma(const jp *p, size_t content, size_t m)
 {
-    if (jl_smart_quote(p, m) != Q_SMART_DOUBLE || !quote_comma_before(p, content, m))
-        return false;
-    for (size_t k = m + 3; k < p->n && k < m + KEY_LOOKAHEAD && at(p, k) != '\n'; k++)
-        if (jl_smart_quote(p, k) == Q_SMART_DOUBLE)
-            return k > m + 3 && at(p, jl_past_spaces(p, k + 3)) == ':';
-    return false;
+    return quote_comma_before(p, content, m) && smart_key_at(p, m);
 }
 
 /* Is the byte before offset k (blanks skipped, not before content) a quote? */
