@@ -389,6 +389,15 @@ static bool escaped_key_end(const jp *p, size_t j)
     return c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-';
 }
 
+/* Is [a, e) one word (letters, digits, '_', '-', '.')? */
+static bool word_span(const jp *p, size_t a, size_t e)
+{
+    for (; a < e; a++)
+        if (!(isalnum(at(p, a)) || at(p, a) == '_' || at(p, a) == '-' || at(p, a) == '.'))
+            return false;
+    return true;
+}
+
 bool jl_key_at(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
@@ -397,7 +406,7 @@ bool jl_key_at(const jp *p, size_t k)
         int c = at(p, j);
         if (c == '\n' || c == '\r')
             return false;
-        if (c == '\\' && at(p, j + 1) == q && j > k + 1 && escaped_key_end(p, j))
+        if (c == '\\' && at(p, j + 1) == q && j > k + 1 && word_span(p, k + 1, j) && escaped_key_end(p, j))
             return true;                /* `"notes\": "x"`: the key's closing quote escaped (damage) */
         if (c == '\\') {
             j++;
