@@ -260,6 +260,11 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
             return true;
         if (spaced && is_key && (c == '-' || c == '\'' || c == '(')) /* {"a" -1}, {"a" (1, 2)}: a missing ':' */
             return true;
+        if (spaced && !is_key && jl_placeholder_at(p, j) && p->depth > 0) {
+            int e = at(p, jl_past_spaces(p, j + 3));   /* `"text"  …` then '}': a placeholder after the value */
+            if (e < 0 || e == ',' || e == '}' || e == ']')
+                return true;
+        }
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
         if (spaced && !is_key && !inner && p->parent_object && (stray_word_follows(p, j) || unquoted_key_follows(p, k, j)))
