@@ -445,9 +445,20 @@ static bool blank_at(const jp *p, size_t k)
  * string's closing quote is missing: return where the string ends (before
  * the separator or the closers), else 0. Closers are kept out of the string
  * only when it holds no opening bracket they could close. */
+/* Does a key in smart quotes (`“c”` then ':', on one line) start at k? */
+static bool smart_key_at(const jp *p, size_t k)
+{
+    if (jl_smart_quote(p, k) != Q_SMART_DOUBLE || at(p, k + 2) != 0x9C)
+        return false;
+    for (size_t j = k + 3; j < p->n && j < k + KEY_LOOKAHEAD && at(p, j) != '\n'; j++)
+        if (jl_smart_quote(p, j) == Q_SMART_DOUBLE)
+            return j > k + 3 && at(p, jl_past_spaces(p, j + 3)) == ':';
+    return false;
+}
+
 static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool element)
 {
-    bool key = jl_key_at(p, k);
+    bool key = jl_key_at(p, k) || smart_key_at(p, k);
     if (!key && !(element && jl_value_string_at(p, k)))
         return 0;
     size_t j = k;
@@ -629,6 +640,20 @@ static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
     return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
 }
 
+/* Do blanks, then a ',' stand before offset m (after content)? */
+static bool quote_comma_before(const jp *p, size_t content, size_t m)
+{
+    while (m > content && (at(p, m - 1) == ' ' || at(p, m - 1) == '\t'))
+        m--;
+    return m > content && at(p, m - 1) == ',';
+}
+
+/* At m inside a smart-quoted string: after a comma, a key in smart quotes? */
+static bool smart_key_after_comma(const jp *p, size_t content, size_t m)
+{
+    return quote_comma_before(p, content, m) && smart_key_at(p, m);
+}
+
 /* Is the byte before offset k (blanks skipped, not before content) a quote? */
 static bool quote_before(const jp *p, size_t content, size_t k)
 {
@@ -659,6 +684,10 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         size_t uk;
         if ((c == qc || c == '"') && braces == 0 && (uk = unquoted_member_after(p, m + 1, close)))
             return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
+        if (c == 0xE2 && q == Q_SMART_DOUBLE && smart_key_after_comma(p, content, m))
+            return m;                   /* `“b, “c”: “d”`: a smart-quoted member */
+        if (c == '\'' && q == Q_DOUBLE && jl_key_at(p, m) && quote_comma_before(p, content, m))
+            return m;                   /* `"b, 'c': 'd'`: a single-quoted member */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
         if (braces > 0 && braced_key == SIZE_MAX)
@@ -666,9 +695,11 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
         int opened = 0;                 /* '{' between the comma and the key (`",{ "key":`): no JSON text of the string */
-        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--) {
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' &&
+                    (b < 0x20 || b == ' ' || strchr("${([<+", b) || (b == 0xA0 && at(p, a - 2) == 0xC2)); a--) {
             ctrl |= b < 0x20 && b != '\t' && b != '\r';
             opened += b == '{' && (a < 2 || at(p, a - 2) != '$');
+            a -= b == 0xA0 && a - 1 > content;   /* a no-break space (two bytes) between the comma and the key */
         }
         if (ctrl || (a > content && at(p, a - 1) == '\n') ||
             (a == content && braces == 0) ||
@@ -895,7 +926,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
             if ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner)) {
-                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE)
+                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_SMART_DOUBLE)
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
                     return swallow_fail(p, sw, open, open_line, open_bol);
