@@ -82,7 +82,7 @@ static bool inline_scalar_list(const char *s, const yr_entry *e);
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -190,7 +190,7 @@ static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool p
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, prev_dash = (size_t)-1;
     bool prev_keyed = false;
@@ -276,7 +276,7 @@ bool yr_may_have_glued_child(const char *s, size_t n, size_t next, size_t col)
 size_t yr_fix_colon_space_child(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -674,7 +674,7 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     yr_keyset ks;
     if (yr_keyset_init(&ks, d) != 0)
         return 0;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
     ik_tok t[IK_MAX];
@@ -809,7 +809,7 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
         free(seen.s), free(seen.n), free(seen.col);
         return 0;
     }
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
     ik_tok t[IK_MAX];
@@ -890,7 +890,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     ds_sib *sib = malloc(2 * (d->count + 1) * sizeof *sib);
     if (!sib)
         return 0;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, depth = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -978,7 +978,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
 {
     if (!p || json_object_size(p->nested_children) == 0)
         return 0;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {

@@ -27,7 +27,7 @@ static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value."
 
 size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn)
 {
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -283,7 +283,7 @@ static void fix_flow(yr_out *o, const char *s, size_t n, size_t from, size_t *fi
 size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     bool in_dq = false;
     size_t changes = 0, open_col = 0;

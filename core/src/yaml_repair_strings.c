@@ -229,7 +229,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         free(seq), free(kind);
         return 0;
     }
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
