@@ -42,6 +42,7 @@ bool jl_key_without_colon(const jp *p, size_t k)
     size_t v = jl_past_spaces(p, j + 1);
     int c = at(p, v);
     return c == '"' || c == '\'' || c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') ||
+           (v > j + 1 && (c == '`' || c == '(' || jl_smart_quote(p, v) >= 0)) ||
            (v > j + 1 && jl_word_is_literal(p->s + v, jl_word_end(p, v) - v));
 }
 
@@ -628,16 +629,26 @@ static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
     return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
 }
 
+/* Is the byte before offset k (blanks skipped, not before content) a quote? */
+static bool quote_before(const jp *p, size_t content, size_t k)
+{
+    while (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
+        k--;
+    return k > content && (at(p, k - 1) == '"' || at(p, k - 1) == '\'');
+}
+
 /* A value string read through inner quotes (or cut by the end of input)
  * spans [content, close): does an unescaped quote in it (its own kind or '"')
  * open a member (`"key":`) at the start of a line, after a raw control byte,
  * or at the start of the string or after a comma outside any '{' the string
- * opened (one-line JSON text `{"a": 1, "b": 2}` is data)? Then the reading
- * swallowed members. Returns that quote's offset, or SIZE_MAX. */
+ * opened (one-line JSON text `{"a": 1, "b": 2}` is data, but not when that
+ * text never closes)? Then the reading swallowed members. Returns that
+ * quote's offset, or SIZE_MAX. */
 static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
 {
     int qc = q == Q_SINGLE ? '\'' : '"';
     int braces = 0;                     /* open '{' (not `${`) of JSON text in the string */
+    size_t braced_key = SIZE_MAX;       /* the first key inside that JSON text */
     for (size_t m = content; m < close; m++) {
         int c = at(p, m);
         if (c == '\\') {
@@ -650,14 +661,21 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
             return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
+        if (braces > 0 && braced_key == SIZE_MAX)
+            braced_key = m;
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
-        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--)
+        int opened = 0;                 /* '{' between the comma and the key (`",{ "key":`): no JSON text of the string */
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--) {
             ctrl |= b < 0x20 && b != '\t' && b != '\r';
-        if (ctrl || (a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
+            opened += b == '{' && (a < 2 || at(p, a - 2) != '$');
+        }
+        if (ctrl || (a > content && at(p, a - 1) == '\n') ||
+            (a == content && braces == 0) ||
+            (a > content && at(p, a - 1) == ',' && (braces == 0 || (braces - opened <= 0 && quote_before(p, content, a - 1)))))
             return m;
     }
-    return SIZE_MAX;
+    return braces > 0 ? braced_key : SIZE_MAX;   /* `"ii  {"task_id": "T-1"` never closes its JSON text */
 }
 
 /* Reject a string that would swallow the member whose key quote is at sw
@@ -793,6 +811,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     size_t open_bol = p->bol;
     bool inner = false;
     size_t ctrl_at = SIZE_MAX;         /* first literal control character */
+    int letter_escape = 0, letter_line = 0;   /* first \b \f \n \r \t: ambiguous next to invalid escapes */
+    bool invalid_escape = false;
     int ctrl_line = 0, ctrl_c = 0;
     *cut = false;
     mf_buf_reset(b);
@@ -935,6 +955,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
             const char *simple = strchr("\"\\/bfnrt", e);
+            if (simple && e && strchr("bfnrt", e) && !letter_escape)
+                letter_escape = e, letter_line = p->line;
             if (simple && e) {
                 static const char dec[] = "\"\\/\b\f\n\r\t";
                 if (mf_buf_putc(b, dec[simple - "\"\\/bfnrt"])) return jl_fail(p, "out of memory");
@@ -978,6 +1000,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, 2);
                 continue;
             }
+            invalid_escape = true;
             jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "invalid escape '\\%c' kept as text (backslash escaped)",
                  e >= 0x20 && e < 0x7f ? e : '?');
             if (mf_buf_putc(b, '\\')) return jl_fail(p, "out of memory");
@@ -999,8 +1022,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             jl_advance(p);              /* `'T-1", description: "x"`: mismatched quotes */
             break;
         }
-        if (c == '"' && q == Q_SINGLE && !inner && !is_key && !key_quote_in(p, content, p->i) &&
-            end_before_key(p, b, content, open_line, open_bol))
+        if (c == '"' && q == Q_SINGLE && !inner && !is_key &&
+            missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0) &&
+            !key_quote_in(p, content, p->i) && end_before_key(p, b, content, open_line, open_bol))
             break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;
@@ -1013,6 +1037,10 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     if (ctrl_at < p->i)
         jl_note(p, MF_RULE_JSON_CONTROL_CHAR, ctrl_line, "literal control character%s in a string escaped",
                 ctrl_c == '\n' ? " (line break)" : ctrl_c == '\t' ? " (tab)" : "");
+    if (letter_escape && invalid_escape)   /* `C:\Users\me\file.txt`: is `\f` a form feed or a path's backslash? */
+        jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, letter_line, "'\\%c' in a string that also holds invalid escapes "
+                "read as the JSON escape, not as a backslash and '%c' (a path or pattern would mean the latter)",
+                letter_escape, letter_escape);
     return 0;
 }
 

@@ -294,6 +294,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
                 return true;
             size_t q = c == ' ' && (s[i + 2] == '"' || s[i + 2] == '\'') ? yr_quote_end(s, e, i + 2) : 0;
+            while (q && q < e && s[q] == ' ')
+                q++;
             if (c == ' ' && (q ? q < e && s[q] == ':' : s[i + 2] != '"' && s[i + 2] != '\'')) {
                 /* a quoted item is item-colon's only as a quoted key */
                 const char *colon = memchr(s + (q ? q : i + 2), ':', e - (q ? q : i + 2));

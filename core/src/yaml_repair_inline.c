@@ -44,6 +44,25 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
 
 /* ---- yaml.inline-sequence-parent ---- */
 
+/* The column of the moved item's list: the first sibling dash after its
+ * property lines (deeper than col, from line k on) when there is one at or
+ * right of col, else `guess` (the properties' column - 2). A property 1-2
+ * columns off is yaml.property-indent's to move. */
+static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess)
+{
+    for (; k < d->count; k = next_content(d, k)) {
+        const yr_line *l = &d->l[k];
+        if (l->flags & YR_CONT)
+            continue;
+        size_t x = mf_line_indent((mf_line){l->s, l->n});
+        if (is_dash_at(l->s, l->n, x))
+            return x >= col && x + 2 >= guess && x < guess + 2 ? x : guess; /* a nested list sits at the properties' column or deeper */
+        if (x <= col)
+            break;
+    }
+    return guess;
+}
+
 /* The explicit indentation indicator of a `- |2-` / `- >1` item [s, s+n), or 0. */
 static size_t block_indent_indicator(const char *s, size_t n)
 {
@@ -86,7 +105,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = x;
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
-                dash = x - 2;
+                dash = sibling_dash(d, nx, e.key_s, x - 2);
             /* `key: - |2-`: the indentation indicator counts from the dash, and the
              * next lines are the body, not properties; the dash goes at the key's
              * column, as a YAML emitter writes `key:` / `- |2-`, when the body is

@@ -450,6 +450,8 @@ void yr_entry_parse(const char *s, size_t n, yr_entry *e)
     size_t k = 0; /* index of the key's ':' */
     if (s[i] == '"' || s[i] == '\'') {
         size_t q = yr_quote_end(s, end, i);
+        while (q && q < end && (s[q] == ' ' || s[q] == '\t')) /* `"key" : v` is a key too */
+            q++;
         if (q && q < end && s[q] == ':' && (q + 1 == end || s[q + 1] == ' ' || s[q + 1] == '\t'))
             k = q;
     } else if (!strchr("#[]{},&*!|>%@`?\"'", s[i]) && !(s[i] == '-' && i + 1 < end && s[i + 1] == '-')) {

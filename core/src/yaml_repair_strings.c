@@ -80,6 +80,15 @@ static int item_kind(const yr_line *l, const yr_entry *e)
         if (q && q < vn)
             return IC_BROKEN;
     }
+    /* an anchor or tag before the value is no part of what it reads as (the
+     * canonical output drops it) */
+    while (vn && (*v == '&' || *v == '!')) {
+        const char *sp = memchr(v, ' ', vn);
+        size_t skip = sp ? (size_t)(sp - v) : vn;
+        while (skip < vn && v[skip] == ' ')
+            skip++;
+        v += skip, vn -= skip;
+    }
     /* the value: empty (null), one quoted scalar, or plain text; a plain value may
      * start with ` or @ (reserved in YAML, text in the string) */
     if (vn && !whole_quoted(v, vn) && !yr_plain_start(v, vn) && *v != '`' && *v != '@')
