@@ -260,6 +260,11 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
             return true;
         if (spaced && is_key && (c == '-' || c == '\'' || c == '(')) /* {"a" -1}, {"a" (1, 2)}: a missing ':' */
             return true;
+        if (spaced && !is_key && jl_placeholder_at(p, j) && p->depth > 0) {
+            int e = at(p, jl_past_spaces(p, j + 3));   /* `"text"  …` then '}': a placeholder after the value */
+            if (e < 0 || e == ',' || e == '}' || e == ']')
+                return true;
+        }
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
         if (spaced && !is_key && !inner && p->parent_object && (stray_word_follows(p, j) || unquoted_key_follows(p, k, j)))
@@ -389,6 +394,15 @@ static bool escaped_key_end(const jp *p, size_t j)
     return c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-';
 }
 
+/* Is [a, e) one word (letters, digits, '_', '-', '.')? */
+static bool word_span(const jp *p, size_t a, size_t e)
+{
+    for (; a < e; a++)
+        if (!(isalnum(at(p, a)) || at(p, a) == '_' || at(p, a) == '-' || at(p, a) == '.'))
+            return false;
+    return true;
+}
+
 bool jl_key_at(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
@@ -397,7 +411,7 @@ bool jl_key_at(const jp *p, size_t k)
         int c = at(p, j);
         if (c == '\n' || c == '\r')
             return false;
-        if (c == '\\' && at(p, j + 1) == q && j > k + 1 && escaped_key_end(p, j))
+        if (c == '\\' && at(p, j + 1) == q && j > k + 1 && word_span(p, k + 1, j) && escaped_key_end(p, j))
             return true;                /* `"notes\": "x"`: the key's closing quote escaped (damage) */
         if (c == '\\') {
             j++;

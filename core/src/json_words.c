@@ -289,6 +289,9 @@ int jl_parse_word(jp *p, json_t **out)
     size_t end = p->depth > 0 && !alone ? bare_end(p, start) : wend;   /* no bare text at top level */
     if (end < wend)
         end = wend;
+    if (end > wend && is_ws(at(p, wend)) && jl_placeholder_at(p, jl_past_spaces(p, wend)) &&
+        (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
+        end = wend;                     /* `"owner": null  …`: a value, then a placeholder */
     if (end > wend && at(p, wend) == ' ' && holds_key(p->s + start, end - start) &&
         (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
         end = wend;                     /* `1 b: 2`: a value, then a member missing its comma */
