@@ -711,6 +711,24 @@ static bool only_json_outside(const char *s, size_t len, const mf_cand_span *sp,
     return true;
 }
 
+/* Does the text outside the span hold a number and no letter (`[1, 2]], 3]`:
+ * an element after an early closer, not prose)? Taking the span would drop it. */
+static bool numbers_outside(const char *s, size_t len, const mf_cand_span *sp)
+{
+    bool digit = false;
+    for (size_t k = 0; k < len; k++) {
+        if (k == sp->start) {
+            k = sp->end - 1;
+            continue;
+        }
+        unsigned char c = (unsigned char)s[k];
+        if (isalpha(c) || c >= 0x80)
+            return false;
+        digit |= isdigit(c) != 0;
+    }
+    return digit;
+}
+
 static int scan_json_balanced(ctx *c, const char *s, size_t len)
 {
     int noise_line;
@@ -725,7 +743,8 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
             continue; /* the whole text: no extraction */
         if ((sp[i].start == 0 || s[sp[i].start - 1] == '\n') && mf_cand_prefix_len(s + sp[i].start, len - sp[i].start))
             continue; /* starts with a transcript role prefix ("[sys]"), not a JSON value: the prefix-stripped text's turn */
-        if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len) || only_json_outside(s, len, sp, n))
+        if (holds_member(s, 0, sp[i].start) || holds_member(s, sp[i].end, len) || only_json_outside(s, len, sp, n) ||
+            numbers_outside(s, len, &sp[i]))
             continue; /* members or values outside the span would be lost */
         int line = mf_cand_line_at(s, sp[i].start);
         if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, MF_RULE_ID(CAND_JSON_BALANCED), line,

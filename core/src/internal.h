@@ -140,6 +140,12 @@ extern const mf_text_rule mf_yaml_repairs[];   /* terminated by {NULL} */
 #define MF_YAML_GROUPS 4
 /* Apply every YAML repair of `group` (1..MF_YAML_GROUPS) to text in place; returns changes. */
 size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w);
+/* The YAML repairs' line model of one text, kept between group calls (yaml_repair.c). */
+typedef struct mf_yaml_lines mf_yaml_lines;
+/* mf_yaml_repair_group over the model in *lines (created when NULL, reused while
+ * text is the one it was left on): groups that change nothing share one model. */
+size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, const mf_profile *p, mf_warnings *w);
+void mf_yaml_lines_free(mf_yaml_lines *lines);
 /* Repairs run before the first parse, because the malformed text also parses
  * with a different value (`steps:` then `-name: x`, seed 000 #9); returns changes. */
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w);

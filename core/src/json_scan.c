@@ -432,11 +432,18 @@ static bool item_key_at(const jp *p)
     return at(p, j) == q && j > p->i + 1 && at(p, jl_past_spaces(p, j + 1)) == ':';
 }
 
-/* At a '}' in an array: is it stray, followed by `, {` or `, [` (more elements)? */
+/* At a '}' in an array: is it stray - right after an object's own '}'
+ * (`[{"a": 1}}, {"b": 2}]`) and followed by `, {` or `, [` (more elements)?
+ * After a scalar (`[[1, 2}, [3]]`) it stands for the array's ']'. */
 static bool stray_in_array(const jp *p)
 {
     if (p->depth >= 2 && p->closer_of[p->depth - 1] == '}')
         return false;                   /* `{"a": [1}, ...`: the '}' closes the object */
+    size_t b = p->i;
+    while (b > 0 && is_ws(at(p, b - 1)))
+        b--;
+    if (b == 0 || at(p, b - 1) != '}')
+        return false;
     size_t k = jl_past_spaces(p, p->i + 1);
     if (at(p, k) != ',')
         return false;
@@ -474,7 +481,8 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
         if (c == '}' && close == ']') {
             if (comma)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
-            if (p->open_objects > 0) {  /* `[1, 2}`: the ']' is missing, the '}' closes the object */
+            if (p->open_objects > 0 && !(p->depth >= 2 && p->closer_of[p->depth - 1] == ']')) {
+                /* `[1, 2}`: the ']' is missing, the '}' closes the object (in an array of arrays it is the ']') */
                 jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "']' missing before '}': the array was closed there");
                 p->implicit_closes++;
             } else {

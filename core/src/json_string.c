@@ -42,6 +42,7 @@ bool jl_key_without_colon(const jp *p, size_t k)
     size_t v = jl_past_spaces(p, j + 1);
     int c = at(p, v);
     return c == '"' || c == '\'' || c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') ||
+           (v > j + 1 && (c == '`' || c == '(' || jl_smart_quote(p, v) >= 0)) ||
            (v > j + 1 && jl_word_is_literal(p->s + v, jl_word_end(p, v) - v));
 }
 
@@ -444,9 +445,20 @@ static bool blank_at(const jp *p, size_t k)
  * string's closing quote is missing: return where the string ends (before
  * the separator or the closers), else 0. Closers are kept out of the string
  * only when it holds no opening bracket they could close. */
+/* Does a key in smart quotes (`“c”` then ':', on one line) start at k? */
+static bool smart_key_at(const jp *p, size_t k)
+{
+    if (jl_smart_quote(p, k) != Q_SMART_DOUBLE || at(p, k + 2) != 0x9C)
+        return false;
+    for (size_t j = k + 3; j < p->n && j < k + KEY_LOOKAHEAD && at(p, j) != '\n'; j++)
+        if (jl_smart_quote(p, j) == Q_SMART_DOUBLE)
+            return j > k + 3 && at(p, jl_past_spaces(p, j + 3)) == ':';
+    return false;
+}
+
 static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool element)
 {
-    bool key = jl_key_at(p, k);
+    bool key = jl_key_at(p, k) || smart_key_at(p, k);
     if (!key && !(element && jl_value_string_at(p, k)))
         return 0;
     size_t j = k;
@@ -628,16 +640,40 @@ static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
     return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
 }
 
+/* Do blanks, then a ',' stand before offset m (after content)? */
+static bool quote_comma_before(const jp *p, size_t content, size_t m)
+{
+    while (m > content && (at(p, m - 1) == ' ' || at(p, m - 1) == '\t'))
+        m--;
+    return m > content && at(p, m - 1) == ',';
+}
+
+/* At m inside a smart-quoted string: after a comma, a key in smart quotes? */
+static bool smart_key_after_comma(const jp *p, size_t content, size_t m)
+{
+    return quote_comma_before(p, content, m) && smart_key_at(p, m);
+}
+
+/* Is the byte before offset k (blanks skipped, not before content) a quote? */
+static bool quote_before(const jp *p, size_t content, size_t k)
+{
+    while (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t'))
+        k--;
+    return k > content && (at(p, k - 1) == '"' || at(p, k - 1) == '\'');
+}
+
 /* A value string read through inner quotes (or cut by the end of input)
  * spans [content, close): does an unescaped quote in it (its own kind or '"')
  * open a member (`"key":`) at the start of a line, after a raw control byte,
  * or at the start of the string or after a comma outside any '{' the string
- * opened (one-line JSON text `{"a": 1, "b": 2}` is data)? Then the reading
- * swallowed members. Returns that quote's offset, or SIZE_MAX. */
+ * opened (one-line JSON text `{"a": 1, "b": 2}` is data, but not when that
+ * text never closes)? Then the reading swallowed members. Returns that
+ * quote's offset, or SIZE_MAX. */
 static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
 {
     int qc = q == Q_SINGLE ? '\'' : '"';
     int braces = 0;                     /* open '{' (not `${`) of JSON text in the string */
+    size_t braced_key = SIZE_MAX;       /* the first key inside that JSON text */
     for (size_t m = content; m < close; m++) {
         int c = at(p, m);
         if (c == '\\') {
@@ -648,16 +684,29 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         size_t uk;
         if ((c == qc || c == '"') && braces == 0 && (uk = unquoted_member_after(p, m + 1, close)))
             return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
+        if (c == 0xE2 && q == Q_SMART_DOUBLE && smart_key_after_comma(p, content, m))
+            return m;                   /* `“b, “c”: “d”`: a smart-quoted member */
+        if (c == '\'' && q == Q_DOUBLE && jl_key_at(p, m) && quote_comma_before(p, content, m))
+            return m;                   /* `"b, 'c': 'd'`: a single-quoted member */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
+        if (braces > 0 && braced_key == SIZE_MAX)
+            braced_key = m;
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
-        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--)
+        int opened = 0;                 /* '{' between the comma and the key (`",{ "key":`): no JSON text of the string */
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' &&
+                    (b < 0x20 || b == ' ' || strchr("${([<+", b) || (b == 0xA0 && at(p, a - 2) == 0xC2)); a--) {
             ctrl |= b < 0x20 && b != '\t' && b != '\r';
-        if (ctrl || (a > content && at(p, a - 1) == '\n') || (braces == 0 && (a == content || at(p, a - 1) == ',')))
+            opened += b == '{' && (a < 2 || at(p, a - 2) != '$');
+            a -= b == 0xA0 && a - 1 > content;   /* a no-break space (two bytes) between the comma and the key */
+        }
+        if (ctrl || (a > content && at(p, a - 1) == '\n') ||
+            (a == content && braces == 0) ||
+            (a > content && at(p, a - 1) == ',' && (braces == 0 || (braces - opened <= 0 && quote_before(p, content, a - 1)))))
             return m;
     }
-    return SIZE_MAX;
+    return braces > 0 ? braced_key : SIZE_MAX;   /* `"ii  {"task_id": "T-1"` never closes its JSON text */
 }
 
 /* Reject a string that would swallow the member whose key quote is at sw
@@ -822,6 +871,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     bool inner = false;
     dquotes dquotes_in = {0, false, 0, false}; /* set once the content starts */
     size_t ctrl_at = SIZE_MAX;         /* first literal control character */
+    int letter_escape = 0, letter_line = 0;   /* first \b \f \n \r \t: ambiguous next to invalid escapes */
+    bool invalid_escape = false;
     int ctrl_line = 0, ctrl_c = 0;
     *cut = false;
     mf_buf_reset(b);
@@ -905,7 +956,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
             if ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner)) {
-                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE)
+                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_SMART_DOUBLE)
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
                     return swallow_fail(p, sw, open, open_line, open_bol);
@@ -965,6 +1016,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
             const char *simple = strchr("\"\\/bfnrt", e);
+            if (simple && e && strchr("bfnrt", e) && !letter_escape)
+                letter_escape = e, letter_line = p->line;
             if (simple && e) {
                 static const char dec[] = "\"\\/\b\f\n\r\t";
                 if (mf_buf_putc(b, dec[simple - "\"\\/bfnrt"])) return jl_fail(p, "out of memory");
@@ -1008,6 +1061,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, 2);
                 continue;
             }
+            invalid_escape = true;
             jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "invalid escape '\\%c' kept as text (backslash escaped)",
                  e >= 0x20 && e < 0x7f ? e : '?');
             if (mf_buf_putc(b, '\\')) return jl_fail(p, "out of memory");
@@ -1029,8 +1083,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             jl_advance(p);              /* `'T-1", description: "x"`: mismatched quotes */
             break;
         }
-        if (c == '"' && q == Q_SINGLE && !inner && !is_key && !key_quote_before(p, &dquotes_in, p->i) &&
-            end_before_key(p, b, content, open_line, open_bol))
+        if (c == '"' && q == Q_SINGLE && !inner && !is_key &&
+            missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0) &&
+            !key_quote_before(p, &dquotes_in, p->i) && end_before_key(p, b, content, open_line, open_bol))
             break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;
@@ -1043,6 +1098,10 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     if (ctrl_at < p->i)
         jl_note(p, MF_RULE_JSON_CONTROL_CHAR, ctrl_line, "literal control character%s in a string escaped",
                 ctrl_c == '\n' ? " (line break)" : ctrl_c == '\t' ? " (tab)" : "");
+    if (letter_escape && invalid_escape)   /* `C:\Users\me\file.txt`: is `\f` a form feed or a path's backslash? */
+        jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, letter_line, "'\\%c' in a string that also holds invalid escapes "
+                "read as the JSON escape, not as a backslash and '%c' (a path or pattern would mean the latter)",
+                letter_escape, letter_escape);
     return 0;
 }
 

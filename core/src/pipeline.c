@@ -183,13 +183,17 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         }
     }
     if (!ok && repair && R->p->format == MF_FORMAT_YAML) {
+        mf_yaml_lines *lines = NULL; /* one line model for the groups up to the next parse */
         for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
             size_t keep = w.count;
-            if (mf_yaml_repair_group(g, &text, R->p, &w) == 0)
+            if (mf_yaml_repair_group_on(g, &text, &lines, R->p, &w) == 0)
                 continue;
             size_t repaired = w.count;
+            mf_yaml_lines_free(lines); /* not held through the parse: peak memory stays the parse's */
+            lines = NULL;
             ok = parse_and_finish(R, mf_buf_cstr(&text), text.len, true, &v, &w, &err) == 0;
             if (!ok && mf_error_is_final(&err)) {
+                mf_yaml_lines_free(lines);
                 mf_error_clear(&R->r->error);
                 R->r->error = err;
                 mf_warnings_clear(&w);
@@ -202,6 +206,7 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
             }
             (void)keep;
         }
+        mf_yaml_lines_free(lines);
     }
     if (!ok) {
         mf_warnings_clear(&w);

@@ -24,9 +24,9 @@
 
 #define MF_DEFAULT_MAX_NODES 4000000
 #define MF_ALIAS_NODES_MIN 10000
-#define INTERN_SLOTS 4096     /* recent short scalars, shared instead of copied (at most) */
+#define INTERN_SLOTS 4096     /* recent scalars of up to INTERN_MAX_LEN bytes, shared instead of copied (at most) */
 #define INTERN_MIN_SLOTS 64
-#define INTERN_MAX_LEN 48
+#define INTERN_MAX_LEN 128
 
 typedef struct {
     json_t *node;       /* the collection being filled */
@@ -315,37 +315,41 @@ static size_t slot_of(const loader *L, uint64_t h)
     return (h ^ (h >> 29)) & L->intern_mask;
 }
 
-/* The string s[0..n), shared with an equal one seen before: a list of a
+/* Make v (a new value with hash h) the shared one of its slot, replacing the
+ * one there: the latest wins, so a value repeated from some point on is
+ * shared from then on whatever came before it. */
+static void intern_keep(loader *L, size_t i, uint64_t h, json_t *v)
+{
+    json_decref(L->intern[i]);
+    L->intern[i] = json_incref(v);
+    L->intern_tag[i] = (uint32_t)(h >> 32);
+}
+
+/* The string s[0..n), shared with an equal one seen recently: a list of a
  * million "- a" items holds one string, not a million. The table is probed
- * before a value is built, so a repeat costs no allocation; a slot keeps its
- * first value and its hash, so a different string costs no look at a value
- * elsewhere in memory. utf8: check the bytes (escapes like "\ud800" in
- * double quotes; libyaml checked the rest). */
+ * before a value is built, so a repeat costs no allocation, and a slot's hash
+ * tag is compared before its value is read. utf8: check the bytes (escapes
+ * like "\ud800" in double quotes; libyaml checked the rest). */
 static json_t *string_scalar(loader *L, const char *s, size_t n, bool utf8)
 {
-    json_t **slot = NULL;
-    if (L->intern && n <= INTERN_MAX_LEN) {
-        uint64_t h = text_hash(s, n);
-        size_t i = slot_of(L, h);
-        slot = &L->intern[i];
-        if (*slot) {
-            if (L->intern_tag[i] == (uint32_t)(h >> 32) && json_is_string(*slot) &&
-                json_string_length(*slot) == n && memcmp(json_string_value(*slot), s, n) == 0)
-                return json_incref(*slot);
-            slot = NULL;
-        } else {
-            L->intern_tag[i] = (uint32_t)(h >> 32);
-        }
+    bool share = L->intern && n <= INTERN_MAX_LEN;
+    uint64_t h = share ? text_hash(s, n) : 0;
+    size_t i = share ? slot_of(L, h) : 0;
+    if (share) {
+        json_t *old = L->intern[i];
+        if (old && L->intern_tag[i] == (uint32_t)(h >> 32) && json_is_string(old) &&
+            json_string_length(old) == n && memcmp(json_string_value(old), s, n) == 0)
+            return json_incref(old);
     }
     if (utf8 && !mf_utf8_valid(s, n)) /* what json_stringn checks, eight ASCII bytes at a time */
         return NULL;
     json_t *v = json_stringn_nocheck(s, n);
-    if (v && slot)
-        *slot = json_incref(v);
+    if (v && share)
+        intern_keep(L, i, h, v);
     return v;
 }
 
-/* v (an integer, or the string a number's text fell back to), or an equal one seen before (v released). */
+/* v (an integer, or the string a number's text fell back to), or an equal one seen recently (v released). */
 static json_t *intern(loader *L, json_t *v)
 {
     uint64_t h;
@@ -358,16 +362,13 @@ static json_t *intern(loader *L, json_t *v)
     if (!L->intern)
         return v;
     size_t i = slot_of(L, h);
-    if (!L->intern[i]) {
-        L->intern[i] = json_incref(v);
-        L->intern_tag[i] = (uint32_t)(h >> 32);
-        return v;
-    }
-    if (L->intern_tag[i] == (uint32_t)(h >> 32) && json_typeof(L->intern[i]) == json_typeof(v) &&
-        json_equal(L->intern[i], v)) {
+    json_t *old = L->intern[i];
+    if (old && L->intern_tag[i] == (uint32_t)(h >> 32) && json_typeof(old) == json_typeof(v) &&
+        json_equal(old, v)) {
         json_decref(v);
-        return json_incref(L->intern[i]);
+        return json_incref(old);
     }
+    intern_keep(L, i, h, v);
     return v;
 }
 

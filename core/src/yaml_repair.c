@@ -18,38 +18,43 @@
  * idempotent. The rules live in yaml_repair_lines.c, yaml_repair_inline.c,
  * yaml_repair_quotes.c, yaml_repair_strings.c and yaml_repair_indent.c. */
 #define _GNU_SOURCE /* memmem */
-#define _GNU_SOURCE /* memmem */
+#include <stdlib.h>
 #include <string.h>
 #include "yaml_repair.h"
 
-/* Every rule over the line model, in table order, with its group. */
-#define YR_RULES(X)                                      \
-    X(MF_RULE_ID(YAML_CODE_FENCE), code_fence, 1)                      \
-    X(MF_RULE_ID(YAML_XML_TAG_LINES), xml_tag_lines, 1)                \
-    X(MF_RULE_ID(YAML_FRONT_MATTER_CLOSER), front_matter_closer, 1)    \
-    X(MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), inline_seq_parent, 2)        \
-    X(MF_RULE_ID(YAML_COLON_SPACE), colon_space, 2)                    \
-    X(MF_RULE_ID(YAML_INLINE_KEYS), inline_keys, 2)                    \
-    X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2)        \
-    X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2)                      \
-    X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2)            \
-    X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3)              \
-    X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3)              \
-    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3)                \
-    X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3)              \
-    X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3)                      \
-    X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3)                        \
-    X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3)                  \
-    X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3)            \
-    X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3)          \
-    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3)  \
-    X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3)                      \
-    X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3)      \
-    X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3)                    \
-    X(MF_RULE_ID(YAML_PLAIN_COLON), plain_colon, 3)                    \
-    X(MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), seq_indent_drift, 4)          \
-    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4)                \
-    X(MF_RULE_ID(YAML_BLOCK_BODY_INDENT), block_body_indent, 4)
+/* Every rule over the line model, in table order: its id, name, group and
+ * trigger. The trigger is the bytes the rule repairs: the group driver skips
+ * the rule when the text holds none of them (NULL: never skipped). A
+ * "pairs" trigger (doubled quotes) also needs one of its two-byte sequences.
+ * A rule widened to repair a shape without any of its bytes must add the byte
+ * here (tests/unit/test_yaml_prefilter.c fails until it does). */
+#define YR_RULES(X)                                                                         \
+    X(MF_RULE_ID(YAML_CODE_FENCE), code_fence, 1, "`", NULL)                                 \
+    X(MF_RULE_ID(YAML_XML_TAG_LINES), xml_tag_lines, 1, "<", NULL)                           \
+    X(MF_RULE_ID(YAML_FRONT_MATTER_CLOSER), front_matter_closer, 1, "-", NULL)               \
+    X(MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), inline_seq_parent, 2, NULL, NULL)             \
+    X(MF_RULE_ID(YAML_COLON_SPACE), colon_space, 2, ":", NULL)                               \
+    X(MF_RULE_ID(YAML_INLINE_KEYS), inline_keys, 2, NULL, NULL)                              \
+    X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2, NULL, NULL)                  \
+    X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2, NULL, NULL)                                \
+    X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2, NULL, NULL)                      \
+    X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3, "\\", NULL)                        \
+    X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3, "\"'", NULL)                       \
+    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3, ":", NULL)                           \
+    X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3, "\"'", "\"\"''")                   \
+    X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3, ":", NULL)                                 \
+    X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3, NULL, NULL)                                  \
+    X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL)                           \
+    X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3, "\"'", NULL)                     \
+    X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3, "|>", NULL)              \
+    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>", NULL)            \
+    X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3, "|", NULL)                                 \
+    X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3, "`@|>*", NULL)             \
+    X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3, "\"'", NULL)                             \
+    X(MF_RULE_ID(YAML_PLAIN_COLON), plain_colon, 3, ":", NULL)                               \
+    X(MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), seq_indent_drift, 4, NULL, NULL)               \
+    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4, NULL, NULL)                      \
+    X(MF_RULE_ID(YAML_BLOCK_BODY_INDENT), block_body_indent, 4, "|>", NULL)
 
 /* One rule on a text: build the model, run the rule, and leave out equal to
  * the input when nothing changed (the mf_text_rule contract). */
@@ -70,7 +75,7 @@ static size_t on_text(yr_rule_fn fn, const char *in, size_t len, mf_buf *out, co
     return n;
 }
 
-#define YR_TEXT_FN(id, name, group)                                                                  \
+#define YR_TEXT_FN(id, name, group, bytes, pairs)                                                                \
     size_t mf_yaml_fix_##name(const char *in, size_t len, mf_buf *out, const mf_profile *p,         \
                               mf_warnings *w)                                                        \
     {                                                                                                \
@@ -78,12 +83,17 @@ static size_t on_text(yr_rule_fn fn, const char *in, size_t len, mf_buf *out, co
     }
 YR_RULES(YR_TEXT_FN)
 
-#define YR_TEXT_ROW(id, name, group) {id, mf_yaml_fix_##name, group},
+#define YR_TEXT_ROW(id, name, group, bytes, pairs) {id, mf_yaml_fix_##name, group},
 const mf_text_rule mf_yaml_repairs[] = {YR_RULES(YR_TEXT_ROW){NULL, NULL, 0}};
 
-typedef struct { int group; yr_rule_fn fn; } model_rule;
-#define YR_MODEL_ROW(id, name, group) {group, yr_fix_##name},
-static const model_rule model_rules[] = {YR_RULES(YR_MODEL_ROW){0, NULL}};
+typedef struct {
+    int group;
+    yr_rule_fn fn;
+    const char *bytes;  /* the rule's trigger (YR_RULES) */
+    const char *pairs;
+} model_rule;
+#define YR_MODEL_ROW(id, name, group, bytes, pairs) {group, yr_fix_##name, bytes, pairs},
+static const model_rule model_rules[] = {YR_RULES(YR_MODEL_ROW){0, NULL, NULL, NULL}};
 
 /* False for a rule that reads profile data p does not have (it would change
  * nothing), so no line model is built for it. */
@@ -96,94 +106,96 @@ static bool profile_feeds(yr_rule_fn fn, const mf_profile *p)
     return true;
 }
 
-/* The bytes a text holds, one bit each. */
-typedef struct { uint64_t bits[4]; } byte_set;
-
-static void byte_set_of(byte_set *b, const char *s, size_t n)
-{
-    unsigned char seen[256] = {0};
-    for (size_t i = 0; i < n; i++)
-        seen[(unsigned char)s[i]] = 1;
-    memset(b, 0, sizeof *b);
-    for (int c = 0; c < 256; c++)
-        if (seen[c])
-            b->bits[c >> 6] |= 1ull << (c & 63);
-}
-
-static bool byte_set_any(const byte_set *b, const char *chars)
+static bool bytes_any(const uint64_t set[4], const char *chars)
 {
     for (; *chars; chars++)
-        if (b->bits[(unsigned char)*chars >> 6] & 1ull << ((unsigned char)*chars & 63))
+        if (yr_bytes_has(set, (unsigned char)*chars))
             return true;
     return false;
 }
 
-/* False when the text cannot hold what the rule repairs: each of these rules
- * changes a line only where one of its bytes is (a backslash escape, a quote,
- * a ':' of a key or value, a '|' union, a '`' or '@' indicator, a quoted
- * block header, a fence, a tag). A whole-text byte check skips the rule. */
-static bool text_may_need(yr_rule_fn fn, const byte_set *b, const mf_buf *text)
+/* False when the text holds none of the rule's trigger bytes (or none of its pairs). */
+static bool text_may_need(const model_rule *r, const yr_bytes *b, const char *s, size_t n)
 {
-    if (fn == yr_fix_invalid_escape)
-        return byte_set_any(b, "\\");
-    if (fn == yr_fix_unclosed_quote || fn == yr_fix_quoted_fragment || fn == yr_fix_inner_quotes ||
-        fn == yr_fix_quoted_hash)
-        return byte_set_any(b, "\"'");
-    if (fn == yr_fix_doubled_quotes) /* the value starts with two of its quotes */
-        return byte_set_any(b, "\"'") && (memmem(text->s, text->len, "\"\"", 2) || memmem(text->s, text->len, "''", 2));
-    if (fn == yr_fix_type_union)
-        return byte_set_any(b, "|");
-    if (fn == yr_fix_quoted_block_ind || fn == yr_fix_block_body_indent || fn == yr_fix_block_header_comment)
-        return byte_set_any(b, "|>");
-    if (fn == yr_fix_reserved_indicator)
-        return byte_set_any(b, "`@|>*");
-    if (fn == yr_fix_plain_colon || fn == yr_fix_item_colon || fn == yr_fix_colon_space || fn == yr_fix_duplicate_key ||
-        fn == yr_fix_colon_space_child)
-        return byte_set_any(b, ":");
-    if (fn == yr_fix_code_fence)
-        return byte_set_any(b, "`");
-    if (fn == yr_fix_xml_tag_lines)
-        return byte_set_any(b, "<");
-    if (fn == yr_fix_front_matter_closer)
-        return byte_set_any(b, "-");
-    return true;
+    if (r->bytes && !bytes_any(b->any, r->bytes))
+        return false;
+    if (!r->pairs)
+        return true;
+    for (const char *q = r->pairs; q[0] && q[1]; q += 2) {
+        if (q[0] == q[1] && !yr_bytes_has(b->doubled, (unsigned char)q[0]))
+            continue;
+        if (memmem(s, n, q, 2))
+            return true;
+    }
+    return false;
+}
+
+yr_rule_fn yr_rule_at(size_t index)
+{
+    return index < sizeof model_rules / sizeof *model_rules ? model_rules[index].fn : NULL;
 }
 
 bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n)
 {
-    byte_set b;
-    mf_buf text = {(char *)s, n, n + 1};
-    byte_set_of(&b, s, n);
-    return text_may_need(model_rules[index].fn, &b, &text);
+    yr_bytes b = {{0}, {0}};
+    yr_bytes_add(&b, s, n, -1);
+    return text_may_need(&model_rules[index], &b, s, n);
 }
 
-/* Run the rules of `rules` whose group is `group` on text in place, building
- * the line model once and again only after a rule changed the text. */
-static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+/* The line model of one candidate's text, kept across the chains run on it. */
+struct mf_yaml_lines {
+    yr_doc d;
+    yr_trace trace;
+    bool open;
+};
+
+void mf_yaml_lines_free(mf_yaml_lines *m)
+{
+    if (!m)
+        return;
+    if (m->open)
+        yr_doc_close(&m->d);
+    free(m->trace.s);
+    free(m);
+}
+
+/* Run the rules of `rules` whose group is `group` on text in place over the
+ * model in m (built now unless m holds this very text's), updated
+ * (yr_doc_update) after each rule that changed the text. */
+static size_t run_chain(const model_rule *rules, int group, mf_buf *text, mf_yaml_lines *m, const mf_profile *p,
+                        mf_warnings *w)
 {
     size_t changes = 0;
     mf_buf out = {0};
-    yr_doc d;
-    bool open = false, have_bytes = false;
-    byte_set bytes;
+    yr_doc *d = &m->d;
+    if (m->open && (d->text != mf_buf_cstr(text) || d->len != text->len)) {
+        yr_doc_close(d);
+        m->open = false;
+    }
     for (const model_rule *r = rules; r->fn; r++) {
         if (r->group != group || !profile_feeds(r->fn, p))
             continue;
-        if (!have_bytes) {
-            byte_set_of(&bytes, mf_buf_cstr(text), text->len);
-            have_bytes = true;
-        }
-        if (!text_may_need(r->fn, &bytes, text))
-            continue;
-        if (!open && yr_doc_open(&d, mf_buf_cstr(text), text->len) != 0)
+        if (!m->open && yr_doc_open(d, mf_buf_cstr(text), text->len) != 0)
             break;
-        open = true;
+        m->open = true;
+        d->trace = &m->trace;
+        if (!text_may_need(r, &d->bytes, d->text, d->len))
+            continue;
         mf_buf_reset(&out);
+        m->trace.count = 0;
         size_t mark = w->count;
-        size_t n = r->fn(&d, &out, p, w);
+        size_t n = r->fn(d, &out, p, w);
         if (n) {
-            yr_doc_close(&d);
-            open = have_bytes = false;
+            /* the update holds both models at once: worth it when most lines were copied */
+            size_t copied = 0;
+            for (size_t k = 0; k < m->trace.count; k++)
+                copied += m->trace.s[k].n;
+            if (2 * copied < out.len) {
+                yr_doc_close(d);
+                m->open = yr_doc_open(d, mf_buf_cstr(&out), out.len) == 0;
+            } else {
+                m->open = yr_doc_update(d, mf_buf_cstr(&out), out.len) >= 0;
+            }
             mf_buf tmp = *text;
             *text = out;
             out = tmp;
@@ -192,21 +204,38 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, const 
             mf_warnings_truncate(w, mark);
         }
     }
-    if (open)
-        yr_doc_close(&d);
     mf_buf_free(&out);
     return changes;
 }
 
-size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+/* m, or a new model when *m is NULL; NULL on OOM. */
+static mf_yaml_lines *lines_of(mf_yaml_lines **m)
 {
-    size_t n = run_chain(model_rules, group, text, p, w);
+    if (!*m)
+        *m = calloc(1, sizeof **m);
+    return *m;
+}
+
+size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, const mf_profile *p, mf_warnings *w)
+{
+    mf_yaml_lines *m = lines_of(lines);
+    if (!m)
+        return 0;
+    size_t n = run_chain(model_rules, group, text, m, p, w);
     /* a quote group 3 closed no longer hides the lines the open quote ran over
      * (a bare tag, a fence, `-id: Q`): groups 1 and 2 look again */
     if (group == 3 && n) {
-        n += run_chain(model_rules, 1, text, p, w);
-        n += run_chain(model_rules, 2, text, p, w);
+        n += run_chain(model_rules, 1, text, m, p, w);
+        n += run_chain(model_rules, 2, text, m, p, w);
     }
+    return n;
+}
+
+size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_warnings *w)
+{
+    mf_yaml_lines *m = NULL;
+    size_t n = mf_yaml_repair_group_on(group, text, &m, p, w);
+    mf_yaml_lines_free(m);
     return n;
 }
 
@@ -228,6 +257,19 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
         i = nl ? end + 1 : n;
     }
     return (size_t)-1;
+}
+
+/* The first ": - " in [p, e), or NULL (memmem's answer without its per-call setup, which a short line pays in full). */
+static const char *inline_item(const char *p, const char *e)
+{
+    for (; e - p >= 4; p++) {
+        p = memchr(p, ':', (size_t)(e - p) - 3);
+        if (!p)
+            return NULL;
+        if (p[1] == ' ' && p[2] == '-' && p[3] == ' ')
+            return p;
+    }
+    return NULL;
 }
 
 /* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
@@ -257,7 +299,7 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
             (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
             return true; /* `key: |#text` (block-header-comment) */
-        const char *inl = i < e ? memmem(s + i, e - i, ": - ", 4) : NULL;
+        const char *inl = inline_item(s + i, s + e);
         if (inl && memchr(inl + 4, ':', (size_t)(s + e - inl) - 4))
             return true; /* `key: - item: x` (item-colon reads the inline item with its list) */
         if (i + 1 < e && s[i] == '-') {
@@ -265,6 +307,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
                 return true;
             size_t q = c == ' ' && (s[i + 2] == '"' || s[i + 2] == '\'') ? yr_quote_end(s, e, i + 2) : 0;
+            while (q && q < e && s[q] == ' ')
+                q++;
             if (c == ' ' && (q ? q < e && s[q] == ':' : s[i + 2] != '"' && s[i + 2] != '\'')) {
                 /* a quoted item is item-colon's only as a quoted key */
                 const char *colon = memchr(s + (q ? q : i + 2), ':', e - (q ? q : i + 2));
@@ -293,13 +337,18 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 
 /* The repairs mf_yaml_repair_misread runs, in order. */
 static const model_rule misread_rules[] = {
-    {0, yr_fix_front_matter_closer}, {0, yr_fix_dash_space}, {0, yr_fix_colon_space_child}, {0, yr_fix_nested_children},
-    {0, yr_fix_item_colon},
-    {0, yr_fix_quoted_hash}, {0, yr_fix_block_header_comment}, {0, NULL}};
+    {0, yr_fix_front_matter_closer, "-", NULL}, {0, yr_fix_dash_space, NULL, NULL},
+    {0, yr_fix_colon_space_child, ":", NULL},   {0, yr_fix_nested_children, NULL, NULL},
+    {0, yr_fix_item_colon, ":", NULL},
+    {0, yr_fix_quoted_hash, "\"'", NULL},       {0, yr_fix_block_header_comment, "|>", NULL},
+    {0, NULL, NULL, NULL}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     if (!may_be_misread(mf_buf_cstr(text), text->len, p))
         return 0;
-    return run_chain(misread_rules, 0, text, p, w);
+    mf_yaml_lines *m = NULL;
+    size_t n = lines_of(&m) ? run_chain(misread_rules, 0, text, m, p, w) : 0;
+    mf_yaml_lines_free(m);
+    return n;
 }

@@ -45,9 +45,22 @@ typedef struct {
 } yr_line;
 /* The end of line a rewritten line is given: "\r" or "". */
 #define YR_EOL(l) ((l)->cr ? "\r" : "")
+/* A superset of the bytes a text holds (one bit each), and of the bytes it holds
+ * twice in a row: the group driver's trigger check (YR_RULES). */
+typedef struct { uint64_t any[4], doubled[4]; } yr_bytes;
+/* Add the bytes of [s, s+n) to b; prev is the byte before s (doubles across the seam), or -1. */
+void yr_bytes_add(yr_bytes *b, const char *s, size_t n, int prev);
+/* True when b may hold byte c. */
+static inline bool yr_bytes_has(const uint64_t set[4], unsigned char c) { return set[c >> 6] >> (c & 63) & 1; }
+/* A run of whole lines of the model's text that a rule copied unchanged to its output. */
+typedef struct { size_t from, n, at; } yr_span; /* text offset, bytes, output offset */
+/* The copies one rule made through a writer that names its doc (yr_out.d);
+ * `lost` after an allocation failure (the next model is then built from scratch). */
+typedef struct { yr_span *s; size_t count, cap; bool lost; } yr_trace;
 /* The line model every rule reads: the lines of one text, their parsed entries
- * and per-line flags. Built once per text (yr_doc_open); a rule that changes
- * the text writes a new text and the group driver builds the next model from it. */
+ * and per-line flags. Built once per candidate text (yr_doc_open); after a rule
+ * changed the text, yr_doc_update moves the model to the new text, parsing
+ * only the lines the rule wrote (the others are copied with their entries). */
 /* A line's entry in 16 bytes (columns of lines up to 65535 bytes). */
 typedef struct {
     uint16_t indent, dash, content, key_s, key_e, val, end;
@@ -61,17 +74,36 @@ typedef struct {
     yr_centry *ce;      /* ce[i]: line i parsed by yr_entry_parse; for a YR_LONG line,
                            ce[i].key_s << 16 | ce[i].key_e indexes long_e */
     yr_entry *long_e;   /* the entries of YR_LONG lines (few: one per 64 KB of text at most) */
+    size_t nlong;
     size_t count;
     bool final_nl;      /* the text ended with '\n' */
+    yr_bytes bytes;     /* a superset of the text's bytes (exact after yr_doc_open) */
+    yr_trace *trace;    /* where writers naming this doc record their copies; may be NULL */
 } yr_doc;
 /* Build the model of text [in, in+len). 0 ok, -1 OOM or a line too long. */
 int yr_doc_open(yr_doc *d, const char *in, size_t len);
+/* Move d to text [in, in+len), a rule's output written from d with d->trace
+ * recording its copies: copied lines keep their entries, written lines are
+ * parsed, context flags are recomputed. The result equals yr_doc_open of the
+ * new text (bytes: a superset). 1: updated; 0: built from scratch (no trace, or
+ * one that does not describe whole lines); -1 OOM or a line too long (d is then closed). */
+int yr_doc_update(yr_doc *d, const char *in, size_t len);
 void yr_doc_close(yr_doc *d);
+/* For yr_doc_open and yr_doc_update: parse [p, p+n) (without '\n') as line i of d
+ * (d->l and d->ce have room for it); 0 ok, -1 OOM or too long. */
+int yr_doc_set_line(yr_doc *d, size_t i, const char *p, size_t n, bool nl);
+/* Lines of [s, s+n): one per '\n', plus a last one without it. */
+size_t yr_count_lines(const char *s, size_t n);
+/* Recompute the context flags (YR_CONT) of every line of d. */
+void yr_doc_context(yr_doc *d);
 
 
 /* A rule over the line model: writes the repaired text to out and returns the
  * number of changes (0: out is undefined and the text stays as it was). */
 typedef size_t (*yr_rule_fn)(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w);
+
+/* The model form of rule `index` of mf_yaml_repairs (table order); NULL past the end. */
+yr_rule_fn yr_rule_at(size_t index);
 
 /* ---- the rules (mf_yaml_fix_<name>, the mf_text_rule form, wraps each) ---- */
 size_t mf_yaml_fix_code_fence(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
@@ -111,8 +143,10 @@ bool yr_may_have_glued_child(const char *s, size_t n, size_t next, size_t col);
 bool yr_may_end_with_doc_start(const char *s, size_t n);
 
 /* Output under construction; `oom` latches the first allocation failure.
- * Unchanged input lines are gathered into one pending span and copied at once. */
-typedef struct { mf_buf *b; bool oom; const char *pend; size_t pend_n; } yr_out;
+ * Unchanged input lines are gathered into one pending span and copied at once.
+ * A rule builds it as {.b = out, .d = d}: with its doc named, the copies are
+ * recorded in d->trace and the next model is an update, not a rebuild. */
+typedef struct { mf_buf *b; bool oom; const char *pend; size_t pend_n; const yr_doc *d; } yr_out;
 void yr_put(yr_out *o, const char *s, size_t n);
 void yr_puts(yr_out *o, const char *s);
 void yr_spaces(yr_out *o, size_t n);

@@ -80,7 +80,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
     if (!lv) {
         return 0;
     }
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
     size_t depth = 0, changes = 0;
     size_t plain_col = (size_t)-1; /* a deeper line continues the plain value of the line before */
@@ -159,7 +159,7 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
     if (!it) {
         return 0;
     }
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
     size_t depth = 0, changes = 0, prev_col = (size_t)-1;
     bool prev_opener = false;
@@ -218,7 +218,7 @@ static bool stray_text(const yr_doc *d, size_t k)
 size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {

@@ -44,6 +44,25 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
 
 /* ---- yaml.inline-sequence-parent ---- */
 
+/* The column of the moved item's list: the first sibling dash after its
+ * property lines (deeper than col, from line k on) when there is one at or
+ * right of col, else `guess` (the properties' column - 2). A property 1-2
+ * columns off is yaml.property-indent's to move. */
+static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess)
+{
+    for (; k < d->count; k = next_content(d, k)) {
+        const yr_line *l = &d->l[k];
+        if (l->flags & YR_CONT)
+            continue;
+        size_t x = mf_line_indent((mf_line){l->s, l->n});
+        if (is_dash_at(l->s, l->n, x))
+            return x >= col && x + 2 >= guess && x < guess + 2 ? x : guess; /* a nested list sits at the properties' column or deeper */
+        if (x <= col)
+            break;
+    }
+    return guess;
+}
+
 /* The explicit indentation indicator of a `- |2-` / `- >1` item [s, s+n), or 0. */
 static size_t block_indent_indicator(const char *s, size_t n)
 {
@@ -63,7 +82,7 @@ static bool inline_scalar_list(const char *s, const yr_entry *e);
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -86,7 +105,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = x;
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
-                dash = x - 2;
+                dash = sibling_dash(d, nx, e.key_s, x - 2);
             /* `key: - |2-`: the indentation indicator counts from the dash, and the
              * next lines are the body, not properties; the dash goes at the key's
              * column, as a YAML emitter writes `key:` / `- |2-`, when the body is
@@ -171,7 +190,7 @@ static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool p
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, prev_dash = (size_t)-1;
     bool prev_keyed = false;
@@ -257,7 +276,7 @@ bool yr_may_have_glued_child(const char *s, size_t n, size_t next, size_t col)
 size_t yr_fix_colon_space_child(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -655,7 +674,7 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     yr_keyset ks;
     if (yr_keyset_init(&ks, d) != 0)
         return 0;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
     ik_tok t[IK_MAX];
@@ -790,7 +809,7 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
         free(seen.s), free(seen.n), free(seen.col);
         return 0;
     }
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
     ik_tok t[IK_MAX];
@@ -871,7 +890,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     ds_sib *sib = malloc(2 * (d->count + 1) * sizeof *sib);
     if (!sib)
         return 0;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, depth = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -959,7 +978,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
 {
     if (!p || json_object_size(p->nested_children) == 0)
         return 0;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {

@@ -108,7 +108,7 @@ size_t yr_fix_code_fence(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     }
     if (close != last - 1)
         return 0;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     for (size_t i = first + 1; i + 1 < last; i++)
         yr_put_line(&o, &d->l[i]);
     mf_warnings_add(w, MF_RULE_ID(YAML_CODE_FENCE), yr_lineno(first), "Unwrapped markdown code fence wrapping the YAML payload.");
@@ -169,7 +169,7 @@ static bool wrapping_pair(const yr_doc *d, size_t *first, size_t *last)
 size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, first = (size_t)-1, last = (size_t)-1;
     wrapping_pair(d, &first, &last);
@@ -396,7 +396,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     }
     size_t depth = 0, next_id = 1, changes = 0, flow = 0;
     bool opener = false; /* the last entry line is a bare `key:` or `-` */
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
@@ -549,7 +549,7 @@ size_t yr_fix_front_matter_closer(const yr_doc *d, mf_buf *out, const mf_profile
     size_t c = trailing_doc_start(d);
     if (c == (size_t)-1)
         return 0;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     for (size_t i = 0; i < d->count; i++)
         if (i != c)
             yr_put_line(&o, &d->l[i]);

@@ -27,7 +27,7 @@ static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value."
 
 size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn)
 {
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -37,8 +37,9 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             continue;
         }
         yr_entry e = yr_entry_at(d, i);
-        yr_flush(&o);
-        size_t at = o.b->len;
+        /* where fn's line starts: its first write flushes the pending lines (a
+         * fn that returns 0 writes nothing, so unchanged lines stay one span) */
+        size_t at = o.b->len + o.pend_n;
         /* a lone '\r' inside the line is a YAML line break this model does not split at:
          * rewriting the value would join the line after it into the value */
         bool lone_cr = memchr(l->s, '\r', l->n) != NULL;
@@ -49,6 +50,7 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             continue;
         }
         changes++;
+        yr_flush(&o);
         if (!o.oom && next == i + 1) {
             const char *s = o.b->s + at, *nl = memchr(s, '\n', o.b->len - at);
             size_t n = nl ? (size_t)(nl - s) : o.b->len - at;
@@ -283,7 +285,7 @@ static void fix_flow(yr_out *o, const char *s, size_t n, size_t from, size_t *fi
 size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     bool in_dq = false;
     size_t changes = 0, open_col = 0;

@@ -36,13 +36,14 @@ static bool blank(const char *s, size_t n);
  * value (not quoted, not a block header, no comment) continues on following
  * lines that have no key and no dash and are deeper than its entry's column;
  * blank lines do not end it, a comment line or any other line does. */
-static void context_flags(yr_doc *d)
+void yr_doc_context(yr_doc *d)
 {
     const size_t none = (size_t)-1;
     yr_skip sk = {{0}, false};
     size_t plain_col = none;
     for (size_t i = 0; i < d->count; i++) {
         yr_line *l = &d->l[i];
+        l->flags &= (uint8_t)~YR_CONT;
         const yr_entry ei = yr_entry_at(d, i), *e = &ei;
         bool dq = sk.dq;
         if (yr_skip_line(&sk, l)) {
@@ -69,17 +70,86 @@ static void context_flags(yr_doc *d)
     }
 }
 
+void yr_bytes_add(yr_bytes *b, const char *s, size_t n, int prev)
+{
+    if (n < 512) { /* a few written lines: set the bits directly */
+        int last = prev;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)s[i];
+            b->any[c >> 6] |= 1ull << (c & 63);
+            if (c == last)
+                b->doubled[c >> 6] |= 1ull << (c & 63);
+            last = c;
+        }
+        return;
+    }
+    unsigned char seen[256] = {0}, twice[256] = {0};
+    int last = prev;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        seen[c] = 1;
+        twice[c] |= (unsigned char)(c == last);
+        last = c;
+    }
+    for (int c = 0; c < 256; c++) {
+        b->any[c >> 6] |= (uint64_t)seen[c] << (c & 63);
+        b->doubled[c >> 6] |= (uint64_t)twice[c] << (c & 63);
+    }
+}
+
+int yr_doc_set_line(yr_doc *d, size_t i, const char *p, size_t n, bool nl)
+{
+    yr_line *l = &d->l[i];
+    l->cr = n > 0 && p[n - 1] == '\r';
+    if (l->cr)
+        n--;
+    if (n > UINT32_MAX - 2)
+        return -1;
+    l->s = p;
+    l->n = (uint32_t)n;
+    l->nl = nl;
+    yr_entry e;
+    yr_entry_parse(l->s, l->n, &e);
+    l->flags = line_flags(l, &e);
+    if (n > UINT16_MAX || e.dashes > UINT8_MAX) {
+        /* at most len / 2^8 such lines (255 dashes take 510 bytes): the index fits 32 bits */
+        yr_entry *le = realloc(d->long_e, (d->nlong + 1) * sizeof *le);
+        if (!le)
+            return -1;
+        d->long_e = le;
+        le[d->nlong] = e;
+        l->flags |= YR_LONG;
+        d->ce[i] = (yr_centry){0, 0, 0, (uint16_t)(d->nlong >> 16), (uint16_t)(d->nlong & 0xffff), 0, 0, 0, false};
+        d->nlong++;
+    } else
+        d->ce[i] = (yr_centry){(uint16_t)e.indent, (uint16_t)e.dash, (uint16_t)e.content, (uint16_t)e.key_s,
+                               (uint16_t)e.key_e, (uint16_t)e.val, (uint16_t)e.end, (uint8_t)e.dashes, e.key};
+    return 0;
+}
+
+size_t yr_count_lines(const char *s, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
+    size_t count = 0, i = 0;
+    for (; i + 8 <= n; i += 8) { /* eight bytes at a time: the high bit of each byte that is '\n' */
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        x ^= ones * '\n';
+        count += (size_t)__builtin_popcountll(~(((x & low7) + low7) | x | low7));
+    }
+    for (; i < n; i++)
+        count += s[i] == '\n';
+    return count + (n > 0 && s[n - 1] != '\n');
+}
+
 int yr_doc_open(yr_doc *d, const char *in, size_t len)
 {
     memset(d, 0, sizeof *d);
     d->text = in;
     d->len = len;
     d->final_nl = len > 0 && in[len - 1] == '\n';
-    size_t count = 0;
-    for (const char *p = in, *end = in + len; p < end; count++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        p = nl ? nl + 1 : end;
-    }
+    yr_bytes_add(&d->bytes, in, len, -1);
+    size_t count = yr_count_lines(in, len);
     d->l = malloc((count ? count : 1) * sizeof *d->l);
     d->ce = malloc((count ? count : 1) * sizeof *d->ce);
     if (!d->l || !d->ce) {
@@ -87,43 +157,17 @@ int yr_doc_open(yr_doc *d, const char *in, size_t len)
         return -1;
     }
     const char *p = in, *end = in + len;
-    size_t nlong = 0;
     for (size_t i = 0; i < count; i++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        yr_line *l = &d->l[i];
-        l->cr = n > 0 && p[n - 1] == '\r';
-        if (l->cr)
-            n--;
-        if (n > UINT32_MAX - 2) {
+        if (yr_doc_set_line(d, i, p, n, nl != NULL) != 0) {
             yr_doc_close(d);
             return -1;
         }
-        l->s = p;
-        l->n = (uint32_t)n;
-        l->nl = nl != NULL;
-        yr_entry e;
-        yr_entry_parse(l->s, l->n, &e);
-        l->flags = line_flags(l, &e);
-        if (n > UINT16_MAX || e.dashes > UINT8_MAX) {
-            /* at most len / 2^8 such lines (255 dashes take 510 bytes): the index fits 32 bits */
-            yr_entry *le = realloc(d->long_e, (nlong + 1) * sizeof *le);
-            if (!le) {
-                yr_doc_close(d);
-                return -1;
-            }
-            d->long_e = le;
-            le[nlong] = e;
-            l->flags |= YR_LONG;
-            d->ce[i] = (yr_centry){0, 0, 0, (uint16_t)(nlong >> 16), (uint16_t)(nlong & 0xffff), 0, 0, 0, false};
-            nlong++;
-        } else
-            d->ce[i] = (yr_centry){(uint16_t)e.indent, (uint16_t)e.dash, (uint16_t)e.content, (uint16_t)e.key_s,
-                                   (uint16_t)e.key_e, (uint16_t)e.val, (uint16_t)e.end, (uint8_t)e.dashes, e.key};
         p = nl ? nl + 1 : end;
     }
     d->count = count;
-    context_flags(d);
+    yr_doc_context(d);
     return 0;
 }
 
@@ -135,14 +179,43 @@ void yr_doc_close(yr_doc *d)
     d->l = NULL;
     d->ce = NULL;
     d->long_e = NULL;
-    d->count = 0;
+    d->count = d->nlong = 0;
+}
+
+/* Record that o copied [s, s+n) of its doc's text to output offset at. */
+static void trace_copy(const yr_out *o, const char *s, size_t n, size_t at)
+{
+    yr_trace *t = o->d->trace;
+    if (t->lost || s < o->d->text || s + n > o->d->text + o->d->len)
+        return;
+    size_t from = (size_t)(s - o->d->text);
+    if (t->count && t->s[t->count - 1].from + t->s[t->count - 1].n == from &&
+        t->s[t->count - 1].at + t->s[t->count - 1].n == at) {
+        t->s[t->count - 1].n += n;
+        return;
+    }
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        yr_span *g = realloc(t->s, cap * sizeof *g);
+        if (!g) {
+            t->lost = true;
+            return;
+        }
+        t->s = g;
+        t->cap = cap;
+    }
+    t->s[t->count++] = (yr_span){from, n, at};
 }
 
 
 void yr_flush(yr_out *o)
 {
-    if (o->pend_n && !o->oom && mf_buf_put(o->b, o->pend, o->pend_n) != 0)
-        o->oom = true;
+    if (o->pend_n && !o->oom) {
+        if (o->d && o->d->trace)
+            trace_copy(o, o->pend, o->pend_n, o->b->len);
+        if (mf_buf_put(o->b, o->pend, o->pend_n) != 0)
+            o->oom = true;
+    }
     o->pend_n = 0;
 }
 
@@ -377,6 +450,8 @@ void yr_entry_parse(const char *s, size_t n, yr_entry *e)
     size_t k = 0; /* index of the key's ':' */
     if (s[i] == '"' || s[i] == '\'') {
         size_t q = yr_quote_end(s, end, i);
+        while (q && q < end && (s[q] == ' ' || s[q] == '\t')) /* `"key" : v` is a key too */
+            q++;
         if (q && q < end && s[q] == ':' && (q + 1 == end || s[q + 1] == ' ' || s[q + 1] == '\t'))
             k = q;
     } else if (!strchr("#[]{},&*!|>%@`?\"'", s[i]) && !(s[i] == '-' && i + 1 < end && s[i + 1] == '-')) {

@@ -80,6 +80,15 @@ static int item_kind(const yr_line *l, const yr_entry *e)
         if (q && q < vn)
             return IC_BROKEN;
     }
+    /* an anchor or tag before the value is no part of what it reads as (the
+     * canonical output drops it) */
+    while (vn && (*v == '&' || *v == '!')) {
+        const char *sp = memchr(v, ' ', vn);
+        size_t skip = sp ? (size_t)(sp - v) : vn;
+        while (skip < vn && v[skip] == ' ')
+            skip++;
+        v += skip, vn -= skip;
+    }
     /* the value: empty (null), one quoted scalar, or plain text; a plain value may
      * start with ` or @ (reserved in YAML, text in the string) */
     if (vn && !whole_quoted(v, vn) && !yr_plain_start(v, vn) && *v != '`' && *v != '@')
@@ -209,14 +218,6 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
     return 0;
 }
 
-static bool line_blank(const yr_line *l)
-{
-    for (size_t k = 0; k < l->n; k++)
-        if (l->s[k] != ' ' && l->s[k] != '\t')
-            return false;
-    return true;
-}
-
 size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -228,7 +229,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         free(seq), free(kind);
         return 0;
     }
-    yr_out o = {.b = out};
+    yr_out o = {.b = out, .d = d};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
@@ -269,7 +270,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             for (size_t k = i + 1; k < d->count; k++) {
                 if (d->l[k].flags & YR_PLAIN_CONT)
                     last = k;
-                else if (!line_blank(&d->l[k]))
+                else if (!mf_line_blank((mf_line){d->l[k].s, d->l[k].n}))
                     break;
             }
         yr_put_quoted(&o, d, i, &as_value, vend, last);

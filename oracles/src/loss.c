@@ -314,8 +314,48 @@ static size_t numeric_escape(const char *s, size_t n, size_t i)
     return 2 + digits;
 }
 
+/* The value of the nd hex digits at h. */
+static unsigned long escape_value(const char *h, size_t nd)
+{
+    unsigned long v = 0;
+    for (size_t j = 0; j < nd; j++)
+        v = v << 4 | (unsigned long)(isdigit((unsigned char)h[j]) ? h[j] - '0' : (tolower((unsigned char)h[j]) - 'a' + 10));
+    return v;
+}
+
+/* Write code point cp as UTF-8 at o (a NUL, a lone surrogate or a value
+ * past U+10FFFF as one separating blank); returns the bytes written. The
+ * character, not a blank: "t\ue333" is one word in the output too. */
+static size_t put_code_point(char *o, unsigned long cp)
+{
+    if (cp == 0 || (cp >= 0xD800 && cp < 0xE000) || cp > 0x10FFFF) {
+        o[0] = ' ';
+        return 1;
+    }
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | cp >> 6);
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | cp >> 12);
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | cp >> 18);
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
 /* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; the
- * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are one separator). A \x, \u or
+ * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are the character they spell). A \x, \u or
  * \U without all its hex digits is no escape ("req\uired" kept as text by
  * json.invalid-escape): only its backslash separates. In YAML (yaml true)
  * only double-quoted scalars have escapes: a plain `st\tus` is text. */
@@ -335,7 +375,15 @@ static size_t unescape(char *s, size_t n, bool yaml)
         }
         size_t e = numeric_escape(s, n, i);
         if (e) {
-            s[k++] = ' ';
+            unsigned long cp = escape_value(s + i + 2, e - 2);
+            if (cp >= 0xD800 && cp < 0xDC00 && e == 6 && numeric_escape(s, n, i + 6) == 6 && s[i + 7] == 'u') {
+                unsigned long lo = escape_value(s + i + 8, 4);  /* a surrogate pair: one character */
+                if (lo >= 0xDC00 && lo < 0xE000) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    e += 6;
+                }
+            }
+            k += put_code_point(s + k, cp);
             i += e - 1;
         } else if (yaml && s[i] == '\\' && i + 1 < n && s[i + 1] && strchr("0aevNLP_", s[i + 1])) {
             s[k++] = ' ';               /* YAML's own escapes: NUL, bell, ESC, VT, NEL, LS, PS, NBSP */

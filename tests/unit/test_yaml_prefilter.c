@@ -6,7 +6,7 @@
  * every YAML seed, through generic_yaml and every YAML profile, each rule the
  * pre-check would skip must leave the text unchanged when run anyway (its
  * mf_yaml_fix_<name> form, which never skips). A rule edited to repair a new
- * byte fails here until its entry in text_may_need names that byte. */
+ * byte fails here until its trigger in YR_RULES (yaml_repair.c) names that byte. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>

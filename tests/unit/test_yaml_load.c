@@ -1,0 +1,93 @@
+/* test_yaml_load.c - mf_yaml_load's own decisions: core-schema typing of
+ * plain scalars, shared scalars (a repeated string is one value, also after
+ * many other strings), escapes, duplicate keys. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "internal.h"
+
+static json_t *load(const char *text, mf_error *err)
+{
+    json_t *v = NULL;
+    mf_yaml_load(text, strlen(text), NULL, &v, err);
+    return v;
+}
+
+static void plain_scalars(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *json; } cases[] = {
+        {"", "null"},       {"~", "null"},         {"Null", "null"},     {"NULL", "null"},
+        {"nULL", "\"nULL\""}, {"true", "true"},    {"True", "true"},     {"TRUE", "true"},
+        {"tRUE", "\"tRUE\""}, {"false", "false"},  {"FALSE", "false"},   {"yes", "\"yes\""},
+        {"0", "0"},         {"-12", "-12"},        {"+7", "7"},          {"-", "\"-\""},
+        {"0o17", "15"},     {"0o18", "\"0o18\""},  {"0x1F", "31"},       {"0x", "\"0x\""},
+        {"1.5", "1.5"},     {".5", "0.5"},         {"-.5e3", "-500.0"},  {"1e", "\"1e\""},
+        {"1.", "1.0"},      {".", "\".\""},          {".inf", "\".inf\""}, {"1e999", "\"1e999\""},
+        {"99999999999999999999", "1e20"},          {"0x99999999999999999999", "\"0x99999999999999999999\""},
+        {"12:30", "\"12:30\""}, {"a1", "\"a1\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *got = mf_yaml_plain_value(cases[i].text, strlen(cases[i].text));
+        json_t *want = json_loads(cases[i].json, JSON_DECODE_ANY, NULL);
+        if (!json_equal(got, want) || json_typeof(got) != json_typeof(want))
+            fail_msg("%s: got %s, want %s", cases[i].text, json_dumps(got, JSON_ENCODE_ANY), cases[i].json);
+        json_decref(got);
+        json_decref(want);
+    }
+}
+
+static void repeated_strings_are_shared(void **state)
+{
+    (void)state;
+    mf_buf text = {0};
+    for (int i = 0; i < 20000; i++) /* more distinct strings than the sharing table has slots */
+        mf_buf_printf(&text, "- s%d\n", i);
+    for (int i = 0; i < 1000; i++)
+        mf_buf_puts(&text, "- repeated\n- 42\n");
+    mf_error err = {0};
+    json_t *v = load(mf_buf_cstr(&text), &err);
+    assert_non_null(v);
+    size_t n = json_array_size(v);
+    assert_int_equal(n, 22000);
+    assert_string_equal(json_string_value(json_array_get(v, 20000)), "repeated");
+    for (size_t i = 20002; i < n; i += 2) {
+        assert_ptr_equal(json_array_get(v, i), json_array_get(v, 20000));
+        assert_ptr_equal(json_array_get(v, i + 1), json_array_get(v, 20001));
+    }
+    assert_int_equal(json_integer_value(json_array_get(v, n - 1)), 42);
+    json_decref(v);
+    mf_buf_free(&text);
+}
+
+static void escapes_and_duplicates(void **state)
+{
+    (void)state;
+    mf_error err = {0};
+    assert_null(load("a: \"\\ud800\"\n", &err));
+    assert_string_equal(err.type, "YAML_SYNTAX_ERROR"); /* a lone surrogate: libyaml's own verdict */
+    mf_error_clear(&err);
+    json_t *v = load("a: \"caf\\u00e9 \\U0001F389\"\nb: 'x'\n", &err);
+    assert_non_null(v);
+    assert_string_equal(json_string_value(json_object_get(v, "a")), "caf\xc3\xa9 \xf0\x9f\x8e\x89");
+    json_decref(v);
+    assert_null(load("a: 1\nb: 2\na: 3\n", &err));
+    assert_string_equal(err.type, "YAML_SYNTAX_ERROR");
+    assert_string_equal(err.message, "found duplicate mapping key \"a\" with a different value");
+    assert_int_equal(err.line, 3);
+    mf_error_clear(&err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plain_scalars),
+        cmocka_unit_test(repeated_strings_are_shared),
+        cmocka_unit_test(escapes_and_duplicates),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
