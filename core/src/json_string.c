@@ -754,18 +754,46 @@ static void rewind_to(jp *p, size_t to, size_t content, size_t open_bol)
     p->bol = k > content ? k : open_bol;
 }
 
-/* Does [a, e) hold a double quote followed by blanks and ':' (`deps": [`, a
- * key that lost its opening quote)? */
-static bool key_quote_in(const jp *p, size_t a, size_t e)
+/* What a single-quoted string's loop knows about the double quotes in
+ * [content, e) for a growing e, found incrementally: asked at every '"' of
+ * the string, a scan from content each time would be quadratic in the
+ * string's quotes (a 150 KB string took 47 s). */
+typedef struct {
+    size_t dq_from;  /* no '"' in [content, dq_from) */
+    bool dq;         /* a '"' in [content, e) */
+    size_t kq_from;  /* no key-like '"' in [content, kq_from), each decided for good */
+    bool kq;         /* a '"' followed by blanks and ':' (`deps": [`, a key that lost its opening quote) */
+} dquotes;
+
+/* Does [content, e) hold a double quote? */
+static bool dquote_before(const jp *p, dquotes *d, size_t e)
 {
-    for (const char *q; a < e && (q = memchr(p->s + a, '"', e - a)); a = (size_t)(q - p->s) + 1) {
+    if (!d->dq && d->dq_from < e) {
+        d->dq = memchr(p->s + d->dq_from, '"', e - d->dq_from) != NULL;
+        d->dq_from = e;
+    }
+    return d->dq;
+}
+
+/* Does [content, e) hold a double quote followed by blanks and ':' (all
+ * before e)? A quote whose blanks reach e stays undecided: asked again
+ * with a larger e, the scan resumes at it. */
+static bool key_quote_before(const jp *p, dquotes *d, size_t e)
+{
+    size_t a = d->kq_from;
+    for (const char *q; !d->kq && a < e && (q = memchr(p->s + a, '"', e - a)); a = (size_t)(q - p->s) + 1) {
         size_t k = (size_t)(q - p->s) + 1;
         while (k < e && (at(p, k) == ' ' || at(p, k) == '\t'))
             k++;
-        if (k < e && at(p, k) == ':')
-            return true;
+        if (k >= e) {
+            d->kq_from = (size_t)(q - p->s);
+            return false;
+        }
+        d->kq = at(p, k) == ':';
     }
-    return false;
+    if (!d->kq)
+        d->kq_from = a > e ? a : e;
+    return d->kq;
 }
 
 /* At a quote (cursor) that does not close a value string whose content
@@ -855,6 +883,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     int open_line = p->line;
     size_t open_bol = p->bol;
     bool inner = false;
+    dquotes dquotes_in = {0, false, 0, false}; /* set once the content starts */
     size_t ctrl_at = SIZE_MAX;         /* first literal control character */
     int letter_escape = 0, letter_line = 0;   /* first \b \f \n \r \t: ambiguous next to invalid escapes */
     bool invalid_escape = false;
@@ -879,6 +908,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     }
     jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
     size_t content = p->i;
+    dquotes_in.dq_from = dquotes_in.kq_from = content;
     size_t key_end = is_key && q == Q_DOUBLE ? key_colon_end(p, content) : 0;
     if (key_end) {
         jl_note(p, MF_RULE_JSON_MISSING_QUOTE, p->line, "key \"%.*s\" had no closing quote before its ':'",
@@ -1061,7 +1091,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
-        if (c == '"' && q == Q_SINGLE && !inner && !memchr(p->s + content, '"', p->i - content) &&
+        if (c == '"' && q == Q_SINGLE && !inner && !dquote_before(p, &dquotes_in, p->i) &&
             closes_here(p, p->i + 1, is_key, false)) {
             jl_note(p, MF_RULE_JSON_SINGLE_QUOTES, p->line, "string opened with ' and closed with \" read as one string");
             jl_advance(p);              /* `'T-1", description: "x"`: mismatched quotes */
@@ -1069,7 +1099,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         }
         if (c == '"' && q == Q_SINGLE && !inner && !is_key &&
             missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0) &&
-            !key_quote_in(p, content, p->i) && end_before_key(p, b, content, open_line, open_bol))
+            !key_quote_before(p, &dquotes_in, p->i) && end_before_key(p, b, content, open_line, open_bol))
             break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;
