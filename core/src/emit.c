@@ -49,6 +49,30 @@ static int scalar(yaml_emitter_t *em, const char *s, size_t len, bool plain_ok, 
     return yaml_emitter_emit(em, &e) ? 0 : -1;
 }
 
+/* Does the plain form start like a key whose ': ' lost its blank (`key:value`)?
+ * yaml.colon-space would read it back as a mapping once any other repair runs
+ * on the text, so such a string is double-quoted. */
+static bool glued_key_shape(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return false;
+    while (i < n && ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+                     s[i] == '_' || s[i] == '-'))
+        i++;
+    return i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/' && s[i + 1] != '\n';
+}
+
+/* May the string be written plain: it reads back as the same string, holds no
+ * NUL, and does not look like damage a repair rule would act on? */
+static bool plain_string(const char *s, size_t n)
+{
+    json_t *as_plain = mf_yaml_plain_value(s, n);
+    bool plain = json_is_string(as_plain) && memchr(s, '\0', n) == NULL && !glued_key_shape(s, n);
+    json_decref(as_plain);
+    return plain;
+}
+
 static int emit_value(yaml_emitter_t *em, const json_t *v)
 {
     yaml_event_t e;
@@ -61,9 +85,7 @@ static int emit_value(yaml_emitter_t *em, const json_t *v)
         const char *k;
         json_t *x;
         json_object_foreach((json_t *)v, k, x) {
-            json_t *kv = mf_yaml_plain_value(k, strlen(k));
-            bool plain = json_is_string(kv);
-            json_decref(kv);
+            bool plain = plain_string(k, strlen(k));
             if (scalar(em, k, strlen(k), plain, plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE) ||
                 emit_value(em, x))
                 return -1;
@@ -83,9 +105,7 @@ static int emit_value(yaml_emitter_t *em, const json_t *v)
     case JSON_STRING: {
         const char *s = json_string_value(v);
         size_t n = json_string_length(v);
-        json_t *as_plain = mf_yaml_plain_value(s, n);
-        bool plain = json_is_string(as_plain) && memchr(s, '\0', n) == NULL;
-        json_decref(as_plain);
+        bool plain = plain_string(s, n);
         yaml_scalar_style_t style = !plain ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
                                    : memchr(s, '\n', n) ? YAML_LITERAL_SCALAR_STYLE
                                    : YAML_ANY_SCALAR_STYLE;

@@ -260,6 +260,11 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
             return true;
         if (spaced && is_key && (c == '-' || c == '\'' || c == '(')) /* {"a" -1}, {"a" (1, 2)}: a missing ':' */
             return true;
+        if (spaced && !is_key && jl_placeholder_at(p, j) && p->depth > 0) {
+            int e = at(p, jl_past_spaces(p, j + 3));   /* `"text"  …` then '}': a placeholder after the value */
+            if (e < 0 || e == ',' || e == '}' || e == ']')
+                return true;
+        }
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
         if (spaced && !is_key && !inner && p->parent_object && (stray_word_follows(p, j) || unquoted_key_follows(p, k, j)))
@@ -389,6 +394,15 @@ static bool escaped_key_end(const jp *p, size_t j)
     return c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-';
 }
 
+/* Is [a, e) one word (letters, digits, '_', '-', '.')? */
+static bool word_span(const jp *p, size_t a, size_t e)
+{
+    for (; a < e; a++)
+        if (!(isalnum(at(p, a)) || at(p, a) == '_' || at(p, a) == '-' || at(p, a) == '.'))
+            return false;
+    return true;
+}
+
 bool jl_key_at(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
@@ -397,7 +411,7 @@ bool jl_key_at(const jp *p, size_t k)
         int c = at(p, j);
         if (c == '\n' || c == '\r')
             return false;
-        if (c == '\\' && at(p, j + 1) == q && j > k + 1 && escaped_key_end(p, j))
+        if (c == '\\' && at(p, j + 1) == q && j > k + 1 && word_span(p, k + 1, j) && escaped_key_end(p, j))
             return true;                /* `"notes\": "x"`: the key's closing quote escaped (damage) */
         if (c == '\\') {
             j++;
@@ -445,9 +459,20 @@ static bool blank_at(const jp *p, size_t k)
  * string's closing quote is missing: return where the string ends (before
  * the separator or the closers), else 0. Closers are kept out of the string
  * only when it holds no opening bracket they could close. */
+/* Does a key in smart quotes (`“c”` then ':', on one line) start at k? */
+static bool smart_key_at(const jp *p, size_t k)
+{
+    if (jl_smart_quote(p, k) != Q_SMART_DOUBLE || at(p, k + 2) != 0x9C)
+        return false;
+    for (size_t j = k + 3; j < p->n && j < k + KEY_LOOKAHEAD && at(p, j) != '\n'; j++)
+        if (jl_smart_quote(p, j) == Q_SMART_DOUBLE)
+            return j > k + 3 && at(p, jl_past_spaces(p, j + 3)) == ':';
+    return false;
+}
+
 static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool element)
 {
-    bool key = jl_key_at(p, k);
+    bool key = jl_key_at(p, k) || smart_key_at(p, k);
     if (!key && !(element && jl_value_string_at(p, k)))
         return 0;
     size_t j = k;
@@ -629,6 +654,20 @@ static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
     return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
 }
 
+/* Do blanks, then a ',' stand before offset m (after content)? */
+static bool quote_comma_before(const jp *p, size_t content, size_t m)
+{
+    while (m > content && (at(p, m - 1) == ' ' || at(p, m - 1) == '\t'))
+        m--;
+    return m > content && at(p, m - 1) == ',';
+}
+
+/* At m inside a smart-quoted string: after a comma, a key in smart quotes? */
+static bool smart_key_after_comma(const jp *p, size_t content, size_t m)
+{
+    return quote_comma_before(p, content, m) && smart_key_at(p, m);
+}
+
 /* Is the byte before offset k (blanks skipped, not before content) a quote? */
 static bool quote_before(const jp *p, size_t content, size_t k)
 {
@@ -659,6 +698,10 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         size_t uk;
         if ((c == qc || c == '"') && braces == 0 && (uk = unquoted_member_after(p, m + 1, close)))
             return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
+        if (c == 0xE2 && q == Q_SMART_DOUBLE && smart_key_after_comma(p, content, m))
+            return m;                   /* `“b, “c”: “d”`: a smart-quoted member */
+        if (c == '\'' && q == Q_DOUBLE && jl_key_at(p, m) && quote_comma_before(p, content, m))
+            return m;                   /* `"b, 'c': 'd'`: a single-quoted member */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
         if (braces > 0 && braced_key == SIZE_MAX)
@@ -666,9 +709,11 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         size_t a = m;                   /* past blanks, control bytes, opening punctuation: `,${ "key":` */
         bool ctrl = false;              /* a raw control byte (`"US-012\0\1 "key":`) is damage */
         int opened = 0;                 /* '{' between the comma and the key (`",{ "key":`): no JSON text of the string */
-        for (int b; a > content && (b = at(p, a - 1)) != '\n' && (b < 0x20 || b == ' ' || strchr("${([<+", b)); a--) {
+        for (int b; a > content && (b = at(p, a - 1)) != '\n' &&
+                    (b < 0x20 || b == ' ' || strchr("${([<+", b) || (b == 0xA0 && at(p, a - 2) == 0xC2)); a--) {
             ctrl |= b < 0x20 && b != '\t' && b != '\r';
             opened += b == '{' && (a < 2 || at(p, a - 2) != '$');
+            a -= b == 0xA0 && a - 1 > content;   /* a no-break space (two bytes) between the comma and the key */
         }
         if (ctrl || (a > content && at(p, a - 1) == '\n') ||
             (a == content && braces == 0) ||
@@ -709,18 +754,46 @@ static void rewind_to(jp *p, size_t to, size_t content, size_t open_bol)
     p->bol = k > content ? k : open_bol;
 }
 
-/* Does [a, e) hold a double quote followed by blanks and ':' (`deps": [`, a
- * key that lost its opening quote)? */
-static bool key_quote_in(const jp *p, size_t a, size_t e)
+/* What a single-quoted string's loop knows about the double quotes in
+ * [content, e) for a growing e, found incrementally: asked at every '"' of
+ * the string, a scan from content each time would be quadratic in the
+ * string's quotes (a 150 KB string took 47 s). */
+typedef struct {
+    size_t dq_from;  /* no '"' in [content, dq_from) */
+    bool dq;         /* a '"' in [content, e) */
+    size_t kq_from;  /* no key-like '"' in [content, kq_from), each decided for good */
+    bool kq;         /* a '"' followed by blanks and ':' (`deps": [`, a key that lost its opening quote) */
+} dquotes;
+
+/* Does [content, e) hold a double quote? */
+static bool dquote_before(const jp *p, dquotes *d, size_t e)
 {
-    for (const char *q; a < e && (q = memchr(p->s + a, '"', e - a)); a = (size_t)(q - p->s) + 1) {
+    if (!d->dq && d->dq_from < e) {
+        d->dq = memchr(p->s + d->dq_from, '"', e - d->dq_from) != NULL;
+        d->dq_from = e;
+    }
+    return d->dq;
+}
+
+/* Does [content, e) hold a double quote followed by blanks and ':' (all
+ * before e)? A quote whose blanks reach e stays undecided: asked again
+ * with a larger e, the scan resumes at it. */
+static bool key_quote_before(const jp *p, dquotes *d, size_t e)
+{
+    size_t a = d->kq_from;
+    for (const char *q; !d->kq && a < e && (q = memchr(p->s + a, '"', e - a)); a = (size_t)(q - p->s) + 1) {
         size_t k = (size_t)(q - p->s) + 1;
         while (k < e && (at(p, k) == ' ' || at(p, k) == '\t'))
             k++;
-        if (k < e && at(p, k) == ':')
-            return true;
+        if (k >= e) {
+            d->kq_from = (size_t)(q - p->s);
+            return false;
+        }
+        d->kq = at(p, k) == ':';
     }
-    return false;
+    if (!d->kq)
+        d->kq_from = a > e ? a : e;
+    return d->kq;
 }
 
 /* At a quote (cursor) that does not close a value string whose content
@@ -810,6 +883,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     int open_line = p->line;
     size_t open_bol = p->bol;
     bool inner = false;
+    dquotes dquotes_in = {0, false, 0, false}; /* set once the content starts */
     size_t ctrl_at = SIZE_MAX;         /* first literal control character */
     int letter_escape = 0, letter_line = 0;   /* first \b \f \n \r \t: ambiguous next to invalid escapes */
     bool invalid_escape = false;
@@ -834,6 +908,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     }
     jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
     size_t content = p->i;
+    dquotes_in.dq_from = dquotes_in.kq_from = content;
     size_t key_end = is_key && q == Q_DOUBLE ? key_colon_end(p, content) : 0;
     if (key_end) {
         jl_note(p, MF_RULE_JSON_MISSING_QUOTE, p->line, "key \"%.*s\" had no closing quote before its ':'",
@@ -895,7 +970,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
             if ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner)) {
-                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE)
+                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_SMART_DOUBLE)
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
                     return swallow_fail(p, sw, open, open_line, open_bol);
@@ -1016,7 +1091,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 continue;
             }
         }
-        if (c == '"' && q == Q_SINGLE && !inner && !memchr(p->s + content, '"', p->i - content) &&
+        if (c == '"' && q == Q_SINGLE && !inner && !dquote_before(p, &dquotes_in, p->i) &&
             closes_here(p, p->i + 1, is_key, false)) {
             jl_note(p, MF_RULE_JSON_SINGLE_QUOTES, p->line, "string opened with ' and closed with \" read as one string");
             jl_advance(p);              /* `'T-1", description: "x"`: mismatched quotes */
@@ -1024,7 +1099,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         }
         if (c == '"' && q == Q_SINGLE && !inner && !is_key &&
             missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0) &&
-            !key_quote_in(p, content, p->i) && end_before_key(p, b, content, open_line, open_bol))
+            !key_quote_before(p, &dquotes_in, p->i) && end_before_key(p, b, content, open_line, open_bol))
             break;                      /* `'node --check src` then a line `"deps": [...]` */
         if (c < 0x20 && q != Q_BACKTICK && ctrl_at == SIZE_MAX) {
             ctrl_at = p->i;

@@ -282,10 +282,16 @@ int jl_parse_word(jp *p, json_t **out)
     size_t wend = start;
     while (wend < p->n && jl_is_word(at(p, wend)))
         wend++;
-    bool numbers = !p->parent_object && wend < p->n && is_ws(at(p, wend)) && number_then_number(p, start, wend);
-    size_t end = p->depth > 0 && !numbers ? bare_end(p, start) : wend;   /* no bare text at top level */
+    /* the word alone: `[1 2 3]` (numbers missing their commas), `[1, ... 10]` (a placeholder, then an item) */
+    bool alone = !p->parent_object && wend < p->n && is_ws(at(p, wend)) && number_then_number(p, start, wend);
+    if (jl_placeholder_at(p, start) && (at(p, start + 3) == ' ' || at(p, start + 3) == '\t'))
+        wend = start + 3, alone = true; /* `...` and `…` are both 3 bytes */
+    size_t end = p->depth > 0 && !alone ? bare_end(p, start) : wend;   /* no bare text at top level */
     if (end < wend)
         end = wend;
+    if (end > wend && is_ws(at(p, wend)) && jl_placeholder_at(p, jl_past_spaces(p, wend)) &&
+        (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
+        end = wend;                     /* `"owner": null  …`: a value, then a placeholder */
     if (end > wend && at(p, wend) == ' ' && holds_key(p->s + start, end - start) &&
         (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
         end = wend;                     /* `1 b: 2`: a value, then a member missing its comma */

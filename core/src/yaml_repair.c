@@ -259,6 +259,19 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
     return (size_t)-1;
 }
 
+/* The first ": - " in [p, e), or NULL (memmem's answer without its per-call setup, which a short line pays in full). */
+static const char *inline_item(const char *p, const char *e)
+{
+    for (; e - p >= 4; p++) {
+        p = memchr(p, ':', (size_t)(e - p) - 3);
+        if (!p)
+            return NULL;
+        if (p[1] == ' ' && p[2] == '-' && p[3] == ' ')
+            return p;
+    }
+    return NULL;
+}
+
 /* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
  * `- ` item holding ': ' after a key that is not an identifier (item-colon, unquoted),
  * a ` #` after a quote (quoted-hash), `|#text` (block-header-comment), or a bare `key:` the profile lists
@@ -286,7 +299,7 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
             (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
             return true; /* `key: |#text` (block-header-comment) */
-        const char *inl = i < e ? memmem(s + i, e - i, ": - ", 4) : NULL;
+        const char *inl = inline_item(s + i, s + e);
         if (inl && memchr(inl + 4, ':', (size_t)(s + e - inl) - 4))
             return true; /* `key: - item: x` (item-colon reads the inline item with its list) */
         if (i + 1 < e && s[i] == '-') {

@@ -37,8 +37,9 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             continue;
         }
         yr_entry e = yr_entry_at(d, i);
-        yr_flush(&o);
-        size_t at = o.b->len;
+        /* where fn's line starts: its first write flushes the pending lines (a
+         * fn that returns 0 writes nothing, so unchanged lines stay one span) */
+        size_t at = o.b->len + o.pend_n;
         /* a lone '\r' inside the line is a YAML line break this model does not split at:
          * rewriting the value would join the line after it into the value */
         bool lone_cr = memchr(l->s, '\r', l->n) != NULL;
@@ -49,6 +50,7 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             continue;
         }
         changes++;
+        yr_flush(&o);
         if (!o.oom && next == i + 1) {
             const char *s = o.b->s + at, *nl = memchr(s, '\n', o.b->len - at);
             size_t n = nl ? (size_t)(nl - s) : o.b->len - at;

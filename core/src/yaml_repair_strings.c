@@ -218,14 +218,6 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
     return 0;
 }
 
-static bool line_blank(const yr_line *l)
-{
-    for (size_t k = 0; k < l->n; k++)
-        if (l->s[k] != ' ' && l->s[k] != '\t')
-            return false;
-    return true;
-}
-
 size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -278,7 +270,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             for (size_t k = i + 1; k < d->count; k++) {
                 if (d->l[k].flags & YR_PLAIN_CONT)
                     last = k;
-                else if (!line_blank(&d->l[k]))
+                else if (!mf_line_blank((mf_line){d->l[k].s, d->l[k].n}))
                     break;
             }
         yr_put_quoted(&o, d, i, &as_value, vend, last);

@@ -71,7 +71,7 @@ static bool hash_in_phrase(const char *s, size_t n)
     return close < n && open < at && at < close && s[open - 1] == ' ' && (close + 1 == n || s[close + 1] == ' ');
 }
 
-/* Line i of ls is `key: <quoted>` whose text reads as hash_in_phrase: its plain form in out. */
+/* Is line l `key: <quoted>` whose text reads as hash_in_phrase? Its plain form in out, its length (0: no). */
 static size_t site(const mt_line *l, char *out, size_t cap)
 {
     const char *v;

@@ -298,6 +298,7 @@ static void test_linear(void **state)
         {"1 ", "{\"a\": [", "]}"},      /* missing commas */
         {"a */\"b ", "[\"x", "\"]"},    /* inner quotes after a comment's end: no comment start to find */
         {" + \"b", "[\"x", "\"]"},       /* '+' before inner quotes (a string missing its closing quote?) */
+        {"x\" ", "{'k': '", "'}"},      /* double quotes in a single-quoted member value */
         {"x \"a ", "['", "']"},          /* double quotes in a single-quoted string */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

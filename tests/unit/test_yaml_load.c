@@ -1,6 +1,7 @@
 /* test_yaml_load.c - mf_yaml_load's own decisions: core-schema typing of
  * plain scalars, shared scalars (a repeated string is one value, also after
- * many other strings), escapes, duplicate keys. */
+ * many other strings), escapes, duplicate keys; and the emitter's quoting of
+ * strings the loader would read back changed after a repair. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -82,12 +83,40 @@ static void escapes_and_duplicates(void **state)
     mf_error_clear(&err);
 }
 
+/* The canonical YAML of a string (value or key) shaped like a glued `key:value` is quoted, so
+ * repairing it again, with damage elsewhere that makes the rules run, keeps
+ * the string (yaml.colon-space would read a plain one as a mapping). */
+static void canonical_glued_key_strings(void **state)
+{
+    (void)state;
+    static const char *const strs[] = {"key:value", "a_b:c d", "src/aury: Implementth.c", "http://x.io", "10:30"};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+        json_t *v = json_pack("{s:s,s:s,s:i}", "a", strs[i], "b", "x", strs[i], 1);
+        char *y = mf_value_to_yaml(v);
+        assert_non_null(y);
+        size_t n = strlen(y);
+        char *text = malloc(n + 16);
+        memcpy(text, y, n);
+        strcpy(text + n, "zz:1\n");        /* damage yaml.colon-space repairs */
+        mf_result *r = mf_repair(mf_profiles_get("generic_yaml"), text, strlen(text), NULL);
+        assert_int_equal(r->status, MF_ACCEPTED);
+        json_t *a = json_object_get(r->value, "a");
+        if (!json_is_string(a) || strcmp(json_string_value(a), strs[i]) || !json_object_get(r->value, strs[i]))
+            fail_msg("'%s' (a value and a key) emitted as %s came back changed", strs[i], y);
+        mf_result_free(r);
+        free(text);
+        free(y);
+        json_decref(v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plain_scalars),
         cmocka_unit_test(repeated_strings_are_shared),
         cmocka_unit_test(escapes_and_duplicates),
+        cmocka_unit_test(canonical_glued_key_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
