@@ -48,10 +48,11 @@ size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t m
 bool mf_cand_block_header(const char *s, size_t n);
 
 /* Is the line [s, s+n) (no '\n') at column 0 a YAML entry of artifact data
- * rather than prose: a lower-case identifier key ([a-z0-9_-], one word) and a
- * short value that is no sentence ("ticket_id: T-1", "schema_version: 1")?
- * The anchor candidate must not drop such a line. */
-bool mf_cand_data_line(const char *s, size_t n);
+ * rather than prose: an identifier key ([A-Za-z0-9_-], one word) in lower
+ * case or one of p's keys or aliases in any case ("Beadid"), and a short
+ * value that is no sentence ("ticket_id: T-1", "schema_version: 1")? The
+ * anchor candidate must not drop such a line. */
+bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n);
 
 /* 1-based line number of byte offset off in s. */
 int mf_cand_line_at(const char *s, size_t off);

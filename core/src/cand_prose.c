@@ -102,12 +102,18 @@ static bool sentence(const char *s, size_t n)
     return words >= 4;
 }
 
-bool mf_cand_data_line(const char *s, size_t n)
+static bool profile_key(const mf_profile *p, const char *s, size_t n);
+
+bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n)
 {
     size_t i = 0;
-    while (i < n && (islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
-        i++;
-    if (i == 0 || i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || !islower((unsigned char)s[0]))
+    bool lower = true;
+    for (; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'); i++)
+        if (isupper((unsigned char)s[i]))
+            lower = false;
+    if (i == 0 || i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || !isalpha((unsigned char)s[0]))
+        return false;
+    if (!(lower || (p && profile_key(p, s, i)))) /* "Note: ..." is prose; "Beadid: x" an alias of bead_id */
         return false;
     size_t a = i + 2, e = n;
     while (a < e && (s[a] == ' ' || s[a] == '\t'))

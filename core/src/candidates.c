@@ -621,7 +621,7 @@ static bool mentions_key(const mf_profile *p, const char *s, size_t n)
     for (size_t a = 0; a < n;) {
         const char *nl = memchr(s + a, '\n', n - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : n, i = a;
-        if (!json && mf_cand_data_line(s + a, b - a - (nl != NULL)))
+        if (!json && mf_cand_data_line(p, s + a, b - a - (nl != NULL)))
             return true;
         for (size_t q; (q = mf_cand_prefix_len(s + i, b - i));)
             i += q;
