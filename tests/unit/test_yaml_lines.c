@@ -14,7 +14,6 @@
  * changes the context of the copied lines after it), a copied line whose
  * output line the writer started, CRLF breaks, a dropped final line break,
  * and lines kept full size (over 65535 bytes, over 255 dashes). */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "file_walk.h"
 #include "yaml_repair.h"
 
 static size_t updates, lines, copied;
@@ -185,56 +185,13 @@ static void check_text(const char *name, const char *s, size_t n)
     check_edits(name, s, n);
 }
 
-static void check_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    mf_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        mf_buf_put(&b, chunk, n);
-    fclose(f);
-    check_text(path, mf_buf_cstr(&b), b.len);
-    mf_buf_free(&b);
-}
-
-/* Every file under dir (one level of subdirectories) whose name ends with ext. */
-static size_t walk(const char *dir, const char *ext)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    size_t files = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char sub[4096];
-        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-        DIR *s = opendir(sub);
-        if (!s)
-            continue;
-        struct dirent *x;
-        while ((x = readdir(s))) {
-            size_t l = strlen(x->d_name), el = strlen(ext);
-            if (l > el && strcmp(x->d_name + l - el, ext) == 0) {
-                char path[8200];
-                snprintf(path, sizeof path, "%s/%s", sub, x->d_name);
-                check_file(path);
-                files++;
-            }
-        }
-        closedir(s);
-    }
-    closedir(d);
-    return files;
-}
-
 static void test_fixtures_and_seeds(void **state)
 {
     (void)state;
-    size_t files = walk(MALFORM_SOURCE_DIR "/tests/fixtures/rules", ".in");
-    files += walk(MALFORM_SOURCE_DIR "/corpus/seeds", ".yaml");
+    size_t files = fw_walk(MALFORM_SOURCE_DIR "/tests/fixtures/rules", ".in", check_text);
+    size_t seeds = fw_walk(MALFORM_SOURCE_DIR "/corpus/seeds", ".yaml", check_text);
+    assert_true(files != (size_t)-1 && seeds != (size_t)-1);
+    files += seeds;
     printf("yaml line model: %zu files, %zu updates checked (%zu lines), %zu with copied lines\n", files, updates,
            lines, copied);
     assert_true(files > 100);
