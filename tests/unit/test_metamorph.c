@@ -14,30 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "file_walk.h"
 #include "finding.h"
 #include "harness.h"
 #include "metamorph.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(f);
-    if (s) {
-        s[n] = '\0';
-        *len = (size_t)n;
-    }
-    return s;
-}
 
 typedef struct {
     size_t built, failed, known;
@@ -101,7 +81,7 @@ static void test_core_passes_on_seeds(void **state)
             char path[8400];
             size_t len, before = t.built;
             snprintf(path, sizeof path, "%s/%s", dir, f->d_name);
-            char *text = f->d_name[0] == '.' ? NULL : slurp(path, &len);
+            char *text = f->d_name[0] == '.' ? NULL : fw_slurp(path, &len);
             if (text)
                 every_op(p, text, len, path + strlen(root) + 1, &t);
             *(p->format == MF_FORMAT_JSON ? &json : &yaml) += t.built - before;
@@ -136,14 +116,14 @@ static void test_core_passes_on_fixtures(void **state)
                 continue;
             char path[8400];
             snprintf(path, sizeof path, "%s/%.*s.opts.json", dir, (int)(n - 3), f->d_name);
-            char *ot = slurp(path, &olen);
+            char *ot = fw_slurp(path, &olen);
             json_t *opts = ot ? json_loads(ot, 0, NULL) : json_object();
             free(ot);
             const char *pn = json_string_value(json_object_get(opts, "profile"));
             const mf_profile *p = mf_profiles_get(pn ? pn : !strncmp(e->d_name, "json.", 5) ? "generic_json"
                                                                                            : "generic_yaml");
             snprintf(path, sizeof path, "%s/%s", dir, f->d_name);
-            char *text = p ? slurp(path, &len) : NULL;
+            char *text = p ? fw_slurp(path, &len) : NULL;
             mf_options o;
             mf_options_from_json(json_object_get(opts, "options"), &o);
             mf_result *r = text ? mf_repair(p, text, len, &o) : NULL;

@@ -18,25 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "file_walk.h"
 #include "schema_compile.h"
 
 #define SEEDS MALFORM_SOURCE_DIR "/corpus/seeds"
 #define KINDS 7
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    *len = fread(s, 1, (size_t)n, f);
-    s[*len] = '\0';
-    fclose(f);
-    return s;
-}
 
 static char *dump(const json_t *v)
 {
@@ -231,7 +217,7 @@ static void each_seed(void (*fn)(const mf_profile *, const json_t *, const char 
             char path[2048];
             snprintf(path, sizeof path, "%s/%s", dir, f->d_name);
             size_t len = 0;
-            char *text = slurp(path, &len);
+            char *text = fw_slurp(path, &len);
             assert_non_null(text);
             bool yaml = strstr(f->d_name, ".yaml") != NULL;
             json_t *v = NULL;
