@@ -12,6 +12,8 @@
  *   names itself (MEMORY_LIMIT). The value tree is what grows with the
  *   shape of the input (jansson spends 50 to 150 bytes on a node that can
  *   take 2 to 4 input bytes); core's own buffers are linear in the text.
+ * Once a fuzz target enables it (alloc_pool.h, ASan builds), jansson's small
+ * blocks come from the poisoned pool instead of malloc.
  * This file does not include internal.h: it calls the real allocator. */
 #include <pthread.h>
 #include <stdbool.h>
@@ -30,6 +32,11 @@ void mf_oom_hook_jansson(void);
 void *mf_malloc(size_t n);
 void *mf_calloc(size_t n, size_t size);
 void *mf_realloc(void *p, size_t n);
+bool mf_alloc_pool_on(void);
+bool mf_alloc_pool_owns(const void *p);
+void *mf_alloc_pool_get(size_t n);
+void mf_alloc_pool_put(void *p);
+size_t mf_alloc_pool_usable(const void *p);
 size_t mf_mem_budget_set(size_t extra);
 void mf_mem_budget_restore(size_t saved);
 size_t mf_mem_refused(void);
@@ -94,7 +101,12 @@ static void *hooked_malloc(size_t n)
 {
     if (!within_budget(n))
         return NULL;
-    void *p = noted(next_malloc ? next_malloc(n) : malloc(n));
+    void *p = mf_alloc_pool_on() ? mf_alloc_pool_get(n) : NULL;  /* the fuzz targets install no allocator of their own */
+    if (p) {
+        live += mf_alloc_pool_usable(p);
+        return p;
+    }
+    p = noted(next_malloc ? next_malloc(n) : malloc(n));
     if (p)
         live += USABLE(p);
     return p;
@@ -102,9 +114,12 @@ static void *hooked_malloc(size_t n)
 
 static void hooked_free(void *p)
 {
-    size_t n = p ? USABLE(p) : 0;
+    bool pooled = p && mf_alloc_pool_owns(p);
+    size_t n = !p ? 0 : pooled ? mf_alloc_pool_usable(p) : USABLE(p);
     live = live > n ? live - n : 0;
-    if (next_free)
+    if (pooled)
+        mf_alloc_pool_put(p);
+    else if (next_free)
         next_free(p);
     else
         free(p);

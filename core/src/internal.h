@@ -121,6 +121,7 @@ typedef struct {
     int max_depth;
     size_t max_nodes;           /* cap on nodes incl. alias expansion */
     bool *renamed_key;          /* set when a key is one the profile's key aliasing renames or drops; may be NULL */
+    bool libyaml_only;          /* skip the fast reader (yaml_fast.c): for the tests that compare the two */
 } mf_yaml_load_opts;
 /* Parse YAML text into a value typed by the YAML 1.2 core schema. Several
  * documents give an array of documents; an empty stream gives JSON null.
@@ -150,7 +151,8 @@ void mf_yaml_lines_free(mf_yaml_lines *lines);
  * with a different value (`steps:` then `-name: x`, seed 000 #9); returns changes. */
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w);
 /* False when rule mf_yaml_repairs[index] cannot change text [s, s+n): it lacks
- * every byte the rule repairs (the group driver then skips the rule). */
+ * every byte the rule repairs, or every kind of line it rewrites (the group driver
+ * then skips the rule). */
 bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n);
 
 /* ---- JSON repair (json_repair*.c) ---- */

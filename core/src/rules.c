@@ -1,5 +1,5 @@
 /* rules.c - the rule registry: rules.def as a table, in its stable order. */
-#include <string.h>
+#include <stdbool.h>
 #include "internal.h"
 
 #define RULE(cname, id, section, description) const char mf_rule_id_##cname[] = id;
@@ -22,10 +22,22 @@ const mf_rule *mf_rules_at(size_t i)
     return i < MF_RULE_COUNT ? &mf_rules[i] : NULL;
 }
 
+/* A byte loop, not strcmp: under libFuzzer every failed strcmp of the
+ * lookup feeds its compare hooks, and the oracles look up every warning. */
+static bool same_id(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
 const mf_rule *mf_rules_find(const char *id)
 {
     for (size_t i = 0; id && i < MF_RULE_COUNT; i++)
-        if (strcmp(mf_rules[i].id, id) == 0)
+        if (mf_rules[i].id == id)
+            return &mf_rules[i];
+    for (size_t i = 0; id && i < MF_RULE_COUNT; i++)
+        if (same_id(mf_rules[i].id, id))
             return &mf_rules[i];
     return NULL;
 }

@@ -21,6 +21,7 @@
 #include <yaml.h>
 #include "json_strict.h"
 #include "schema_compile.h"
+#include "yaml_fast.h"
 
 #define MF_DEFAULT_MAX_NODES 4000000
 #define MF_ALIAS_NODES_MIN 10000
@@ -403,6 +404,73 @@ static json_t *scalar_value(loader *L, const yaml_event_t *e)
     return plain_value(L, s, n);
 }
 
+/* ---- the fast reader's events (yaml_fast.c): the same steps as libyaml's below */
+
+static int fast_scalar(void *ctx, const char *s, size_t n, yaml_scalar_style_t style)
+{
+    loader *L = ctx;
+    if (++L->nodes > L->max_nodes)
+        return -1;
+    frame *f = L->depth > 0 ? &L->st[L->depth - 1] : NULL;
+    if (f && f->is_map && !f->key) {
+        if (!(f->key = mf_strndup(s, n)))
+            return fail_oom(L);
+        note_key(L, f);
+        return 0;
+    }
+    bool typed = style == YAML_PLAIN_SCALAR_STYLE && !(f && frame_strings(f));
+    return emit(L, typed ? plain_value(L, s, n) : string_scalar(L, s, n, false), NULL, NULL, 1);
+}
+
+static int fast_start(void *ctx, bool is_map)
+{
+    loader *L = ctx;
+    if (++L->nodes > L->max_nodes)
+        return -1;
+    return push(L, is_map ? json_object() : json_array(), is_map, NULL);
+}
+
+static int fast_end(void *ctx)
+{
+    return pop(ctx);
+}
+
+/* Discard what a declined fast read built, so libyaml starts from nothing. */
+static void unwind(loader *L)
+{
+    while (L->depth > 0) {
+        frame *f = &L->st[--L->depth];
+        json_decref(f->node);
+        free(f->key);
+        free(f->anchor);
+    }
+    json_decref(L->root);
+    L->root = NULL;
+    L->nodes = 0;
+}
+
+/* The text through yaml_fast.c; false when it declined (nothing kept, err untouched). */
+static bool load_fast(loader *L, const char *text, size_t len)
+{
+    mf_error scratch = {0}, *err = L->err;
+    bool renamed = L->o && L->o->renamed_key && *L->o->renamed_key;
+    mf_yfast_sink sink = {fast_scalar, fast_start, fast_end, L};
+    L->err = &scratch;
+    bool ok = mf_yaml_fast_read(text, len, &sink) == 0 && L->depth == 0 && L->root;
+    L->err = err;
+    mf_error_clear(&scratch);
+    if (ok) {
+        L->doc1 = L->root;
+        L->root = NULL;
+        L->ndocs = 1;
+        return true;
+    }
+    unwind(L);
+    if (L->o && L->o->renamed_key)
+        *L->o->renamed_key = renamed;
+    return false;
+}
+
 static int handle(loader *L, yaml_event_t *e)
 {
     if (e->type == YAML_SCALAR_EVENT || e->type == YAML_SEQUENCE_START_EVENT ||
@@ -503,11 +571,48 @@ static int read_eof_input(void *data, unsigned char *buf, size_t size, size_t *g
     return 1;
 }
 
-int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
-                 json_t **out, mf_error *err)
+/* The text through libyaml's event parser into L; 0 or -1 (L->err set). */
+static int load_libyaml(loader *L, const char *text, size_t len)
 {
     yaml_parser_t parser;
     yaml_event_t e;
+    if (!yaml_parser_initialize(&parser)) {
+        mf_oom();
+        mf_error_set(L->err, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory starting the YAML parser");
+        return -1;
+    }
+    eof_input in = {text, len, 0, len > 0 && text[len - 1] != '\n'};
+    yaml_parser_set_input(&parser, read_eof_input, &in);
+    int rc = 0;
+    for (;;) {
+        if (!yaml_parser_parse(&parser, &e)) {
+            if (parser.error == YAML_MEMORY_ERROR) {
+                rc = fail_oom(L);
+                break;
+            }
+            const char *ctx = parser.context;
+            yaml_mark_t m = parser.problem_mark;
+            mf_error_set(L->err, 1, "YAML_SYNTAX_ERROR", "", (int)m.line + 1, (int)m.column + 1,
+                         "%s%s%s", parser.problem ? parser.problem : "syntax error",
+                         ctx ? " " : "", ctx ? ctx : "");
+            rc = -1;
+            break;
+        }
+        L->line = (int)e.start_mark.line + 1;
+        L->col = (int)e.start_mark.column + 1;
+        bool end = e.type == YAML_STREAM_END_EVENT;
+        rc = handle(L, &e);
+        yaml_event_delete(&e);
+        if (rc || end)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
+                 json_t **out, mf_error *err)
+{
     loader L = {0};
     L.o = o;
     L.err = err;
@@ -526,46 +631,10 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     L.intern_tag = L.intern ? (uint32_t *)(L.intern + slots) : NULL;
     L.intern_mask = slots - 1;
     *out = NULL;
-    if (!yaml_parser_initialize(&parser)) {
-        mf_oom();
-        mf_error_set(err, 1, "OUT_OF_MEMORY", "", 0, 0, "out of memory starting the YAML parser");
-        free(L.intern);
-        return -1;
-    }
-    eof_input in = {text, len, 0, len > 0 && text[len - 1] != '\n'};
-    yaml_parser_set_input(&parser, read_eof_input, &in);
-    int rc = 0;
-    for (;;) {
-        if (!yaml_parser_parse(&parser, &e)) {
-            if (parser.error == YAML_MEMORY_ERROR) {
-                rc = fail_oom(&L);
-                break;
-            }
-            const char *ctx = parser.context;
-            yaml_mark_t m = parser.problem_mark;
-            mf_error_set(err, 1, "YAML_SYNTAX_ERROR", "", (int)m.line + 1, (int)m.column + 1,
-                         "%s%s%s", parser.problem ? parser.problem : "syntax error",
-                         ctx ? " " : "", ctx ? ctx : "");
-            rc = -1;
-            break;
-        }
-        L.line = (int)e.start_mark.line + 1;
-        L.col = (int)e.start_mark.column + 1;
-        bool end = e.type == YAML_STREAM_END_EVENT;
-        rc = handle(&L, &e);
-        yaml_event_delete(&e);
-        if (rc || end)
-            break;
-    }
-    yaml_parser_delete(&parser);
-    while (L.depth > 0) {
-        frame *f = &L.st[--L.depth];
-        json_decref(f->node);
-        free(f->key);
-        free(f->anchor);
-    }
+    bool fast = !(o && o->libyaml_only) && load_fast(&L, text, len);
+    int rc = fast ? 0 : load_libyaml(&L, text, len);
+    unwind(&L);
     free(L.st);
-    json_decref(L.root);
     json_decref(L.anchors);
     json_decref(L.anchor_nodes);
     for (size_t i = 0; L.intern && i <= L.intern_mask; i++)

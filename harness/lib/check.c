@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc_pool.h"
 #include "harness.h"
 #include "metamorph.h"
 
@@ -100,7 +101,9 @@ static int clean_check(mf_check *k, clean_entry **slot)
         k->clean = e->v;
         return e->status;
     }
+    bool kept = mf_alloc_pool_keep(true);  /* the truth outlives this exec */
     int st = mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+    mf_alloc_pool_keep(kept);
     json_decref(e->truth);
     *e = (clean_entry){key, k->profile, st, json_incref(k->truth), k->clean, false, {0}};
     return st;

@@ -110,6 +110,28 @@ static void canonical_glued_key_strings(void **state)
     }
 }
 
+/* A spaced root key first or last in the canonical output is a key, not the
+ * leading or trailing prose its plain line reads as (run 2 e3e5e3a5: a
+ * wrapper held "Status update: all sections complete" as data, the
+ * canonical output's first line was then cut as prose). */
+static void canonical_spaced_root_keys(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("bead_status");
+    json_t *v = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:s}", "Status update", "all sections complete", "status",
+                          "done", "checks", "tests", "pass", "lint", "pass", "typecheck", "pass", "qualitative", "pass",
+                          "Let me know if you need more", "happy to help");
+    char *y = mf_value_to_yaml(v);
+    assert_non_null(y);
+    mf_result *r = mf_repair(p, y, strlen(y), NULL);
+    assert_int_equal(r->status, MF_ACCEPTED);
+    if (!json_equal(r->value, v) || r->warnings.count)
+        fail_msg("canonical output %s came back changed or with %zu warnings", y, r->warnings.count);
+    mf_result_free(r);
+    free(y);
+    json_decref(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +139,7 @@ int main(void)
         cmocka_unit_test(repeated_strings_are_shared),
         cmocka_unit_test(escapes_and_duplicates),
         cmocka_unit_test(canonical_glued_key_strings),
+        cmocka_unit_test(canonical_spaced_root_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
