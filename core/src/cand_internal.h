@@ -16,7 +16,8 @@ size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl);
 bool mf_cand_closer_line(const char *s, size_t n);
 
 /* Start of the run of bare closing tag lines (and, with fences, bare fence
- * lines) and blank lines that ends the text; len when there is none. */
+ * lines) and blank lines that ends the text, with a last front-matter closer
+ * (`---`) after them; len when there is none. */
 size_t mf_cand_closer_tail(const char *s, size_t len, bool fences);
 
 /* Start of an orphan closing fence line: the last non-blank line before
@@ -34,6 +35,11 @@ size_t mf_cand_strip_prefixes(const char *s, size_t len, mf_buf *out, int *first
 /* Length of a transcript role prefix at the start of s (incl. one following
  * space or tab), or 0. */
 size_t mf_cand_prefix_len(const char *s, size_t len);
+
+/* End of a closed reasoning block (`<think>`, `<thinking>` or `<reasoning>`
+ * ... its closing tag) that opens the text (blanks before it), or 0: the
+ * model's draft, not its answer. */
+size_t mf_cand_reasoning_end(const char *s, size_t len);
 
 /* A byte range [start, end) of a text. */
 typedef struct { size_t start, end; } mf_cand_span;

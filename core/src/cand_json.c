@@ -20,6 +20,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "cand_internal.h"
 
 #define MF_JSON_SCAN_DEPTH 256
@@ -114,6 +115,51 @@ static int span_cmp(const void *x, const void *y)
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
+/* Offset just past a reasoning tag at s + i (`<think>`, `<thinking>`,
+ * `<reasoning>`, or their closing tags when closing), or 0. */
+static size_t reasoning_tag(const char *s, size_t len, size_t i, bool closing)
+{
+    static const char *const names[] = {"think>", "thinking>", "reasoning>"};
+    size_t k = i + 1 + closing;
+    if (s[i] != '<' || k >= len || (closing && s[i + 1] != '/'))
+        return 0;
+    for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
+        size_t l = strlen(names[n]);
+        if (len - k >= l && strncasecmp(s + k, names[n], l) == 0)
+            return k + l;
+    }
+    return 0;
+}
+
+size_t mf_cand_reasoning_end(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+        i++;
+    size_t open = i < len ? reasoning_tag(s, len, i, false) : 0;
+    for (i = open; open && i < len; i++) {
+        size_t e;
+        if (s[i] == '<' && (e = reasoning_tag(s, len, i, true)))
+            return e;
+    }
+    return 0;
+}
+
+/* Spans after a leading reasoning block first (in their order), those inside
+ * it after them: a JSON draft inside `<think>` must not win over the answer. */
+static void answer_first(const char *s, size_t len, mf_cand_span *sp, size_t n)
+{
+    size_t end = mf_cand_reasoning_end(s, len), k = 0;
+    if (!end)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (sp[i].start >= end) {
+            mf_cand_span x = sp[i];
+            memmove(sp + k + 1, sp + k, (i - k) * sizeof *sp);
+            sp[k++] = x;
+        }
+}
+
 size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t max)
 {
     if (max == 0)
@@ -176,6 +222,7 @@ size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t m
             pool[n++] = lv[l].items[k]; /* n <= l*max + k: never overwrites unread items */
     }
     qsort(pool, n, sizeof *pool, span_cmp);
+    answer_first(s, len, pool, n);
     if (n > max)
         n = max;
     memcpy(out, pool, n * sizeof *out);

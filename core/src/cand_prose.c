@@ -111,11 +111,13 @@ bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n)
     for (; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'); i++)
         if (isupper((unsigned char)s[i]))
             lower = false;
-    if (i == 0 || i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || !isalpha((unsigned char)s[0]))
+    /* `key:value` glued (yaml.colon-space repairs it) is an entry too */
+    bool glued = i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/';
+    if (i == 0 || i + 1 >= n || s[i] != ':' || (s[i + 1] != ' ' && !glued) || !isalpha((unsigned char)s[0]))
         return false;
     if (!(lower || (p && profile_key(p, s, i)))) /* "Note: ..." is prose; "Beadid: x" an alias of bead_id */
         return false;
-    size_t a = i + 2, e = n;
+    size_t a = i + (glued ? 1 : 2), e = n;
     while (a < e && (s[a] == ' ' || s[a] == '\t'))
         a++;
     while (e > a && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
@@ -164,17 +166,39 @@ static bool profile_key(const mf_profile *p, const char *s, size_t n)
     return json_object_get(p->aliases, norm) || json_object_get(p->key_map, norm);
 }
 
-/* Line [s, s+n) at column 0 starts with "<top-level key of p>:". */
+/* Line [s, s+n) at column 0 starts with "<top-level key of p>:" (its value
+ * may be glued to the colon, `bead_id:x`, for yaml.colon-space). */
 static bool anchor_key(const mf_profile *p, const char *s, size_t n)
 {
     for (size_t k = 0; k < json_array_size(p->top_level_keys); k++) {
         const char *name = json_string_value(json_array_get(p->top_level_keys, k));
         size_t kl = name ? strlen(name) : 0;
-        if (kl && kl < n && memcmp(s, name, kl) == 0 && s[kl] == ':' &&
-            (kl + 1 == n || s[kl + 1] == ' ' || s[kl + 1] == '\t'))
+        if (kl && kl < n && memcmp(s, name, kl) == 0 && s[kl] == ':' && (kl + 1 == n || s[kl + 1] != ':'))
             return true;
     }
     return false;
+}
+
+/* Line [s, s+n) at column 0 starts with "<key>:" where key is one of p's
+ * keys or aliases in any case ("Id: a", "Beadid: a" after norm.key-alias;
+ * "bead_id:a", its colon space for yaml.colon-space to add). */
+static bool profile_key_line(const mf_profile *p, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
+        i++;
+    return i > 0 && i < n && s[i] == ':' && (i + 1 == n || s[i + 1] != '/') && profile_key(p, s, i);
+}
+
+/* Is [s, s+n) a bare document marker `---` (a comment may follow it)? */
+static bool doc_marker(const char *s, size_t n)
+{
+    if (n < 3 || memcmp(s, "---", 3) != 0)
+        return false;
+    size_t i = 3;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i == n || (i > 3 && s[i] == '#');
 }
 
 /* Is [s, s+n) one bare opening tag ("<yaml>") other than the profile's own
@@ -199,7 +223,7 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     do                                  /* comment lines ("# Result") and a fence opener first */
         if (!next_line(s, len, &pos, &l, &n1))
             return 0;
-    while (s[l.a] == '#' || open_tag_line(p, s + l.a, l.e - l.a) ||
+    while (s[l.a] == '#' || open_tag_line(p, s + l.a, l.e - l.a) || (l.ind == 0 && doc_marker(s + l.a, l.e - l.a)) ||
            (l.e - l.a >= 3 && (s[l.a] == '`' || s[l.a] == '~') && s[l.a + 1] == s[l.a] && s[l.a + 2] == s[l.a]));
     const char *t = s + l.a;
     size_t tn = l.e - l.a;
@@ -218,13 +242,17 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
         if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
             colon = t + i;
     bool prose = false;
-    if (t[tn - 1] == ':' && (tn < 2 || t[tn - 2] != ':'))
-        prose = m.ind == l.ind && entry_or_item(u, un);
+    /* the entry may still miss its colon space (`schema_version:1`, for yaml.colon-space) */
+    bool entry = entry_or_item(u, un) || glued_key(u, un);
+    if (l.ind == 0 && m.ind == 0 && doc_marker(u, un))
+        prose = !colon;                 /* a sentence, then `---`: a preamble, not a first document */
+    else if (t[tn - 1] == ':' && (tn < 2 || t[tn - 2] != ':'))
+        prose = m.ind == l.ind && entry;
     else if (!colon)
-        prose = m.ind == l.ind && entry_or_item(u, un);
+        prose = m.ind == l.ind && entry;
     else if (p && json_array_size(p->top_level_keys) && l.ind == 0 && m.ind == 0) {
         size_t kn = (size_t)(colon - t);
-        prose = kn && memchr(t, ' ', kn) && !profile_key(p, t, kn) && anchor_key(p, u, un);
+        prose = kn && memchr(t, ' ', kn) && !profile_key(p, t, kn) && (anchor_key(p, u, un) || profile_key_line(p, u, un));
     }
     if (!prose)
         return 0;
@@ -293,6 +321,8 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
     if (!s || (p && p->format == MF_FORMAT_JSON))
         return len;
     size_t end = continued_end(s, len), a, e, cut = len;
+    if (end == len && prev_line(s, &end, &a, &e) && !(doc_marker(s + a, e - a) && a > 0))
+        end = len;                      /* a last `---` closer (front matter) is cut with prose above it */
     bool key = false;
     int closers = 0;
     bool fence_below = false;
@@ -324,8 +354,9 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
             cut = a;                    /* the document separator before trailing prose */
             continue;
         }
-        /* the first line above the prose must be part of a block structure */
-        if (cut == len || !(t[0] == ' ' || entry_or_item(t, tn)))
+        /* the first line above the prose must be part of a block structure, or end
+         * the document (`...`, as an emitter writes after a `|+` value) */
+        if (cut == len || !(t[0] == ' ' || entry_or_item(t, tn) || (tn == 3 && memcmp(t, "...", 3) == 0)))
             return len;
         if (line) {
             int n = 1;

@@ -139,9 +139,38 @@ bool mf_cand_closer_line(const char *s, size_t n)
     return noise;
 }
 
+/* Start of a front-matter closer that ends the text: a bare `---` line at
+ * column 0 (a comment may follow it) after content, past blank and comment
+ * lines at the end; len when there is none. yaml.front-matter-closer drops it
+ * later, so the noise or orphan fence before it is trailing all the same. */
+static size_t doc_closer_start(const char *s, size_t len)
+{
+    size_t e = len;
+    while (e > 0) {
+        size_t a = e;
+        while (a > 0 && s[a - 1] != '\n')
+            a--;
+        size_t i = a;
+        while (i < e && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        if (i + 3 <= e && i == a && memcmp(s + i, "---", 3) == 0) {
+            size_t k = i + 3;
+            while (k < e && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r'))
+                k++;
+            return (k == e || (k > i + 3 && s[k] == '#')) && a > 0 ? a : len;
+        }
+        if (i < e && s[i] != '#' && s[i] != '\n')
+            return len;
+        e = a > 0 ? a - 1 : 0;
+        if (a == 0)
+            break;
+    }
+    return len;
+}
+
 size_t mf_cand_closer_tail(const char *s, size_t len, bool fences)
 {
-    size_t tail = len, e = len;
+    size_t tail = doc_closer_start(s, len), e = tail;
     while (e > 0) {
         size_t j = e;                   /* a closing mark ends in '`', '~' or '>': else no need to find the line start */
         while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t' || s[j - 1] == '\r'))

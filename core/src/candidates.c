@@ -346,9 +346,13 @@ static bool structured_text(const char *s, size_t n)
 /* Does the line end a YAML block scalar header (`key: |`, `- >-`, `k: |2`)?
  * A header damaged into a quoted scalar (`key: '|-'`, `key: ''|-''`: what
  * yaml.quoted-block-indicator and yaml.doubled-quotes repair) counts too: the
- * lines under it are its body, not a fenced payload. */
+ * lines under it are its body, not a fenced payload. So does a header with a
+ * comment after it, spaced or glued (`key: |-#note`: yaml.block-header-comment). */
 bool mf_cand_block_header(const char *s, size_t n)
 {
+    const char *hash = memchr(s, '#', n);
+    if (hash && hash > s && mf_cand_block_header(s, (size_t)(hash - s)))
+        return true;
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
         n--;
     size_t q = 0; /* closing quotes of a damaged header, one or two of one kind */
@@ -529,6 +533,21 @@ static int scan_tags(ctx *c, const char *s, size_t len)
         }
         if (!(ce = close_tag(s, len, body, close, tl + 2, &cs)))
             break;
+        /* a doubled envelope ("Done:" <T> "Done:" <T> artifact </T>): the innermost
+         * opening tag on a line of its own goes first, the prose between stays out */
+        size_t inner = 0;
+        for (const char *q; (q = find(s, cs, body, open, tl + 1)); body = (size_t)(q - s) + 1) {
+            size_t qi = (size_t)(q - s), be = open_tag_end(s, cs, qi, tl);
+            if (be && s[qi - 1] == '\n' && (be == cs || s[be] == '\n' || s[be] == '\r'))
+                inner = be;
+        }
+        body = open_tag_end(s, len, oi, tl);
+        if (inner && found + 1 < MF_CAND_PER_KIND) {
+            found++;
+            if (emit(c, "tag", s + inner, cs - inner, MF_RULE_ID(CAND_TAG), mf_cand_line_at(s, inner),
+                     "Extracted the artifact from the innermost of nested <%s>...</%s> envelopes.", tag, tag))
+                return -1;
+        }
         found++;
         if (emit(c, "tag", s + body, cs - body, MF_RULE_ID(CAND_TAG), mf_cand_line_at(s, oi),
                  "Extracted the artifact from the <%s>...</%s> envelope.", tag, tag))
@@ -713,12 +732,20 @@ static bool only_json_outside(const char *s, size_t len, const mf_cand_span *sp,
 
 /* Does the text outside the span hold a number and no letter (`[1, 2]], 3]`:
  * an element after an early closer, not prose)? Taking the span would drop it. */
+static bool terminal_bracket(const char *s, size_t len, size_t i);
+
 static bool numbers_outside(const char *s, size_t len, const mf_cand_span *sp)
 {
     bool digit = false;
     for (size_t k = 0; k < len; k++) {
         if (k == sp->start) {
             k = sp->end - 1;
+            continue;
+        }
+        if (terminal_bracket(s, len, k)) { /* `ESC[201~`, `[200~`: terminal noise, no number */
+            while (k + 1 < len && (unsigned char)s[k + 1] >= 0x20 && (unsigned char)s[k + 1] <= 0x3f)
+                k++;
+            k += k + 1 < len;           /* the sequence's final byte */
             continue;
         }
         unsigned char c = (unsigned char)s[k];
@@ -735,7 +762,7 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     bool noise_nl;
     len = mf_cand_noise_cut(s, len, &noise_line, &noise_nl); /* "[201~" after the value opens nothing */
     mf_cand_span sp[MF_CAND_JSON_SPANS];
-    size_t n = mf_cand_json_spans(s, len, sp, MF_CAND_JSON_SPANS);
+    size_t n = mf_cand_json_spans(s, len, sp, MF_CAND_JSON_SPANS), think = mf_cand_reasoning_end(s, len);
     if (n == (size_t)-1)
         return c->oom = 1, -1;
     for (size_t i = 0; i < n; i++) {
@@ -747,11 +774,13 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
             numbers_outside(s, len, &sp[i]))
             continue; /* members or values outside the span would be lost */
         int line = mf_cand_line_at(s, sp[i].start);
+        const char *draft = sp[i].start < think ? " It stands inside the reasoning block"
+                                                  " (the model's draft)." : "";
         if (emit(c, "json-balanced", s + sp[i].start, sp[i].end - sp[i].start, MF_RULE_ID(CAND_JSON_BALANCED), line,
                  n > 1 ? "Extracted the balanced JSON %s starting at line %d from surrounding text; "
-                         "%zu other JSON value(s) in the text were left out."
-                       : "Extracted the balanced JSON %s starting at line %d from surrounding text.%.0zu",
-                 s[sp[i].start] == '{' ? "object" : "array", line, n - 1))
+                         "%zu other JSON value(s) in the text were left out.%s"
+                       : "Extracted the balanced JSON %s starting at line %d from surrounding text.%.0zu%s",
+                 s[sp[i].start] == '{' ? "object" : "array", line, n - 1, draft))
             return -1;
     }
     return 0;
@@ -895,6 +924,25 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
         memset(c.hash, 0, out->cap * sizeof *c.hash); /* hashed when first compared */
     }
 
+    /* a leading reasoning block (`<think>...</think>`) holds the model's draft: the text after it, its
+     * lines kept (the block's own lines left blank), goes first */
+    mf_buf answer = {0};
+    mf_warnings rw = {0};
+    size_t think = mf_cand_reasoning_end(raw, len);
+    if (think && blank(raw + think, len - think))
+        think = 0;
+    if (think) {
+        int think_line = mf_cand_line_at(raw, think - 1);
+        for (size_t k = 0; k < think; k++)
+            if (raw[k] == '\n' && mf_buf_putc(&answer, '\n'))
+                goto oom;
+        if (mf_buf_put(&answer, raw + think, len - think) ||
+            mf_warnings_add(&rw, MF_RULE_ID(CAND_REASONING), think_line,
+                            "Took the answer after the reasoning block that ends at line %d; the block "
+                            "(the model's draft) was left out.", think_line))
+            goto oom;
+    }
+
     int first = 0;
     size_t nstrip = prefixed_line(raw, len) ? mf_cand_strip_prefixes(raw, len, &stripped, &first) : 0;
     if (nstrip == (size_t)-1)
@@ -914,6 +962,11 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
             if (emit(&c, "prefix-stripped", stripped.s, stripped.len, NULL, 0, "%s", ""))
                 goto oom;
         }
+        if (think) {
+            c.base = &rw;
+            if (emit(&c, "after-reasoning", answer.s, answer.len, NULL, 0, "%s", ""))
+                goto oom;
+        }
     }
 
     scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
@@ -922,6 +975,12 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
     for (size_t k = from; k < to; k++) {
         if (!kinds[k])
             continue;
+        if (think) {
+            c.base = &rw;
+            c.suffix = "+after-reasoning";
+            if (kinds[k](&c, answer.s, answer.len))
+                goto oom;
+        }
         c.base = NULL;
         c.suffix = "";
         if (kinds[k](&c, raw, len))
@@ -935,14 +994,18 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
     }
 done:
     mf_buf_free(&stripped);
+    mf_buf_free(&answer);
     mf_buf_free(&c.tmp);
     mf_warnings_clear(&pw);
+    mf_warnings_clear(&rw);
     free(c.hash);
     return 0;
 oom:
     mf_buf_free(&stripped);
+    mf_buf_free(&answer);
     mf_buf_free(&c.tmp);
     mf_warnings_clear(&pw);
+    mf_warnings_clear(&rw);
     free(c.hash);
     mf_candidates_free(out);
     return -1;

@@ -4,13 +4,21 @@
  * whose plain form would be read back as something else under the core schema
  * ("true", "5", "null", "") is double-quoted; multi-line strings use literal
  * style when libyaml allows it. Floats are written in the shortest form that
- * reads back to the same double and always look like floats ("1.0"). So
- * repairing the canonical output gives back the same value and no warnings. */
+ * reads back to the same double and always look like floats ("1.0"). A list
+ * item that is a one-key mapping whose key yaml.item-colon reads as text
+ * (`- src/a.py: null`, `- Content-Type: x`: no identifier, or a header
+ * name) is written in flow style, `- {src/a.py: null}`, which no rule reads
+ * as a string. A key of the root mapping that holds a blank is double-quoted:
+ * cand.leading-prose and cand.trailing-prose read a column-0 line
+ * `Status update: all sections complete` as a sentence, never a quoted one.
+ * So repairing the canonical output gives back the same value and no
+ * warnings. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 #include "internal.h"
+#include "yaml_repair.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17))
 
@@ -73,21 +81,39 @@ static bool plain_string(const char *s, size_t n)
     return plain;
 }
 
-static int emit_value(yaml_emitter_t *em, const json_t *v)
+/* Would yaml.item-colon read the block item `- key: value` of this one-key
+ * mapping as the string "key: value" (its key no identifier, or a header
+ * name; its value one line)? */
+static bool item_colon_shape(const json_t *v)
+{
+    const char *k;
+    json_t *x;
+    if (!json_is_object(v) || json_object_size(v) != 1)
+        return false;
+    json_object_foreach((json_t *)v, k, x) {
+        if (json_is_object(x) || json_is_array(x) || (json_is_string(x) && strchr(json_string_value(x), '\n')))
+            return false;
+        return !yr_is_ident(k, strlen(k)) || yr_is_header_key(k, strlen(k));
+    }
+    return false;
+}
+
+static int emit_value(yaml_emitter_t *em, const json_t *v, bool item, bool root)
 {
     yaml_event_t e;
     char num[64];
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
-        yaml_mapping_start_event_initialize(&e, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+        yaml_mapping_start_event_initialize(&e, NULL, NULL, 1, item && item_colon_shape(v) ? YAML_FLOW_MAPPING_STYLE
+                                                                                           : YAML_BLOCK_MAPPING_STYLE);
         if (!yaml_emitter_emit(em, &e))
             return -1;
         const char *k;
         json_t *x;
         json_object_foreach((json_t *)v, k, x) {
-            bool plain = plain_string(k, strlen(k));
+            bool plain = plain_string(k, strlen(k)) && !(root && strpbrk(k, " \t"));
             if (scalar(em, k, strlen(k), plain, plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE) ||
-                emit_value(em, x))
+                emit_value(em, x, false, false))
                 return -1;
         }
         yaml_mapping_end_event_initialize(&e);
@@ -98,7 +124,7 @@ static int emit_value(yaml_emitter_t *em, const json_t *v)
         if (!yaml_emitter_emit(em, &e))
             return -1;
         for (size_t i = 0; i < json_array_size(v); i++)
-            if (emit_value(em, json_array_get(v, i)))
+            if (emit_value(em, json_array_get(v, i), true, false))
                 return -1;
         yaml_sequence_end_event_initialize(&e);
         return yaml_emitter_emit(em, &e) ? 0 : -1;
@@ -139,7 +165,7 @@ static int emit_yaml(const json_t *v, yaml_write_handler_t *handler, void *data)
     yaml_emitter_set_indent(&em, 2);
     int ok = yaml_stream_start_event_initialize(&e, YAML_UTF8_ENCODING) && yaml_emitter_emit(&em, &e) &&
              yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1) && yaml_emitter_emit(&em, &e) &&
-             emit_value(&em, v) == 0 &&
+             emit_value(&em, v, false, true) == 0 &&
              yaml_document_end_event_initialize(&e, 1) && yaml_emitter_emit(&em, &e) &&
              yaml_stream_end_event_initialize(&e) && yaml_emitter_emit(&em, &e) &&
              yaml_emitter_flush(&em);

@@ -236,55 +236,86 @@ size_t jl_find_any4(const jp *p, size_t k, size_t lim, unsigned char a, unsigned
     return k < lim ? k : lim;
 }
 
-/* The run for stop bytes quote, '\\', other and control bytes; inlined
- * with constants per kind, so the stop vectors are no per-call work. */
-static inline size_t run_until(const unsigned char *s, size_t k, size_t n, unsigned char quote,
-                               unsigned char other)
+/* Stop-byte tables for the run's byte-by-byte tail: control bytes, '\\',
+ * and per quote kind the bytes jl_string_run names. */
+#define CTRL_STOPS                                                                                  \
+    [0] = 1, [1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 1, [9] = 1,      \
+    [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1,      \
+    [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1, [25] = 1, [26] = 1, [27] = 1,      \
+    [28] = 1, [29] = 1, [30] = 1, [31] = 1, ['\\'] = 1
+static const unsigned char stops_double[256] = {CTRL_STOPS, ['"'] = 1, ['$'] = 1, ['\''] = 1, ['`'] = 1, [0xE2] = 1};
+static const unsigned char stops_single[256] = {CTRL_STOPS, ['\''] = 1, ['"'] = 1};
+static const unsigned char stops_backtick[256] = {CTRL_STOPS, ['`'] = 1, [0xC2] = 1};
+static const unsigned char stops_smart[256] = {CTRL_STOPS, [0xE2] = 1, ['"'] = 1, ['\''] = 1, ['`'] = 1};
+
+static inline bool word_byte(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* Is the stop at k one no decision can take for a string of kind q: an
+ * apostrophe or backtick between two letters or digits (`it's`: neither a
+ * separator before it nor a ':' after it), or in a "..." or '...' string a
+ * 0xE2 that does not start a left double quote (`—`, `’`, `…`)? */
+static inline bool inert_stop(const unsigned char *s, size_t k, size_t n, int q)
+{
+    unsigned char c = s[k];
+    if (c == 0xE2 && q == Q_DOUBLE)
+        return !(k + 2 < n && s[k + 1] == 0x80 && s[k + 2] == 0x9C);
+    if ((c == '\'' && q != Q_SINGLE) || c == '`')
+        return k > 0 && k + 1 < n && word_byte(s[k - 1]) && word_byte(s[k + 1]) && q != Q_BACKTICK;
+    return false;
+}
+
+/* The run for stop bytes quote, '\\', o1..o4 and control bytes (the same
+ * bytes as the table stop); inlined with constants per kind, so the stop
+ * vectors are no per-call work. */
+static inline __attribute__((always_inline)) size_t
+run_until(const unsigned char *s, size_t k, size_t n, int q, const unsigned char *stop, unsigned char quote,
+          unsigned char o1, unsigned char o2, unsigned char o3, unsigned char o4)
 {
 #if defined(__SSE2__)
     const __m128i vq = _mm_set1_epi8((char)quote), vb = _mm_set1_epi8('\\');
-    const __m128i vo = _mm_set1_epi8((char)other), v1f = _mm_set1_epi8(0x1F);
+    const __m128i v1 = _mm_set1_epi8((char)o1), v2 = _mm_set1_epi8((char)o2);
+    const __m128i v3 = _mm_set1_epi8((char)o3), v4 = _mm_set1_epi8((char)o4), v1f = _mm_set1_epi8(0x1F);
     while (k < n && n - k >= 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(s + k));
         __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, vq), _mm_cmpeq_epi8(x, vb)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(x, vo), _mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f)));
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
-        if (m)
-            return k + (size_t)__builtin_ctz(m);
+                                   _mm_or_si128(_mm_cmpeq_epi8(x, v1), _mm_cmpeq_epi8(_mm_max_epu8(x, v1f), v1f)));
+        hit = _mm_or_si128(hit, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, v2), _mm_cmpeq_epi8(x, v3)),
+                                             _mm_cmpeq_epi8(x, v4)));
+        for (unsigned m = (unsigned)_mm_movemask_epi8(hit); m; m &= m - 1)
+            if (!inert_stop(s, k + (size_t)__builtin_ctz(m), n, q))
+                return k + (size_t)__builtin_ctz(m);
         k += 16;
     }
 #else
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    for (uint64_t x; k < n && n - k >= 8; k += 8) {
-        memcpy(&x, s + k, 8);
-        uint64_t a = x ^ (ones * quote), b = x ^ (ones * '\\'), c = x ^ (ones * other);
-        if ((((x - ones * 0x20) & ~x) | ((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c)) & high)
-            break;                      /* a stop byte (or a false hit past one): the byte loop finds it */
-    }
+    (void)quote, (void)o1, (void)o2, (void)o3, (void)o4;
 #endif
-    while (k < n && s[k] != quote && s[k] != '\\' && s[k] != other && s[k] >= 0x20)
+    while (k < n && (!stop[s[k]] || inert_stop(s, k, n, q)))
         k++;
     return k;
 }
 
 /* The bytes a run of string text stops at, for a string of delimiter kind q:
- * its closing quote's (first) byte, '\\', control bytes (<= 0x1F), and one
- * more byte: '$' in a double-quoted string (a `${` template), '"' in a
- * single-quoted one (a double-quoted key after a missing quote), 0xC2 in a
- * backtick string (the acute accent that closes `a´). These are the bytes
- * jl_parse_string's loop decides on for that kind; a new decision on another
- * byte must add it here (test_json_lex compares the runs with the
- * byte-by-byte scan on the fixtures and mutations of them). */
+ * its closing quote's (first) byte, '\\', control bytes (<= 0x1F), the
+ * opening bytes of the other quote kinds ('"', '\'', '`', 0xE2 for smart
+ * quotes: a key in another quote style after a missing closing quote; in a
+ * '...' string only '"'), and '$' in a double-quoted string (a `${`
+ * template), 0xC2 in a backtick string (the acute accent that closes `a´). These are the bytes jl_parse_string's
+ * loop decides on for that kind; a new decision on another byte must add it
+ * here, in both the SIMD bytes and the kind's table (test_json_lex compares
+ * the runs with the byte-by-byte scan on the fixtures and mutations of them). */
 size_t jl_string_run(const jp *p, size_t k, int q)
 {
     const unsigned char *s = (const unsigned char *)p->s;
     if (p->flags & MF_JSON_SCAN_BYTEWISE)
         return k;
     switch (q) {
-    case Q_DOUBLE: return run_until(s, k, p->n, '"', '$');
-    case Q_SINGLE: return run_until(s, k, p->n, '\'', '"');
-    case Q_BACKTICK: return run_until(s, k, p->n, '`', 0xC2);
-    default: return run_until(s, k, p->n, 0xE2, '\\'); /* smart quotes */
+    case Q_DOUBLE: return run_until(s, k, p->n, Q_DOUBLE, stops_double, '"', '$', '\'', '`', 0xE2);
+    case Q_SINGLE: return run_until(s, k, p->n, Q_SINGLE, stops_single, '\'', '"', '"', '"', '"');
+    case Q_BACKTICK: return run_until(s, k, p->n, Q_BACKTICK, stops_backtick, '`', 0xC2, 0xC2, 0xC2, 0xC2);
+    default: return run_until(s, k, p->n, q, stops_smart, 0xE2, '"', '\'', '`', '`'); /* smart quotes */
     }
 }
 

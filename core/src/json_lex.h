@@ -141,7 +141,7 @@ size_t jl_past_spaces(const jp *p, size_t k);
 size_t jl_past_spaces_comments(const jp *p, size_t k);
 /* Is [s, s+n) one of the literal words (true, None, NaN, ...)? */
 bool jl_word_is_literal(const char *s, size_t n);
-/* Does a quoted key missing its ':' start at k (`"n" 2`, `"a" "b"`)? */
+/* Does a quoted key missing its ':' start at k (`"n" 2`, `"a" "b"`, `'a' 'b'`)? */
 bool jl_key_without_colon(const jp *p, size_t k);
 /* Does a key (`"name"` on one line, then `:` after blanks or line breaks) start with the quote at k? */
 bool jl_key_at(const jp *p, size_t k);
@@ -154,10 +154,12 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut);
 int jl_parse_word(jp *p, json_t **out);
 /* Can bare text (an unquoted value) start at the cursor? */
 bool jl_bare_start(const jp *p);
+/* End of bare text starting at k: before a separator, closer, quote, comment or `word:` (blanks trimmed). */
+size_t jl_bare_end(const jp *p, size_t k);
 /* Is there a `...` or `…` placeholder at k? */
 bool jl_placeholder_at(const jp *p, size_t k);
-/* Does a complete string value (`"text"` on one line, then ',', ']' or a line
- * break) start with the quote at k? */
+/* Does a complete string value (`"text"` on one line, then ',', ']', or a
+ * line break and a line that starts an item too) start with the quote at k? */
 bool jl_value_string_at(const jp *p, size_t k);
 /* End of the word (jl_is_word bytes) starting at k. */
 size_t jl_word_end(const jp *p, size_t k);

@@ -20,6 +20,8 @@
 #include "json_lex.h"
 #include "json_strict.h"
 
+#define GROUP_LOOKAHEAD 256  /* bytes searched for the ')' of a group without a comma */
+
 /* ---------------------------------------------------------------- values */
 
 static int parse_value(jp *p, json_t **out, mf_buf *b);
@@ -451,6 +453,20 @@ static bool stray_in_array(const jp *p)
     return at(p, k) == '{' || at(p, k) == '[';
 }
 
+/* At an array item: is it a container holding only a placeholder (`{...}`,
+ * `[ … ]`)? The offset past its closer, or 0. */
+static size_t placeholder_item_end(const jp *p)
+{
+    int c = cur(p);
+    if (c != '{' && c != '[')
+        return 0;
+    size_t k = jl_past_spaces(p, p->i + 1);
+    if (!jl_placeholder_at(p, k))
+        return 0;
+    k = jl_past_spaces(p, k + 3);
+    return at(p, k) == (c == '{' ? '}' : ']') ? k + 1 : 0;
+}
+
 /* The elements of an array, a Python tuple (close ')') or set (close '}'),
  * after the opener; p->depth already counts it. */
 static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
@@ -512,6 +528,15 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
                 goto error;
             }
             jl_note(p, MF_RULE_JSON_MISSING_COMMA, p->line, "missing comma between array elements inserted");
+        }
+        size_t ph_end = json_array_size(arr) > 0 ? placeholder_item_end(p) : 0;
+        if (ph_end) {                   /* `[{"id": 1}, {...}]`: "more like these", no item */
+            jl_note(p, MF_RULE_JSON_PLACEHOLDER, p->line, "placeholder item '%.*s' for omitted elements dropped",
+                    (int)(ph_end - p->i > 12 ? 12 : ph_end - p->i), p->s + p->i);
+            jl_advance_n(p, ph_end - p->i);
+            need_sep = true;
+            comma = false;
+            continue;
         }
         json_t *v;
         p->parent_object = false;
@@ -601,6 +626,101 @@ static int parse_call(jp *p, json_t **out, mf_buf *b, size_t open)
     return 0;
 }
 
+/* At a '(' inside a container: a group on one line holding no ',' outside
+ * brackets and quotes (`("x")`, `(see above)`, `(1 + 2)`): Python reads no
+ * tuple there. The offset of its ')', or 0. */
+static size_t grouping_end(const jp *p)
+{
+    int depth = 0;
+    bool text = false;
+    for (size_t k = p->i + 1; k < p->n && k < p->i + 1 + GROUP_LOOKAHEAD; k++) {
+        int c = at(p, k);
+        if (c == '\n' || (c == ',' && depth == 0))
+            return 0;
+        if (c == '"' || c == '\'') {   /* a quoted part: to its closing quote on the line */
+            size_t e = k + 1;
+            while (e < p->n && at(p, e) != c && at(p, e) != '\n')
+                e += at(p, e) == '\\' ? 2 : 1;
+            if (at(p, e) != c)
+                return 0;
+            k = e;
+            text = true;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if ((c == ']' || c == '}') && --depth < 0)
+            return 0;
+        else if (c == ')' && depth-- == 0)
+            return text ? k : 0;
+        text |= !is_ws(c) && c != ')';
+    }
+    return 0;
+}
+
+/* Is [a, e) one quoted string (its closing quote at e - 1) or one JSON number? */
+static bool one_scalar(const jp *p, size_t a, size_t e)
+{
+    int q = at(p, a);
+    if (q == '"' || q == '\'') {
+        size_t k = a + 1;
+        while (k < e && at(p, k) != q)
+            k += at(p, k) == '\\' ? 2 : 1;
+        return k == e - 1;
+    }
+    size_t k = a + (q == '-');
+    if (k >= e || !isdigit(at(p, k)))
+        return false;
+    while (k < e && (isdigit(at(p, k)) || strchr(".eE+-", at(p, k))))
+        k++;
+    return k == e;
+}
+
+/* A parenthesized group that is no tuple, ending at the ')' at close: one
+ * string, number or bracketed value is its value (`("x")` is "x" in Python,
+ * `((1, 2))` the tuple); other text keeps its parentheses as a string
+ * (`(see above)`). */
+static int parse_grouping(jp *p, json_t **out, mf_buf *b, size_t close)
+{
+    int line = p->line;
+    size_t w = close + 1;
+    while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
+        w++;
+    bool label = w > close + 1 && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) >= 0x80);
+    if (label)
+        close = jl_bare_end(p, w) - 1;  /* `(1) Build the app`: a label, then text */
+    size_t a = jl_past_spaces(p, p->i + 1), e = close;
+    while (e > a && is_ws(at(p, e - 1)))
+        e--;
+    if (!label && (one_scalar(p, a, e) || at(p, a) == '(' || at(p, a) == '[' || at(p, a) == '{')) {
+        jl_advance_n(p, a - p->i);
+        p->call_depth++;                /* a ')' ends the value inside, as in a call */
+        int rc = parse_value(p, out, b) || jl_skip_ws(p);
+        p->call_depth--;
+        if (rc) {
+            json_decref(*out);
+            *out = NULL;
+            return -1;
+        }
+        if (cur(p) != ')') {
+            json_decref(*out);
+            *out = NULL;
+            return jl_fail(p, "expected ')' after the value in parentheses");
+        }
+        jl_advance(p);
+        jl_note(p, MF_RULE_JSON_PYTHON_TUPLE, line, "parentheses around one value removed (a Python "
+                "grouping, not a tuple: no comma)");
+        return 0;
+    }
+    size_t n = close + 1 - p->i;
+    if (!(*out = json_stringn(p->s + p->i, n)))
+        return jl_fail(p, "unquoted text is not valid UTF-8");
+    jl_note(p, MF_RULE_JSON_BARE_WORD, line, "unquoted text '%.*s%s' in parentheses read as a string (no comma: "
+            "no tuple)", (int)(n > 40 ? 40 : n), p->s + p->i, n > 40 ? "..." : "");
+    jl_advance_n(p, n);
+    return 0;
+}
+
 /* Parse one value at p->i. 0 with *out (NULL: dropped because cut), or -1. */
 static int parse_value(jp *p, json_t **out, mf_buf *b)
 {
@@ -608,6 +728,9 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
     int c = cur(p);
     if (c == '{') return parse_object(p, out, b);
     if (c == '[') return parse_array(p, out, b);
+    size_t group;
+    if (c == '(' && p->depth > 0 && (group = grouping_end(p)))
+        return parse_grouping(p, out, b, group);
     if (c == '(') return parse_tuple(p, out, b);
     int q = c == '"' ? Q_DOUBLE : c == '\'' ? Q_SINGLE : jl_smart_quote(p, p->i);
     if (c == '`' && p->depth > 0 && at(p, p->i + 1) != '`')

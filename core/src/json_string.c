@@ -18,26 +18,31 @@
 
 #define TPL_LOOKAHEAD 256  /* bytes searched for the `}` closing a `${` */
 #define KEY_LOOKAHEAD 256  /* bytes searched for the end of a key after a missing quote */
+#define VALUE_LOOKAHEAD 4096 /* bytes searched for the end of a member's quoted value */
+#define OPENERS_TRACKED 32 /* nesting of JSON text inside a string followed by swallowed_member */
 
 static size_t key_colon_end(const jp *p, size_t content);
+static bool backtick_key_at(const jp *p, size_t k);
 
 /* Does a key start at k that the end of input cuts (`, "ti`, `, "title"`)? */
 static bool key_cut(const jp *p, size_t k)
 {
+    int q = at(p, k) == '\'' ? '\'' : '"';
     size_t j = k + 1;
-    while (j < p->n && at(p, j) != '"' && at(p, j) != '\n')
+    while (j < p->n && at(p, j) != q && at(p, j) != '\n')
         j += at(p, j) == '\\' ? 2 : 1;
-    return j >= p->n || (at(p, j) == '"' && jl_past_spaces(p, j + 1) >= p->n);
+    return j >= p->n || (at(p, j) == q && jl_past_spaces(p, j + 1) >= p->n);
 }
 
 /* Does a quoted key missing its ':' start at k (`"n" 2`, `"c"2`, `"a" "b"`):
  * a one-line string, then a value's first character? */
 bool jl_key_without_colon(const jp *p, size_t k)
 {
+    int q = at(p, k) == '\'' ? '\'' : '"';
     size_t j = k + 1;
-    while (j < p->n && at(p, j) != '"' && at(p, j) != '\n')
+    while (j < p->n && at(p, j) != q && at(p, j) != '\n')
         j += at(p, j) == '\\' ? 2 : 1;
-    if (at(p, j) != '"')
+    if (at(p, j) != q)
         return false;
     size_t v = jl_past_spaces(p, j + 1);
     int c = at(p, v);
@@ -61,8 +66,23 @@ static bool key_with_inner_quote(const jp *p, size_t k)
     return quotes == 2 && at(p, j - 2) != '"' && at(p, k + 1) != '"' && at(p, jl_past_spaces(p, j)) == ':';
 }
 
-/* After a comma at k-1: does structure (a key, a value, a closer) follow? */
-static bool structure_after_comma(const jp *p, size_t k, bool member_value)
+/* Does a string on one line start at k that ',' or '}' follows (`, "b"}`,
+ * `, "b", "c": 1`): a key without its value, or a list's item without its
+ * brackets - not text of the string before it? */
+static bool lone_string_member(const jp *p, size_t k)
+{
+    size_t j = k + 1;
+    while (j < p->n && j < k + KEY_LOOKAHEAD && at(p, j) != '"' && at(p, j) != '\n')
+        j += at(p, j) == '\\' ? 2 : 1;
+    if (at(p, j) != '"' || j >= k + KEY_LOOKAHEAD)
+        return false;
+    int c = at(p, jl_past_spaces(p, j + 1));
+    return c == '}' || c == ',';
+}
+
+/* After a comma at k-1: does structure (a key, a value, a closer) follow?
+ * inner: the string already read an inner quote. */
+static bool structure_after_comma(const jp *p, size_t k, bool member_value, bool inner)
 {
     size_t e = k;
     while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t'))
@@ -74,21 +94,16 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value)
         k = jl_past_spaces(p, k + 1);   /* a stray ':', ';' or '+' after the comma (",: ", ",+ ") */
     int c = at(p, k);
     if (c == '\'' && member_value)
-        return jl_key_at(p, k) || key_cut(p, k);
+        return jl_key_at(p, k) || key_cut(p, k) || jl_key_without_colon(p, k);
     /* after a member value only a key (or '}') follows: `"f("a", [1])"` stays one string */
     if (c == '"' && member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
-               key_with_inner_quote(p, k) ||
+               key_with_inner_quote(p, k) || (!inner && lone_string_member(p, k)) ||
                (at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':');   /* `, "": 1` */
     if (c == '\\' && member_value && at(p, k + 1) == '"')
         return jl_key_at(p, k + 1);     /* `, \"notes": 1`: a key whose opening quote is escaped */
-    if (c == '`' && member_value) {    /* `, `k´: 1`: a backtick key */
-        size_t e = k + 1;
-        while (e < p->n && e < k + KEY_LOOKAHEAD && at(p, e) != '`' && at(p, e) != '\n' &&
-               !(at(p, e) == 0xC2 && at(p, e + 1) == 0xB4))
-            e++;
-        return e > k + 1 && at(p, jl_past_spaces(p, e + (at(p, e) == '`' ? 1 : 2))) == ':';
-    }
+    if (c == '`' && member_value)       /* `, `k´: 1`: a backtick key */
+        return backtick_key_at(p, k);
     if (member_value && c > 0 && strchr("{[]`", c))
         return false;
     if (member_value && (c == '-' || (c >= '0' && c <= '9')))
@@ -150,6 +165,42 @@ static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
     return at(p, w) == ':' && (is_ws(at(p, w + 1)) || at(p, w + 1) == '"' || at(p, w + 1) == '\'');
 }
 
+/* Does a member with an unquoted key start at k on this line (`b: "y"` then
+ * ',', '}' or the line end; `b: 2,`; `b: [`), as after a value whose comma
+ * is missing (`"x" b: "y"`)? Prose (`then: "no""`, `now: please`) has no
+ * value that ends at structure there. */
+static bool unquoted_member_at(const jp *p, size_t k)
+{
+    int c = at(p, k);
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return false;
+    size_t w = k;
+    while (w < p->n && w - k < 64 && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
+        w++;
+    while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
+        w++;
+    if (at(p, w) != ':' || !(at(p, w + 1) == ' ' || at(p, w + 1) == '\t'))
+        return false;
+    size_t v = jl_past_spaces(p, w + 1), e;
+    int d = at(p, v);
+    if (d == '[' || d == '{')
+        return true;
+    if (d == '"' || d == '\'') {
+        for (e = v + 1; e < p->n && e < v + VALUE_LOOKAHEAD && at(p, e) != d && at(p, e) != '\n'; e++)
+            e += at(p, e) == '\\';
+        if (at(p, e) != d || e >= v + VALUE_LOOKAHEAD)
+            return false;
+        e++;
+    } else if (d == '-' || (d >= '0' && d <= '9') || jl_word_is_literal(p->s + v, jl_word_end(p, v) - v)) {
+        e = jl_word_end(p, v);
+    } else {
+        return false;
+    }
+    while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t'))
+        e++;
+    return e >= p->n || at(p, e) == ',' || at(p, e) == '}' || at(p, e) == '\r' || at(p, e) == '\n';
+}
+
 /* After a space at a value string's candidate closing quote: does a whole
  * value follow that ends at structure - a number or literal (`"a" 2]`), or a
  * word whose opening quote is missing (`"a" b", "c"`)? */
@@ -191,6 +242,10 @@ static bool closer_then_structure(const jp *p, size_t k)
         if (c == '}' || c == ']') {
             k++;
             continue;
+        }
+        if (jl_placeholder_at(p, k)) {  /* `}  …` then `]`: a placeholder item after the value, its comma missing */
+            int e = at(p, jl_past_spaces(p, k + 3));
+            return e < 0 || e == ',' || e == '}' || e == ']';
         }
         if (c == '+') {                 /* `["a "]+"b"`: a '+' after the closer is an operator, no text */
             size_t m = jl_past_spaces(p, k + 1);
@@ -235,7 +290,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     case ':':                           /* in an array, `"k":` is a key: its object's '{' is missing */
         return is_key || (!p->parent_object && p->depth > 0);
     case ',':
-        return structure_after_comma(p, j + 1, !is_key && p->parent_object);
+        return structure_after_comma(p, j + 1, !is_key && p->parent_object, inner);
     case '"':
         if (!is_key && quote_then_closer(p, j))
             return false;               /* `return "x"` line break `"}]}`: the last quote closes, not this one */
@@ -267,7 +322,8 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         }
         if (spaced && !is_key && !inner && !p->parent_object && p->depth > 0 && value_follows(p, j))
             return true;
-        if (spaced && !is_key && !inner && p->parent_object && (stray_word_follows(p, j) || unquoted_key_follows(p, k, j)))
+        if (spaced && !is_key && !inner && p->parent_object &&
+            (stray_word_follows(p, j) || unquoted_key_follows(p, k, j) || unquoted_member_at(p, j)))
             return true;
         if (spaced && is_key && jl_is_word(c)) {
             size_t w = j;
@@ -331,7 +387,7 @@ static int put_utf8(mf_buf *b, uint32_t cp)
 }
 
 /* Byte length of the closing delimiter of kind q at k (0: not one). */
-static size_t closer_len(const jp *p, int q, size_t k)
+static inline size_t closer_len(const jp *p, int q, size_t k)
 {
     int c = at(p, k);
     switch (q) {
@@ -403,6 +459,19 @@ static bool word_span(const jp *p, size_t a, size_t e)
     return true;
 }
 
+/* `"name': "x"`: a key opened with '"' and closed with '\'' (one word between,
+ * then ':'), where the scan from k for its '"' stopped at e? */
+static bool mismatched_key_at(const jp *p, size_t k, size_t e)
+{
+    const char *a = memchr(p->s + k + 1, '\'', e - k - 1);
+    size_t j = a ? (size_t)(a - p->s) : 0;
+    if (!a || j == k + 1 || !word_span(p, k + 1, j))
+        return false;
+    while (++j < e && (at(p, j) == ' ' || at(p, j) == '\t'))
+        ;
+    return at(p, j) == ':';
+}
+
 bool jl_key_at(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
@@ -410,7 +479,7 @@ bool jl_key_at(const jp *p, size_t k)
     for (size_t j = k + 1; (j = jl_find_any4(p, j, lim, '\n', '\r', '\\', (unsigned char)q)) < lim; j++) {
         int c = at(p, j);
         if (c == '\n' || c == '\r')
-            return false;
+            return q == '"' && mismatched_key_at(p, k, j);
         if (c == '\\' && at(p, j + 1) == q && j > k + 1 && word_span(p, k + 1, j) && escaped_key_end(p, j))
             return true;                /* `"notes\": "x"`: the key's closing quote escaped (damage) */
         if (c == '\\') {
@@ -424,7 +493,7 @@ bool jl_key_at(const jp *p, size_t k)
             return j > k + 1 && at(p, m) == ':';
         }
     }
-    return false;
+    return q == '"' && mismatched_key_at(p, k, lim);
 }
 
 bool jl_value_string_at(const jp *p, size_t k)
@@ -441,7 +510,14 @@ bool jl_value_string_at(const jp *p, size_t k)
         if (c == '"') {
             while (++j < p->n && (at(p, j) == ' ' || at(p, j) == '\t'))
                 ;
-            return j >= p->n || strchr(",]\r\n", at(p, j));
+            if (j >= p->n || at(p, j) == ',' || at(p, j) == ']')
+                return true;
+            if (at(p, j) != '\r' && at(p, j) != '\n')
+                return false;
+            j = jl_past_spaces(p, j);   /* the line after it starts an item too (not `text"`: one string) */
+            int d = at(p, j);
+            return j >= p->n || (d > 0 && strchr("\"'[]{},-", d)) || (d >= '0' && d <= '9') ||
+                   jl_smart_quote(p, j) >= 0 || jl_word_is_literal(p->s + j, jl_word_end(p, j) - j);
         }
     }
     return false;
@@ -470,10 +546,116 @@ static bool smart_key_at(const jp *p, size_t k)
     return false;
 }
 
+/* Does a key in backticks (`c` or `c´, then ':', on one line) start at k? */
+static bool backtick_key_at(const jp *p, size_t k)
+{
+    if (at(p, k) != '`')
+        return false;
+    size_t e = k + 1;
+    while (e < p->n && e < k + KEY_LOOKAHEAD && at(p, e) != '`' && at(p, e) != '\n' &&
+           !(at(p, e) == 0xC2 && at(p, e + 1) == 0xB4))
+        e++;
+    if (e == k + 1 || !(at(p, e) == '`' || at(p, e) == 0xC2))
+        return false;
+    return at(p, jl_past_spaces(p, e + (at(p, e) == '`' ? 1 : 2))) == ':';
+}
+
+/* Offset past the ':' of a key in quote style c (', ", ` or a smart double
+ * quote) starting at k on one line, or 0. */
+static size_t key_colon_after(const jp *p, size_t k)
+{
+    int c = at(p, k);
+    size_t e = c == 0xE2 ? k + 3 : k + 1;
+    for (; e < p->n && e < k + KEY_LOOKAHEAD && at(p, e) != '\n'; e++) {
+        if (at(p, e) == '\\') {
+            e++;
+            continue;
+        }
+        size_t len = c == 0xE2 ? (jl_smart_quote(p, e) == Q_SMART_DOUBLE ? 3 : 0)
+                     : c == '`' ? (at(p, e) == '`' ? 1 : (at(p, e) == 0xC2 && at(p, e + 1) == 0xB4) ? 2 : 0)
+                                : at(p, e) == c;
+        if (len) {
+            size_t m = jl_past_spaces(p, e + len);
+            return at(p, m) == ':' ? m + 1 : 0;
+        }
+    }
+    return 0;
+}
+
+/* At k inside a string of quote kind q: does a member start there whose key
+ * is in another quote style (`'c': 'd'`, `“c”: 1`, `` `c`: 1 `` in a "..."
+ * string; `"c": 1` in a smart-quoted one), its value starting like a quoted
+ * string, container, number or literal? Prose (`, 'yes': it was`) has none. */
+static bool other_kind_member_at(const jp *p, int q, size_t k)
+{
+    int c = at(p, k);
+    bool key = q != Q_SINGLE &&         /* a '...' string ends before a "key" only (its own branch) */
+               ((c == '\'' && jl_key_at(p, k)) || (c == '"' && q != Q_DOUBLE && jl_key_at(p, k)) ||
+                (c == '`' && backtick_key_at(p, k)) || (c == 0xE2 && q != Q_SMART_DOUBLE && smart_key_at(p, k)));
+    if (!key)
+        return false;
+    size_t colon = key_colon_after(p, k);
+    if (!colon)
+        return false;
+    size_t v = jl_past_spaces(p, colon);
+    int d = at(p, v);
+    return (d > 0 && strchr("\"'`{[-", d)) || (d >= '0' && d <= '9') || jl_smart_quote(p, v) >= 0 ||
+           jl_word_is_literal(p->s + v, jl_word_end(p, v) - v);
+}
+
+/* Do blanks, then a ',', a line break or a '{' stand before offset k (after content)? */
+static bool separator_before(const jp *p, size_t content, size_t k)
+{
+    while (k > content && (at(p, k - 1) == ' ' || at(p, k - 1) == '\t' || at(p, k - 1) == '\r'))
+        k--;
+    return k > content && (at(p, k - 1) == ',' || at(p, k - 1) == '\n' || at(p, k - 1) == '{');
+}
+
+/* Is the byte at k, in a value string of kind q, the opening byte of another
+ * quote kind that cannot start a member there (no separator before it, or
+ * the string already read an inner quote): text jl_parse_string decides
+ * nothing on, so the string run goes on past it (`it's`, `—`, `` `npm` ``)? */
+static bool other_quote_text(const jp *p, int q, size_t content, size_t k, bool inner)
+{
+    int c = at(p, k);
+    bool other = q == Q_DOUBLE ? (c == '\'' || c == '`' || c == 0xE2)
+                 : (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) && (c == '"' || c == '\'' || c == '`');
+    return other && (inner || !separator_before(p, content, k));
+}
+
+/* Does the member whose key starts at k have a value that ends like one:
+ * not a value glued to a quote (`"timeout": 30"`, `"t": "30""`), which is
+ * the closing quote of a string holding that text? A value whose end is not
+ * on the key's line (a quote missing) is no evidence either way: true. */
+static bool member_value_ends(const jp *p, size_t k)
+{
+    size_t colon = key_colon_after(p, k);
+    if (!colon)
+        return true;
+    size_t v = jl_past_spaces(p, colon), e;
+    int c = at(p, v), q = c;
+    if (c == '"' || c == '\'' || c == '`') {
+        for (e = v + 1; e < p->n && e < v + VALUE_LOOKAHEAD && at(p, e) != q && at(p, e) != '\n'; e++)
+            e += at(p, e) == '\\';
+        if (at(p, e) != q || e >= v + VALUE_LOOKAHEAD)
+            return true;
+        e++;
+    } else if (jl_smart_quote(p, v) >= 0 || c == '{' || c == '[') {
+        return true;
+    } else {
+        e = jl_word_end(p, v);
+    }
+    while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t'))
+        e++;
+    return !(at(p, e) == '"' || at(p, e) == '\'');
+}
+
 static size_t missing_quote_end(const jp *p, size_t content, size_t k, bool element)
 {
-    bool key = jl_key_at(p, k) || smart_key_at(p, k);
+    bool key = jl_key_at(p, k) || smart_key_at(p, k) || backtick_key_at(p, k);
     if (!key && !(element && jl_value_string_at(p, k)))
+        return 0;
+    if (key && !member_value_ends(p, k))
         return 0;
     size_t j = k;
     while (j > content && blank_at(p, j - 1))
@@ -629,6 +811,27 @@ static size_t doubled_quote_end(const jp *p, size_t open, size_t *text_end)
     return j >= p->n || strchr(":,}]", at(p, j)) ? e : 0;
 }
 
+/* A Python triple-quoted string (`\'\'\'text\'\'\'`, `"""text"""`, lines allowed): its
+ * text has no backslash and no triple quote, and structure follows the
+ * closing one. The offset just past it, 0 otherwise; *text_end: where the
+ * text ends. A scan ends at the next triple quote: linear. */
+static size_t triple_quote_end(const jp *p, size_t open, size_t *text_end)
+{
+    int q = at(p, open);
+    if ((q != '"' && q != '\'') || at(p, open + 1) != q || at(p, open + 2) != q)
+        return 0;
+    for (size_t k = open + 3; k + 2 < p->n; k++) {
+        if (at(p, k) == '\\')
+            return 0;
+        if (at(p, k) == q && at(p, k + 1) == q && at(p, k + 2) == q) {
+            size_t j = jl_past_spaces(p, k + 3);
+            *text_end = k;
+            return j >= p->n || strchr(":,}]", at(p, j)) ? k + 3 : 0;
+        }
+    }
+    return 0;
+}
+
 /* After a quote at k-1 inside a string ending at close: `, key: ` and then
  * a quote, bracket or digit (`", description: "x"`) - a member whose key has
  * no quotes? The key's offset, or 0. Prose (`"yes", then: no`) has no such
@@ -688,20 +891,38 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
     int qc = q == Q_SINGLE ? '\'' : '"';
     int braces = 0;                     /* open '{' (not `${`) of JSON text in the string */
     size_t braced_key = SIZE_MAX;       /* the first key inside that JSON text */
+    char opened_kinds[OPENERS_TRACKED]; /* the text's open '{' and '[', innermost last */
+    size_t n_opened = 0;
+    static const unsigned char decides[256] = {['\\'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1,
+                                               ['"'] = 1, ['\''] = 1, ['`'] = 1, [0xE2] = 1};
+    const unsigned char *s = (const unsigned char *)p->s;
     for (size_t m = content; m < close; m++) {
-        int c = at(p, m);
+        while (m < close && !decides[s[m]])
+            m++;                        /* bytes no branch below looks at */
+        if (m >= close)
+            break;
+        int c = s[m];
         if (c == '\\') {
             m++;
             continue;
         }
         braces += c == '{' && at(p, m - 1) != '$' ? 1 : c == '}' && braces > 0 ? -1 : 0;
+        if (((c == '{' && at(p, m - 1) != '$') || c == '[') && n_opened < OPENERS_TRACKED)
+            opened_kinds[n_opened++] = (char)c;
+        else if (n_opened > 0 && ((c == '}' && opened_kinds[n_opened - 1] == '{') ||
+                                  (c == ']' && opened_kinds[n_opened - 1] == '[')))
+            n_opened--;
         size_t uk;
         if ((c == qc || c == '"') && braces == 0 && (uk = unquoted_member_after(p, m + 1, close)))
             return uk;                  /* `'T-1", description: "x", ...`: a member with an unquoted key */
+        if ((c == qc || c == '"') && braces == 0 && m > content && (uk = jl_past_spaces(p, m + 1)) > m + 1 &&
+            uk < close && unquoted_member_at(p, uk))
+            return uk;                  /* `"x" b: "y"`, or `b: "y"` on the next line: the same, its comma missing */
         if (c == 0xE2 && q == Q_SMART_DOUBLE && smart_key_after_comma(p, content, m))
             return m;                   /* `“b, “c”: “d”`: a smart-quoted member */
-        if (c == '\'' && q == Q_DOUBLE && jl_key_at(p, m) && quote_comma_before(p, content, m))
-            return m;                   /* `"b, 'c': 'd'`: a single-quoted member */
+        if ((c == '\'' || c == '"' || c == '`' || c == 0xE2) && braces == 0 &&
+            separator_before(p, content, m) && other_kind_member_at(p, q, m))
+            return m;                   /* `"b, 'c': 'd'`, a line `“c”: 1`: a member in another quote style */
         if ((c != qc && c != '"') || !jl_key_at(p, m))
             continue;
         if (braces > 0 && braced_key == SIZE_MAX)
@@ -719,6 +940,11 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
             (a == content && braces == 0) ||
             (a > content && at(p, a - 1) == ',' && (braces == 0 || (braces - opened <= 0 && quote_before(p, content, a - 1)))))
             return m;
+    }
+    if (braces > 0 && n_opened > 0 && n_opened < OPENERS_TRACKED && close < p->n) {
+        int after = at(p, jl_past_spaces(p, close + closer_len(p, q, close)));
+        if ((after == '}' || after == ']') && after != (opened_kinds[n_opened - 1] == '{' ? '}' : ']'))
+            return SIZE_MAX;            /* `"x = {"a": ["` then `}`: that closer cannot continue the text */
     }
     return braces > 0 ? braced_key : SIZE_MAX;   /* `"ii  {"task_id": "T-1"` never closes its JSON text */
 }
@@ -794,6 +1020,30 @@ static bool key_quote_before(const jp *p, dquotes *d, size_t e)
     if (!d->kq)
         d->kq_from = a > e ? a : e;
     return d->kq;
+}
+
+/* The brackets a string's text opens, counted incrementally over a growing
+ * prefix [content, from): asked at each candidate key, a scan from content
+ * each time would be quadratic. */
+typedef struct {
+    size_t from;     /* counted up to here */
+    int depth;       /* '{' (not `${`) and '[' not closed by then */
+} brackets;
+
+/* Does [content, e) leave a '{' or '[' of its own open (`"returns {'a': 1`
+ * before `, 'b': 2}"`: the key is text of that JSON-like text)? */
+static bool text_open_before(const jp *p, brackets *t, size_t content, size_t e)
+{
+    if (e < t->from)
+        t->from = content, t->depth = 0;
+    for (; t->from < e; t->from++) {
+        int c = at(p, t->from);
+        if ((c == '{' && (t->from == content || at(p, t->from - 1) != '$')) || c == '[')
+            t->depth++;
+        else if ((c == '}' || c == ']') && t->depth > 0)
+            t->depth--;
+    }
+    return t->depth > 0;
 }
 
 /* At a quote (cursor) that does not close a value string whose content
@@ -884,6 +1134,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     size_t open_bol = p->bol;
     bool inner = false;
     dquotes dquotes_in = {0, false, 0, false}; /* set once the content starts */
+    brackets opened_in = {0, 0};
     size_t ctrl_at = SIZE_MAX;         /* first literal control character */
     int letter_escape = 0, letter_line = 0;   /* first \b \f \n \r \t: ambiguous next to invalid escapes */
     bool invalid_escape = false;
@@ -897,7 +1148,16 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         jl_note(p, MF_RULE_JSON_SMART_QUOTES, p->line, "smart quotes used as string delimiters");
     else if (q == Q_BACKTICK)
         jl_note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "backtick template literal converted to a JSON string");
-    size_t text_end, doubled = q == Q_DOUBLE || q == Q_SINGLE ? doubled_quote_end(p, open, &text_end) : 0;
+    size_t text_end, triple = q == Q_DOUBLE || q == Q_SINGLE ? triple_quote_end(p, open, &text_end) : 0;
+    if (triple) {
+        jl_note(p, MF_RULE_JSON_DOUBLED_QUOTES, p->line, "Python triple quotes around '%.*s' read as one string",
+                (int)(text_end - open - 3 > 40 ? 40 : text_end - open - 3), p->s + open + 3);
+        if (mf_buf_put(b, p->s + open + 3, text_end - open - 3))
+            return jl_fail(p, "out of memory");
+        jl_advance_n(p, triple - open);
+        return 0;
+    }
+    size_t doubled = q == Q_DOUBLE || q == Q_SINGLE ? doubled_quote_end(p, open, &text_end) : 0;
     if (doubled) {
         jl_note(p, MF_RULE_JSON_DOUBLED_QUOTES, p->line, "doubled quotes around '%.*s' read as one pair",
                 (int)(text_end - open - 2 > 40 ? 40 : text_end - open - 2), p->s + open + 2);
@@ -908,7 +1168,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
     }
     jl_advance_n(p, (q == Q_SMART_DOUBLE || q == Q_SMART_SINGLE) ? 3 : 1);
     size_t content = p->i;
-    dquotes_in.dq_from = dquotes_in.kq_from = content;
+    dquotes_in.dq_from = dquotes_in.kq_from = opened_in.from = content;
     size_t key_end = is_key && q == Q_DOUBLE ? key_colon_end(p, content) : 0;
     if (key_end) {
         jl_note(p, MF_RULE_JSON_MISSING_QUOTE, p->line, "key \"%.*s\" had no closing quote before its ':'",
@@ -961,6 +1221,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             break;
         }
         size_t run = jl_string_run(p, p->i, q); /* bytes no branch below treats specially: copied at once */
+        while (!is_key && run < p->n && other_quote_text(p, q, content, run, inner))
+            run = jl_string_run(p, run + 1, q);
         if (run > p->i) {
             if (mf_buf_put(b, p->s + p->i, run - p->i)) return jl_fail(p, "out of memory");
             p->i = run;
@@ -1016,6 +1278,13 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             jl_advance_n(p, cl);
             continue;
         }
+        if (!inner && !is_key && q != Q_BACKTICK && q != Q_SINGLE && (c == '\'' || c == '"' || c == '`' || c == 0xE2) &&
+            separator_before(p, content, p->i) && other_kind_member_at(p, q, p->i)) {
+            size_t end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0);
+            if (end && !text_open_before(p, &opened_in, content, end) &&
+                end_before_key(p, b, content, open_line, open_bol))
+                break;                  /* `"b, 'c': 'd'`: a key in another quote style after a missing quote */
+        }
         if (c == '\\' && is_key && q == Q_DOUBLE && at(p, p->i + 1) == '"' && p->i > content &&
             escaped_key_end(p, p->i)) {
             jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "escaped quote before the ':' of key \"%.*s\" read as "
@@ -1063,8 +1332,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                     continue;
                 }
             }
-            if (e == '\'' && (q == Q_DOUBLE || q == Q_SINGLE)) {
-                if (q == Q_DOUBLE)
+            if (e == '\'' && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_BACKTICK)) {
+                if (q != Q_SINGLE)      /* `it\'s` in a template literal is "it's" too */
                     jl_note(p, MF_RULE_JSON_SINGLE_QUOTE_ESCAPE, p->line, "invalid escape \\' replaced by '");
                 if (mf_buf_putc(b, '\'')) return jl_fail(p, "out of memory");
                 jl_advance_n(p, 2);
@@ -1090,6 +1359,12 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, end - p->i);
                 continue;
             }
+        }
+        if (c == '\'' && q == Q_DOUBLE && is_key && p->i > content && at(p, jl_past_spaces(p, p->i + 1)) == ':' &&
+            !memchr(p->s + content, '"', p->i - content)) {
+            jl_note(p, MF_RULE_JSON_SINGLE_QUOTES, p->line, "key opened with \" and closed with ' read as one key");
+            jl_advance(p);              /* `{"a': 1}`: mismatched quotes */
+            break;
         }
         if (c == '"' && q == Q_SINGLE && !inner && !dquote_before(p, &dquotes_in, p->i) &&
             closes_here(p, p->i + 1, is_key, false)) {

@@ -213,7 +213,7 @@ static json_t *literal_variant(const char *s, size_t n)
 /* End of the bare text at k: before ',', a closer, a line break, a quote or
  * bracket, a key-like colon (`: `), or a comment (" #", " //"); trailing
  * blanks excluded. */
-static size_t bare_end(const jp *p, size_t k)
+static inline size_t bare_end(const jp *p, size_t k)
 {
     size_t e = k;
     for (; e < p->n; e++) {
@@ -229,10 +229,19 @@ static size_t bare_end(const jp *p, size_t k)
         if (c == '\'' && e > k && is_ws(at(p, e - 1)) && jl_key_at(p, e))
             break;                      /* `false  'n': 5`: a single-quoted key, its comma missing */
     }
-    while (e > k && (at(p, e - 1) == ' ' || at(p, e - 1) == '\t'))
-        e--;
-    return e;
+    for (;;) {                          /* blanks, Unicode spaces too (`false\u2003` then a line break) */
+        if (e > k && (at(p, e - 1) == ' ' || at(p, e - 1) == '\t'))
+            e--;
+        else if (e >= k + 2 && jl_unicode_space(p, e - 2) == 2)
+            e -= 2;
+        else if (e >= k + 3 && jl_unicode_space(p, e - 3) == 3)
+            e -= 3;
+        else
+            return e;
+    }
 }
+
+size_t jl_bare_end(const jp *p, size_t k) { return bare_end(p, k); }
 
 /* Does the bare text [s, s+n) hold a second key (` word: `) - a missing comma? */
 static bool holds_key(const char *s, size_t n)
@@ -247,6 +256,22 @@ static bool holds_key(const char *s, size_t n)
             return true;
     }
     return false;
+}
+
+/* Is [w, end) blanks and one identifier that a ':' and a blank follow (the
+ * bare text ended at a key: `2 b: 3`)? */
+static bool key_after(const jp *p, size_t w, size_t end)
+{
+    while (w < end && (at(p, w) == ' ' || at(p, w) == '\t'))
+        w++;
+    if (w == end || !(isalpha(at(p, w)) || at(p, w) == '_'))
+        return false;
+    while (w < end && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
+        w++;
+    size_t c = w;
+    while (c < p->n && (at(p, c) == ' ' || at(p, c) == '\t'))
+        c++;
+    return w == end && at(p, c) == ':' && is_ws(at(p, c + 1));
 }
 
 /* Is the top-level token [s, s+n) the whole input and number-like (0789,
@@ -292,7 +317,7 @@ int jl_parse_word(jp *p, json_t **out)
     if (end > wend && is_ws(at(p, wend)) && jl_placeholder_at(p, jl_past_spaces(p, wend)) &&
         (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
         end = wend;                     /* `"owner": null  …`: a value, then a placeholder */
-    if (end > wend && at(p, wend) == ' ' && holds_key(p->s + start, end - start) &&
+    if (end > wend && at(p, wend) == ' ' && (holds_key(p->s + start, end - start) || key_after(p, wend, end)) &&
         (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
         end = wend;                     /* `1 b: 2`: a value, then a member missing its comma */
     if (end > wend && at(p, wend) == '\\' && strchr("nrt", at(p, wend + 1)) &&

@@ -75,13 +75,23 @@ static void trim(const char *text, size_t *s, size_t *e)
     }
 }
 
-json_t *mf_artifact_files_from_markdown(const char *text, size_t len, const json_t *expected)
+/* Append the trimmed text [s, e) to outside (when any is left), " / " between pieces. */
+static void keep_outside(mf_buf *outside, const char *text, size_t s, size_t e)
+{
+    trim(text, &s, &e);
+    if (outside && e > s && (!outside->len || mf_buf_put(outside, " / ", 3) == 0))
+        mf_buf_put(outside, text + s, e - s);
+}
+
+json_t *mf_artifact_files_from_markdown(const char *text, size_t len, const json_t *expected, mf_buf *outside)
 {
     json_t *out = json_array(), *index = json_object();
     const pcre2_code *re = mf_regex_cached(markdown_block, NULL, 0);
-    size_t at = 0, ov[8];
+    size_t at = 0, ov[8], prev_end = 0;
     while (re && at <= len && mf_regex_search_from(re, text, len, at, ov, 4) == 1) {
         size_t ns = ov[4], ne = ov[5], cs = ov[6], ce = ov[7];
+        keep_outside(outside, text, prev_end, ov[0]);
+        prev_end = ov[1];
         at = ov[1] > at ? ov[1] : at + 1; /* past the match (group 1, the lang, may be unset) */
         trim(text, &ns, &ne);
         trim(text, &cs, &ce);
@@ -98,6 +108,8 @@ json_t *mf_artifact_files_from_markdown(const char *text, size_t len, const json
         }
         free(name);
     }
+    if (json_array_size(out))
+        keep_outside(outside, text, prev_end, len);
     json_decref(index);
     return out;
 }
@@ -155,14 +167,21 @@ int mf_norm_artifact_files(json_t **root, const mf_profile *p, const mf_options 
     const json_t *expected = mf_options_context(o, p, "expected_files");
     json_t *r = *root;
     if (json_is_string(r)) {
-        json_t *arr = mf_artifact_files_from_markdown(json_string_value(r), json_string_length(r), expected);
+        mf_buf outside = {0};
+        json_t *arr = mf_artifact_files_from_markdown(json_string_value(r), json_string_length(r), expected, &outside);
         if (json_array_size(arr) > 0) {
             mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_MARKDOWN), 0, "Recovered %zu file%s from strict markdown "
                             "blocks (```lang / filename: NAME) instead of the JSON array.",
                             json_array_size(arr), json_array_size(arr) == 1 ? "" : "s");
+            if (outside.len)   /* prose around the blocks is no file: dropped, and said so */
+                mf_warnings_add(w, MF_RULE_ID(SCHEMA_ARTIFACT_MARKDOWN), 0,
+                                "Dropped the text outside the markdown blocks: \"%.*s%s\".",
+                                (int)(outside.len > 1000 ? 1000 : outside.len), mf_buf_cstr(&outside),
+                                outside.len > 1000 ? "..." : "");
             json_decref(r);
             *root = r = arr;
         } else {
+            mf_buf_free(&outside);
             if (expected) { /* nothing recognisable: every expected file is missing */
                 int rc = check_files(arr, expected, err);
                 json_decref(arr);
@@ -170,6 +189,7 @@ int mf_norm_artifact_files(json_t **root, const mf_profile *p, const mf_options 
             }
             json_decref(arr);
         }
+        mf_buf_free(&outside);
     } else if (json_is_object(r) && json_object_size(r) > 0) {
         bool record = true;
         const char *k;

@@ -22,7 +22,8 @@
  * survives unwrapping, aliasing, the profile's normalizers, schema
  * normalization and validation. First valid wins. For the generic profiles a
  * scalar root is a weak win: a later candidate with a mapping or sequence root
- * is preferred (prose like "Sure!" parses as a YAML string).
+ * is preferred (prose like "Sure!" parses as a YAML string), except the raw
+ * text when it holds such leading or trailing prose.
  * A profile with text_fallback (artifact_files: seed 001's strict markdown
  * fallback) gets one last try: the raw text as a single JSON string, which
  * its normalizer parses or rejects precisely (MISSING_FILES).
@@ -124,7 +125,7 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
             return -1;
         }
     } else {
-        mf_yaml_load_opts lo = {R->p, R->max_depth, 0, &renamed_key};
+        mf_yaml_load_opts lo = {.profile = R->p, .max_depth = R->max_depth, .renamed_key = &renamed_key};
         renamed_key = false;
         if (mf_yaml_load(text, len, &lo, v, err))
             return -1;
@@ -257,7 +258,9 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
  * prefix ("[tool] {") as an array of a bare word. */
 static int preferred(const mf_profile *p, const char *name)
 {
+    size_t n = strlen(name);
     return strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0 ||
+           (n >= 15 && memcmp(name + n - 15, "after-reasoning", 15) == 0) ||
            (p->format == MF_FORMAT_JSON && strcmp(name, "prefix-stripped") == 0);
 }
 
@@ -332,7 +335,8 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
     mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
     bool keyed;
     mf_cand_trailing_prose(p, raw, len, NULL, &keyed);
-    int won = mf_cand_leading_prose(p, raw, len, NULL) || keyed ? 0 : try_candidate(&R, &rawc, false);
+    bool prose = mf_cand_leading_prose(p, raw, len, NULL) || keyed;
+    int won = prose ? 0 : try_candidate(&R, &rawc, false);
     if (!won) {
         mf_candidates cs;
         /* a stash of the raw text: its strict parse failed, candidates need not parse it again */
@@ -343,8 +347,9 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
                     for (size_t i = 0; i < cs.count && !won; i++) {
                         bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
                                            cs.items[i].len == len && cs.items[i].warnings.count == 0;
-                        if (preferred(p, cs.items[i].name) != first || (pass == 0 && same_as_raw))
-                            continue;
+                        if (preferred(p, cs.items[i].name) != first || (pass == 0 && same_as_raw) ||
+                            (same_as_raw && prose && R.weak))
+                            continue;   /* the raw reading holds the prose: no better than a trimmed scalar */
                         won = try_candidate(&R, &cs.items[i], pass == 1);
                     }
             /* the JSON extractions go last in pass B (never preferred, never in pass A): built only now */

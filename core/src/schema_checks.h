@@ -50,7 +50,8 @@ bool mf_path_unsafe(const char *path);
 /* Strict markdown fallback of seed 001: every "```[lang]\nfilename: X\n...```"
  * block of text[0, len) (NUL bytes included) whose X is an expected file (all
  * of them when expected is NULL). Returns a new [{filename, content}] array
- * (empty when nothing matched). */
-json_t *mf_artifact_files_from_markdown(const char *text, size_t len, const json_t *expected);
+ * (empty when nothing matched). outside (may be NULL) gets the trimmed text
+ * around the blocks, pieces joined by " / ": what the fallback drops. */
+json_t *mf_artifact_files_from_markdown(const char *text, size_t len, const json_t *expected, mf_buf *outside);
 
 #endif

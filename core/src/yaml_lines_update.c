@@ -4,7 +4,9 @@
  * whole-line spans of the old text (recorded in d->trace by yr_flush), the
  * rest is text the rule wrote. The new model copies the lines of each span
  * (their entries and per-line flags do not depend on where the line sits),
- * parses the written lines, and recomputes the context flags, which do. The
+ * parses the written lines, and recomputes the context flags, which do: from
+ * each written line up to a copied line that the old and the new walk both
+ * enter with nothing open (the rest of that run keeps its flags). The
  * result is the model yr_doc_open builds from the new text
  * (tests/unit/test_yaml_lines.c checks this after every rule and a set of
  * synthetic edits). */
@@ -37,8 +39,8 @@ static size_t line_bytes(const yr_line *l) { return l->n + (size_t)l->cr + (size
 static int parse_lines(yr_doc *n, size_t cap, size_t from, size_t to)
 {
     const char *p = n->text + from, *end = n->text + to;
-    if (from < to)
-        yr_bytes_add(&n->bytes, p, (size_t)(end - p), from ? (unsigned char)p[-1] : -1);
+    if (from < to && !n->cr)
+        n->cr = memchr(p, '\r', (size_t)(end - p)) != NULL;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -58,6 +60,7 @@ static int copy_line(yr_doc *n, size_t cap, const yr_doc *d, size_t i, size_t at
     yr_line *l = &n->l[n->count];
     *l = d->l[i];
     l->s = n->text + at;
+    n->kinds |= l->flags;
     n->ce[n->count] = d->ce[i];
     if (l->flags & YR_LONG) {
         yr_entry *le = realloc(n->long_e, (n->nlong + 1) * sizeof *le);
@@ -74,9 +77,10 @@ static int copy_line(yr_doc *n, size_t cap, const yr_doc *d, size_t i, size_t at
     return 0;
 }
 
-/* Build n over text [in, in+len) from d and its trace; -1 when the trace does
- * not describe whole lines (the caller then builds from scratch) or on OOM. */
-static int build(yr_doc *n, const yr_doc *d, const char *in, size_t len)
+/* Build n over text [in, in+len) from d and its trace, the lines copied in runs
+ * (room for one per trace span); -1 when the trace does not describe whole lines
+ * (the caller then builds from scratch) or on OOM. */
+static int build(yr_doc *n, const yr_doc *d, const char *in, size_t len, yr_run *runs, size_t *nruns)
 {
     const yr_trace *t = d->trace;
     size_t q = 0, hint = 0; /* q: the output up to q is in n */
@@ -88,7 +92,12 @@ static int build(yr_doc *n, const yr_doc *d, const char *in, size_t len)
     n->text = in;
     n->len = len;
     n->final_nl = len > 0 && in[len - 1] == '\n';
-    n->bytes = d->bytes;
+    n->cr = d->cr;
+    /* the bytes found stay (a superset), the ones not found are looked for again */
+    memcpy(n->bytes.known, d->bytes.has, sizeof n->bytes.known);
+    memcpy(n->bytes.has, d->bytes.has, sizeof n->bytes.has);
+    memcpy(n->bytes.known2, d->bytes.has2, sizeof n->bytes.known2);
+    memcpy(n->bytes.has2, d->bytes.has2, sizeof n->bytes.has2);
     for (size_t k = 0; k < t->count; k++) {
         size_t from = t->s[k].from, at = t->s[k].at, left = t->s[k].n;
         if (at < q || at >= len)
@@ -107,17 +116,20 @@ static int build(yr_doc *n, const yr_doc *d, const char *in, size_t len)
         if (parse_lines(n, count, q, at) != 0)
             return -1;
         q = at;
+        size_t first = n->count;
         for (; i < d->count && line_bytes(&d->l[i]) <= left && d->l[i].nl; i++) {
             size_t b = line_bytes(&d->l[i]);
             if (copy_line(n, count, d, i, q) != 0)
                 return -1;
             q += b, left -= b;
         }
+        if (n->count > first)
+            runs[(*nruns)++] = (yr_run){first, n->count};
         hint = i;
     }
     if (parse_lines(n, count, q, len) != 0)
         return -1;
-    yr_doc_context(n);
+    yr_doc_context_runs(n, runs, *nruns);
     return 0;
 }
 
@@ -127,12 +139,16 @@ int yr_doc_update(yr_doc *d, const char *in, size_t len)
     if (t && !t->lost) {
         yr_doc n = {0};
         n.trace = t;
-        if (build(&n, d, in, len) == 0) {
+        size_t nruns = 0;
+        yr_run *runs = malloc((t->count ? t->count : 1) * sizeof *runs);
+        if (runs && build(&n, d, in, len, runs, &nruns) == 0) {
+            free(runs);
             yr_doc_close(d);
             *d = n;
             t->count = 0;
             return 1;
         }
+        free(runs);
         yr_doc_close(&n);
     }
     yr_doc_close(d);

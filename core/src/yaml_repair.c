@@ -24,37 +24,41 @@
 
 /* Every rule over the line model, in table order: its id, name, group and
  * trigger. The trigger is the bytes the rule repairs: the group driver skips
- * the rule when the text holds none of them (NULL: never skipped). A
+ * the rule when the text holds none of them (NULL: never skipped); "ab+c" needs
+ * one of a, b and also c. A
  * "pairs" trigger (doubled quotes) also needs one of its two-byte sequences.
- * A rule widened to repair a shape without any of its bytes must add the byte
- * here (tests/unit/test_yaml_prefilter.c fails until it does). */
-#define YR_RULES(X)                                                                         \
-    X(MF_RULE_ID(YAML_CODE_FENCE), code_fence, 1, "`", NULL)                                 \
-    X(MF_RULE_ID(YAML_XML_TAG_LINES), xml_tag_lines, 1, "<", NULL)                           \
-    X(MF_RULE_ID(YAML_FRONT_MATTER_CLOSER), front_matter_closer, 1, "-", NULL)               \
-    X(MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), inline_seq_parent, 2, NULL, NULL)             \
-    X(MF_RULE_ID(YAML_COLON_SPACE), colon_space, 2, ":", NULL)                               \
-    X(MF_RULE_ID(YAML_INLINE_KEYS), inline_keys, 2, NULL, NULL)                              \
-    X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2, NULL, NULL)                  \
-    X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2, NULL, NULL)                                \
-    X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2, NULL, NULL)                      \
-    X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3, "\\", NULL)                        \
-    X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3, "\"'", NULL)                       \
-    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3, ":", NULL)                           \
-    X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3, "\"'", "\"\"''")                   \
-    X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3, ":", NULL)                                 \
-    X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3, NULL, NULL)                                  \
-    X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL)                           \
-    X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3, "\"'", NULL)                     \
-    X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3, "|>", NULL)              \
-    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>", NULL)            \
-    X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3, "|", NULL)                                 \
-    X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3, "`@|>*", NULL)             \
-    X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3, "\"'", NULL)                             \
-    X(MF_RULE_ID(YAML_PLAIN_COLON), plain_colon, 3, ":", NULL)                               \
-    X(MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), seq_indent_drift, 4, NULL, NULL)               \
-    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4, NULL, NULL)                      \
-    X(MF_RULE_ID(YAML_BLOCK_BODY_INDENT), block_body_indent, 4, "|>", NULL)
+ * A "kinds" trigger (line flags, yaml_repair.h) skips the rule when no line of
+ * the model has any of them: the lines the rule can rewrite all have one.
+ * A rule widened to repair a shape without any of its bytes or line kinds must
+ * add it here (tests/unit/test_yaml_prefilter.c fails until it does). */
+#define YR_RULES(X)                                                                             \
+    X(MF_RULE_ID(YAML_CODE_FENCE), code_fence, 1, "`", NULL, 0)                                 \
+    X(MF_RULE_ID(YAML_XML_TAG_LINES), xml_tag_lines, 1, "<", NULL, 0)                           \
+    X(MF_RULE_ID(YAML_FRONT_MATTER_CLOSER), front_matter_closer, 1, "-", NULL, 0)               \
+    X(MF_RULE_ID(YAML_INLINE_SEQUENCE_PARENT), inline_seq_parent, 2, NULL, NULL, YR_DASH_TEXT)  \
+    X(MF_RULE_ID(YAML_COLON_SPACE), colon_space, 2, ":", NULL, 0)                               \
+    X(MF_RULE_ID(YAML_INLINE_KEYS), inline_keys, 2, NULL, NULL, YR_VAL_COLON | YR_DASH_TEXT)    \
+    X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2, NULL, NULL, YR_VAL_COLON)       \
+    X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2, NULL, NULL, YR_DASH_TEXT)                     \
+    X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2, NULL, NULL, 0)                      \
+    X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3, "\\", NULL, 0)                        \
+    X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3, "\"'", NULL, YR_OPENS_DQ | YR_OPENS_SQ) \
+    X(MF_RULE_ID(YAML_UNCLOSED_FLOW), unclosed_flow, 3, "[{", NULL, 0)                          \
+    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3, ":", NULL, 0)                           \
+    X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3, "\"'", "\"\"''", 0)                   \
+    X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3, ":", NULL, 0)                                 \
+    X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3, NULL, NULL, 0)                                  \
+    X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL, YR_QUOTE_MORE)               \
+    X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3, "\"'", NULL, YR_QUOTE_MORE)         \
+    X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3, "|>+\"'", NULL, 0)          \
+    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>+#", NULL, 0)          \
+    X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3, "|", NULL, YR_QUOTE_MORE)                     \
+    X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3, "`@|>*", NULL, 0)             \
+    X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3, "\"'+#", NULL, 0)                           \
+    X(MF_RULE_ID(YAML_PLAIN_COLON), plain_colon, 3, ":", NULL, YR_VAL_COLON)                    \
+    X(MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), seq_indent_drift, 4, NULL, NULL, 0)               \
+    X(MF_RULE_ID(YAML_PROPERTY_INDENT), property_indent, 4, NULL, NULL, 0)                      \
+    X(MF_RULE_ID(YAML_BLOCK_BODY_INDENT), block_body_indent, 4, "|>", NULL, 0)
 
 /* One rule on a text: build the model, run the rule, and leave out equal to
  * the input when nothing changed (the mf_text_rule contract). */
@@ -75,7 +79,7 @@ static size_t on_text(yr_rule_fn fn, const char *in, size_t len, mf_buf *out, co
     return n;
 }
 
-#define YR_TEXT_FN(id, name, group, bytes, pairs)                                                                \
+#define YR_TEXT_FN(id, name, group, bytes, pairs, kinds)                                                                \
     size_t mf_yaml_fix_##name(const char *in, size_t len, mf_buf *out, const mf_profile *p,         \
                               mf_warnings *w)                                                        \
     {                                                                                                \
@@ -83,7 +87,7 @@ static size_t on_text(yr_rule_fn fn, const char *in, size_t len, mf_buf *out, co
     }
 YR_RULES(YR_TEXT_FN)
 
-#define YR_TEXT_ROW(id, name, group, bytes, pairs) {id, mf_yaml_fix_##name, group},
+#define YR_TEXT_ROW(id, name, group, bytes, pairs, kinds) {id, mf_yaml_fix_##name, group},
 const mf_text_rule mf_yaml_repairs[] = {YR_RULES(YR_TEXT_ROW){NULL, NULL, 0}};
 
 typedef struct {
@@ -91,42 +95,39 @@ typedef struct {
     yr_rule_fn fn;
     const char *bytes;  /* the rule's trigger (YR_RULES) */
     const char *pairs;
+    uint16_t kinds;
 } model_rule;
-#define YR_MODEL_ROW(id, name, group, bytes, pairs) {group, yr_fix_##name, bytes, pairs},
-static const model_rule model_rules[] = {YR_RULES(YR_MODEL_ROW){0, NULL, NULL, NULL}};
+#define YR_MODEL_ROW(id, name, group, bytes, pairs, kinds) {group, yr_fix_##name, bytes, pairs, kinds},
+static const model_rule model_rules[] = {YR_RULES(YR_MODEL_ROW){0, NULL, NULL, NULL, 0}};
 
 /* False for a rule that reads profile data p does not have (it would change
  * nothing), so no line model is built for it. */
 static bool profile_feeds(yr_rule_fn fn, const mf_profile *p)
 {
-    if (fn == yr_fix_nested_children)
-        return p && json_object_size(p->nested_children) > 0;
     if (fn == yr_fix_free_text)
         return p && json_object_size(p->free_text_fields) > 0;
     return true;
 }
 
-static bool bytes_any(const uint64_t set[4], const char *chars)
+/* False when the text of d holds none of the rule's trigger bytes (or none of its pairs),
+ * or no line of one of its kinds. */
+static bool text_may_need(const model_rule *r, yr_doc *d)
 {
-    for (; *chars; chars++)
-        if (yr_bytes_has(set, (unsigned char)*chars))
-            return true;
-    return false;
-}
-
-/* False when the text holds none of the rule's trigger bytes (or none of its pairs). */
-static bool text_may_need(const model_rule *r, const yr_bytes *b, const char *s, size_t n)
-{
-    if (r->bytes && !bytes_any(b->any, r->bytes))
+    if (r->kinds && !(d->kinds & r->kinds))
         return false;
+    for (const char *c = r->bytes; c && *c;) { /* each '+'-separated group: one of its bytes */
+        bool any = false;
+        for (; *c && *c != '+'; c++)
+            any = any || yr_doc_holds(d, (unsigned char)*c, false);
+        if (!any)
+            return false;
+        c += *c == '+';
+    }
     if (!r->pairs)
         return true;
-    for (const char *q = r->pairs; q[0] && q[1]; q += 2) {
-        if (q[0] == q[1] && !yr_bytes_has(b->doubled, (unsigned char)q[0]))
-            continue;
-        if (memmem(s, n, q, 2))
+    for (const char *q = r->pairs; q[0] && q[1]; q += 2)
+        if (q[0] == q[1] ? yr_doc_holds(d, (unsigned char)q[0], true) : memmem(d->text, d->len, q, 2) != NULL)
             return true;
-    }
     return false;
 }
 
@@ -137,9 +138,12 @@ yr_rule_fn yr_rule_at(size_t index)
 
 bool mf_yaml_rule_may_apply(size_t index, const char *s, size_t n)
 {
-    yr_bytes b = {{0}, {0}};
-    yr_bytes_add(&b, s, n, -1);
-    return text_may_need(&model_rules[index], &b, s, n);
+    yr_doc d;
+    if (yr_doc_open(&d, s, n) != 0)
+        return true;
+    bool may = text_may_need(&model_rules[index], &d);
+    yr_doc_close(&d);
+    return may;
 }
 
 /* The line model of one candidate's text, kept across the chains run on it. */
@@ -179,7 +183,7 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, mf_yam
             break;
         m->open = true;
         d->trace = &m->trace;
-        if (!text_may_need(r, &d->bytes, d->text, d->len))
+        if (!text_may_need(r, d))
             continue;
         mf_buf_reset(&out);
         m->trace.count = 0;
@@ -221,10 +225,21 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
     mf_yaml_lines *m = lines_of(lines);
     if (!m)
         return 0;
-    size_t n = run_chain(model_rules, group, text, m, p, w);
+    size_t n = 0;
     /* a quote group 3 closed no longer hides the lines the open quote ran over
-     * (a bare tag, a fence, `-id: Q`): groups 1 and 2 look again */
-    if (group == 3 && n) {
+     * (a bare tag, a fence, `-id: Q`, `tests: p lint: p`): groups 1 and 2 look
+     * again, before the scalar rules (plain-colon would quote `p lint: p`) */
+    for (const model_rule *r = model_rules; group == 3 && r->fn; r++)
+        if (r->fn == yr_fix_unclosed_quote) {
+            model_rule one[2] = {*r, {0, NULL, NULL, NULL, 0}};
+            if ((n = run_chain(one, group, text, m, p, w))) {
+                n += run_chain(model_rules, 1, text, m, p, w);
+                n += run_chain(model_rules, 2, text, m, p, w);
+            }
+        }
+    size_t more = run_chain(model_rules, group, text, m, p, w);
+    n += more;
+    if (group == 3 && more) {
         n += run_chain(model_rules, 1, text, m, p, w);
         n += run_chain(model_rules, 2, text, m, p, w);
     }
@@ -241,7 +256,7 @@ size_t mf_yaml_repair_group(int group, mf_buf *text, const mf_profile *p, mf_war
 
 /* Indentation (spaces) of the first line at or after offset i that is neither
  * blank nor a comment; (size_t)-1 when there is none. */
-static size_t next_content_indent(const char *s, size_t n, size_t i)
+static size_t next_content_indent(const char *s, size_t n, size_t i, size_t *at)
 {
     while (i < n) {
         const char *nl = memchr(s + i, '\n', n - i);
@@ -252,11 +267,30 @@ static size_t next_content_indent(const char *s, size_t n, size_t i)
         bool blank = true;
         for (size_t j = i; j < end && blank; j++)
             blank = s[j] == ' ' || s[j] == '\t' || s[j] == '\r';
-        if (!blank && s[k] != '#')
+        if (!blank && s[k] != '#') {
+            if (at)
+                *at = k;
             return ind;
+        }
         i = nl ? end + 1 : n;
     }
     return (size_t)-1;
+}
+
+/* Does `key:` ([k, k+kn) with its colon) occur in s other than at k? *budget is
+ * what the searches of one pre-check may still read: once spent, the answer is
+ * "maybe" (true), so that a text of many bare keys is not searched once per key. */
+static bool key_elsewhere(const char *s, size_t n, size_t k, size_t kn, size_t *budget)
+{
+    if (*budget < n)
+        return true;
+    for (const char *f = s; (f = memmem(f, (size_t)(s + n - f), s + k, kn)) != NULL; f++)
+        if (f != s + k && (f == s || f[-1] == ' ' || f[-1] == '\n')) {
+            *budget -= (size_t)(f - s);
+            return true;
+        }
+    *budget -= n;
+    return false;
 }
 
 /* The first ": - " in [p, e), or NULL (memmem's answer without its per-call setup, which a short line pays in full). */
@@ -275,7 +309,7 @@ static const char *inline_item(const char *p, const char *e)
 /* True when some line may need a misread repair: `-word` or `-<TAB>` (dash-space), a
  * `- ` item holding ': ' after a key that is not an identifier (item-colon, unquoted),
  * a ` #` after a quote (quoted-hash), `|#text` (block-header-comment), or a bare `key:` the profile lists
- * nested children for whose next content line starts at its column
+ * nested children for, or that occurs again in the text, whose next content line is a key at its column
  * (nested-children).
  * A cheap byte scan before building the line model. */
 static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
@@ -283,6 +317,9 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
     bool nested = p && json_object_size(p->nested_children) > 0;
     if (yr_may_end_with_doc_start(s, n))
         return true; /* a closing `---` ends the text (front-matter-closer) */
+    /* each check below but the `-word` one needs its byte on the line: none in the text, no check */
+    bool hashes = memchr(s, '#', n), bars = memchr(s, '|', n), gts = memchr(s, '>', n), colons = memchr(s, ':', n);
+    size_t budget = 4 * n + (1u << 16); /* key_elsewhere's searches: linear in n */
     for (size_t i = 0; i < n;) {
         const char *nl = memchr(s + i, '\n', n - i);
         size_t end = nl ? (size_t)(nl - s) : n, next = nl ? end + 1 : n, bol = i;
@@ -291,14 +328,24 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         size_t e = end;
         while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
             e--;
-        const char *hash = i < e ? memchr(s + i, '#', e - i) : NULL;
+        const char *hash = hashes && i < e ? memchr(s + i, '#', e - i) : NULL;
         if (hash && hash > s + i && hash[-1] == ' ' && (memchr(s + i, '\'', (size_t)(hash - s) - i) ||
                                                         memchr(s + i, '"', (size_t)(hash - s) - i)))
             return true; /* maybe a ' #' inside quotes (quoted-hash) */
-        const char *bar = i < e ? memchr(s + i, '|', e - i) : NULL, *gt = i < e ? memchr(s + i, '>', e - i) : NULL;
+        const char *bar = bars && i < e ? memchr(s + i, '|', e - i) : NULL;
+        const char *gt = gts && i < e ? memchr(s + i, '>', e - i) : NULL;
         if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
             (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
             return true; /* `key: |#text` (block-header-comment) */
+        if (!colons) { /* only `-word` / `-<TAB>` (dash-space) is left to look for */
+            if (i + 1 < e && s[i] == '-') {
+                char c = s[i + 1];
+                if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '\t')
+                    return true;
+            }
+            i = next;
+            continue;
+        }
         const char *inl = inline_item(s + i, s + e);
         if (inl && memchr(inl + 4, ':', (size_t)(s + e - inl) - 4))
             return true; /* `key: - item: x` (item-colon reads the inline item with its list) */
@@ -320,14 +367,15 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         }
         if (e > i + 1 && s[e - 1] == ':' && yr_may_have_glued_child(s, n, next, i - bol))
             return true; /* `parent:` + `  child:value` (colon-space) */
-        if (nested && e > i + 1 && s[e - 1] == ':') {
-            size_t k = i; /* `- parent:`: the key after the item's dashes */
+        if (e > i + 1 && s[e - 1] == ':') {
+            size_t k = i, at = 0; /* `- parent:`: the key after the item's dashes */
             while (k + 1 < e && s[k] == '-' && s[k + 1] == ' ')
                 for (k += 2; k < e && s[k] == ' ';)
                     k++;
-            /* its next content line starts at the key's own column: maybe a child */
-            if (e > k + 1 && json_object_getn(p->nested_children, s + k, e - 1 - k) &&
-                next_content_indent(s, n, next) == k - bol)
+            /* its next content line, a key, starts at the key's own column: maybe a child,
+             * of the profile's or of the same parent nested elsewhere in the text */
+            if (e > k + 1 && next_content_indent(s, n, next, &at) == k - bol && s[at] != '-' &&
+                ((nested && json_object_getn(p->nested_children, s + k, e - 1 - k)) || key_elsewhere(s, n, k, e - k, &budget)))
                 return true;
         }
         i = next;
@@ -337,11 +385,11 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 
 /* The repairs mf_yaml_repair_misread runs, in order. */
 static const model_rule misread_rules[] = {
-    {0, yr_fix_front_matter_closer, "-", NULL}, {0, yr_fix_dash_space, NULL, NULL},
-    {0, yr_fix_colon_space_child, ":", NULL},   {0, yr_fix_nested_children, NULL, NULL},
-    {0, yr_fix_item_colon, ":", NULL},
-    {0, yr_fix_quoted_hash, "\"'", NULL},       {0, yr_fix_block_header_comment, "|>", NULL},
-    {0, NULL, NULL, NULL}};
+    {0, yr_fix_front_matter_closer, "-", NULL, 0}, {0, yr_fix_dash_space, NULL, NULL, YR_DASH_TEXT},
+    {0, yr_fix_colon_space_child, ":", NULL, 0},   {0, yr_fix_nested_children, NULL, NULL, 0},
+    {0, yr_fix_item_colon, ":", NULL, 0},
+    {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>+#", NULL, 0},
+    {0, NULL, NULL, NULL, 0}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {

@@ -32,6 +32,13 @@ enum {
     YR_DQ_CONT = 8,     /* a later line of a double-quoted scalar opened on an earlier line */
     YR_PLAIN_CONT = 16, /* a continuation line of a multi-line plain scalar (no key, no dash, deeper) */
     YR_LONG = 32,       /* over 65535 bytes or 255 dashes: its entry is kept full size in long_e */
+    /* line kinds, for the group driver's trigger check (YR_RULES): */
+    YR_VAL_COLON = 64,  /* the entry has a value position and its value holds a ':' (after its
+                           leading quoted scalar when that one closes) */
+    YR_DASH_TEXT = 128, /* the content or the value starts with '-' (not a `- ` item dash) */
+    YR_QUOTE_MORE = 256, /* the value starts with a quoted scalar closed before the line's end */
+    YR_CTX_FREE = 512,  /* context: no scalar or block body was open before this line */
+    YR_OPENS_SQ = 1024, /* the entry's value is a single-quoted scalar not closed on the line */
 };
 /* Lines whose text belongs to a scalar started on an earlier line: no rule reads them as entries. */
 #define YR_CONT (YR_DQ_CONT | YR_PLAIN_CONT)
@@ -41,17 +48,15 @@ typedef struct {
     uint32_t n;
     bool cr;            /* a '\r' preceded the line break */
     bool nl;            /* the line ended with '\n' in the text */
-    uint8_t flags;      /* YR_INERT | YR_OPENS_BLOCK | YR_OPENS_DQ | YR_DQ_CONT | YR_PLAIN_CONT */
+    uint16_t flags;     /* YR_INERT, YR_OPENS_BLOCK, ... (the enum above) */
 } yr_line;
 /* The end of line a rewritten line is given: "\r" or "". */
 #define YR_EOL(l) ((l)->cr ? "\r" : "")
-/* A superset of the bytes a text holds (one bit each), and of the bytes it holds
- * twice in a row: the group driver's trigger check (YR_RULES). */
-typedef struct { uint64_t any[4], doubled[4]; } yr_bytes;
-/* Add the bytes of [s, s+n) to b; prev is the byte before s (doubles across the seam), or -1. */
-void yr_bytes_add(yr_bytes *b, const char *s, size_t n, int prev);
-/* True when b may hold byte c. */
-static inline bool yr_bytes_has(const uint64_t set[4], unsigned char c) { return set[c >> 6] >> (c & 63) & 1; }
+/* What the group driver's trigger check (YR_RULES) learnt of the bytes a text holds,
+ * one bit per byte, filled on demand by yr_doc_holds: a byte in `known` was looked
+ * for (alone, or twice in a row for `known2`) and is in `has` (`has2`) when found.
+ * After an update `has` stays a superset and the absent bytes are looked for again. */
+typedef struct { uint64_t known[4], has[4], known2[4], has2[4]; } yr_bytes;
 /* A run of whole lines of the model's text that a rule copied unchanged to its output. */
 typedef struct { size_t from, n, at; } yr_span; /* text offset, bytes, output offset */
 /* The copies one rule made through a writer that names its doc (yr_out.d);
@@ -77,7 +82,9 @@ typedef struct {
     size_t nlong;
     size_t count;
     bool final_nl;      /* the text ended with '\n' */
-    yr_bytes bytes;     /* a superset of the text's bytes (exact after yr_doc_open) */
+    bool cr;            /* the text may hold a '\r' (false: no line holds one) */
+    uint16_t kinds;     /* the flags of all lines or'ed */
+    yr_bytes bytes;     /* what is known of the text's bytes (yr_doc_holds) */
     yr_trace *trace;    /* where writers naming this doc record their copies; may be NULL */
 } yr_doc;
 /* Build the model of text [in, in+len). 0 ok, -1 OOM or a line too long. */
@@ -94,8 +101,17 @@ void yr_doc_close(yr_doc *d);
 int yr_doc_set_line(yr_doc *d, size_t i, const char *p, size_t n, bool nl);
 /* Lines of [s, s+n): one per '\n', plus a last one without it. */
 size_t yr_count_lines(const char *s, size_t n);
-/* Recompute the context flags (YR_CONT) of every line of d. */
+/* Recompute the context flags (YR_CONT, YR_CTX_FREE) of every line of d. */
 void yr_doc_context(yr_doc *d);
+/* Lines [first, end) of a model copied, in order, from consecutive lines of an earlier one. */
+typedef struct { size_t first, end; } yr_run;
+/* yr_doc_context after an update: runs (sorted) are the copied lines, whose context
+ * flags are those of the earlier model; a run entered with nothing open where the
+ * earlier model had nothing open either keeps them. */
+void yr_doc_context_runs(yr_doc *d, const yr_run *runs, size_t nruns);
+/* True when d's text may hold byte c (twice in a row when `doubled`); looked up
+ * once per model and remembered in d->bytes. */
+bool yr_doc_holds(yr_doc *d, unsigned char c, bool doubled);
 
 
 /* A rule over the line model: writes the repaired text to out and returns the
@@ -109,6 +125,8 @@ yr_rule_fn yr_rule_at(size_t index);
 size_t mf_yaml_fix_code_fence(const char *, size_t, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_code_fence(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_xml_tag_lines(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* Is line l only a bare XML-style tag (`<yaml>`, `</artifact>`, `<br/>`), which yaml.xml-tag-lines drops? */
+bool yr_bare_tag_line(const yr_line *l);
 size_t yr_fix_duplicate_key(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_inline_seq_parent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_colon_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
@@ -117,6 +135,7 @@ size_t yr_fix_dash_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warnin
 size_t yr_fix_nested_children(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_invalid_escape(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_unclosed_quote(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_unclosed_flow(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_inner_quotes(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_quoted_fragment(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_quoted_block_ind(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
@@ -147,17 +166,39 @@ bool yr_may_end_with_doc_start(const char *s, size_t n);
  * A rule builds it as {.b = out, .d = d}: with its doc named, the copies are
  * recorded in d->trace and the next model is an update, not a rebuild. */
 typedef struct { mf_buf *b; bool oom; const char *pend; size_t pend_n; const yr_doc *d; } yr_out;
-void yr_put(yr_out *o, const char *s, size_t n);
+/* yr_put past its fast path (a pending span to flush, a long piece or a full buffer). */
+void yr_put_slow(yr_out *o, const char *s, size_t n);
+/* Append [s, s+n): a few bytes into a buffer with room are copied in place. */
+static inline void yr_put(yr_out *o, const char *s, size_t n)
+{
+    mf_buf *b = o->b;
+    if (o->pend_n || o->oom || n > 16 || b->len + n + 1 > b->cap) {
+        yr_put_slow(o, s, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        b->s[b->len + i] = s[i];
+    b->len += n;
+    b->s[b->len] = '\0'; /* mf_buf's text stays terminated */
+}
 void yr_puts(yr_out *o, const char *s);
 void yr_spaces(yr_out *o, size_t n);
 /* Append s as a double-quoted YAML scalar whose value is exactly s. */
 void yr_put_dq(yr_out *o, const char *s, size_t n);
 /* End an output line: eol then '\n'. */
 void yr_endl(yr_out *o, const char *eol);
-/* Append line l unchanged (with its end of line). */
-void yr_put_line(yr_out *o, const yr_line *l);
 /* Copy the pending span to the buffer (before reading o->b). */
 void yr_flush(yr_out *o);
+/* yr_put_line for a line that is not the next one of the pending span. */
+void yr_put_line_slow(yr_out *o, const yr_line *l);
+/* Append line l unchanged (with its end of line). */
+static inline void yr_put_line(yr_out *o, const yr_line *l)
+{
+    if (l->nl && o->pend_n && o->pend + o->pend_n == l->s)
+        o->pend_n += l->n + (l->cr ? 2u : 1u);
+    else
+        yr_put_line_slow(o, l);
+}
 /* Finish: drop the last '\n' when the input had none; returns `changes`, or 0
  * after an allocation failure or when nothing changed (the caller then keeps
  * its input, and the output buffer is incomplete). */
@@ -169,22 +210,29 @@ typedef struct {
     size_t parent;  /* column the body must be deeper than */
     size_t body;    /* indent of the first body line, 0 while unknown */
 } yr_block;
+/* The block_body of yr_block_body once a body is active. */
+bool yr_block_body_active(yr_block *b, const yr_line *l);
 /* True when line l belongs to the body of the block scalar opened earlier. */
-bool yr_block_body(yr_block *b, const yr_line *l);
+static inline bool yr_block_body(yr_block *b, const yr_line *l) { return b->active && yr_block_body_active(b, l); }
 /* If text (one rewritten output line) opens a block scalar (`key: |`, `- >-`), start tracking its body. */
 void yr_block_note(yr_block *b, const char *s, size_t n);
 /* The same for input line i of d, from its model flags (no re-parse). */
-void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i);
+static inline void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i);
 
 /* Lines the scalar repairs leave alone: block scalar bodies and the
  * continuation lines of a double-quoted value left open on an earlier line. */
 typedef struct { yr_block blk; bool dq; } yr_skip;
+/* yr_skip_line inside an open double-quoted value: scan l for its closing quote. */
+bool yr_skip_dq_line(yr_skip *k, const yr_line *l);
 /* True when line l is skipped (updates the state). */
-bool yr_skip_line(yr_skip *k, const yr_line *l);
+static inline bool yr_skip_line(yr_skip *k, const yr_line *l)
+{
+    return k->dq ? yr_skip_dq_line(k, l) : yr_block_body(&k->blk, l);
+}
 /* Note a rewritten output line: it may open a block scalar or an unclosed double-quoted value. */
 void yr_skip_note(yr_skip *k, const char *s, size_t n);
 /* The same for input line i of d, from its model flags. */
-void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i);
+static inline void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i);
 
 /* Parse a line: indentation, sequence dashes, an optional key (plain or quoted
  * followed by ": " or ":" at end) and where the value starts. */
@@ -201,7 +249,28 @@ static inline yr_entry yr_entry_at(const yr_doc *d, size_t i)
     return e;
 }
 /* True when the entry has a value position: after a key or after a dash. */
-bool yr_entry_valued(const yr_entry *e);
+static inline bool yr_entry_valued(const yr_entry *e) { return e->key || e->dashes > 0; }
+static inline void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
+{
+    if (!(d->l[i].flags & YR_OPENS_BLOCK))
+        return;
+    b->active = true;
+    const yr_centry *c = &d->ce[i];
+    if (d->l[i].flags & YR_LONG) {
+        const yr_entry *e = &d->long_e[(size_t)c->key_s << 16 | c->key_e];
+        b->parent = e->key ? e->key_s : e->dash;
+    } else {
+        b->parent = c->key ? c->key_s : c->dash;
+    }
+    b->body = 0;
+}
+static inline void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i)
+{
+    if (d->l[i].flags & YR_OPENS_BLOCK)
+        yr_block_note_line(&k->blk, d, i);
+    if (d->l[i].flags & YR_OPENS_DQ)
+        k->dq = true;
+}
 /* True for blank lines, comment lines and document markers (--- / ...). */
 bool yr_line_inert(const char *s, size_t n);
 /* True when [s, s+n) is a block scalar header: up to two properties (&anchor, !tag), then
@@ -223,8 +292,10 @@ static inline int yr_lineno(size_t i) { return i >= 0x7fffffff ? 0x7fffffff : (i
  * following lines it absorbed (return the index after the last line used). */
 typedef size_t (*yr_line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
                               const mf_profile *p, mf_warnings *w);
-/* Run fn on every valued line outside block scalar bodies and open double-quoted values. */
-size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn);
+/* Run fn on every valued line outside block scalar bodies and open double-quoted values
+ * that has one of the line kinds `kinds` (0: any line; fn leaves the others alone). */
+size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
+                        uint16_t kinds);
 /* End of e's value text on line l: before a trailing ` #` comment (quoted runs
  * skipped when `quotes`), blanks trimmed. */
 size_t yr_value_end(const yr_line *l, const yr_entry *e, bool quotes);

@@ -7,7 +7,9 @@
  * that is 1-3 columns off the innermost level that has held a block scalar,
  * or 1-3 columns deeper than the innermost level, and that is not a new
  * nested sequence under a bare parent line (`key:` or `-`), is moved back to
- * the level's column.
+ * the level's column. The item's own properties name its level first: a dash
+ * between an inner level that held a block and an outer one whose property
+ * column its next line sits at belongs to the outer one.
  * yaml.property-indent (#17): inside a list item `- key: v`, a property line
  * that follows another direct property of the item and sits deeper than the
  * dash but 1-2 columns off dash_indent + 2 is re-indented to the item's
@@ -104,11 +106,11 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
                 sd_level *top = &lv[depth - 1];
                 if (top->col < x && prev_opener) {
                     ok &= sd_push(&lv, &depth, &cap, x);
-                } else if ((top->had_block || (top->col < x && x <= plain_col)) && diff(top->col, x) <= 3) {
-                    to = top->col; /* deeper with nothing to nest under, or drifted after a block */
                 } else if ((to = props_level(d, i, &e, lv, depth)) != x) {
                     while (lv[depth - 1].col > to)
                         depth--; /* the item's properties name its list */
+                } else if ((top->had_block || (top->col < x && x <= plain_col)) && diff(top->col, x) <= 3) {
+                    to = top->col; /* deeper with nothing to nest under, or drifted after a block */
                 } else {
                     if (top->col > x)
                         depth--;

@@ -444,7 +444,8 @@ static bool lower_key(const char *k) { return (*k >= 'a' && *k <= 'z') || *k == 
  * scalar and the next key is known (profile or document), or, with no such
  * knowledge, when every key is a lower-case identifier and every value is one
  * word, quoted or a flow collection (the last value may be prose when two
- * splits or more precede it). A key with no value opens a nested block: the
+ * splits after a value or more precede it: `text: note: keep this: as is`
+ * has one, and stays the value yaml.plain-colon quotes). A key with no value opens a nested block: the
  * profile's children of it, or else the keys after it up to the first whose
  * naming style (snake_case or not) differs from its first child's. */
 static bool ik_plan(const char *s, const ik_tok *t, size_t nt, const mf_profile *p, const yr_keyset *ks,
@@ -452,11 +453,13 @@ static bool ik_plan(const char *s, const ik_tok *t, size_t nt, const mf_profile 
 {
     *guessed = false;
     bool generic = true;
+    size_t valued = 0; /* splits after a value: a key with no value before its children is none */
     for (size_t k = 0; k < nt && generic; k++) {
         size_t vn = t[k].ve - t[k].vs;
         if ((k > 0 && !lower_key(s + t[k].ks)) || (vn == 0 && k + 1 == nt) ||
-            (vn > 0 && !simple_value(s + t[k].vs, vn) && !(k + 1 == nt && nt >= 3)))
+            (vn > 0 && !simple_value(s + t[k].vs, vn) && !(k + 1 == nt && valued >= 2)))
             generic = false;
+        valued += vn > 0;
     }
     size_t stack[IK_MAX];
     bool snake[IK_MAX];
@@ -671,9 +674,8 @@ static bool ik_plan_seq(const char *s, const ik_tok *t, size_t nt, const mf_prof
 
 size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    yr_keyset ks;
-    if (yr_keyset_init(&ks, d) != 0)
-        return 0;
+    yr_keyset ks = {NULL, NULL, 0}; /* the document's keys: built for the first line ik_plan weighs */
+    size_t mark = w->count;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0;
@@ -686,15 +688,20 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         }
         yr_entry e = yr_entry_at(d, i);
         size_t nt = 0;
-        if (e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s) && e.val < e.end)
+        /* a line to split has a key in its value (a ':') or an inline list (a '-' first) */
+        if (e.key && (l->flags & (YR_VAL_COLON | YR_DASH_TEXT)) && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s) &&
+            e.val < e.end)
             nt = ik_tokenize(l->s, &e, t, IK_MAX);
         size_t depth[IK_MAX], cols[IK_MAX];
         bool guessed = false, dash[IK_MAX] = {false}, seq = false;
         for (size_t k = 0; k < nt; k++)
             seq = seq || t[k].seq || scalar_seq(l->s + t[k].vs, t[k].ve - t[k].vs);
-        bool ok = (nt >= 2 || (nt == 1 && inline_scalar_list(l->s, &e))) &&
-                  (seq ? ik_plan_seq(l->s, t, nt, p, &e, cols, dash)
-                       : ik_plan(l->s, t, nt, p, &ks, depth, &guessed));
+        bool ok = nt >= 2 || (nt == 1 && l->s[e.val] == '-' && inline_scalar_list(l->s, &e));
+        if (ok && !seq && !ks.s && yr_keyset_init(&ks, d) != 0) {
+            mf_warnings_truncate(w, mark);
+            return 0;
+        }
+        ok = ok && (seq ? ik_plan_seq(l->s, t, nt, p, &e, cols, dash) : ik_plan(l->s, t, nt, p, &ks, depth, &guessed));
         if (!ok) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);
@@ -822,7 +829,7 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
         yr_entry e = yr_entry_at(d, i);
         size_t nt = 0;
         bool ident = e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s);
-        if (ident && e.val < e.end)
+        if (ident && e.val < e.end && (l->flags & YR_VAL_COLON)) /* a second key needs a ':' in the value */
             nt = ik_tokenize(l->s, &e, t, IK_MAX);
         for (size_t k = 0; k < nt; k++)
             if (t[k].seq || scalar_seq(l->s + t[k].vs, t[k].ve - t[k].vs))
@@ -876,8 +883,18 @@ static size_t dash_key(const char *s, size_t end, size_t c)
  * position), even though the text also parses as a key "-name" there. sib[]
  * remembers, per open indentation, whether the last line there was a plain
  * mapping entry and whether it had no value; a list item `- k: v` also opens
- * its mapping's column (k's), so `-x:` among the item's properties is a key. */
-typedef struct { uint32_t indent; bool map_entry, opener; } ds_sib;
+ * its mapping's column (k's), so `-x:` among the item's properties is a key,
+ * unless x is k, the item's first key: `- id: a` ... `-id: b` is the next
+ * item in a sequence of mappings (its dash column is left to
+ * yaml.sequence-indent-drift), even though the text parses as a key "-id". */
+typedef struct {
+    uint32_t indent;
+    bool map_entry, opener;
+    const char *first;  /* the first key of the list item whose mapping this column holds, or NULL */
+    uint32_t first_n;
+} ds_sib;
+
+#define DS_MSG "Inserted the missing space after a YAML list dash (guessed that \"%.*s\" starts a list item, not a key)."
 
 static bool plain_entry(const yr_entry *e, const char *s)
 {
@@ -893,6 +910,9 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, depth = 0;
+    char msg[256]; /* the last warning's text and the key it names: a repeat is not formatted again */
+    const char *msg_key = NULL;
+    size_t msg_kn = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
@@ -907,20 +927,26 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         size_t c = e.content;
         /* `-<TAB>item`: a tab is no separator after a dash for the loader */
         bool tab = !e.dashes && c + 1 < e.end && l->s[c] == '-' && l->s[c + 1] == '\t';
-        bool fire = dash_key(l->s, e.end, c) && (!prev_map || prev_opener);
-        if (fire && !e.dashes && !prev_opener) {
+        size_t dk = dash_key(l->s, e.end, c);
+        const ds_sib *at_col = same ? &sib[depth - 1] : NULL;
+        bool repeat = dk && at_col && at_col->first && at_col->first_n == dk - c - 1 &&
+                      memcmp(at_col->first, l->s + c + 1, at_col->first_n) == 0;
+        bool fire = dk && (!prev_map || prev_opener || repeat);
+        if (fire && !e.dashes && !prev_opener && !repeat) {
             size_t nx = next_content(d, i);
             if (nx < d->count) {
                 const yr_entry ne = yr_entry_at(d, nx);
                 fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
             }
         }
+        const char *first = at_col && !fire && !e.dashes ? at_col->first : NULL;
+        uint32_t first_n = first ? at_col->first_n : 0;
         if (same)
             depth--;
         bool plain = plain_entry(&e, l->s);
-        sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end};
+        sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end, first, first_n};
         if (e.dashes && e.key)
-            sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end};
+            sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end, l->s + e.key_s, (uint32_t)(e.key_e - e.key_s)};
         if (tab) {
             size_t k = c + 1;
             while (k < l->n && l->s[k] == '\t')
@@ -944,9 +970,16 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         yr_put(&o, l->s, c + 1);
         yr_put(&o, " ", 1);
         yr_put(&o, l->s + c + 1, l->n - c - 1);
-        mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i),
-                        "Inserted the missing space after a YAML list dash (guessed that \"%.*s\" starts a list item, "
-                        "not a key).", (int)(dash_key(l->s, e.end, c) - c + 1), l->s + c);
+        size_t kn = dash_key(l->s, e.end, c) - c + 1;
+        if (!msg_key || kn != msg_kn || memcmp(msg_key, l->s + c, kn) != 0) { /* a new key: format its text */
+            int m = snprintf(msg, sizeof msg, DS_MSG, (int)kn, l->s + c);
+            msg_key = m >= 0 && (size_t)m < sizeof msg ? l->s + c : NULL;
+            msg_kn = kn;
+        }
+        if (msg_key)
+            mf_warnings_add_text(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i), msg);
+        else
+            mf_warnings_add(w, MF_RULE_ID(YAML_DASH_SPACE), yr_lineno(i), DS_MSG, (int)kn, l->s + c);
         changes++;
         if (!o.oom)
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
@@ -959,24 +992,167 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
 
 /* ---- yaml.nested-children ---- */
 
-/* The whitelisted children when line l is a bare parent key (nothing but a comment after ':'). */
-static const json_t *bare_parent(const mf_profile *p, const yr_line *l, const yr_entry *e)
+static bool bare_key(const yr_line *l, const yr_entry *e)
 {
-    if (!e->key || (e->val < e->end && l->s[e->val] != '#'))
-        return NULL;
-    return yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
+    return e->key && (e->val >= e->end || l->s[e->val] == '#');
 }
 
-/* True when line k is `child: ...` at exactly column c with child in kids. */
-static bool child_at(const yr_doc *d, size_t k, size_t c, const json_t *kids)
+/* The whitelisted children when line l is a bare parent key (nothing but a
+ * comment after ':'), else the children the text nests under a key of that
+ * name elsewhere (learned, or NULL). */
+static const json_t *bare_parent(const mf_profile *p, const yr_line *l, const yr_entry *e, const json_t *learned)
+{
+    if (!bare_key(l, e))
+        return NULL;
+    const json_t *kids = p ? yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s) : NULL;
+    return kids ? kids : learned ? json_object_getn(learned, l->s + e->key_s, e->key_e - e->key_s) : NULL;
+}
+
+/* Add key [k, k+n) to the list under name [pk, pk+pn) of obj (created on demand); false on OOM. */
+static bool add_key(json_t *obj, const char *pk, size_t pn, const char *k, size_t n)
+{
+    json_t *list = json_object_getn(obj, pk, pn);
+    if (!list && (json_object_setn_new(obj, pk, pn, list = json_array()) || !list))
+        return false;
+    return yr_list_has(list, k, n) || json_array_append_new(list, json_stringn(k, n)) == 0;
+}
+
+/* How far (in lines) learning looks around a parent: its siblings and its
+ * children beyond that are not read (keeps learning linear). */
+#define LEARN_SPAN 64
+
+/* The keys at column c around line i (its siblings in its mapping, within
+ * LEARN_SPAN lines), under i's key in sibs. */
+static bool note_siblings(const yr_doc *d, size_t i, size_t c, json_t *sibs)
+{
+    const yr_entry pe = yr_entry_at(d, i);
+    for (int dir = -1; dir <= 1; dir += 2)
+        for (size_t k = i, n = 0; n++ < LEARN_SPAN && (dir < 0 ? k-- > 0 : ++k < d->count);) {
+            const yr_line *l = &d->l[k];
+            if (mf_line_blank((mf_line){l->s, l->n}) || (l->flags & YR_INERT))
+                continue;
+            const yr_entry e = yr_entry_at(d, k);
+            if (e.key && e.key_s == c && !add_key(sibs, d->l[i].s + pe.key_s, pe.key_e - pe.key_s, l->s + e.key_s,
+                                                   e.key_e - e.key_s))
+                return false;
+            if (e.indent < c)
+                break;                  /* the mapping's first line (`- name: a`) or past its end */
+        }
+    return true;
+}
+
+/* Parent key name -> the keys at its child column, for the bare keys of d
+ * named in `wanted` (at most LEARN_SPAN of them) whose next content line is a
+ * deeper mapping entry (the children as they
+ * are written where the text nests them), less the keys written as its
+ * siblings there; NULL when there are none or on OOM. */
+static json_t *learn_children(const yr_doc *d, const json_t *wanted)
+{
+    json_t *learned = NULL, *sibs = json_object();
+    yr_block blk = {0};
+    size_t instances = 0;
+    if (!sibs)
+        return NULL;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (yr_block_body(&blk, l) || (l->flags & YR_INERT))
+            continue;
+        yr_block_note_line(&blk, d, i);
+        const yr_entry e = yr_entry_at(d, i);
+        size_t nx = next_content(d, i);
+        if (!bare_key(l, &e) || nx >= d->count)
+            continue;
+        const yr_entry ce = yr_entry_at(d, nx);
+        size_t cc = ce.indent;
+        if (cc <= e.key_s || !ce.key || ce.dashes || !json_object_getn(wanted, l->s + e.key_s, e.key_e - e.key_s))
+            continue;
+        if (++instances > LEARN_SPAN)
+            break;
+        if ((!learned && !(learned = json_object())) || !note_siblings(d, i, e.key_s, sibs))
+            break;
+        for (size_t k = nx; k < d->count && k - nx < LEARN_SPAN; k = next_content(d, k)) {
+            const yr_entry ke = yr_entry_at(d, k);
+            if (ke.indent < cc)
+                break;
+            if (ke.indent == cc && ke.key && !ke.dashes && !(d->l[k].flags & YR_INERT) &&
+                !add_key(learned, l->s + e.key_s, e.key_e - e.key_s, d->l[k].s + ke.key_s, ke.key_e - ke.key_s))
+                break;
+        }
+    }
+    const char *name;
+    json_t *kids, *tmp;
+    json_object_foreach_safe(learned, tmp, name, kids) {
+        const json_t *sib = json_object_get(sibs, name);
+        for (size_t k = json_array_size(kids); k-- > 0;)
+            if (yr_list_has(sib, json_string_value(json_array_get(kids, k)),
+                            json_string_length(json_array_get(kids, k))))
+                json_array_remove(kids, k);
+        if (json_array_size(kids) == 0)
+            json_object_del(learned, name);
+    }
+    json_decref(sibs);
+    if (learned && json_object_size(learned) == 0) {
+        json_decref(learned);
+        learned = NULL;
+    }
+    return learned;
+}
+
+/* The names of the bare keys followed by a key line at their own column (at
+ * most LEARN_SPAN of them; the parents learning is for), or NULL for none. */
+static json_t *flat_parents(const yr_doc *d)
+{
+    json_t *names = NULL;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        size_t e = l->n;
+        while (e > 0 && (l->s[e - 1] == ' ' || l->s[e - 1] == '\r'))
+            e--;
+        if (e == 0 || l->s[e - 1] != ':' || (l->flags & YR_INERT))
+            continue;
+        size_t nx = next_content(d, i);
+        if (nx >= d->count)
+            continue;
+        const yr_entry pe = yr_entry_at(d, i), ce = yr_entry_at(d, nx);
+        if (!pe.key || !ce.key || ce.dashes || ce.indent != pe.key_s)
+            continue;
+        if ((!names && !(names = json_object())) ||
+            json_object_setn_new(names, l->s + pe.key_s, pe.key_e - pe.key_s, json_true()) ||
+            json_object_size(names) >= LEARN_SPAN)
+            break;
+    }
+    return names;
+}
+
+/* True when line k is `child: ...` at exactly column c with child in kids,
+ * as written or as one of p's spellings of it (`Test:` for `tests`, what
+ * norm.key-alias renames later). */
+static bool child_at(const mf_profile *p, const yr_doc *d, size_t k, size_t c, const json_t *kids)
 {
     yr_entry e = yr_entry_at(d, k);
-    return e.key && !e.dashes && e.indent == c && yr_list_has(kids, d->l[k].s + e.key_s, e.key_e - e.key_s);
+    if (!e.key || e.dashes || e.indent != c)
+        return false;
+    const char *key = d->l[k].s + e.key_s;
+    size_t kn = e.key_e - e.key_s;
+    if (yr_list_has(kids, key, kn))
+        return true;
+    if (!p || !p->key_map || kn >= 128)
+        return false;
+    char raw[128];
+    memcpy(raw, key, kn);
+    raw[kn] = '\0';
+    char *nk = mf_key_normalize(raw);
+    const char *canon = nk ? json_string_value(json_object_get(p->key_map, nk)) : NULL;
+    bool kid = canon && yr_list_has(kids, canon, strlen(canon));
+    free(nk);
+    return kid;
 }
 
 size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    if (!p || json_object_size(p->nested_children) == 0)
+    json_t *flat = flat_parents(d), *learned = flat ? learn_children(d, flat) : NULL;
+    json_decref(flat);
+    if ((!p || json_object_size(p->nested_children) == 0) && !learned)
         return 0;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
@@ -990,8 +1166,9 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
             continue;
         yr_block_note_line(&blk, d, i);
         size_t nx = next_content(d, i);
-        if (!(kids = bare_parent(p, l, e)) || nx >= d->count || !child_at(d, nx, e->key_s, kids))
+        if (!(kids = bare_parent(p, l, e, learned)) || nx >= d->count || !child_at(p, d, nx, e->key_s, kids))
             continue;
+        bool whitelisted = p && yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
         size_t c = e->key_s, k = i + 1;
         bool empty_child = false;
         while (k < d->count) {
@@ -1003,7 +1180,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
                     break;
                 const yr_line *a = &d->l[after];
                 size_t ai = mf_line_indent((mf_line){a->s, a->n});
-                if (!(ai > c || child_at(d, after, c, kids) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
+                if (!(ai > c || child_at(p, d, after, c, kids) || (empty_child && ai == c && is_dash_at(a->s, a->n, ai))))
                     break;
                 for (; k < after; k++) {
                     if (!mf_line_blank((mf_line){d->l[k].s, d->l[k].n}))
@@ -1012,7 +1189,15 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
                 }
                 continue;
             }
-            if (child_at(d, k, c, kids)) {
+            if (yr_bare_tag_line(m) && k + 1 < d->count) {
+                size_t after = next_content(d, k);
+                if (after < d->count && child_at(p, d, after, c, kids)) {
+                    yr_put_line(&o, m); /* a bare tag line among the children: left as it is, for its own rule */
+                    k++;
+                    continue;
+                }
+            }
+            if (child_at(p, d, k, c, kids)) {
                 yr_entry ce = yr_entry_at(d, k);
                 empty_child = ce.val == ce.end;
             }
@@ -1022,12 +1207,21 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
             yr_put_line(&o, m);
             k++;
         }
-        mf_warnings_add(w, MF_RULE_ID(YAML_NESTED_CHILDREN), yr_lineno(i),
-                        "Repaired inconsistent YAML indentation for nested mapping children.");
+        if (whitelisted)
+            mf_warnings_add(w, MF_RULE_ID(YAML_NESTED_CHILDREN), yr_lineno(i),
+                            "Repaired inconsistent YAML indentation for nested mapping children.");
+        else
+            mf_warnings_add(w, MF_RULE_ID(YAML_NESTED_CHILDREN), yr_lineno(i),
+                            "Indented the keys after the empty key \"%.*s\" as its children (guessed: the text "
+                            "nests \"%.*s\" under a \"%.*s\" key elsewhere).",
+                            (int)(e->key_e - e->key_s), l->s + e->key_s,
+                            (int)(yr_entry_at(d, nx).key_e - yr_entry_at(d, nx).key_s),
+                            d->l[nx].s + yr_entry_at(d, nx).key_s, (int)(e->key_e - e->key_s), l->s + e->key_s);
         changes++;
         blk.active = false;
         i = k - 1;
     }
+    json_decref(learned);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }

@@ -146,6 +146,12 @@ static const char *bare_tag(const yr_line *l, size_t *tn)
     return s;
 }
 
+bool yr_bare_tag_line(const yr_line *l)
+{
+    size_t tn;
+    return bare_tag(l, &tn) != NULL;
+}
+
 /* When the first non-blank line is `<name>` and the last is `</name>`, their
  * indices (*first, *last): that pair wraps the payload whatever the lines
  * between hold (an unclosed quote before `</name>` included). */

@@ -3,9 +3,11 @@
  * Each rule here looks at one value position (after `key: ` or after a
  * sequence dash) and rewrites that value only:
  *   yaml.invalid-escape (#11)        "a\+b"          -> "a\\+b"
- *   yaml.unclosed-quote (#12)        key: "abc       -> key: "abc"   (next line starts a new element)
+ *   yaml.unclosed-quote (#12)        key: "abc       -> key: "abc"   (next line starts a new element;
+ *                                    'abc likewise, when no other ' is on its line)
  *   yaml.inner-quotes                "say "hi" now"  -> "say \"hi\" now"  (quote, text, quote: the
  *                                    first token closes against text; single-line values)
+ *   yaml.unclosed-flow               tags: [a, b     -> tags: [a, b]  (next line starts a new element)
  *   yaml.quoted-fragment (#13a)      "pink" is ok    -> "\"pink\" is ok"
  *   yaml.quoted-block-indicator (#13b) key: "|-"     -> key: |-       (an indented body follows)
  *   yaml.type-union (#14)            "a" | "b"       -> "\"a\" | \"b\""
@@ -25,7 +27,8 @@
 
 static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value.";
 
-size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn)
+size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
+                        uint16_t kinds)
 {
     yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
@@ -36,13 +39,18 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             yr_put_line(&o, l);
             continue;
         }
+        if (kinds && !(l->flags & kinds)) { /* fn would return 0 */
+            yr_put_line(&o, l);
+            yr_skip_note_line(&sk, d, i);
+            continue;
+        }
         yr_entry e = yr_entry_at(d, i);
         /* where fn's line starts: its first write flushes the pending lines (a
          * fn that returns 0 writes nothing, so unchanged lines stay one span) */
         size_t at = o.b->len + o.pend_n;
         /* a lone '\r' inside the line is a YAML line break this model does not split at:
          * rewriting the value would join the line after it into the value */
-        bool lone_cr = memchr(l->s, '\r', l->n) != NULL;
+        bool lone_cr = d->cr && memchr(l->s, '\r', l->n) != NULL;
         size_t next = yr_entry_valued(&e) && e.val < e.end && !lone_cr ? fn(&o, d, i, &e, p, w) : 0;
         if (!next) {
             yr_put_line(&o, l);
@@ -81,6 +89,17 @@ static size_t next_nonblank(const yr_doc *d, size_t i)
  * ahead of the '#' (see yr_value_end). */
 static size_t comment_at(const char *s, size_t from, size_t end, bool quotes)
 {
+    if (!quotes) { /* the first '#' after a blank */
+        for (size_t j = from; j < end; j++) {
+            const char *h = memchr(s + j, '#', end - j);
+            if (!h)
+                return end;
+            j = (size_t)(h - s);
+            if (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+                return j;
+        }
+        return end;
+    }
     for (size_t j = from; j < end; j++) {
         if (quotes && (s[j] == '"' || s[j] == '\'') && (j == from || s[j - 1] == ' ' || s[j - 1] == '\t')) {
             size_t q = yr_quote_end(s, end, j);
@@ -346,11 +365,12 @@ static bool starts_element(const yr_doc *d, size_t k, size_t col)
     return (s[0] == '-' && (n == 1 || s[1] == ' ')) || yr_entry_at(d, k).key;
 }
 
-/* The last line of a double-quoted value opened on line i that no later line
+/* The last line of a value quoted with q opened on line i that no later line
  * closes: its continuation lines (deeper than col) run to the next element at
  * or left of col (or the end); (size_t)-1 when one of them holds a quote (a
- * value written over several lines that closes) or text sits at col or left. */
-static size_t dq_run_end(const yr_doc *d, size_t i, size_t col)
+ * value written over several lines that closes) or text sits at col or left.
+ * Backslashes escape only in double quotes. */
+static size_t q_run_end(const yr_doc *d, size_t i, size_t col, char q)
 {
     size_t last = i;
     for (size_t k = i + 1; k < d->count; k++) {
@@ -364,9 +384,9 @@ static size_t dq_run_end(const yr_doc *d, size_t i, size_t col)
         if (mf_line_indent((mf_line){l->s, l->n}) <= col)
             return (size_t)-1; /* text at the key's column: no continuation line, the end is unknown */
         for (size_t j = 0; j < l->n; j++) {
-            if (l->s[j] == '\\')
+            if (l->s[j] == '\\' && q == '"')
                 j++;
-            else if (l->s[j] == '"')
+            else if (l->s[j] == q)
                 return (size_t)-1;
         }
         last = k;
@@ -374,32 +394,72 @@ static size_t dq_run_end(const yr_doc *d, size_t i, size_t col)
     return last;
 }
 
-/* Append the closing quote to the text s[0, end) of a line whose value is an
- * open double-quoted scalar (an odd run of backslashes before it stays text). */
-static void close_dq(yr_out *o, const char *s, size_t end, size_t from)
+/* Append the closing quote q to the text s[0, end) of a line whose value is
+ * an open quoted scalar (in double quotes, an odd run of backslashes before
+ * it stays text). */
+static void close_q(yr_out *o, const char *s, size_t end, size_t from, char q)
 {
     size_t bs = 0;
-    while (end > from + bs && s[end - 1 - bs] == '\\')
+    while (q == '"' && end > from + bs && s[end - 1 - bs] == '\\')
         bs++;
     yr_put(o, s, end);
-    yr_puts(o, bs % 2 ? "\\\"" : "\"");
+    if (q == '\'')
+        yr_put(o, "'", 1);
+    else if (bs % 2)
+        yr_put(o, "\\\"", 2);
+    else
+        yr_put(o, "\"", 1);
 }
 
-/* True when YAML's own reading of the double-quoted value opened on line i
+/* True when YAML's own reading of the value quoted with q opened on line i
  * holds together: the first quote after that line closes it as the last
- * character of its line (`a: "` / `b: 'c"`), so the value spans those lines. */
-static bool dq_closes_at_line_end(const yr_doc *d, size_t i)
+ * character of its line (`a: "` / `b: 'c"`), so the value spans those lines.
+ * A single quote that opens the value of its own line (`o: '`) is that
+ * line's opener, which this rule closes in the same pass (the line model
+ * tracks open double quotes only, so that line is not skipped as text). */
+static bool q_closes_at_line_end(const yr_doc *d, size_t i, char q)
 {
     for (size_t k = i + 1; k < d->count; k++) {
         const yr_line *l = &d->l[k];
         for (size_t j = 0; j < l->n; j++) {
-            if (l->s[j] == '\\')
+            if (l->s[j] == '\\' && q == '"')
                 j++;
-            else if (l->s[j] == '"')
+            else if (l->s[j] == q) {
+                yr_entry e = yr_entry_at(d, k);
+                if (q == '\'' && yr_entry_valued(&e) && e.val == j)
+                    return false;
                 return mf_line_blank((mf_line){l->s + j + 1, l->n - j - 1});
+            }
         }
     }
     return false;
+}
+
+/* Is the next content line after property line i (entry e, no dash) a key at
+ * the content column of the list item i belongs to, while i itself sits 1-2
+ * columns off it (`- id: a` / `   title: "x` / `    description: y`)? That
+ * line is the item's next property, not the text of i's open quote. */
+static bool next_is_item_property(const yr_doc *d, size_t i, const yr_entry *e)
+{
+    if (!e->key || e->dashes)
+        return false;
+    size_t col = e->key_s, item = (size_t)-1;
+    for (size_t k = i; k-- > 0;) {
+        if (d->l[k].flags & YR_INERT)
+            continue;
+        yr_entry ke = yr_entry_at(d, k);
+        if (ke.dashes && ke.key && ke.indent < col) {
+            item = ke.key_s;
+            break;
+        }
+        if (ke.indent + 2 < col || ke.dashes)
+            return false;
+    }
+    size_t n = next_nonblank(d, i);
+    if (item == (size_t)-1 || item == col || n >= d->count || (item > col ? item - col : col - item) > 2)
+        return false;
+    yr_entry ne = yr_entry_at(d, n);
+    return ne.key && !ne.dashes && ne.indent == item;
 }
 
 static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
@@ -407,17 +467,27 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
 {
     (void)p;
     const yr_line *l = &d->l[i];
-    if (l->s[e->val] != '"' || yr_quote_end(l->s, e->end, e->val))
+    char q = l->s[e->val];
+    if ((q != '"' && q != '\'') || yr_quote_end(l->s, e->end, e->val))
         return 0;
-    size_t col = parent_col(e), last = next_is_structural(d, i, col) ? i : dq_run_end(d, i, col);
+    /* an open single quote runs on only when it is no apostrophe inside the value: `'tis` is text */
+    if (q == '\'' && memchr(l->s + e->val + 1, '\'', e->end - e->val - 1))
+        return 0;
+    const char *kind = q == '"' ? "double" : "single";
+    size_t col = parent_col(e);
+    bool ends = next_is_structural(d, i, col) || next_is_item_property(d, i, e);
+    size_t last = ends ? i : q_run_end(d, i, col, q);
     if (last == (size_t)-1 || last == i) {
-        if (last == (size_t)-1 || !next_is_structural(d, i, col) || dq_closes_at_line_end(d, i))
+        if (last == (size_t)-1 || !ends || q_closes_at_line_end(d, i, q))
             return 0;
-        close_dq(o, l->s, e->end, e->val + 1);
+        close_q(o, l->s, e->end, e->val + 1, q);
         yr_endl(o, YR_EOL(l));
-        mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i),
-                        "Closed an unterminated YAML double-quoted value before reparsing (guessed that it ends at "
-                        "the end of its line).");
+        /* a fixed text per quote: a repeat joins the first without formatting */
+        mf_warnings_add_text(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i),
+                             q == '"' ? "Closed an unterminated YAML double-quoted value before reparsing (guessed "
+                                        "that it ends at the end of its line)."
+                                      : "Closed an unterminated YAML single-quoted value before reparsing (guessed "
+                                        "that it ends at the end of its line).");
         return i + 1;
     }
     for (size_t k = i; k < last; k++) {
@@ -428,17 +498,110 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     size_t end = z->n;
     while (end > 0 && (z->s[end - 1] == ' ' || z->s[end - 1] == '\t'))
         end--;
-    close_dq(o, z->s, end, 0);
+    close_q(o, z->s, end, 0, q);
     yr_endl(o, YR_EOL(z));
     mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i),
-                    "Closed an unterminated YAML double-quoted value at the end of line %d, its last line before "
-                    "the next element (guessed; its lines are folded into one value).", yr_lineno(last));
+                    "Closed an unterminated YAML %s-quoted value at the end of line %d, its last line before "
+                    "the next element (guessed; its lines are folded into one value).", kind, yr_lineno(last));
     return last + 1;
 }
 
 size_t yr_fix_unclosed_quote(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_unclosed);
+    return yr_run_line_rule(d, out, p, w, fix_unclosed, YR_OPENS_DQ | YR_OPENS_SQ);
+}
+
+/* ---- yaml.unclosed-flow ---- */
+
+#define FLOW_MAX 32
+
+/* Do the lines from k on close `depth` open flow levels (YAML's own reading
+ * of a flow collection written over several lines, `limits: {` + `max: 1}`),
+ * before a line no flow can hold (a list item, a fence, a document marker)
+ * and within FLOW_LINES lines? Quoted scalars are skipped. */
+#define FLOW_LINES 64
+static bool flow_closes_later(const yr_doc *d, size_t k, size_t depth)
+{
+    for (size_t n = 0; k < d->count && n < FLOW_LINES; k++, n++) {
+        const yr_line *l = &d->l[k];
+        size_t ind = mf_line_indent((mf_line){l->s, l->n});
+        const char *s = l->s;
+        if ((ind + 1 < l->n && s[ind] == '-' && s[ind + 1] == ' ') || (l->flags & YR_INERT) ||
+            (l->n >= ind + 3 && (memcmp(s + ind, "```", 3) == 0 || memcmp(s + ind, "---", 3) == 0)))
+            return false;
+        for (size_t j = ind; j < l->n; j++) {
+            char c = s[j];
+            if ((c == '"' || c == '\'') && (j == ind || strchr("[{,: ", s[j - 1]))) {
+                size_t q = yr_quote_end(s, l->n, j);
+                if (!q)
+                    return false;
+                j = q - 1;
+            } else if (c == '#' && (j == ind || s[j - 1] == ' ')) {
+                break;
+            } else if (c == '[' || c == '{') {
+                depth++;
+            } else if ((c == ']' || c == '}') && --depth == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* `tags: [a, b` or `opts: {x: 1, y: [2` at the end of its line, the next
+ * line a new element: the closers still open are appended in order. At the
+ * end of the text the line stays (it may be cut, its last item with it), and
+ * so does a collection later lines close (flow_closes_later). Quoted
+ * scalars inside are skipped; a mismatched closer, an unclosed quote or a
+ * collection that closes before the value ends leaves the line alone. */
+static size_t fix_unclosed_flow(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                                mf_warnings *w)
+{
+    (void)p;
+    const yr_line *l = &d->l[i];
+    const char *s = l->s;
+    if (s[e->val] != '[' && s[e->val] != '{')
+        return 0;
+    size_t vend = yr_value_end(l, e, true), depth = 0;
+    char want[FLOW_MAX];
+    for (size_t j = e->val; j < vend; j++) {
+        char c = s[j];
+        if ((c == '"' || c == '\'') && strchr("[{,: ", s[j - 1])) {
+            size_t q = yr_quote_end(s, vend, j);
+            if (!q)
+                return 0;
+            j = q - 1;
+        } else if (c == '[' || c == '{') {
+            if (depth == FLOW_MAX)
+                return 0;
+            want[depth++] = c == '[' ? ']' : '}';
+        } else if (c == ']' || c == '}') {
+            if (!depth || want[depth - 1] != c || (--depth == 0 && j + 1 < vend))
+                return 0;
+        }
+    }
+    size_t k = next_nonblank(d, i);
+    while (k < d->count && d->l[k].s[mf_line_indent((mf_line){d->l[k].s, d->l[k].n})] == '#')
+        k = next_nonblank(d, k);
+    /* at the end of the text the line may be cut (truncated output): its last item with it */
+    if (!depth || k >= d->count || !next_is_structural(d, i, parent_col(e)) || flow_closes_later(d, k, depth))
+        return 0;
+    char close[FLOW_MAX];
+    for (size_t k = 0; k < depth; k++)
+        close[k] = want[depth - 1 - k];
+    yr_put(o, s, vend);
+    yr_put(o, close, depth);
+    yr_put(o, s + vend, l->n - vend);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_FLOW), yr_lineno(i),
+                    "Closed a YAML flow collection left open at the end of its line (guessed that it ends there: "
+                    "appended \"%.*s\").", (int)depth, close);
+    return i + 1;
+}
+
+size_t yr_fix_unclosed_flow(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return yr_run_line_rule(d, out, p, w, fix_unclosed_flow, 0);
 }
 
 /* ---- yaml.quoted-fragment and yaml.type-union ---- */
@@ -453,7 +616,8 @@ static size_t after_quoted(const yr_line *l, const yr_entry *e, size_t *vend)
         return 0;
     size_t q = yr_quote_end(l->s, e->end, e->val);
     *vend = yr_value_end(l, e, true);
-    if (!q || q >= *vend)
+    /* `"x"#y`: the loader reads a comment right after the closing quote, as after a blank */
+    if (!q || q >= *vend || l->s[q] == '#')
         return 0;
     size_t r = q;
     while (r < *vend && (l->s[r] == ' ' || l->s[r] == '\t'))
@@ -475,7 +639,7 @@ static bool outer_delimited(const char *s, size_t v, size_t vend)
     size_t first = yr_quote_end(s, vend, v);
     if (!first || first >= vend || vend - 1 < first || s[vend - 1] != q)
         return false;
-    if (s[first] == ' ' || s[first] == '\t' || s[first] == ',' || s[first] == ':')
+    if (s[first] == ' ' || s[first] == '\t' || s[first] == ',' || s[first] == ':' || s[first] == '#')
         return false;
     if (q == '"') {
         size_t bs = 0;
@@ -523,7 +687,7 @@ static size_t fix_inner_quotes(yr_out *o, const yr_doc *d, size_t i, const yr_en
 
 size_t yr_fix_inner_quotes(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_inner_quotes);
+    return yr_run_line_rule(d, out, p, w, fix_inner_quotes, YR_QUOTE_MORE);
 }
 
 static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
@@ -543,7 +707,7 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
 
 size_t yr_fix_quoted_fragment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_fragment);
+    return yr_run_line_rule(d, out, p, w, fix_fragment, YR_QUOTE_MORE);
 }
 
 static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
@@ -559,7 +723,7 @@ static size_t fix_union(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
 
 size_t yr_fix_type_union(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_union);
+    return yr_run_line_rule(d, out, p, w, fix_union, YR_QUOTE_MORE);
 }
 
 /* ---- yaml.quoted-block-indicator ---- */
@@ -593,7 +757,7 @@ static size_t fix_block_ind(yr_out *o, const yr_doc *d, size_t i, const yr_entry
 
 size_t yr_fix_quoted_block_ind(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_block_ind);
+    return yr_run_line_rule(d, out, p, w, fix_block_ind, 0);
 }
 
 /* ---- yaml.block-header-comment ---- */
@@ -634,7 +798,7 @@ static size_t fix_header_comment(yr_out *o, const yr_doc *d, size_t i, const yr_
 
 size_t yr_fix_block_header_comment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_header_comment);
+    return yr_run_line_rule(d, out, p, w, fix_header_comment, 0);
 }
 
 /* ---- yaml.reserved-indicator ---- */
@@ -676,7 +840,7 @@ static size_t fix_reserved(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
 
 size_t yr_fix_reserved_indicator(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_reserved);
+    return yr_run_line_rule(d, out, p, w, fix_reserved, 0);
 }
 
 /* ---- yaml.quoted-hash ---- */
@@ -729,7 +893,7 @@ static size_t fix_quoted_hash(yr_out *o, const yr_doc *d, size_t i, const yr_ent
 
 size_t yr_fix_quoted_hash(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_quoted_hash);
+    return yr_run_line_rule(d, out, p, w, fix_quoted_hash, 0);
 }
 
 /* ---- yaml.plain-colon ---- */
@@ -737,7 +901,10 @@ size_t yr_fix_quoted_hash(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
 /* True when a plain value starts at v (not quoted, no indicator, not a block header or flow collection). */
 bool yr_plain_start(const char *s, size_t n)
 {
-    if (n == 0 || strchr("\"'|>[{&*!%@`#,", s[0]))
+    static const bool indicator[256] = {[0] = 1, ['"'] = 1, ['\''] = 1, ['|'] = 1, ['>'] = 1, ['['] = 1,
+                                        ['{'] = 1, ['&'] = 1, ['*'] = 1, ['!'] = 1, ['%'] = 1, ['@'] = 1,
+                                        ['`'] = 1, ['#'] = 1, [','] = 1};
+    if (n == 0 || indicator[(unsigned char)s[0]])
         return false;
     if ((s[0] == '-' || s[0] == '?' || s[0] == ':') && (n == 1 || s[1] == ' '))
         return false;
@@ -770,7 +937,7 @@ static size_t fix_plain_colon(yr_out *o, const yr_doc *d, size_t i, const yr_ent
 
 size_t yr_fix_plain_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_plain_colon);
+    return yr_run_line_rule(d, out, p, w, fix_plain_colon, YR_VAL_COLON);
 }
 
 /* ---- yaml.free-text ---- */
@@ -897,5 +1064,5 @@ size_t yr_fix_free_text(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
 {
     if (!p || json_object_size(p->free_text_fields) == 0)
         return 0;
-    return yr_run_line_rule(d, out, p, w, fix_free_text);
+    return yr_run_line_rule(d, out, p, w, fix_free_text, 0);
 }

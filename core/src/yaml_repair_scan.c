@@ -12,89 +12,134 @@
  * block scalar bodies (which every rule leaves alone) and a writer for
  * double-quoted scalars that keep the exact visible text. Everything is linear
  * in the length of the line or text it is given. */
+#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "yaml_repair.h"
 
-/* The per-line flags of line l whose entry is e. */
-static uint8_t line_flags(const yr_line *l, const yr_entry *e)
+/* yr_line_inert of line l from its entry e (its indentation and trimmed end). */
+static bool inert(const yr_line *l, const yr_entry *e)
 {
-    if (yr_line_inert(l->s, l->n))
+    const char *s = l->s;
+    size_t i = e->indent, n = l->n;
+    if (e->end == 0 || s[i] == '#') /* blank (only spaces and tabs) or a comment */
+        return true;
+    return n - i >= 3 && (memcmp(s + i, "---", 3) == 0 || memcmp(s + i, "...", 3) == 0) &&
+           (n - i == 3 || s[i + 3] == ' ' || s[i + 3] == '\t');
+}
+
+/* The per-line flags of line l whose entry is e; q0 is yr_quote_end at e->content when
+ * entry_parse computed it, else NO_QUOTE_END. */
+#define NO_QUOTE_END ((size_t)-1)
+static uint16_t line_flags(const yr_line *l, const yr_entry *e, size_t q0)
+{
+    if (inert(l, e))
         return YR_INERT;
-    uint8_t f = 0;
-    if (yr_entry_valued(e) && yr_is_block_header(l->s + e->val, e->end - e->val))
+    uint16_t f = e->content < e->end && l->s[e->content] == '-' ? YR_DASH_TEXT : 0;
+    if (!yr_entry_valued(e) || e->val >= e->end)
+        return f;
+    char c = l->s[e->val];
+    if (c == '-')
+        f |= YR_DASH_TEXT;
+    if ((c == '|' || c == '>' || c == '&' || c == '!') && yr_is_block_header(l->s + e->val, e->end - e->val))
         f |= YR_OPENS_BLOCK;
-    if (yr_entry_valued(e) && e->val < e->end && l->s[e->val] == '"' && !yr_quote_end(l->s, e->end, e->val))
-        f |= YR_OPENS_DQ;
+    size_t after = e->val; /* where a ':' of the value may start a key: after a leading closed quoted scalar */
+    if (c == '"' || c == '\'') {
+        size_t q = e->val == e->content && q0 != NO_QUOTE_END ? q0 : yr_quote_end(l->s, e->end, e->val);
+        if (!q)
+            f |= c == '"' ? YR_OPENS_DQ : YR_OPENS_SQ;
+        if (q && q < e->end)
+            f |= YR_QUOTE_MORE;
+        if (q)
+            after = q;
+    }
+    if (after < e->end && memchr(l->s + after, ':', e->end - after))
+        f |= YR_VAL_COLON;
     return f;
 }
 
 static bool blank(const char *s, size_t n);
+static void entry_parse(const char *s, size_t n, yr_entry *e, size_t *q0);
 
-/* Mark the later lines of multi-line double-quoted and plain scalars. A plain
- * value (not quoted, not a block header, no comment) continues on following
- * lines that have no key and no dash and are deeper than its entry's column;
- * blank lines do not end it, a comment line or any other line does. */
-void yr_doc_context(yr_doc *d)
+/* The context walk's state before a line: the scalar skip state and the column
+ * an open plain scalar's continuation lines must be deeper than. */
+#define NO_PLAIN ((size_t)-1)
+typedef struct { yr_skip sk; size_t plain_col; } ctx_state;
+
+/* Nothing open: no block scalar body, no double-quoted or plain scalar. */
+static bool ctx_free(const ctx_state *c) { return !c->sk.blk.active && !c->sk.dq && c->plain_col == NO_PLAIN; }
+
+/* One step of the context walk: line i's context flags, and the state after it.
+ * A plain value (not quoted, not a block header, no comment) continues on
+ * following lines that have no key and no dash and are deeper than its
+ * entry's column; blank lines do not end it, a comment line or any other line does. */
+static void ctx_line(yr_doc *d, size_t i, ctx_state *c)
 {
-    const size_t none = (size_t)-1;
-    yr_skip sk = {{0}, false};
-    size_t plain_col = none;
+    yr_line *l = &d->l[i];
+    l->flags &= (uint16_t)~(YR_CONT | YR_CTX_FREE);
+    if (ctx_free(c))
+        l->flags |= YR_CTX_FREE;
+    bool dq = c->sk.dq;
+    if (yr_skip_line(&c->sk, l)) {
+        if (dq)
+            l->flags |= YR_DQ_CONT;
+        return;
+    }
+    if (l->flags & YR_INERT) {
+        if (!blank(l->s, l->n))
+            c->plain_col = NO_PLAIN;
+        return;
+    }
+    const yr_entry ei = yr_entry_at(d, i), *e = &ei;
+    if (c->plain_col != NO_PLAIN && !e->key && !e->dashes && e->indent > c->plain_col) {
+        l->flags |= YR_PLAIN_CONT;
+        if (yr_value_end(l, e, false) < e->end)
+            c->plain_col = NO_PLAIN;
+        return;
+    }
+    c->plain_col = NO_PLAIN;
+    if (yr_entry_valued(e) && e->val < e->end && yr_plain_start(l->s + e->val, e->end - e->val) &&
+        yr_value_end(l, e, false) == e->end)
+        c->plain_col = e->key ? e->key_s : e->dash;
+    yr_skip_note_line(&c->sk, d, i);
+}
+
+void yr_doc_context(yr_doc *d) { yr_doc_context_runs(d, NULL, 0); }
+
+void yr_doc_context_runs(yr_doc *d, const yr_run *runs, size_t nruns)
+{
+    ctx_state c = {{{0}, false}, NO_PLAIN};
+    size_t r = 0;
     for (size_t i = 0; i < d->count; i++) {
-        yr_line *l = &d->l[i];
-        l->flags &= (uint8_t)~YR_CONT;
-        const yr_entry ei = yr_entry_at(d, i), *e = &ei;
-        bool dq = sk.dq;
-        if (yr_skip_line(&sk, l)) {
-            if (dq)
-                l->flags |= YR_DQ_CONT;
-            continue;
+        while (r < nruns && runs[r].end <= i)
+            r++;
+        if (r < nruns && runs[r].first <= i && (d->l[i].flags & YR_CTX_FREE) && ctx_free(&c)) {
+            /* the old walk entered this copied line with nothing open too: from here to
+             * the run's end it went as this one does, up to the last line it entered free */
+            size_t k = runs[r].end - 1;
+            while (k > i && !(d->l[k].flags & YR_CTX_FREE))
+                k--;
+            i = k;
         }
-        if (l->flags & YR_INERT) {
-            if (!blank(l->s, l->n))
-                plain_col = none;
-            continue;
-        }
-        if (plain_col != none && !e->key && !e->dashes && e->indent > plain_col) {
-            l->flags |= YR_PLAIN_CONT;
-            if (yr_value_end(l, e, false) < e->end)
-                plain_col = none;
-            continue;
-        }
-        plain_col = none;
-        if (yr_entry_valued(e) && e->val < e->end && yr_plain_start(l->s + e->val, e->end - e->val) &&
-            yr_value_end(l, e, false) == e->end)
-            plain_col = e->key ? e->key_s : e->dash;
-        yr_skip_note_line(&sk, d, i);
+        ctx_line(d, i, &c);
     }
 }
 
-void yr_bytes_add(yr_bytes *b, const char *s, size_t n, int prev)
+bool yr_doc_holds(yr_doc *d, unsigned char c, bool doubled)
 {
-    if (n < 512) { /* a few written lines: set the bits directly */
-        int last = prev;
-        for (size_t i = 0; i < n; i++) {
-            unsigned char c = (unsigned char)s[i];
-            b->any[c >> 6] |= 1ull << (c & 63);
-            if (c == last)
-                b->doubled[c >> 6] |= 1ull << (c & 63);
-            last = c;
-        }
-        return;
+    uint64_t *known = doubled ? d->bytes.known2 : d->bytes.known, *has = doubled ? d->bytes.has2 : d->bytes.has;
+    uint64_t bit = 1ull << (c & 63);
+    if (!(known[c >> 6] & bit)) {
+        const char pair[2] = {(char)c, (char)c};
+        known[c >> 6] |= bit;
+        if (doubled ? memmem(d->text, d->len, pair, 2) != NULL : memchr(d->text, c, d->len) != NULL)
+            has[c >> 6] |= bit;
     }
-    unsigned char seen[256] = {0}, twice[256] = {0};
-    int last = prev;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        seen[c] = 1;
-        twice[c] |= (unsigned char)(c == last);
-        last = c;
-    }
-    for (int c = 0; c < 256; c++) {
-        b->any[c >> 6] |= (uint64_t)seen[c] << (c & 63);
-        b->doubled[c >> 6] |= (uint64_t)twice[c] << (c & 63);
-    }
+    return has[c >> 6] & bit;
 }
 
 int yr_doc_set_line(yr_doc *d, size_t i, const char *p, size_t n, bool nl)
@@ -109,8 +154,10 @@ int yr_doc_set_line(yr_doc *d, size_t i, const char *p, size_t n, bool nl)
     l->n = (uint32_t)n;
     l->nl = nl;
     yr_entry e;
-    yr_entry_parse(l->s, l->n, &e);
-    l->flags = line_flags(l, &e);
+    size_t q0;
+    entry_parse(l->s, l->n, &e, &q0);
+    l->flags = line_flags(l, &e, q0);
+    d->kinds |= l->flags;
     if (n > UINT16_MAX || e.dashes > UINT8_MAX) {
         /* at most len / 2^8 such lines (255 dashes take 510 bytes): the index fits 32 bits */
         yr_entry *le = realloc(d->long_e, (d->nlong + 1) * sizeof *le);
@@ -129,14 +176,26 @@ int yr_doc_set_line(yr_doc *d, size_t i, const char *p, size_t n, bool nl)
 
 size_t yr_count_lines(const char *s, size_t n)
 {
-    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
     size_t count = 0, i = 0;
+#if defined(__SSE2__)
+    /* 16 bytes at a time: each '\n' adds 1 to its byte lane (cmpeq gives -1), summed every 255 rounds */
+    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (i + 16 <= n) {
+        __m128i acc = zero;
+        for (int r = 0; r < 255 && i + 16 <= n; r++, i += 16)
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), nl));
+        __m128i sums = _mm_sad_epu8(acc, zero);
+        count += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+#else
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
     for (; i + 8 <= n; i += 8) { /* eight bytes at a time: the high bit of each byte that is '\n' */
         uint64_t x;
         memcpy(&x, s + i, 8);
         x ^= ones * '\n';
         count += (size_t)__builtin_popcountll(~(((x & low7) + low7) | x | low7));
     }
+#endif
     for (; i < n; i++)
         count += s[i] == '\n';
     return count + (n > 0 && s[n - 1] != '\n');
@@ -148,7 +207,7 @@ int yr_doc_open(yr_doc *d, const char *in, size_t len)
     d->text = in;
     d->len = len;
     d->final_nl = len > 0 && in[len - 1] == '\n';
-    yr_bytes_add(&d->bytes, in, len, -1);
+    d->cr = memchr(in, '\r', len) != NULL;
     size_t count = yr_count_lines(in, len);
     d->l = malloc((count ? count : 1) * sizeof *d->l);
     d->ce = malloc((count ? count : 1) * sizeof *d->ce);
@@ -219,7 +278,7 @@ void yr_flush(yr_out *o)
     o->pend_n = 0;
 }
 
-void yr_put(yr_out *o, const char *s, size_t n)
+void yr_put_slow(yr_out *o, const char *s, size_t n)
 {
     if (o->pend_n)
         yr_flush(o);
@@ -265,11 +324,17 @@ void yr_put_dq(yr_out *o, const char *s, size_t n)
 
 void yr_endl(yr_out *o, const char *eol)
 {
-    yr_puts(o, eol);
-    yr_put(o, "\n", 1);
+    if (!eol[0]) {
+        yr_put(o, "\n", 1);
+    } else if (eol[0] == '\r' && !eol[1]) {
+        yr_put(o, "\r\n", 2);
+    } else {
+        yr_puts(o, eol);
+        yr_put(o, "\n", 1);
+    }
 }
 
-void yr_put_line(yr_out *o, const yr_line *l)
+void yr_put_line_slow(yr_out *o, const yr_line *l)
 {
     if (!l->nl) {
         yr_put(o, l->s, l->n);
@@ -314,10 +379,8 @@ static bool blank(const char *s, size_t n)
     return true;
 }
 
-bool yr_block_body(yr_block *b, const yr_line *l)
+bool yr_block_body_active(yr_block *b, const yr_line *l)
 {
-    if (!b->active)
-        return false;
     if (blank(l->s, l->n))
         return true;
     size_t ind = indent_of(l->s, l->n);
@@ -365,45 +428,33 @@ void yr_block_note(yr_block *b, const char *s, size_t n)
     b->body = 0;
 }
 
-void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
+bool yr_skip_dq_line(yr_skip *k, const yr_line *l)
 {
-    if (!(d->l[i].flags & YR_OPENS_BLOCK))
-        return;
-    b->active = true;
-    yr_entry e = yr_entry_at(d, i);
-    b->parent = e.key ? e.key_s : e.dash;
-    b->body = 0;
-}
-
-bool yr_skip_line(yr_skip *k, const yr_line *l)
-{
-    if (k->dq) {
-        for (size_t i = 0; i < l->n; i++) {
-            if (l->s[i] == '\\')
-                i++;
-            else if (l->s[i] == '"') {
-                k->dq = false;
-                break;
-            }
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->s[i] == '\\')
+            i++;
+        else if (l->s[i] == '"') {
+            k->dq = false;
+            break;
         }
-        return true;
     }
-    return yr_block_body(&k->blk, l);
+    return true;
 }
 
 void yr_skip_note(yr_skip *k, const char *s, size_t n)
 {
-    yr_block_note(&k->blk, s, n);
     yr_entry e;
-    yr_entry_parse(s, n, &e);
-    if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"' && !yr_quote_end(s, e.end, e.val))
-        k->dq = true;
-}
-
-void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i)
-{
-    yr_block_note_line(&k->blk, d, i);
-    if (d->l[i].flags & YR_OPENS_DQ)
+    size_t q0;
+    entry_parse(s, n, &e, &q0);
+    if (!yr_entry_valued(&e))
+        return;
+    if (yr_is_block_header(s + e.val, e.end - e.val)) { /* yr_block_note */
+        k->blk.active = true;
+        k->blk.parent = e.key ? e.key_s : e.dash;
+        k->blk.body = 0;
+    }
+    if (e.val < e.end && s[e.val] == '"' &&
+        !(e.val == e.content && q0 != NO_QUOTE_END ? q0 : yr_quote_end(s, e.end, e.val)))
         k->dq = true;
 }
 
@@ -426,8 +477,22 @@ size_t yr_quote_end(const char *s, size_t n, size_t i)
     return 0;
 }
 
+/* Bytes a plain key cannot start with (NUL too, as strchr's terminator matched it). */
+static const bool not_plain_start[256] = {
+    [0] = 1, ['#'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1, [','] = 1, ['&'] = 1, ['*'] = 1, ['!'] = 1,
+    ['|'] = 1, ['>'] = 1, ['%'] = 1, ['@'] = 1, ['`'] = 1, ['?'] = 1, ['"'] = 1, ['\''] = 1};
+
 void yr_entry_parse(const char *s, size_t n, yr_entry *e)
 {
+    size_t q0;
+    entry_parse(s, n, e, &q0);
+}
+
+/* yr_entry_parse; *q0 is yr_quote_end(s, e->end, e->content) when the content starts
+ * with a quote (it was computed), else NO_QUOTE_END. */
+static void entry_parse(const char *s, size_t n, yr_entry *e, size_t *q0)
+{
+    *q0 = NO_QUOTE_END;
     memset(e, 0, sizeof *e);
     size_t end = n;
     while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\t'))
@@ -450,19 +515,25 @@ void yr_entry_parse(const char *s, size_t n, yr_entry *e)
     size_t k = 0; /* index of the key's ':' */
     if (s[i] == '"' || s[i] == '\'') {
         size_t q = yr_quote_end(s, end, i);
+        *q0 = q;
         while (q && q < end && (s[q] == ' ' || s[q] == '\t')) /* `"key" : v` is a key too */
             q++;
         if (q && q < end && s[q] == ':' && (q + 1 == end || s[q + 1] == ' ' || s[q + 1] == '\t'))
             k = q;
-    } else if (!strchr("#[]{},&*!|>%@`?\"'", s[i]) && !(s[i] == '-' && i + 1 < end && s[i + 1] == '-')) {
-        for (size_t j = i; j < end; j++) {
-            if (s[j] == '#' && j > i && (s[j - 1] == ' ' || s[j - 1] == '\t'))
-                break;
-            if (s[j] == ':' && (j + 1 == end || s[j + 1] == ' ' || s[j + 1] == '\t')) {
+    } else if (!not_plain_start[(unsigned char)s[i]] && !(s[i] == '-' && i + 1 < end && s[i + 1] == '-')) {
+        /* the first ':' followed by a blank or the end, unless a comment (` #`) starts before it */
+        for (const char *c = memchr(s + i, ':', end - i); c; c = memchr(c + 1, ':', (size_t)(s + end - c) - 1)) {
+            size_t j = (size_t)(c - s);
+            if (j + 1 == end || s[j + 1] == ' ' || s[j + 1] == '\t') {
                 k = j;
                 break;
             }
         }
+        for (const char *h = k ? memchr(s + i, '#', k - i) : NULL; h; h = memchr(h + 1, '#', (size_t)(s + k - h) - 1))
+            if (h > s + i && (h[-1] == ' ' || h[-1] == '\t')) {
+                k = 0;
+                break;
+            }
     }
     if (!k)
         return;
@@ -480,8 +551,6 @@ void yr_entry_parse(const char *s, size_t n, yr_entry *e)
     e->val = (uint32_t)v;
 }
 
-bool yr_entry_valued(const yr_entry *e) { return e->key || e->dashes > 0; }
-
 bool yr_line_inert(const char *s, size_t n)
 {
     size_t i = indent_of(s, n);
@@ -493,16 +562,23 @@ bool yr_line_inert(const char *s, size_t n)
     return false;
 }
 
+/* 1: a byte that may start an identifier key, 2: one that may follow. */
+static const unsigned char ident_byte[256] = {
+    ['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3, ['G'] = 3, ['H'] = 3, ['I'] = 3, ['J'] = 3,
+    ['K'] = 3, ['L'] = 3, ['M'] = 3, ['N'] = 3, ['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3, ['S'] = 3, ['T'] = 3,
+    ['U'] = 3, ['V'] = 3, ['W'] = 3, ['X'] = 3, ['Y'] = 3, ['Z'] = 3, ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3,
+    ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3, ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3,
+    ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3,
+    ['y'] = 3, ['z'] = 3, ['_'] = 3, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2,
+    ['7'] = 2, ['8'] = 2, ['9'] = 2, ['-'] = 2};
+
 bool yr_is_ident(const char *s, size_t n)
 {
-    if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+    if (n == 0 || !(ident_byte[(unsigned char)s[0]] & 1))
         return false;
-    for (size_t i = 1; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-'))
+    for (size_t i = 1; i < n; i++)
+        if (!(ident_byte[(unsigned char)s[i]] & 2))
             return false;
-    }
     return true;
 }
 

@@ -13,7 +13,9 @@
  * header or a ticket id (`Content-Disposition: ...`, `X-Request-Id: ...`,
  * `EPIC-1: ...`: capitalized words joined by '-') is a string too in a list
  * of strings and such items alone (a list of one of them included). An item
- * whose key holds a blank and whose value is a quoted token followed by more
+ * whose key is an identifier counts as text too when its plain value holds
+ * ': ' (`- Note: run tests: all of them`, which YAML cannot read as a
+ * mapping). An item whose key holds a blank and whose value is a quoted token followed by more
  * text (`- node -e "f('a: '+b)"`: no YAML reading at all) is a string too,
  * and so is a prose item wrapped onto text lines no deeper than its key (the
  * lines are folded into it, one space per line break).
@@ -22,6 +24,7 @@
  * never closed (`''text`) are dropped. A value whose quotes
  * were kept inside a valid quoted scalar (`"\"text\""`) is valid YAML and is
  * never changed. */
+#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
 #include "yaml_repair.h"
@@ -95,7 +98,10 @@ static int item_kind(const yr_line *l, const yr_entry *e)
         return IC_OTHER;
     if (yr_is_header_key(k, kl))
         return IC_HEADER;
-    if (yr_is_ident(k, kl))
+    /* `- Note: run tests: all of them`: a plain value holding ': ' is no mapping
+     * value YAML reads (yaml.plain-colon would quote it): the item is text
+     * among strings even under an identifier key */
+    if (yr_is_ident(k, kl) && !(vn && !whole_quoted(v, vn) && memmem(v, vn, ": ", 2)))
         return IC_OTHER;
     return spaced ? IC_PROSE : IC_COLON;
 }
@@ -342,5 +348,5 @@ static size_t fix_doubled(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
 
 size_t yr_fix_doubled_quotes(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_doubled);
+    return yr_run_line_rule(d, out, p, w, fix_doubled, 0);
 }

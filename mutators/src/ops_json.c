@@ -144,10 +144,11 @@ static bool s_has_nl(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 static int e_nl(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\n", "\n"); }
 int mt_op_json_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
 
-/* Does the string token [s, s+n) hold an escaped quote, then ',' or ':',
- * then another escaped quote (`\", \"notes\": \"`)? Unescaped, that reads
- * as the end of the string and more members or elements: nothing tells
- * the two readings apart. */
+/* Does the string token [s, s+n) hold an escaped quote, then ',' and
+ * another escaped quote (`\", \"notes`), or an escaped quote then ':' (a
+ * key shape, `{\"a\": [`)? Unescaped, that reads as the end of the string
+ * and more members or elements (core refuses a string that would hold a
+ * member): nothing tells the two readings apart. */
 static bool quoted_separator(const char *s, size_t n)
 {
     for (size_t i = 0; i + 1 < n; i++) {
@@ -156,7 +157,9 @@ static bool quoted_separator(const char *s, size_t n)
         size_t j = i + 2;
         while (j < n && (s[j] == ' ' || s[j] == '\t'))
             j++;
-        if (j >= n || (s[j] != ',' && s[j] != ':'))
+        if (j < n && s[j] == ':')
+            return true;
+        if (j >= n || s[j] != ',')
             continue;
         j++;
         while (j < n && (s[j] == ' ' || s[j] == '\t'))
@@ -285,10 +288,21 @@ int mt_op_json_truncate(mf_op_ctx *ctx) { return tok_op(ctx, s_comma, e_truncate
 
 /* ---- schema-level (seed 003) ---- */
 
+/* Does a '+' follow token k (blanks between): the string is one operand of a
+ * concatenation (json.string-plus), no whole value to wrap in an array? */
+static bool plus_after(const mf_op_ctx *ctx, const mt_jtok *k)
+{
+    size_t j = k->off + k->len;
+    while (j < ctx->len && (ctx->text[j] == ' ' || ctx->text[j] == '\t' || ctx->text[j] == '\r' ||
+                            ctx->text[j] == '\n'))
+        j++;
+    return j < ctx->len && ctx->text[j] == '+';
+}
+
 static bool s_prose(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     return ctx->profile && i + 2 < t->n && key_in(ctx, &t->v[i], ctx->profile->prose_fields) &&
-           t->v[i + 2].kind == JT_STR;
+           t->v[i + 2].kind == JT_STR && !plus_after(ctx, &t->v[i + 2]);
 }
 static int e_prose(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
@@ -437,13 +451,34 @@ static int e_uspace(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 int mt_op_json_unicode_space(mf_op_ctx *ctx) { return tok_op(ctx, s_between, e_uspace); }
 
 /* A small stray object next to the artifact: object profiles keep the largest. */
+/* Does the text end inside a string or an open container (cut short)? */
+static bool cut_short(const mf_op_ctx *ctx)
+{
+    int depth = 0;
+    bool str = false;
+    for (size_t i = 0; i < ctx->len; i++) {
+        char c = ctx->text[i];
+        if (str)
+            str = c == '\\' ? (i++, true) : c != '"';
+        else if (c == '"')
+            str = true;
+        else if (c == '{' || (c == '[' && (i == 0 || ctx->text[i - 1] != '\x1b')))   /* not ESC [ (terminal noise) */
+            depth++;
+        else if (c == '}' || c == ']')
+            depth--;
+    }
+    return str || depth > 0;
+}
+
 int mt_op_json_concatenated(mf_op_ctx *ctx)
 {
     if (!ctx->profile || !ctx->profile->schema || ctx->len == 0 || ctx->text[0] != '{')
         return 0;
     static const char *const stray[] = {"{\"status\": \"ok\"}\n", "{}\n", "{\"note\": \"draft 1\"}\n"};
     const char *x = stray[mt_rand(ctx, 3)];
-    int rc = mt_rand(ctx, 2) ? mt_splice(ctx, 0, 0, x, strlen(x)) : mt_splice(ctx, ctx->len, ctx->len, x, strlen(x));
+    /* after a cut artifact (json.truncate) the stray value would glue onto the cut token: before it only */
+    bool after = mt_rand(ctx, 2) == 0 && !cut_short(ctx);
+    int rc = after ? mt_splice(ctx, ctx->len, ctx->len, x, strlen(x)) : mt_splice(ctx, 0, 0, x, strlen(x));
     ctx->prose_key = rc == 1;   /* a later wrapper would put the stray value inside the object */
     return rc;
 }

@@ -300,6 +300,9 @@ static void test_linear(void **state)
         {" + \"b", "[\"x", "\"]"},       /* '+' before inner quotes (a string missing its closing quote?) */
         {"x\" ", "{'k': '", "'}"},      /* double quotes in a single-quoted member value */
         {"x \"a ", "['", "']"},          /* double quotes in a single-quoted string */
+        {", 'k': 1", "{\"a\": \"{", "\"}"}, /* keys in another quote style inside JSON-like text */
+        {", 'k': 'v", "{\"a\": \"x \"y\" ", "\"}"}, /* ... after an inner quote */
+        {"(x) ", "{\"a\": [", "]}"},    /* groups without a comma */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t reps = (1u << 20) / strlen(cases[i].unit);

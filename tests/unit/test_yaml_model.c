@@ -58,18 +58,34 @@ static void test_flags(void **state)
     yr_doc d;
     assert_int_equal(yr_doc_open(&d, text, sizeof text - 1), 0);
     assert_int_equal(d.count, 6);
-    assert_int_equal(d.l[0].flags, YR_OPENS_BLOCK);
+    assert_int_equal(d.l[0].flags, YR_OPENS_BLOCK | YR_CTX_FREE);
     assert_int_equal(d.l[1].flags, YR_OPENS_DQ);
     assert_int_equal(d.l[2].flags, YR_OPENS_BLOCK);
-    assert_int_equal(d.l[3].flags, YR_INERT);
-    assert_int_equal(d.l[4].flags, 0);
-    assert_int_equal(d.l[5].flags, YR_OPENS_DQ); /* the quote is escaped: still open */
+    assert_int_equal(d.l[3].flags, YR_INERT); /* after `- >`: a block body may follow */
+    assert_int_equal(d.l[4].flags, YR_CTX_FREE);
+    assert_int_equal(d.l[5].flags, YR_OPENS_DQ | YR_CTX_FREE); /* the quote is escaped: still open */
     yr_block b = {0};
     yr_block_note_line(&b, &d, 0);
     assert_true(b.active);
     assert_int_equal(b.parent, 0);
     assert_true(yr_block_body(&b, &d.l[1]));
     assert_false(yr_block_body(&b, &d.l[2]));
+    yr_doc_close(&d);
+
+    /* line kinds, and the kinds of the whole model */
+    static const char kinds[] = "a: b: c\n-name: x\nk: - a\nq: \"a\" b\nr: 'x'\ns: v\nt: \"x: y\"\nu: \"x\" y: z\n";
+    assert_int_equal(yr_doc_open(&d, kinds, sizeof kinds - 1), 0);
+    assert_int_equal(d.count, 8);
+    const uint16_t mask = YR_VAL_COLON | YR_DASH_TEXT | YR_QUOTE_MORE;
+    assert_int_equal(d.l[0].flags & mask, YR_VAL_COLON);
+    assert_int_equal(d.l[1].flags & mask, YR_DASH_TEXT); /* `-name: x` is a key "-name" */
+    assert_int_equal(d.l[2].flags & mask, YR_DASH_TEXT);
+    assert_int_equal(d.l[3].flags & mask, YR_QUOTE_MORE);
+    assert_int_equal(d.l[4].flags & mask, 0);            /* the quote closes at the line's end */
+    assert_int_equal(d.l[5].flags & mask, 0);
+    assert_int_equal(d.l[6].flags & mask, 0); /* a ':' inside the quoted scalar starts no key */
+    assert_int_equal(d.l[7].flags & mask, YR_QUOTE_MORE | YR_VAL_COLON);
+    assert_int_equal(d.kinds & mask, mask);
     yr_doc_close(&d);
 }
 
@@ -81,16 +97,16 @@ static void test_context(void **state)
     yr_doc d;
     assert_int_equal(yr_doc_open(&d, text, sizeof text - 1), 0);
     assert_int_equal(d.count, 10);
-    assert_int_equal(d.l[0].flags, 0);
+    assert_int_equal(d.l[0].flags, YR_CTX_FREE);
     assert_int_equal(d.l[1].flags, YR_PLAIN_CONT);
     assert_int_equal(d.l[2].flags, YR_INERT);       /* a blank line does not end the scalar */
     assert_int_equal(d.l[3].flags, YR_PLAIN_CONT);
     assert_int_equal(d.l[4].flags, YR_INERT);       /* a comment line does */
-    assert_int_equal(d.l[5].flags, 0);
-    assert_int_equal(d.l[6].flags, YR_OPENS_DQ);
+    assert_int_equal(d.l[5].flags, YR_CTX_FREE);
+    assert_int_equal(d.l[6].flags, YR_OPENS_DQ | YR_CTX_FREE);
     assert_int_equal(d.l[7].flags, YR_DQ_CONT);
     assert_int_equal(d.l[8].flags, YR_DQ_CONT);
-    assert_int_equal(d.l[9].flags, 0);
+    assert_int_equal(d.l[9].flags, YR_CTX_FREE);
     yr_doc_close(&d);
 }
 
