@@ -10,7 +10,10 @@
  *    same failure -> reproducible, mixed -> flaky (reported, not written),
  *    none -> not reproduced;
  * 4. dedupe the signature against corpus/regression (signature and
- *    original-signature of every entry) and against this run;
+ *    original-signature of every open entry) and against this run; an input
+ *    that fails with the signature of a *fixed* entry is that bug back (or a
+ *    sibling the fix missed): it goes on, and its entry (open, named like the
+ *    fixed one plus "-r" and a hash of the input) says which entry regressed;
  * 5. minimize: structure-aware for cases, delta debugging plus the engine's
  *    byte minimizer (libFuzzer -minimize_crash=1, afl-tmin) for raw inputs,
  *    always re-checking the failure; original and minimized are kept under
@@ -22,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,9 +186,12 @@ static bool is_case(const void *data, size_t len)
     return len >= 13 && !memcmp(data, "malform-case ", 13);
 }
 
-static json_t *load_known(const char *regdir)
+/* Signature -> entry path of the open entries (the known bugs: a
+ * duplicate); *fixed gets those of the fixed ones (a regression). */
+static json_t *load_known(const char *regdir, json_t **fixed)
 {
     json_t *known = json_object();
+    *fixed = json_object();
     size_t n;
     char **paths = mf_lc_entry_list(regdir, &n);
     for (size_t i = 0; paths && i < n; i++) {
@@ -192,13 +199,26 @@ static json_t *load_known(const char *regdir)
         char err[200];
         if (mf_lc_entry_read(paths[i], &e, err, sizeof err) < 0)
             continue;
-        json_object_set_new(known, e.signature, json_string(paths[i]));
+        json_t *to = e.status && !strcmp(e.status, "fixed") ? *fixed : known;
+        json_object_set_new(to, e.signature, json_string(paths[i]));
         if (e.original_signature && *e.original_signature)
-            json_object_set_new(known, e.original_signature, json_string(paths[i]));
+            json_object_set_new(to, e.original_signature, json_string(paths[i]));
         mf_lc_entry_free(&e);
     }
     mf_lc_paths_free(paths);
     return known;
+}
+
+/* The entry slug of a regression of a fixed entry: the signature's slug plus
+ * "-r" and a hash of the input, so the fixed entry is never overwritten. */
+static void regression_slug(const char *sig, const uint8_t *data, size_t len, char *out, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ data[i]) * 16777619u;
+    char base[160];
+    mf_lc_slug(sig, base, sizeof base);
+    snprintf(out, n, "%.140s-r%08x", base, h);
 }
 
 static void save_file(const char *path, const void *data, size_t len)
@@ -256,7 +276,7 @@ static bool afl_binary(const char *root, const char *target, char *out, size_t n
 typedef struct {
     const mf_lc_triage_opts *o;
     const char *workdir, *regdir;
-    json_t *known, *items;
+    json_t *known, *fixed, *items;
     mf_lc_triage_report *rep;
     char root[PATH_MAX];
     char outdir[PATH_MAX];   /* originals, minimized inputs, triage.json */
@@ -554,7 +574,21 @@ static int triage_one(triage_state *s, const found_input *f, bool quick, char *q
     /* Write the entry. */
     char ts[32], entry_slug[160], entry_path[PATH_MAX + 200], err[300], repro[PATH_MAX + 300];
     mf_lc_now(ts, sizeof ts);
-    mf_lc_slug(fin.sig, entry_slug, sizeof entry_slug);
+    const char *was_fixed = json_string_value(json_object_get(s->fixed, fin.sig));
+    if (!was_fixed)
+        was_fixed = json_string_value(json_object_get(s->fixed, first.sig));
+    char *detail = fin.detail;
+    if (was_fixed) {
+        regression_slug(fin.sig, min, min_len, entry_slug, sizeof entry_slug);
+        const char *fb = strrchr(was_fixed, '/') ? strrchr(was_fixed, '/') + 1 : was_fixed;
+        size_t dn = strlen(fb) + strlen(fin.detail) + 64;
+        detail = malloc(dn);
+        if (detail)
+            snprintf(detail, dn, "REGRESSED: fails again like the fixed entry %s: %s", fb, fin.detail);
+        json_object_set_new(item, "regression_of", json_string(was_fixed));
+    } else {
+        mf_lc_slug(fin.sig, entry_slug, sizeof entry_slug);
+    }
     const char *rel = s->regdir;
     size_t rl = strlen(s->root);
     if (!strncmp(rel, s->root, rl) && rel[rl] == '/')
@@ -566,7 +600,7 @@ static int triage_one(triage_state *s, const found_input *f, bool quick, char *q
         .profile = fin.profile[0] && strcmp(fin.profile, "-") ? fin.profile : (char *)o->profile,
         .target = target, .engine = (char *)f->engine, .first_seen = ts, .status = "open",
         .reproduce = repro, .original_signature = strcmp(fin.sig, first.sig) ? first.sig : NULL,
-        .detail = fin.detail, .source = (char *)base,
+        .detail = detail ? detail : fin.detail, .source = (char *)base,
         .original_size = (long)len, .minimized_size = (long)min_len,
         .payload = min, .payload_len = min_len, .raw = !structured};
     int rc = o->dry_run ? 1 : mf_lc_entry_create(s->regdir, entry_slug, &e, entry_path, sizeof entry_path, err, sizeof err);
@@ -580,7 +614,8 @@ static int triage_one(triage_state *s, const found_input *f, bool quick, char *q
         fprintf(stderr, "malform triage: %s\n", err);
         ret = -1;
     } else {
-        json_object_set_new(item, "status", json_string(rc == 1 ? "new" : "duplicate"));
+        const char *st = rc != 1 ? "duplicate" : was_fixed ? "regressed" : "new";
+        json_object_set_new(item, "status", json_string(st));
         json_object_set_new(item, "entry", json_string(entry_path));
         if (rc == 1)
             s->rep->new_sigs++;
@@ -588,8 +623,10 @@ static int triage_one(triage_state *s, const found_input *f, bool quick, char *q
             s->rep->duplicates++;   /* a concurrent triage wrote it first */
         json_object_set_new(s->known, fin.sig, json_string(entry_path));
         json_object_set_new(s->known, first.sig, json_string(entry_path));
-        note(s, "  %-15s %s  %s\n", rc == 1 ? "new" : "duplicate", entry_path, fin.sig);
+        note(s, "  %-15s %s  %s\n", st, entry_path, fin.sig);
     }
+    if (detail != fin.detail)
+        free(detail);
     free(min);
     free(data);
     mf_lc_paths_free(found_argv);
@@ -613,7 +650,7 @@ static void state_init(triage_state *s, const char *workdir, const mf_lc_triage_
         mf_lc_pathf(s->outdir, sizeof s->outdir, "%s", o->out_dir);
     else
         mf_lc_pathf(s->outdir, sizeof s->outdir, "%s/triage", workdir);
-    s->known = load_known(regbuf);
+    s->known = load_known(regbuf, &s->fixed);
     s->items = json_array();
     rep->items = s->items;
     s->rep = rep;
@@ -634,6 +671,7 @@ int mf_lc_triage_input(const char *path, const char *workdir, const mf_lc_triage
     mf_lc_pathf(tmp, sizeof tmp, "%s/tmp", s.outdir);
     rmdir(tmp);
     json_decref(s.known);
+    json_decref(s.fixed);
     return rc;
 }
 
@@ -725,6 +763,7 @@ int mf_lc_triage(const char *workdir, const mf_lc_triage_opts *o, mf_lc_triage_r
     free(txt);
     json_decref(summary);
     json_decref(s.known);
+    json_decref(s.fixed);
     return rc;
 }
 

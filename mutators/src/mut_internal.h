@@ -28,6 +28,11 @@ typedef struct mf_op_ctx {
     const mf_options *opt;    /* the case's runtime options (never NULL while rendering) */
 } mf_op_ctx;
 
+/* Does raw still start with the root key line cand.schema-echo wrote (seed
+ * 000: a schema echo is output that *starts* with a root key)? Text a later
+ * op put before it (a tag, a fence, role prefixes, prose) ends its promise. */
+bool mt_schema_echo_leads(const mf_profile *p, const char *raw, size_t len);
+
 /* Replace ctx->text with the contents of b (b is consumed). */
 void mt_ctx_set(mf_op_ctx *ctx, mt_buf *b);
 /* The end of a text op: on rc < 0 (OOM while building b) free b and return

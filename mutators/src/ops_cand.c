@@ -6,6 +6,7 @@
  * an orphan closing fence, and echoed prompts (which must be rejected). */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 #include "mut_internal.h"
@@ -279,9 +280,53 @@ static bool json_cut(const mf_op_ctx *ctx)
     return depth > 0 || (end < ctx->len && strchr("\"'`", ctx->text[end]));
 }
 
+/* Does the YAML text end with a bare `---` line (past blank and comment
+ * lines, as yaml.front-matter-closer writes it)? A sentence after it is a
+ * second document, which core keeps (the field case quillmark#646). */
+static bool ends_doc_marker(const mf_op_ctx *ctx)
+{
+    size_t e = ctx->len;
+    while (mt_is_yaml(ctx) && e > 0) {
+        size_t a = e - (ctx->text[e - 1] == '\n'), b = a;
+        while (a > 0 && ctx->text[a - 1] != '\n')
+            a--;
+        const char *l = ctx->text + a;
+        size_t i = 0, n = b - a;
+        while (i < n && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+            i++;
+        if (i < n && l[i] != '#')
+            return i == 0 && n >= 3 && !memcmp(l, "---", 3) && (n == 3 || l[3] == ' ' || l[3] == '\t');
+        e = a;
+    }
+    return false;
+}
+
+/* Does the text already end with prose an earlier op put there? A second
+ * paragraph (or a second '---' + note) after it is no trailing line any
+ * rule cuts: no site. */
+static bool ends_with_prose(const mf_op_ctx *ctx)
+{
+    size_t end = ctx->len;
+    while (end && strchr(" \t\r\n", ctx->text[end - 1]))
+        end--;
+    for (size_t i = 0; i < sizeof prose_after / sizeof *prose_after; i++) {
+        const char *t = prose_after[i];
+        while (*t == '\n')
+            t++;
+        size_t n = strlen(t);
+        while (n && t[n - 1] == '\n')
+            n--;
+        if (end >= n && !memcmp(ctx->text + end - n, t, n))
+            return true;
+    }
+    return false;
+}
+
 int mt_op_cand_prose_after(mf_op_ctx *ctx)
 {
-    bool empty = empty_artifact(ctx) || json_cut(ctx);
+    if (ends_with_prose(ctx))
+        return 0;
+    bool empty = empty_artifact(ctx) || json_cut(ctx) || ends_doc_marker(ctx);
     int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;
@@ -344,6 +389,20 @@ static int op_tag(mf_op_ctx *ctx, bool close)
 int mt_op_cand_tag_envelope(mf_op_ctx *ctx) { return op_tag(ctx, true); }
 int mt_op_cand_tag_truncated(mf_op_ctx *ctx) { return op_tag(ctx, false); }
 
+/* Does the prose line start with "<key>:" for a key of p (any case, aliases)? */
+static bool prose_is_field(const mf_profile *p, const char *text)
+{
+    const char *colon = strstr(text, ": "), *nl = strchr(text, '\n');
+    if (!colon || (nl && nl < colon) || colon - text > 60)
+        return false;
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)(colon - text), text);
+    char *n = mf_key_normalize(key);
+    bool known = n && json_object_get(p->key_map, n);
+    free(n);
+    return known;
+}
+
 int mt_op_cand_anchor(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_array_size(ctx->profile->top_level_keys) == 0 || !mt_is_yaml(ctx))
@@ -364,7 +423,8 @@ int mt_op_cand_anchor(mf_op_ctx *ctx)
     int rc = wrap(ctx, text, "");
     if (rc == 1)
         judge_prose(ctx, text, strlen(text));
-    if (rc == 1 && !anchored)
+    /* "Summary: drafted ..." where summary is a field of the profile: data, not prose */
+    if (rc == 1 && (!anchored || prose_is_field(ctx->profile, text)))
         ctx->contract = MF_CONTRACT_RAW;
     return rc;
 }
@@ -435,5 +495,16 @@ int mt_op_cand_schema_echo(mf_op_ctx *ctx)
     static const char *const marker[] = {"## Expected Output Format\n", "### ticket_details\n", "# Ticket: T-42\n"};
     char pre[256];
     snprintf(pre, sizeof pre, "%s: <value>\n\n%s\nEmit the document below.\n\n", key, pick(ctx, marker, 3, "marker"));
-    return wrap(ctx, pre, "");
+    int rc = wrap(ctx, pre, "");
+    ctx->prose_key = rc == 1;   /* a later wrapper indents the echo into the artifact: data, no echo */
+    return rc;
+}
+
+bool mt_schema_echo_leads(const mf_profile *p, const char *raw, size_t len)
+{
+    const char *key = p ? json_string_value(json_array_get(p->top_level_keys, 0)) : NULL;
+    size_t i = 0, kl = key ? strlen(key) : 0;
+    while (i < len && isspace((unsigned char)raw[i]))
+        i++;
+    return kl && len - i > kl && !memcmp(raw + i, key, kl) && raw[i + kl] == ':';
 }

@@ -37,7 +37,7 @@ static int kv_push(kv_sites *s, const kv_site *x)
 static void unquote_into(kv_site *x, const char *v, size_t n)
 {
     x->val[0] = '\0';
-    if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+    if (n >= 2 && (v[0] == '"' || v[0] == '\'' || v[0] == '`') && v[n - 1] == v[0]) {
         v++;
         n -= 2;
     }

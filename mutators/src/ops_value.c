@@ -45,7 +45,9 @@ static bool normalized_field(const mf_profile *p, const char *k)
     return p && (json_object_get(p->context, k) || json_object_get(p->enums, k) || schema_enum(p->schema, k, 0));
 }
 
-static void collect(const mf_profile *p, json_t *node, leaves *out, int depth)
+/* enum_kids: node is the value of a key whose enum applies to every member
+ * (bead_status's checks: the gates tests, lint... are pass/fail). */
+static void collect(const mf_profile *p, json_t *node, leaves *out, int depth, bool enum_kids)
 {
     if (depth > 64)
         return;
@@ -53,7 +55,7 @@ static void collect(const mf_profile *p, json_t *node, leaves *out, int depth)
     json_t *c;
     if (json_is_object(node)) {
         json_object_foreach(node, k, c) {
-            if (json_is_string(c) && normalized_field(p, k))
+            if (json_is_string(c) && (enum_kids || normalized_field(p, k)))
                 continue;
             if (json_is_string(c)) {
                 if (out->n == out->cap) {
@@ -66,7 +68,7 @@ static void collect(const mf_profile *p, json_t *node, leaves *out, int depth)
                 }
                 out->v[out->n++] = (leaf){node, k, 0};
             } else {
-                collect(p, c, out, depth + 1);
+                collect(p, c, out, depth + 1, json_is_object(c) && p && json_object_get(p->enums, k));
             }
         }
     } else if (json_is_array(node)) {
@@ -83,7 +85,7 @@ static void collect(const mf_profile *p, json_t *node, leaves *out, int depth)
                 }
                 out->v[out->n++] = (leaf){node, NULL, i};
             } else {
-                collect(p, c, out, depth + 1);
+                collect(p, c, out, depth + 1, false);
             }
         }
     }
@@ -93,7 +95,7 @@ static void collect(const mf_profile *p, json_t *node, leaves *out, int depth)
 static int set_leaf(mf_op_ctx *ctx, const char *s)
 {
     leaves l = {0};
-    collect(ctx->profile, ctx->value, &l, 0);
+    collect(ctx->profile, ctx->value, &l, 0, false);
     if (l.n == 0) {
         free(l.v);
         return 0;

@@ -223,7 +223,7 @@ static bool content(const mt_line *l)
 }
 
 /* Does the entry on line i have a sibling entry in its mapping (another
- * line at its key column, or the dash line that opens its item)? */
+ * key line at its key column, or the dash line that opens its item)? */
 static bool has_sibling(const mt_lines *ls, size_t i)
 {
     const mt_line *l = &ls->v[i];
@@ -233,7 +233,7 @@ static bool has_sibling(const mt_lines *ls, size_t i)
         if (!content(o) || o->indent > col)
             continue;
         if (o->indent == col && !o->dash)
-            return true;
+            return o->key_len > 0;   /* a prose line there is no sibling entry */
         if (o->dash && o->body == col)
             return true;            /* the item's first line, a key of the same mapping */
         break;
@@ -242,7 +242,7 @@ static bool has_sibling(const mt_lines *ls, size_t i)
         const mt_line *o = &ls->v[k];
         if (!content(o) || o->indent > col)
             continue;
-        return o->indent == col && !o->dash;
+        return o->indent == col && !o->dash && o->key_len > 0;
     }
     return false;
 }
@@ -366,9 +366,45 @@ int mt_op_yaml_inline_keys(mf_op_ctx *ctx) { return line_op(ctx, s_inline_keys, 
 
 /* ---- #5 plain scalar with ": " and #8 free text unquoted ---- */
 
+/* Would core read the unquoted value [c, c+n) as more keys of its line?
+ * yaml.inline-known-keys splits at a word `k:` the profile or the document
+ * knows; yaml.inline-keys guesses splits when every such word is lower-case
+ * and every value between them one word, the last one too unless two splits
+ * after a value come first ('gap: Escalation path: unspecified'; 'text:
+ * note: keep this: as is' splits once after a value, and stays text). Either
+ * is a guess core warns about: no exact site for unquoting. */
+static bool reads_as_keys(const mt_lines *ls, const mf_op_ctx *ctx, const char *c, size_t n)
+{
+    size_t keys = 0, words = 0, valued = 0;
+    bool guess = true;
+    for (size_t i = 0; i < n;) {
+        while (i < n && c[i] == ' ')
+            i++;
+        size_t ws = i;
+        while (i < n && c[i] != ' ')
+            i++;
+        if (i == ws)
+            break;
+        size_t kn = i - ws - 1;
+        bool key = i - ws >= 2 && c[i - 1] == ':' && (isalpha((unsigned char)c[ws]) || c[ws] == '_');
+        for (size_t k = ws + 1; key && k < ws + kn; k++)
+            key = isalnum((unsigned char)c[k]) || c[k] == '_' || c[k] == '-';
+        if (!key) {
+            words++;
+            continue;
+        }
+        if (known_key(ls, ls->n, ctx, c + ws, kn) || (ctx->profile && in_set(ctx->profile->key_map, c + ws, kn)))
+            return true;
+        guess = guess && words <= 1 && (islower((unsigned char)c[ws]) || c[ws] == '_');
+        keys++;
+        valued += words > 0;
+        words = 0;
+    }
+    return keys && guess && words >= 1 && (words == 1 || valued >= 2);
+}
+
 static bool s_plain_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
-    (void)ctx;
     const mt_line *l = &ls->v[i];
     const char *v, *c;
     size_t n = scalar(l, &v), cn;
@@ -376,7 +412,7 @@ static bool s_plain_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     if (!(cn = dq_plain(v, n, &c)) && !(cn = sq_plain(v, n, &c)))
         return false;
-    return plainish(c, cn) && has(c, cn, ": ") && !strchr("\"'`@|>[{&*!%-?#,", c[0]);
+    return plainish(c, cn) && has(c, cn, ": ") && !strchr("\"'`@|>[{&*!%-?#,", c[0]) && !reads_as_keys(ls, ctx, c, cn);
 }
 
 static int e_unquote(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -399,11 +435,16 @@ static bool s_free_text(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     if (!plainish(c, cn) || c[0] == '"' || c[0] == '\'')
         return false;
+    /* '- x', '? x', '[x', '{x', '&x'...: unquoted, another node (a list item, a flow collection) */
+    if (strchr("-?:[]{}#&*!|>%,", c[0]) && (cn == 1 || c[1] == ' ' || strchr("[]{}#&*!|>%", c[0])))
+        return false;
     /* only where a plain scalar would be misread: the repair has work to do */
     static const char *const literal[] = {"true", "false", "yes", "no", "null", "~", "on", "off", NULL};
     for (size_t k = 0; literal[k]; k++)
         if (strlen(literal[k]) == cn && strncasecmp(c, literal[k], cn) == 0)
             return true;
+    if (has(c, cn, ": ") && reads_as_keys(ls, ctx, c, cn))
+        return false;
     return c[0] == '`' || c[0] == '@' || has(c, cn, ": ") || isdigit((unsigned char)c[0]);
 }
 
@@ -445,8 +486,24 @@ static int e_xml(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return mt_ctx_commit(ctx, &b, rc);
 }
 
+/* Does the text hold a mapping entry or a sequence item (no one-scalar document)? */
+static bool structured_lines(const mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return false;
+    bool any = false;
+    for (size_t i = 0; i < ls.n && !any; i++)
+        any = !ls.v[i].block_body && (ls.v[i].key_len || ls.v[i].dash);
+    mt_lines_free(&ls);
+    return any;
+}
+
 int mt_op_yaml_xml_tags(mf_op_ctx *ctx)
 {
+    /* tags around one scalar ('<yaml>' / 'i' / '</yaml>') are one multi-line string to YAML: no site */
+    if (!structured_lines(ctx))
+        return 0;
     if (mt_param_int(ctx, "around", (long)mt_rand(ctx, 2))) {
         static const char *const t[] = {"artifact", "response", "yaml"};
         const char *tag = t[mt_rand(ctx, 3)];
@@ -526,6 +583,10 @@ static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
             return false;
         c = v;
         cn = n;
+        /* a plain value holding more keys ('3 pattern: ^\d', two entries joined by
+         * yaml.inline-keys): double-quoted, they would be one string to every reader */
+        if (has(c, cn, ": "))
+            return false;
     }
     bool bad = false;
     for (size_t k = 0; k < cn; k++) {
@@ -556,16 +617,33 @@ int mt_op_yaml_escape(mf_op_ctx *ctx) { return line_op(ctx, s_escape, e_escape);
 
 /* ---- #12 unclosed double quote ---- */
 
+/* Would the next double quote after offset at (unescaped) end its line? Then
+ * an opening quote left unclosed before it is closed there and the text is
+ * valid YAML with another value ('title: "P' ... 'x: `y`"'): no rule can
+ * tell, so no site. */
+static bool closed_later(const mf_op_ctx *ctx, size_t at)
+{
+    const char *s = ctx->text;
+    for (size_t k = at; k < ctx->len; k++) {
+        if (s[k] != '"' || (k > 0 && s[k - 1] == '\\'))
+            continue;
+        size_t e = k + 1;
+        while (e < ctx->len && (s[e] == ' ' || s[e] == '\t' || s[e] == '\r'))
+            e++;
+        return e == ctx->len || s[e] == '\n' || s[e] == '#';
+    }
+    return false;
+}
+
 static bool s_unclosed(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
-    (void)ctx;
     const mt_line *l = &ls->v[i];
     const char *v, *c;
     size_t n = scalar(l, &v);
     if (!l->key_len || !dq_plain(v, n, &c) || n < 3)
         return false;
     size_t j = next_line(ls, i);
-    return j == ls->n || ls->v[j].dash || ls->v[j].key_len;
+    return (j == ls->n || ls->v[j].dash || ls->v[j].key_len) && !closed_later(ctx, (size_t)(v + n - ctx->text));
 }
 
 static int e_unclosed(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -608,7 +686,12 @@ static bool s_union(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     (void)ctx;
     const char *c;
     size_t cn;
-    return quoted_content(&ls->v[i], &c, &cn) && c[0] == '"' && c[-1] == '\'' && has(c, cn, "\" | \"");
+    if (!quoted_content(&ls->v[i], &c, &cn) || c[0] != '"' || c[-1] != '\'' || !has(c, cn, "\" | \""))
+        return false;
+    size_t quotes = 0;   /* every alternative a closed "word" ('"epic" | "' is a cut one) */
+    for (size_t k = 0; k < cn; k++)
+        quotes += c[k] == '"';
+    return quotes % 2 == 0 && c[cn - 1] == '"' && c[cn - 2] != ' ';
 }
 
 static bool s_reserved(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
@@ -659,6 +742,39 @@ static size_t sibling(const mt_lines *ls, size_t i)
     return 0;
 }
 
+/* How far (at most 3) the dash of sibling line j may drift right: when the
+ * line above it is a block scalar header with no body (`notes: |-`), a dash
+ * deeper than that header would be the block's text (valid YAML, nothing
+ * tells it from a drifted item), so it stays at or left of the header. */
+static size_t drift_room(const mt_lines *ls, size_t j)
+{
+    size_t k = j;
+    while (k > 0 && ls->v[k - 1].blank)
+        k--;
+    const mt_line *h = k > 0 ? &ls->v[k - 1] : NULL;
+    if (!h || h->block_body || !mt_line_block_indicator(h))
+        return 3;
+    size_t room = h->indent > ls->v[j].indent ? h->indent - ls->v[j].indent : 0;
+    return room < 3 ? room : 3;
+}
+
+/* The drifts (1 .. drift_room) of sibling j of item i that do not land on
+ * the column of a nested list's dash between them (zero-indented lists: a
+ * dash there reads as an item of that list, which nothing tells apart), as
+ * a bit set (bit d-1 for drift d). */
+static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
+{
+    unsigned ok = 0;
+    for (size_t d = 1; d <= drift_room(ls, j); d++) {
+        bool lands = false;
+        for (size_t k = i + 1; k < j && !lands; k++)
+            lands = ls->v[k].dash && !ls->v[k].block_body && ls->v[k].indent == ls->v[j].indent + d;
+        if (!lands)
+            ok |= 1u << (d - 1);
+    }
+    return ok;
+}
+
 /* Item i holds a block scalar and has a later sibling (the seed's trigger). */
 static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
@@ -669,14 +785,17 @@ static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     bool block = false;
     for (size_t k = i; j && k < j; k++)
         block |= !ls->v[k].block_body && mt_line_block_indicator(&ls->v[k]);
-    return j && block;
+    return j && block && drifts(ls, i, j) != 0;
 }
 
-/* Shift the dash line of the next sibling by 1-3 spaces; its properties stay. */
+/* Shift the dash line of the next sibling by 1-3 spaces (drifts); its properties stay. */
 static int e_drift(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
 {
     size_t j = sibling(ls, i);
-    size_t delta = 1 + (size_t)mt_param_int(ctx, "by", (long)mt_rand(ctx, 3)) % 3;
+    unsigned ok = drifts(ls, i, j);
+    size_t delta = 1 + (size_t)mt_param_int(ctx, "by", (long)mt_rand(ctx, 3)) % drift_room(ls, j);
+    while (!(ok & (1u << (delta - 1))))
+        delta = delta % drift_room(ls, j) + 1;  /* the next drift that lands on no nested list */
     mt_buf b = {0};
     int rc = 0;
     for (size_t s = 0; s < delta; s++)

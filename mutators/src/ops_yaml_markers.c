@@ -106,16 +106,35 @@ int mt_op_yaml_quoted_hash(mf_op_ctx *ctx)
     return rc;
 }
 
+/* Is the last line that is neither blank nor a comment a bare `---`? A
+ * second closer after it would be a second empty document, which the rule
+ * (one closer) does not drop. */
+static bool ends_with_marker(const mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return true;
+    size_t i = ls.n;
+    while (i > 0 && (ls.v[i - 1].blank || ls.v[i - 1].comment))
+        i--;
+    bool marker = i > 0 && ls.v[i - 1].indent == 0 && ls.v[i - 1].len >= 3 && !memcmp(ls.v[i - 1].s, "---", 3) &&
+                  (ls.v[i - 1].len == 3 || ls.v[i - 1].s[3] == ' ' || ls.v[i - 1].s[3] == '\r');
+    mt_lines_free(&ls);
+    return marker;
+}
+
 int mt_op_yaml_front_matter_closer(mf_op_ctx *ctx)
 {
-    if (!mt_is_yaml(ctx) || ctx->len == 0)
+    if (!mt_is_yaml(ctx) || ctx->len == 0 || ends_with_marker(ctx))
         return 0;
     static const char *const closer[] = {"---\n", "---\n\n", "---", "--- # end of front matter\n"};
     bool opener = mt_rand(ctx, 2) == 0 && !(ctx->len >= 3 && memcmp(ctx->text, "---", 3) == 0);
     mt_buf b = {0};
     int e = (opener ? mt_puts(&b, "---\n") : 0) | mt_put(&b, ctx->text, ctx->len) |
             (ctx->text[ctx->len - 1] != '\n' ? mt_putc(&b, '\n') : 0) | mt_puts(&b, closer[mt_rand(ctx, 4)]);
-    return mt_ctx_commit(ctx, &b, e);
+    int rc = mt_ctx_commit(ctx, &b, e);
+    ctx->prose_key = rc == 1;   /* a later wrapper indents the markers into the artifact: text, no marker */
+    return rc;
 }
 
 int mt_op_yaml_block_header_comment(mf_op_ctx *ctx)

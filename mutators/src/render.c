@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc_pool.h"
 #include "mut_internal.h"
 
 static char *emit(const mf_profile *p, const json_t *v)
@@ -68,7 +69,9 @@ static json_t *base_value(const mf_case *c, const mf_profile *p, const mf_option
     json_decref(base_cache[slot].value);
     base_cache[slot].p = p;
     base_cache[slot].key = key;
+    bool kept = mf_alloc_pool_keep(true);  /* the copy outlives this render (alloc_pool.h) */
     base_cache[slot].value = v ? json_deep_copy(v) : NULL;
+    mf_alloc_pool_keep(kept);
     return v;
 }
 
@@ -212,9 +215,15 @@ int mf_case_render(const mf_case *c, mf_render *r)
     }
     r->raw = ctx.text;
     r->raw_len = ctx.len;
-    for (size_t i = 0; i < c->nops; i++)
-        if (r->applied[i] && c->ops[i].op->contract > r->contract)
-            r->contract = c->ops[i].op->contract;
+    for (size_t i = 0; i < c->nops; i++) {
+        mf_contract k = c->ops[i].op->contract;
+        /* no schema echo once other text leads: the artifact after it must come out exact, or a rejection */
+        if (k == MF_CONTRACT_REJECT && !strcmp(c->ops[i].op->id, "cand.schema-echo") &&
+            !mt_schema_echo_leads(r->profile, r->raw, r->raw_len))
+            k = MF_CONTRACT_EXACT;
+        if (r->applied[i] && k > r->contract)
+            r->contract = k;
+    }
     return 0;
 oom:
     snprintf(r->error, sizeof r->error, "out of memory");

@@ -132,6 +132,38 @@ static size_t simple_key(const char *s, size_t n)
     return 0;
 }
 
+/* A block scalar header with a comment after it, glued (`|#note`, written
+ * by yaml.block-header-comment) or spaced (`>- # see`): its body is block
+ * text all the same, which no later op may edit as YAML lines. */
+static bool commented_header(const mt_line *x)
+{
+    const char *v;
+    size_t n = x->key_len ? mt_line_value(x, &v) : 0, i = 1;
+    if (n == 0 || (v[0] != '|' && v[0] != '>'))
+        return false;
+    while (i < n && (v[i] == '-' || v[i] == '+' || isdigit((unsigned char)v[i])))
+        i++;
+    while (i < n && (v[i] == ' ' || v[i] == '\t'))
+        i++;
+    return i < n && v[i] == '#';
+}
+
+/* Does a quoted scalar opened with q stay open past [s, s+n) (from the
+ * start of the text after its opening quote)? Double quotes escape with a
+ * backslash, single quotes by doubling. */
+static bool quote_open_after(const char *s, size_t n, char q)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (q == '"' && s[i] == '\\')
+            i++;
+        else if (s[i] == q && q == '\'' && i + 1 < n && s[i + 1] == '\'')
+            i++;
+        else if (s[i] == q)
+            return false;
+    }
+    return true;
+}
+
 int mt_lines_scan(const char *text, size_t len, mt_lines *out)
 {
     size_t cap = 16, n = 0;
@@ -140,6 +172,7 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
         return -1;
     size_t block_col = 0;
     bool in_block = false;
+    char in_quote = 0; /* a multi-line quoted scalar is open: its lines are its text */
     for (size_t off = 0; off < len || (off == len && n == 0 && len == 0);) {
         const char *s = text + off;
         const char *nl = memchr(s, '\n', len - off);
@@ -164,7 +197,11 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
             i++;
         x->blank = i == l;
         x->comment = !x->blank && s[x->indent] == '#';
-        if (in_block && (x->blank || x->indent > block_col)) {
+        if (in_quote) {
+            x->block_body = true;
+            if (!quote_open_after(s, l, in_quote))
+                in_quote = 0;
+        } else if (in_block && (x->blank || x->indent > block_col)) {
             x->block_body = true;
         } else {
             in_block = false;
@@ -184,7 +221,12 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                     j++;
                 x->val = j;
             }
-            if (mt_line_block_indicator(x)) {
+            const char *qv = s + (x->key_len ? x->val : x->body);
+            size_t qn = l - (size_t)(qv - s);
+            if (!x->comment && qn > 0 && (x->key_len || x->dash) && (qv[0] == '"' || qv[0] == '\'') &&
+                quote_open_after(qv + 1, qn - 1, qv[0]))
+                in_quote = qv[0];
+            if (mt_line_block_indicator(x) || commented_header(x)) {
                 in_block = true;
                 block_col = x->body;
             } else if (x->dash && x->key_len == 0 && x->body < l &&

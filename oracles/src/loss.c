@@ -268,9 +268,9 @@ static bool renamed_key(const mf_result *r, const char *s, size_t n)
 static bool concat_edge(const mf_result *r, const char *s, size_t n, size_t i, size_t j)
 {
     size_t a = j, b = i;
-    while (a < n && (s[a] == '"' || s[a] == '\'' || s[a] == ' '))
+    while (a < n && s[a] && strchr("\"' \t\r\n", s[a]))   /* the operand may sit on the next line */
         a++;
-    while (b > 0 && (s[b - 1] == '"' || s[b - 1] == '\'' || s[b - 1] == ' '))
+    while (b > 0 && s[b - 1] && strchr("\"' \t\r\n", s[b - 1]))
         b--;
     return ((a < n && s[a] == '+') || (b > 0 && s[b - 1] == '+')) && rule_fired(r, "json.string-concat");
 }
@@ -564,8 +564,29 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
 
 /* ---- structure ---- */
 
+/* Is offset i inside a flow collection that opens the value of a key
+ * written in the same string (`opts: {"id": "US-1", "tags": [...]}`, kept
+ * whole by yaml.plain-colon)? Its members are the string's own text, not
+ * members swallowed from outside. */
+static bool in_keyed_flow(const char *s, size_t i)
+{
+    size_t depth = 0, outer = 0;
+    for (size_t k = 0; k < i; k++) {
+        if (s[k] == '{' || s[k] == '[') {
+            if (!depth++)
+                outer = k;
+        } else if ((s[k] == '}' || s[k] == ']') && depth) {
+            depth--;
+        }
+    }
+    while (depth && outer > 0 && s[outer - 1] == ' ')
+        outer--;
+    return depth && outer > 0 && s[outer - 1] == ':';
+}
+
 /* A member-shaped run for key in s: 2 for `"key":` after a comma, a brace
- * or a line break, or `key:` after a line break; 1 for ` key: ` inside a
+ * (not inside a key's flow value in the string: in_keyed_flow) or a line
+ * break, or `key:` after a line break; 1 for ` key: ` inside a
  * line or at the start of the string (a folded line break looks so, and so
  * do prose and a value that holds ': '); 0 for none. */
 static int member_run(const char *s, size_t n, const char *key)
@@ -582,7 +603,7 @@ static int member_run(const char *s, size_t n, const char *key)
                 e++;
             while (a > 0 && (s[a - 1] == ' ' || s[a - 1] == '\n'))
                 nl |= s[--a] == '\n';
-            if (e < n && s[e] == ':' && (a == 0 || nl || strchr(",{", s[a - 1])))
+            if (e < n && s[e] == ':' && (a == 0 || nl || strchr(",{", s[a - 1])) && !in_keyed_flow(s, a))
                 best = 2;
             continue;
         }

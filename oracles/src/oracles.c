@@ -101,17 +101,6 @@ char *mf_value_diff(const json_t *got, const json_t *want, size_t max_lines)
     return buf;
 }
 
-/* First differing path, for one-line details. */
-static void first_diff(const json_t *got, const json_t *want, char *out, size_t n)
-{
-    char *d = mf_value_diff(got, want, 1);
-    size_t l = d ? strlen(d) : 0;
-    while (l && (d[l - 1] == '\n'))
-        d[--l] = '\0';
-    snprintf(out, n, "%s", d && *d ? d + 2 : "values differ");
-    free(d);
-}
-
 /* ---- idempotence ---- */
 
 int mf_oracle_idempotence(const mf_oracle_input *in, mf_verdict *v)
@@ -461,12 +450,31 @@ static bool enum_value(const mf_profile *p, const char *s)
     return false;
 }
 
+/* Is s a string somewhere in v (at most depth levels down)? */
+static bool holds_string(const json_t *v, const char *s, int depth)
+{
+    if (json_is_string(v))
+        return !strcmp(json_string_value(v), s);
+    if (depth <= 0)
+        return false;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (holds_string(json_array_get(v, i), s, depth - 1))
+                return true;
+        return false;
+    }
+    const char *k;
+    json_t *x;
+    json_object_foreach((json_t *)v, k, x) if (holds_string(x, s, depth - 1)) return true;
+    return false;
+}
+
+/* A string of the runtime context, at any depth: a normalizer copies it in
+ * (ticket id, the approved interview's question metadata for a Full Answers
+ * overlay), so it is no invention. */
 static bool from_options(const mf_options *o, const char *s)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)(o ? o->context : NULL), k, v) if (json_is_string(v) && !strcmp(json_string_value(v), s)) return true;
-    return false;
+    return o && o->context && holds_string(o->context, s, 16);
 }
 
 typedef struct {
@@ -771,104 +779,4 @@ int mf_oracles_run_except(const mf_oracle_input *in, mf_verdict *v, unsigned ski
         failed += fns[i](in, &v[i]);
     }
     return failed;
-}
-
-/* The value at JSON pointer path of v (borrowed), NULL when absent. */
-static const json_t *at_pointer(const json_t *v, const char *path)
-{
-    char seg[256];
-    while (v && path && *path == '/') {
-        const char *e = strchr(path + 1, '/');
-        size_t n = e ? (size_t)(e - path - 1) : strlen(path + 1);
-        if (n >= sizeof seg)
-            return NULL;
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++) {   /* ~1 is '/', ~0 is '~' */
-            char c = path[1 + i];
-            if (c == '~' && i + 1 < n && (path[2 + i] == '0' || path[2 + i] == '1'))
-                c = path[2 + i++] == '1' ? '/' : '~';
-            seg[k++] = c;
-        }
-        seg[k] = '\0';
-        if (json_is_object(v)) {
-            v = json_object_get(v, seg);
-        } else if (json_is_array(v)) {
-            char *end;
-            unsigned long i = strtoul(seg, &end, 10);
-            v = *seg && !*end ? json_array_get(v, i) : NULL;
-        } else {
-            v = NULL;
-        }
-        path = e;
-    }
-    return v;
-}
-
-int mf_oracle_rejected_reading(const mf_profile *p, const json_t *truth, const mf_error *e)
-{
-    char why[200];
-    if (e->tier != 2 || !p->schema || mf_oracle_schema_validate(p->schema, truth, why, sizeof why) != 0)
-        return 0;
-    const json_t *x = at_pointer(truth, e->path ? e->path : "");
-    if (!x)
-        return 1;   /* what core rejected is not in the input at all */
-    if (json_is_object(x) || json_is_array(x))
-        return 0;
-    char *text = json_is_string(x) ? strdup(json_string_value(x)) : json_dumps(x, JSON_ENCODE_ANY);
-    bool own = text && e->message && strstr(e->message, text);
-    free(text);
-    return !own;
-}
-
-int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clean, size_t len, json_t **truth,
-                    mf_verdict *v)
-{
-    *truth = NULL;
-    json_t *t = NULL;
-    if (mf_oracle_truth(p, clean, len, &t, v) != 0) {
-        v->ran = true;
-        return 2;
-    }
-    start(v);
-    mf_result *r = mf_repair(p, clean, len, opt);
-    if (!r) {
-        json_decref(t);
-        snprintf(v->detail, sizeof v->detail, "repair returned NULL");
-        v->failed = true;
-        return 1;
-    }
-    int rc = 0;
-    if (r->status != MF_ACCEPTED && mf_oracle_rejected_reading(p, t, &r->error)) {
-        /* the strict load satisfies the profile's schema by the oracles' own validator */
-        snprintf(v->detail, sizeof v->detail, "clean artifact misread: its strict load satisfies the schema, but core "
-                 "rejects it (tier 2 %s: %.200s)", r->error.type ? r->error.type : "?",
-                 r->error.message ? r->error.message : "");
-        rc = 3;
-    } else if (r->status != MF_ACCEPTED && r->error.tier >= 2) {
-        snprintf(v->detail, sizeof v->detail, "clean artifact rejected: %s: %s", r->error.type ? r->error.type : "?",
-                 r->error.message ? r->error.message : "");
-        rc = 2;
-    } else if (r->status != MF_ACCEPTED) {
-        snprintf(v->detail, sizeof v->detail, "clean artifact misread: strict %s but rejected (tier 1 %s: %.200s)",
-                 p->format == MF_FORMAT_JSON ? "JSON" : "YAML", r->error.type ? r->error.type : "?",
-                 r->error.message ? r->error.message : "");
-        rc = 3;
-    } else if (r->warnings.count || r->repair_applied) {
-        snprintf(v->detail, sizeof v->detail, "clean artifact gives %zu warnings (first %s: %s), candidate %s",
-                 r->warnings.count, r->warnings.count ? r->warnings.items[0].rule : "-",
-                 r->warnings.count ? r->warnings.items[0].message : "-", r->candidate ? r->candidate : "?");
-        rc = 1;
-    } else if (!json_equal(r->value, t)) {
-        char d[300];
-        first_diff(r->value, t, d, sizeof d);
-        snprintf(v->detail, sizeof v->detail, "clean artifact misread: no warning, but not its strict load: %s", d);
-        rc = 3;
-    }
-    mf_result_free(r);
-    if (rc == 0 || rc == 3)
-        *truth = t;
-    else
-        json_decref(t);
-    v->failed = rc == 1 || rc == 3;
-    return rc;
 }

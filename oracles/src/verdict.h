@@ -2,6 +2,8 @@
 #ifndef MALFORM_ORACLES_VERDICT_H
 #define MALFORM_ORACLES_VERDICT_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "malform/oracles.h"
 
@@ -27,6 +29,17 @@ static inline bool rule_fired(const mf_result *r, const char *rule)
         if (r->warnings.items[i].rule && !strcmp(r->warnings.items[i].rule, rule))
             return true;
     return false;
+}
+
+/* The first differing path of got against want, for one-line details. */
+static inline void first_diff(const json_t *got, const json_t *want, char *out, size_t n)
+{
+    char *d = mf_value_diff(got, want, 1);
+    size_t l = d ? strlen(d) : 0;
+    while (l && (d[l - 1] == '\n'))
+        d[--l] = '\0';
+    snprintf(out, n, "%s", d && *d ? d + 2 : "values differ");
+    free(d);
 }
 
 #endif

@@ -103,6 +103,64 @@ static void test_json_inner_quote(void **state)
         fail_msg("faithful value: %s", v.detail);
 }
 
+/* Strings joined by '+' across a line break ("...400"+ / "c") glue the
+ * operand's word onto the last one: json.string-concat names that. */
+static void test_concat_across_lines(void **state)
+{
+    (void)state;
+    const char *text = "{\"cases\": [\"rejects with 400\"+\n  \"c\"]}";
+    mf_result *r = fake(text, "{\"cases\":[\"rejects with 400c\"]}");
+    mf_warnings_add(&r->warnings, "json.string-concat", 1, "strings joined by '+' concatenated into one string");
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    mf_verdict v;
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("operand on the next line: %s", v.detail);
+    mf_result_free(r);
+}
+
+/* A flow mapping written as a key's value inside a string (`opts: {"story_id":
+ * ...}`, kept whole by yaml.plain-colon, entry dd28559d) holds its own
+ * members; a brace after a comma (the next array item's object) still
+ * starts a swallowed member. */
+static void test_keyed_brace_in_string(void **state)
+{
+    (void)state;
+    const char *text = "- profile: task_breakdown-opts: {\"story_id\": \"US-021\"}\n- story_id: US-021\n";
+    mf_verdict v;
+    if (run(mf_oracle_structure, "generic_yaml", text,
+            "[{\"profile\":\"task_breakdown-opts: {\\\"story_id\\\": \\\"US-021\\\"}\"},{\"story_id\":\"US-021\"}]", &v))
+        fail_msg("the string's own flow mapping: %s", v.detail);
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", text,
+                         "[{\"profile\":\"x}, {\\\"story_id\\\": \\\"US-021\\\"}\"},{\"story_id\":\"US-021\"}]", &v), 1);
+    /* deeper in the same flow value, after a comma: still the string's own text */
+    if (run(mf_oracle_structure, "generic_yaml", text,
+            "[{\"profile\":\"opts: {\\\"a\\\": {\\\"b\\\": 1}, \\\"story_id\\\": \\\"US-021\\\"}\"},{\"story_id\":\"US-021\"}]", &v))
+        fail_msg("a member after a comma inside the string's flow mapping: %s", v.detail);
+}
+
+/* The markdown fallback of artifact_files drops the prose around its blocks:
+ * core names it in a warning, so the conservation oracle finds nothing lost
+ * (run 5 pre-run: "This covers every requirement in the ticket." after the
+ * last block was dropped silently). */
+static void test_markdown_prose_named(void **state)
+{
+    (void)state;
+    const char *text = "Here are the files.\n\n```markdown\nfilename: README.md\n# In\n```\n\n"
+                       "This covers every requirement in the ticket.\n";
+    const mf_profile *p = mf_profiles_get("artifact_files");
+    json_t *ctx = J("{\"expected_files\": [\"README.md\"]}");
+    mf_options opt = {0};
+    opt.context = ctx;
+    mf_result *r = mf_repair(p, text, strlen(text), &opt);
+    assert_int_equal(r->status, MF_ACCEPTED);
+    mf_oracle_input in = {p, &opt, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    mf_verdict v;
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("prose around markdown blocks: %s", v.detail);
+    mf_result_free(r);
+    json_decref(ctx);
+}
+
 static void test_folded_plain_scalar(void **state)
 {
     (void)state;
@@ -303,7 +361,8 @@ int main(void)
         cmocka_unit_test(test_folded_plain_scalar),
         cmocka_unit_test(test_fuzz_false_positives),
         cmocka_unit_test(test_concat_and_renamed_keys),
-        cmocka_unit_test(test_structure_truth),
+        cmocka_unit_test(test_structure_truth), cmocka_unit_test(test_keyed_brace_in_string),
+        cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
         cmocka_unit_test(test_differential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

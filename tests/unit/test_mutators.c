@@ -414,6 +414,128 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_string_equal(raw, "notes: '|-'\n  check output\n");
         free(raw);
     }
+    /* an unquoted value core would read as more keys of its line (yaml.inline-keys' guess, a key the
+     * profile or document knows) is no exact site for yaml.plain-colon / yaml.free-text; one whose
+     * first key word has two words before it, or is capitalized and unknown, is */
+    for (int seed = 1; seed < 40; seed++) {
+        char text[600];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: %s seed=%d\n---\nquestions:\n"
+                 "  - id: Q01\n    phase: foundation\n    question: \"Which backups are in scope: nightly\"\n"
+                 "    rationale: \"Gap: no timeout\"\ncoverage:\n  gaps:\n    - \"Escalation path: unspecified\"\n"
+                 "  gap_resolutions:\n    - gap: \"Escalation path: unspecified\"\n    - gap: \"a: b c: d e: f g\"\n"
+                 "    - gap: \"All of id: Q01\"\n",
+                 seed % 2 ? "yaml.plain-colon" : "yaml.free-text", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "- gap: \"Escalation path: unspecified\"\n"));
+        assert_non_null(strstr(raw, "- gap: \"All of id: Q01\"\n"));
+        assert_non_null(strstr(raw, "- gap: \"a: b c: d e: f g\"\n"));
+        free(raw);
+    }
+    bool unquoted = false;
+    for (int seed = 1; seed < 40 && !unquoted; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.plain-colon seed=%d\n---\n"
+                 "question: \"Which backups are in scope: nightly\"\nrationale: \"Gap: no timeout\"\n", seed);
+        contract_of(text, &raw);
+        unquoted = strstr(raw, "question: Which") || strstr(raw, "rationale: Gap");
+        free(raw);
+    }
+    assert_true(unquoted);
+    /* json.unescaped-quote leaves a string whose inner quotes make a key shape ({\"a\": [): unescaped,
+     * core refuses a string that would hold a member; json.concatenated never glues its stray value
+     * onto an artifact json.truncate cut short */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"d\": \"array[0]] = {\\\"a\\\": [\", \"e\": \"say \\\"hi\\\" now\"}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "{\\\"a\\\": ["));
+        free(raw);
+    }
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: task_breakdown\nop: json.truncate seed=%d\n"
+                 "op: json.concatenated seed=%d\n---\n{\"story_id\": \"US-1\", \"tasks\": [], \"notes\": \"a b c\"}\n",
+                 seed, seed);
+        contract_of(text, &raw);
+        static const char *const stray[] = {"{\"status\": \"ok\"}\n", "{}\n", "{\"note\": \"draft 1\"}\n"};
+        for (size_t k = 0; k < 3; k++)
+            if (strstr(raw, stray[k]) && strncmp(raw, stray[k], strlen(stray[k])))
+                fail_msg("seed %d: stray value after a cut artifact: %s", seed, raw);
+        free(raw);
+    }
+    /* no site where the unquoted text reads as another node or value: a free-text value starting
+     * '- ' (a list item), a quote a later line-ending '"' would close, a type union cut short */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: yaml.free-text seed=%d\n---\nbeads:\n"
+                 "- id: b\n  title: '- starts like an item: but is text'\n  acceptance_criteria:\n  - T\n  prd_refs: []\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "title: '- starts"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-quote seed=%d\n---\n"
+                 "title: \"P\"\nnote: run `x`\"\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "title: \"P\"\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.type-union seed=%d\n---\n"
+                 "kind: '\"epic\" | \"'\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "kind: '\"epic\" | \"'\n");
+        free(raw);
+    }
+    /* a value op never writes into the members of a key whose enum applies to each of them
+     * (bead_status checks: tests, lint... are pass/fail, norm.check-value maps them) */
+    for (int seed = 1; seed < 40; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: val.template seed=%d\n---\n"
+                 "status: done\nsummary: did it\nchecks:\n  tests: pass\n  lint: pass\n  typecheck: pass\n"
+                 "  qualitative: pass\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "tests: pass\n  lint: pass\n  typecheck: pass\n  qualitative: pass"));
+        free(raw);
+    }
+    /* run 5: a prose line is no sibling entry for yaml.colon-space ('note:d' + a sentence is one
+     * plain scalar); cand.prose-after does not stack on prose; yaml.invalid-escape never
+     * double-quotes a value holding more keys */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-after seed=1\n"
+                 "op: yaml.colon-space seed=%d\nop: cand.prose-after seed=%d\n---\nnote: d\n", seed, seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "note: d\n"));
+        assert_null(strstr(strstr(raw, "ticket.") + 1, "ticket."));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
+                 "count: 3 pattern: ^\\d\nname: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "count: 3 pattern: ^\\d\n"));
+        free(raw);
+    }
+    /* yaml.xml-tag-lines has no site in a one-scalar document: tags around it are text of the scalar */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[200];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.xml-tag-lines seed=%d\n---\ni\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "i\n");
+        free(raw);
+    }
+    /* a schema echo must be rejected only while it leads the output (seed 000: output that starts with a
+     * root key); a tag, fence, role prefix or prose a later op puts before it leaves the artifact after it
+     * to be repaired exactly (or rejected), and a wrapper indenting it makes it data */
+    const char *echo = "malform-case 1\nprofile: bead_status\nop: cand.schema-echo seed=1\n%s---\nstatus: done\n";
+    static const char *const after_echo[] = {"", "op: cand.tag-envelope seed=1\n", "op: yaml.xml-tag-lines seed=1\n",
+                                             "op: cand.transcript-prefix seed=1 first=0\n", "op: cand.prose-before seed=1\n",
+                                             "op: cand.fence-unclosed seed=1\n", "op: norm.wrapper-chain seed=1\n"};
+    static const mf_contract echo_contract[] = {MF_CONTRACT_REJECT, MF_CONTRACT_EXACT, MF_CONTRACT_EXACT,
+                                                MF_CONTRACT_EXACT, MF_CONTRACT_EXACT, MF_CONTRACT_EXACT, MF_CONTRACT_RAW};
+    for (size_t i = 0; i < sizeof after_echo / sizeof *after_echo; i++) {
+        char text[300];
+        snprintf(text, sizeof text, echo, after_echo[i]);
+        if (contract_of(text, NULL) != echo_contract[i])
+            fail_msg("schema echo then '%s': contract %d, want %d", after_echo[i], contract_of(text, NULL),
+                     echo_contract[i]);
+    }
     const char *prefixed_in = "malform-case 1\nprofile: task_breakdown\nop: cand.transcript-prefix seed=1\n"
                               "op: norm.wrapper seed=1\n---\n{\"story_id\": \"US-1\", \"tasks\": []}\n";
     assert_int_equal(contract_of(prefixed_in, NULL), MF_CONTRACT_RAW);
@@ -531,6 +653,25 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_null(strstr(raw, "then\"\""));
         free(raw);
     }
+    /* json.prose-array never wraps one operand of json.string-plus's `"a" + "b"` (`["a "]+"b"`
+     * repairs to no value); norm.enum-case keeps a backtick string's delimiters out of its value */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: investor_decision\nop: json.string-plus seed=%d\n"
+                 "op: json.prose-array seed=%d\n---\n{\"investor_id\": \"i\", \"decision\": \"invest\", "
+                 "\"conviction_score\": 7, \"reasoning\": \"Strong team\", \"key_conditions\": \"Board seat\"}\n",
+                 seed, seed + 7);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"]+"));
+        assert_null(strstr(raw, "\"] +"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: investor_decision\nop: json.backtick-string seed=%d\n"
+                 "op: norm.enum-case seed=%d\n---\n{\"investor_id\": \"i\", \"decision\": \"invest\", "
+                 "\"conviction_score\": 7, \"reasoning\": \"S\", \"key_conditions\": \"B\"}\n", seed, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"`"));
+        free(raw);
+    }
     /* a whole-artifact fence that a later wrapper indents into the artifact: raw */
     assert_int_equal(contract_of("malform-case 1\nprofile: refinement_changes\nop: yaml.code-fence seed=1\n"
                                  "op: norm.wrapper-chain seed=1\n---\nchanges:\n- type: added\n  item_id: r\n", NULL),
@@ -571,6 +712,58 @@ static void test_op_sites_and_ambiguity(void **state)
     /* "Status update: ..." before an artifact whose first key is no top-level key of prd */
     const char *anchor = "malform-case 1\nprofile: prd\nop: cand.anchor seed=1 text=2\n---\nnot_a_prd_key: 1\n";
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
+}
+
+/* Sites around YAML markers: a body under a commented block header stays
+ * block text, a drifted dash never becomes an empty block's text, and a
+ * sentence after a closing `---` is the second document core keeps. */
+static void test_yaml_marker_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 30; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-header-comment seed=%d\n"
+                 "op: yaml.colon-space seed=%d\n---\nsummary: |\n  note: this is text\ntitle: done\n", seed, seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  note: this is text\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n"
+                 "---\nsteps:\n  - id: S\n    notes: |-\n  - id: T\n    name: t\n", seed);
+        contract_of(text, &raw);
+        const char *t = strstr(raw, "- id: T");
+        assert_non_null(t);
+        const char *ls = t;
+        while (ls > raw && ls[-1] != '\n')
+            ls--;
+        assert_true(t - ls <= 4); /* at or left of `notes: |-`: never its text */
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=%d\n"
+                 "op: cand.prose-after seed=1 text=1\n---\na: 1\nb: two\n", seed);
+        assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+        /* a wrapper after the closer indents the `---` into the artifact: no marker left for the rule */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.front-matter-closer seed=%d\n"
+                 "op: norm.wrapper seed=2\n---\nbead_id: x\nstatus: done\nsummary: ok\n", seed);
+        assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+        /* a `|-` inside a multi-line double-quoted scalar is text: no header site */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-header-comment seed=%d\n"
+                 "---\nhint: \"\n    notes: |-\n      run?\"\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "notes: |-\n"));
+        free(raw);
+        /* zero-indented lists: a drift of 2 would put the dash on the inner list's column */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n"
+                 "---\nepics:\n- id: E1\n  story: |-\n    text\n  stories:\n  - id: S1\n- id: E2\n  title: t\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n  - id: E2"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=%d\n"
+                 "op: yaml.front-matter-closer seed=%d\n---\na: 1\nb: two\n", seed, seed + 1);
+        contract_of(text, &raw);
+        const char *closer = strstr(raw, "b: two\n---");
+        assert_non_null(closer);
+        assert_null(strstr(closer + 10, "---")); /* one closer: the second op finds no site */
+        free(raw);
+    }
 }
 
 static void test_op_fixtures(void **state)
@@ -616,6 +809,7 @@ int main(void)
         cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
+        cmocka_unit_test(test_yaml_marker_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

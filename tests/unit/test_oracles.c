@@ -414,6 +414,26 @@ static void test_raw_invalid_escape_kept(void **state)
     mf_result_free(r);
 }
 
+/* A string a normalizer copied from the runtime context, at any depth (the
+ * approved interview's answer_type in a Full Answers overlay, run 2 entry
+ * 4ebb2e6c), is no invented word; without that context it is. */
+static void test_raw_context_strings(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("generic_json");
+    const char *raw = "{\"id\": \"Q01\"}";
+    mf_result *r = fake(J("{\"id\": \"Q01\", \"answer_type\": \"multi_choice\"}"), "raw", true);
+    json_t *ctx = J("{\"approved_interview\": {\"questions\": [{\"id\": \"Q01\", \"answer_type\": \"multi_choice\"}]}}");
+    mf_options opt = {0};
+    mf_oracle_input in = {p, &opt, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
+    mf_verdict v;
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
+    opt.context = ctx;
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
+    json_decref(ctx);
+    mf_result_free(r);
+}
+
 /* Strings joined by '+' (json.string-concat) glue the last word of one to the
  * first of the next: no invented word; without the rule's warning it is. */
 static void test_raw_string_concat_glues_words(void **state)
@@ -465,6 +485,46 @@ static void test_rejected_reading(void **state)
     json_decref(t);
 }
 
+/* A clean artifact core rejects for its own value is no valid case (2), not
+ * a misread (3): the value sits under a key the profile's aliases map to the
+ * rejected path (run 2: 't\\arget_users:' and 'files_chan${ged:' with no
+ * value, read as target_users / files_changed, then null is no array), or
+ * the input's own pattern does not compile. A pattern that does compile yet
+ * is rejected as invalid is core's misreading. */
+static void test_rejected_own_value(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *profile, *text;
+        int status;
+    } cases[] = {
+        {"prd", "schema_version: 1\nticket_id: L\nartifact: prd\nstatus: approved\nproduct:\n  t\\arget_users:\n"
+                "epics:\n  - id: E\n    title: T\n    user_stories:\n      - id: U\n        title: R\n"
+                "        acceptance_criteria:\n          - T\n", 2},
+        {"bead_status", "status: done\nchecks:\n  tests: p\n  lint: p\n  typecheck: f\n  qualitative: p\n"
+                        "files_chan${ged:\n", 2},
+        {"extraction_rule", "name: t\nglob: \"*\"\nextract:\n  kind:\n    from: rel_path\n"
+                            "    pattern: \"\\\\|png|jpe?g|csv)$\"\n", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *truth;
+        mf_verdict v;
+        int st = mf_oracle_clean(mf_profiles_get(cases[i].profile), NULL, cases[i].text, strlen(cases[i].text), &truth,
+                                 &v);
+        if (st != cases[i].status)
+            fail_msg("case %zu (%s): status %d, want %d: %s", i, cases[i].profile, st, cases[i].status, v.detail);
+        json_decref(truth);
+    }
+    const mf_profile *p = mf_profiles_get("extraction_rule");
+    json_t *t = json_pack("{s:s, s:s, s:{s:{s:s, s:s}}}", "name", "t", "glob", "*", "extract", "kind", "from",
+                          "rel_path", "pattern", "\\.(png|csv)$");
+    mf_error compiles = {2, "INVALID_REGEX", "/extract/kind/pattern", 0, 0, "Field 'kind' has invalid regex"};
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &compiles), 1);
+    json_object_set_new(json_object_get(json_object_get(t, "extract"), "kind"), "pattern", json_string("\\|png)$"));
+    assert_int_equal(mf_oracle_rejected_reading(p, t, &compiles), 0);
+    json_decref(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -475,7 +535,8 @@ int main(void)
         cmocka_unit_test(test_truth_independent), cmocka_unit_test(test_planted_clean_input_bug),
         cmocka_unit_test(test_raw_words_unterminated), cmocka_unit_test(test_raw_invalid_escape_kept),
         cmocka_unit_test(test_raw_string_concat_glues_words),
-        cmocka_unit_test(test_rejected_reading),
+        cmocka_unit_test(test_rejected_reading), cmocka_unit_test(test_rejected_own_value),
+        cmocka_unit_test(test_raw_context_strings),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

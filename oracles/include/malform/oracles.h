@@ -112,9 +112,10 @@ int mf_oracle_truth(const mf_profile *p, const char *clean, size_t len, json_t *
 /* Does core's rejection e of a text whose strict load is truth reject core's
  * own misreading? Yes for a tier-2 rejection when truth satisfies the profile
  * schema (mf_oracle_schema_validate) and the value core rejected (quoted in
- * e->message, at e->path) is not the input's own value there - core changed
- * it, then rejected its change. A rejection that quotes the input's own
- * value is a check the schema subset cannot express (a cross-field rule). */
+ * e->message, at e->path, a key read through the profile's aliases) is not
+ * the input's own value there - core changed it, then rejected its change. A
+ * rejection that quotes the input's own value, or an INVALID_REGEX of a
+ * pattern PCRE2 refuses too, is a check the schema subset cannot express. */
 int mf_oracle_rejected_reading(const mf_profile *p, const json_t *truth, const mf_error *e);
 
 /* The clean-artifact check: *truth is mf_oracle_truth's, and core's repair of

@@ -1,0 +1,86 @@
+/* ops_yaml_flow.c - a one-line flow collection whose last closer(s) were
+ * left out (`tags: [ci, fast` then the next entry), as a model writes a
+ * short list and moves on. Exact: yaml.unclosed-flow appends the closers
+ * still open when the next line starts a new element. Not on the text's last
+ * content line (the rule leaves that one: it may be a truncation). */
+#include <string.h>
+#include "mut_internal.h"
+
+/* The value of line l when it is one balanced flow collection with no quote
+ * or comment in it (`[a, b]`, `{x: [1, 2]}`): its text in *v, its length. */
+static size_t flow_value(const mt_line *l, const char **v)
+{
+    size_t n;
+    if (l->key_len) {
+        n = mt_line_value(l, v);
+    } else if (l->dash) {
+        *v = l->s + l->body;
+        n = l->len - l->body;
+        while (n && ((*v)[n - 1] == ' ' || (*v)[n - 1] == '\r'))
+            n--;
+    } else {
+        return 0;
+    }
+    if (n < 2 || ((*v)[0] != '[' && (*v)[0] != '{'))
+        return 0;
+    char want[32];
+    size_t depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = (*v)[i];
+        if (c == '"' || c == '\'' || c == '#' || c == '\t')
+            return 0;
+        if (c == '[' || c == '{') {
+            if (depth == sizeof want)
+                return 0;
+            want[depth++] = c == '[' ? ']' : '}';
+        } else if (c == ']' || c == '}') {
+            if (!depth || want[--depth] != c || (depth == 0 && i + 1 < n))
+                return 0;
+        }
+    }
+    return depth == 0 ? n : 0;
+}
+
+/* Line i holds such a value and the next content line starts a new element
+ * for the rule: a list item, or a key at or left of line i's key column. */
+static bool site(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    const char *v;
+    if (l->block_body || l->comment || !flow_value(l, &v))
+        return false;
+    size_t j = i + 1;
+    while (j < ls->n && (ls->v[j].blank || ls->v[j].comment))
+        j++;
+    if (j >= ls->n || ls->v[j].block_body)
+        return false;
+    const mt_line *x = &ls->v[j];
+    size_t col = l->key_len ? l->body : l->indent;
+    return x->dash || (x->key_len && !x->dash && x->indent <= col);
+}
+
+int mt_op_yaml_unclosed_flow(mf_op_ctx *ctx)
+{
+    if (!mt_is_yaml(ctx))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t sites[256], m = 0;
+    for (size_t i = 0; i < ls.n && m < 256; i++)
+        if (site(&ls, i))
+            sites[m++] = i;
+    int rc = 0;
+    if (m) {
+        const mt_line *l = &ls.v[sites[mt_rand(ctx, m)]];
+        const char *v;
+        size_t n = flow_value(l, &v), keep = n - 1;
+        if (mt_rand(ctx, 2)) /* all the closers at the end, or only the last */
+            while (keep > 1 && (v[keep - 1] == ']' || v[keep - 1] == '}'))
+                keep--;
+        size_t end = (size_t)(v - l->s) + keep;
+        rc = mt_replace_line(ctx, &ls, (size_t)(l - ls.v), l->s, end);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
