@@ -880,7 +880,16 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
                       "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
                       open, line, close))
         return -1;
-    if (cut)                              /* `Here it is: {"k": "v` - never closed: cut */
+    bool fenced = false;
+    size_t fe = cut ? mf_cand_fence_end(s, len, st, &fenced) : len;
+    if (fe < len) {                       /* "```json", prose, `{"a": ["` then "```" and prose: not the cut string's text */
+        int fl = mf_cand_line_at(s, fe);
+        return emit(c, "json-span", a, fe - st, MF_RULE_ID(CAND_JSON_SPAN), line,
+                    "Took the text from the first '%c' (line %d) to the closing code fence at line %d as the JSON "
+                    "artifact (it never closes: the output was cut); the fence and the text after it were left out.",
+                    open, line, fl);
+    }
+    if (cut && !fenced)                   /* `Here it is: {"k": "v` - never closed: cut */
         return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,
                     "Took the text from the first '%c' (line %d) to the end as the JSON artifact "
                     "(it never closes: the output was cut).", open, line);
