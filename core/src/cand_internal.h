@@ -48,6 +48,12 @@ typedef struct { size_t start, end; } mf_cand_span;
  * inside JSON strings ignored), largest first (ties: earlier first).
  * Returns the count, or (size_t)-1 on OOM. */
 size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t max);
+/* When st lies inside a code fence opened on an earlier line (``` or ~~~)
+ * and a bare closing fence line of that kind follows st with no JSON
+ * structure ('{', '[', '"') after it: that line's start (cand_json.c); else
+ * len, with *inside set when such fence lines follow st but structure
+ * follows each (a cut string would swallow them). */
+size_t mf_cand_fence_end(const char *s, size_t len, size_t st, bool *inside);
 
 /* Does the line [s, s+n) end a YAML block scalar header (`key: |`, `- >-`,
  * `k: |2`, or one damage quoted: `k: "|-"`)? Its deeper lines are text. */

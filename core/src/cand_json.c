@@ -229,3 +229,74 @@ size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t m
     free(stack), free(lv), free(pool);
     return n;
 }
+
+/* A fence line at b (line end e): up to 3 spaces, then 3 or more backticks
+ * or tildes. Returns the run's length (its kind in *kind), *bare when only
+ * blanks follow the run; 0 for no fence line. */
+static size_t fence_line(const char *s, size_t b, size_t e, char *kind, bool *bare)
+{
+    size_t k = b;
+    while (k < e && k - b < 3 && s[k] == ' ')
+        k++;
+    if (k >= e || (s[k] != '`' && s[k] != '~'))
+        return 0;
+    size_t r = k;
+    while (r < e && s[r] == s[k])
+        r++;
+    if (r - k < 3)
+        return 0;
+    *kind = s[k];
+    size_t t = r;
+    while (t < e && (s[t] == ' ' || s[t] == '\t' || s[t] == '\r'))
+        t++;
+    *bare = t == e;
+    if (s[k] == '`' && memchr(s + r, '`', e - r))
+        return 0;                       /* ```a``` : inline code, no fence */
+    return r - k;
+}
+
+size_t mf_cand_fence_end(const char *s, size_t len, size_t st, bool *inside)
+{
+    *inside = false;
+    char open_kind = 0;
+    size_t open_run = 0;
+    size_t b = 0;
+    for (; b < st;) {                   /* lines that end before st: is a fence open at st? */
+        const char *nl = memchr(s + b, '\n', len - b);
+        size_t e = nl ? (size_t)(nl - s) : len;
+        if (e >= st)
+            break;
+        char kind;
+        bool bare;
+        size_t run = fence_line(s, b, e, &kind, &bare);
+        if (run && !open_run) {
+            open_kind = kind, open_run = run;
+        } else if (run && kind == open_kind && run >= open_run && bare) {
+            open_run = 0;
+        }
+        b = e + 1;
+    }
+    if (!open_run)
+        return len;
+    size_t last = st;                   /* the last JSON structure after st */
+    for (size_t k = len; k > st; k--)
+        if (s[k - 1] == '{' || s[k - 1] == '[' || s[k - 1] == '"') {
+            last = k - 1;
+            break;
+        }
+    const char *nl;
+    for (b = st; b < len;) {            /* the first closing fence line after that structure */
+        nl = memchr(s + b, '\n', len - b);
+        size_t e = nl ? (size_t)(nl - s) : len;
+        char kind;
+        bool bare;
+        size_t run = b > st && (s[b - 1] == '\n') ? fence_line(s, b, e, &kind, &bare) : 0;
+        if (run && kind == open_kind && run >= open_run && bare) {
+            if (b > last)
+                return b;
+            *inside = true;             /* structure follows it: a fence of the text, or prose we cannot tell */
+        }
+        b = e + 1;
+    }
+    return len;
+}

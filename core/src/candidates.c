@@ -43,6 +43,7 @@
 #define MF_CAND_MAX 64
 #define MF_CAND_PER_KIND 12
 #define MF_CAND_JSON_SPANS 6
+#define MF_SPAN_DEPTH 256 /* brackets tracked by the cut-span check */
 
 const mf_rule mf_rules_cand[] = {
     {"cand.recovered", "000 Universal Repairs / Candidate Extraction",
@@ -792,7 +793,44 @@ static bool value_opener(const char *s, size_t len, size_t k)
     size_t j = k + 1;
     while (j < len && isspace((unsigned char)s[j]))
         j++;
-    return j < len && (s[j] == '"' || s[j] == '{' || s[j] == '[' || s[j] == '-' || isdigit((unsigned char)s[j]));
+    return j < len && (s[j] == '"' || s[j] == '\'' || s[j] == '{' || s[j] == '[' || s[j] == '-' ||
+                       isdigit((unsigned char)s[j]));
+}
+
+/* Does the opener at st never close (brackets matched by kind, double-quoted
+ * strings and terminal noise skipped): the artifact was cut after its inner
+ * values closed? A closer of an outer kind closes the inner openers too
+ * (`{"a": [1}`: an early closer, no cut). */
+static bool never_closes(const char *s, size_t len, size_t st)
+{
+    char kinds[MF_SPAN_DEPTH];
+    size_t depth = 0;
+    bool in_str = false;
+    for (size_t i = st; i < len; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = false;
+        } else if (c == '"') {
+            in_str = true;
+        } else if ((c == '{' || c == '[') && !terminal_bracket(s, len, i)) {
+            if (depth == MF_SPAN_DEPTH)
+                return false;           /* too deep to tell: no cut span */
+            kinds[depth++] = c;
+        } else if (c == '}' || c == ']') {
+            char o = c == '}' ? '{' : '[';
+            size_t d = depth;
+            while (d > 0 && kinds[d - 1] != o)
+                d--;
+            if (d > 0)
+                depth = d - 1;          /* closes its opener and every one left open inside it */
+            if (depth == 0)
+                return false;
+        }
+    }
+    return true;
 }
 
 /* Does a '{' or '[' that starts a JSON value stand before st (`[assistant] [\n {`:
@@ -816,7 +854,10 @@ static bool terminal_bracket(const char *s, size_t len, size_t i)
 
 /* First `open` to last `close`. Skipped when structure follows the last
  * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
- * truncated value) and when it is the whole text. */
+ * truncated value) and when it is the whole text. When the first opener
+ * starts a JSON value after prose and never closes (`Here it is: {"k": "v`,
+ * or `{'a': {'b': 1}, 'c': [1` whose inner values closed), the text from it
+ * to the end is the cut artifact: offered after the first-to-last span. */
 static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
 {
     const char *a = memchr(s, open, len);
@@ -828,23 +869,31 @@ static int span_emit(ctx *c, const char *s, size_t len, char open, char close)
     size_t st = (size_t)(a - s);
     if ((st == 0 || s[st - 1] == '\n') && mf_cand_prefix_len(a, len - st))
         return 0; /* a transcript role prefix: the prefix-stripped text's span */
-    if (e <= st && st > 0 && value_opener(s, len, st) && !holds_member(s, 0, st) && !opener_before(s, len, st)) {
-        int line = mf_cand_line_at(s, st);   /* `Here it is: {"k": "v` - never closed: cut */
+    bool cut = (e <= st || never_closes(s, len, st)) && st > 0 && value_opener(s, len, st) &&
+               !holds_member(s, 0, st) && !opener_before(s, len, st);
+    int line = mf_cand_line_at(s, st);
+    bool whole = e > st + 1 && !(st == 0 && blank(s + e, len - e)) && !holds_member(s, 0, st);
+    for (size_t i = e; whole && i < len; i++)
+        if ((s[i] == '{' || s[i] == '[' || s[i] == '"') && !terminal_bracket(s, len, i))
+            whole = false;
+    if (whole && emit(c, "json-span", a, e - st, MF_RULE_ID(CAND_JSON_SPAN), line,
+                      "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
+                      open, line, close))
+        return -1;
+    bool fenced = false;
+    size_t fe = cut ? mf_cand_fence_end(s, len, st, &fenced) : len;
+    if (fe < len) {                       /* "```json", prose, `{"a": ["` then "```" and prose: not the cut string's text */
+        int fl = mf_cand_line_at(s, fe);
+        return emit(c, "json-span", a, fe - st, MF_RULE_ID(CAND_JSON_SPAN), line,
+                    "Took the text from the first '%c' (line %d) to the closing code fence at line %d as the JSON "
+                    "artifact (it never closes: the output was cut); the fence and the text after it were left out.",
+                    open, line, fl);
+    }
+    if (cut && !fenced)                   /* `Here it is: {"k": "v` - never closed: cut */
         return emit(c, "json-span", a, len - st, MF_RULE_ID(CAND_JSON_SPAN), line,
                     "Took the text from the first '%c' (line %d) to the end as the JSON artifact "
                     "(it never closes: the output was cut).", open, line);
-    }
-    if (e <= st + 1 || (st == 0 && blank(s + e, len - e)))
-        return 0;
-    for (size_t i = e; i < len; i++)
-        if ((s[i] == '{' || s[i] == '[' || s[i] == '"') && !terminal_bracket(s, len, i))
-            return 0;
-    if (holds_member(s, 0, st))
-        return 0;
-    int line = mf_cand_line_at(s, st);
-    return emit(c, "json-span", a, e - st, MF_RULE_ID(CAND_JSON_SPAN), line,
-                "Took the text from the first '%c' (line %d) to the last '%c' as the JSON artifact.",
-                open, line, close);
+    return 0;
 }
 
 /* The kind that opens first goes first. The other kind only when the first

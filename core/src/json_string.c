@@ -894,7 +894,7 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
     char opened_kinds[OPENERS_TRACKED]; /* the text's open '{' and '[', innermost last */
     size_t n_opened = 0;
     static const unsigned char decides[256] = {['\\'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1,
-                                               ['"'] = 1, ['\''] = 1, ['`'] = 1, [0xE2] = 1};
+                                               ['"'] = 1, ['\''] = 1, ['`'] = 1, [0xE2] = 1, ['\n'] = 1};
     const unsigned char *s = (const unsigned char *)p->s;
     for (size_t m = content; m < close; m++) {
         while (m < close && !decides[s[m]])
@@ -904,6 +904,16 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         int c = s[m];
         if (c == '\\') {
             m++;
+            continue;
+        }
+        if (c == '\n') {               /* a line `  filename: "x.md",` (or `{ name: [`): a member whose key has no quotes */
+            size_t k = m + 1;
+            while (k < close && (at(p, k) == ' ' || at(p, k) == '\t' || at(p, k) == '\r'))
+                k++;
+            while (k < close && (at(p, k) == '{' || at(p, k) == '[' || at(p, k) == ','))
+                k = jl_past_spaces(p, k + 1);
+            if (k < close && unquoted_member_at(p, k))
+                return k;
             continue;
         }
         braces += c == '{' && at(p, m - 1) != '$' ? 1 : c == '}' && braces > 0 ? -1 : 0;
