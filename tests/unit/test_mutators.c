@@ -714,6 +714,41 @@ static void test_op_sites_and_ambiguity(void **state)
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
 }
 
+/* Session 6's mutator false positives: each op applies only where a rule
+ * promises the repair. */
+static void test_session6_sites(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    /* e54db825: answer-only blocks share no id (two blocks with one id are no
+     * overlay, and nothing renumbers them); full questions still get the repeat */
+    static const char answer_only[] =
+        "malform-case 1\nprofile: full_answers\nopts: {\"approved_interview\":{\"artifact\":\"interview\","
+        "\"questions\":[{\"answer\":null,\"answer_type\":\"free_text\",\"id\":\"Q01\",\"phase\":\"foundation\","
+        "\"question\":\"A?\"},{\"answer\":null,\"answer_type\":\"free_text\",\"id\":\"Q02\",\"phase\":\"structure\","
+        "\"question\":\"B?\"}],\"schema_version\":1,\"status\":\"approved\",\"ticket_id\":\"W-1\"}}\n"
+        "op: ctx.answer-only-blocks seed=1\nop: norm.duplicate-question-id seed=%d\n---\nschema_version: 1\n"
+        "ticket_id: W-1\nstatus: approved\nquestions:\n  - id: Q01\n    phase: foundation\n    question: A?\n"
+        "    answer_type: free_text\n    answer:\n      free_text: x\n      answered_at: \"2\"\n"
+        "  - id: Q02\n    phase: structure\n    question: B?\n    answer_type: free_text\n    answer:\n"
+        "      free_text: y\n      answered_at: \"2\"\n";
+    for (int seed = 1; seed < 10; seed++) {
+        char text[2048];
+        snprintf(text, sizeof text, answer_only, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "question: A?"));   /* the blocks are answer-only */
+        assert_non_null(strstr(raw, "- id: Q02\n"));
+        free(raw);
+    }
+    char full[512];
+    snprintf(full, sizeof full, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n---\n"
+             "questions:\n  - id: Q01\n    phase: foundation\n    question: A?\n  - id: Q02\n    phase: structure\n"
+             "    question: B?\n");
+    assert_int_equal(contract_of(full, &raw), MF_CONTRACT_EXACT);
+    assert_null(strstr(raw, "- id: Q02\n"));
+    free(raw);
+}
+
 /* Sites around YAML markers: a body under a commented block header stays
  * block text, a drifted dash never becomes an empty block's text, and a
  * sentence after a closing `---` is the second document core keeps. */
@@ -809,7 +844,7 @@ int main(void)
         cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
-        cmocka_unit_test(test_yaml_marker_sites),
+        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
