@@ -747,6 +747,21 @@ static void test_session6_sites(void **state)
     assert_int_equal(contract_of(full, &raw), MF_CONTRACT_EXACT);
     assert_null(strstr(raw, "- id: Q02\n"));
     free(raw);
+
+    /* 7de7e7c3: yaml.colon-space glues no entry of an item whose first key is
+     * prose (`- malf gee: null` + `op:x` is yaml.item-colon's wrapped prose);
+     * an identifier-keyed item's entry is still a site */
+    bool glued = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=%d\n---\n"
+                 "- malf gee: null\n  op: x\n- id: S\n  name: t\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "  op: x\n"));
+        glued |= strstr(raw, "name:t") != NULL;
+        free(raw);
+    }
+    assert_true(glued);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
