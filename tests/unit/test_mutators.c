@@ -762,6 +762,24 @@ static void test_session6_sites(void **state)
         free(raw);
     }
     assert_true(glued);
+
+    /* 7a2bfcd6, 4308feb0: yaml.block-body-indent moves no body whose lines
+     * on the key's column would all read as entries (`def f(x):` + deeper
+     * lines: valid YAML with another value); a body with a text line there
+     * still falls */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "hint: |\n  def f(x):\n      return x * 2\nnote: ok\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  def f(x):\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "hint: |\n  first line\n  Hard limits: keep\nnote: ok\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "\nfirst line\nHard limits: keep\n"));
+        free(raw);
+    }
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
