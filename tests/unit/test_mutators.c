@@ -780,6 +780,22 @@ static void test_session6_sites(void **state)
         assert_non_null(strstr(raw, "\nfirst line\nHard limits: keep\n"));
         free(raw);
     }
+
+    /* 5e4327db: yaml.unclosed-flow leaves a `- [3, 4]` line that continues a
+     * plain scalar (`-n ` above it): its brackets are text; a real item is a site */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=%d\n---\n"
+                 "matrix:\n  -n \n  - [3, 4]\nnote: d\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  - [3, 4]\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=%d\n---\n"
+                 "matrix:\n  - n\n  - [3, 4]\nnote: d\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "  - [3, 4\n"));
+        free(raw);
+    }
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
