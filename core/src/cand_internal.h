@@ -12,8 +12,11 @@
 size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl);
 
 /* Is the line [s, s+n) (no '\n') only a closing line: a bare closing tag
- * ("</yaml>") or a bare fence (```, ~~~) at column 0, or terminal noise? */
+ * ("</yaml>") or a bare fence (```, ~~~) at column 0, or terminal noise, or
+ * such a mark with terminal noise after it ("```\x1b[0m")? */
 bool mf_cand_closer_line(const char *s, size_t n);
+/* Does [s, s+n) hold only blanks and terminal noise tokens (true when empty)? */
+bool mf_cand_noise_only(const char *s, size_t n);
 
 /* Start of the run of bare closing tag lines (and, with fences, bare fence
  * lines) and blank lines that ends the text, with a last front-matter closer

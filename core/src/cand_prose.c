@@ -46,7 +46,8 @@
  * deeper lines takes them with it: YAML reads them as its value (continued,
  * or folded in by a repair), and the repaired output holds the line alone,
  * which is cut the same way (idempotence). Closing lines at the very end (a bare closing tag
- * `</yaml>` or fence at column 0, a line of terminal noise) do not hide the
+ * `</yaml>` or fence at column 0, a line of terminal noise, such a mark with
+ * noise after it) do not hide the
  * prose before them: they are cut with it ("Hope this helps!" + "</yaml>");
  * above the prose such lines (at most 8) are passed over when the block
  * structure is looked for, except a fence that pairs with another fence line

@@ -122,21 +122,40 @@ static bool closing_mark(const char *s, size_t n)
     return true;
 }
 
+/* End of the last content byte of [s, s+n) (0 when none): what follows it
+ * is blanks and terminal noise tokens only; *noise: one such token follows. */
+static size_t content_end_of(const char *s, size_t n, bool *noise)
+{
+    size_t end = 0;
+    *noise = false;
+    for (size_t i = 0; i < n;) {
+        size_t k = noise_len(s + i, n - i);
+        if (k) {
+            *noise = true;
+            i += k;
+        } else if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+            i++;
+        } else {
+            end = ++i;
+            *noise = false;
+        }
+    }
+    return end;
+}
+
+bool mf_cand_noise_only(const char *s, size_t n)
+{
+    bool noise;
+    return content_end_of(s, n, &noise) == 0;
+}
+
 bool mf_cand_closer_line(const char *s, size_t n)
 {
     if (closing_mark(s, n))
         return true;
-    bool noise = false;
-    for (size_t i = 0; i < n;) {
-        size_t k = noise_len(s + i, n - i);
-        if (k)
-            noise = true, i += k;
-        else if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')
-            i++;
-        else
-            return false;
-    }
-    return noise;
+    bool noise;
+    size_t end = content_end_of(s, n, &noise);
+    return noise && (end == 0 || closing_mark(s, end)); /* noise alone, or after a mark ("```\x1b[0m") */
 }
 
 /* Start of a front-matter closer that ends the text: a bare `---` line at

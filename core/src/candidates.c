@@ -309,6 +309,8 @@ static bool fence_info(const char *s, size_t n, fence *f)
     size_t a = i;
     while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '`')
         i++;
+    if (mf_cand_noise_only(s + a, n - a))
+        i = a = n;                      /* terminal noise after the fence ("```\x1b[?25h"): no info string */
     size_t wl = i - a;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
         i++;
@@ -376,7 +378,8 @@ bool mf_cand_block_header(const char *s, size_t n)
 }
 
 /* Fences follow CommonMark's closing rule, made stricter for nested text: a
- * fence closes only when it is bare (no info string), uses the opener's
+ * fence closes only when it is bare (no info string; terminal noise after
+ * the fence characters, "```\x1b[0m", is none), uses the opener's
  * character, is at least as long as the opener and is indented at most 3
  * spaces and no deeper than the opener. Any other fence line inside opens
  * (with an info string) or closes (bare) an inner fence, so the inner fence

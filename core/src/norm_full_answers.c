@@ -10,7 +10,8 @@
  * order. Anything short of that is left alone, so the interview normalizer
  * that runs next rejects the non-question entries with an indexed path.
  * Then, for every question, a sibling answered_by / answered_at moves into
- * the nested answer object when that object lacks it. The overlay source is
+ * the nested answer object when that object lacks it (an empty `answer:`
+ * beside them becomes that object: they were its only fields). The overlay source is
  * opt->approved_interview; without it nothing is overlaid. */
 #include <stdlib.h>
 #include <stdio.h>
@@ -106,10 +107,22 @@ static json_t *overlay(const json_t *qs, const json_t *approved, mf_warnings *w)
     return out;
 }
 
+/* An empty `answer:` (null) whose fields all stand beside it becomes the
+ * object they go into: every answer field was written one level up, so
+ * {answered_at: x} is the only answer the text holds (regression 382a4e3f);
+ * without such a sibling a null answer is left alone. */
 static int hoist(json_t *qs, mf_warnings *w)
 {
     for (size_t i = 0; i < json_array_size(qs); i++) {
         json_t *q = json_array_get(qs, i), *ans = json_object_get(q, "answer");
+        bool sibling = false;
+        for (const char *const *h = hoisted; *h && !sibling; h++)
+            sibling = json_object_get(q, *h) != NULL;
+        if (json_is_object(q) && json_is_null(ans) && sibling) {
+            ans = json_object();
+            if (!ans || json_object_set_new(q, "answer", ans))
+                return -1;
+        }
         if (!json_is_object(ans))
             continue;
         for (const char *const *h = hoisted; *h; h++) {

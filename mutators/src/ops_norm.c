@@ -472,10 +472,41 @@ int mt_op_norm_wrapper_chain(mf_op_ctx *ctx)
     return wrap_once(ctx, outer);
 }
 
+/* Does the question item holding the id at off carry its question text (a
+ * `question:` key at the item's column)? An answer-only block (id, answer)
+ * does not: its id is all that ties it to the approved question, and
+ * norm.full-answers-overlay overlays nothing where two blocks share an id. */
+static bool question_item_has_text(const mf_op_ctx *ctx, size_t off)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return false;
+    size_t i = 0;
+    while (i + 1 < ls.n && ls.v[i + 1].off <= off)
+        i++;
+    size_t col = ls.v[i].body, d = i;
+    while (d > 0 && !(ls.v[d].dash && ls.v[d].body == col))
+        d--;
+    bool found = false;
+    for (size_t j = d; j < ls.n && !found; j++) {
+        const mt_line *l = &ls.v[j];
+        if (l->blank || l->comment || l->block_body)
+            continue;
+        if (j > d && l->indent < col)
+            break;                      /* the next item or the end of the list */
+        found = l->body == col && (j == d || !l->dash) && l->key_len == 8 && !memcmp(l->s + l->body, "question", 8);
+    }
+    mt_lines_free(&ls);
+    return found;
+}
+
 /* ---- a duplicate question id: the last question repeats the first one's ----
  * norm.question-renumber gives a duplicate the next number above the
  * highest id, so the case stays exact only where the last question holds
- * that number (Q01..Qn in order): elsewhere the op finds no site. */
+ * that number (Q01..Qn in order): elsewhere the op finds no site. Nor on
+ * answer-only blocks (ctx.answer-only-blocks): two blocks with one id are
+ * no overlay (which question does the second answer?), so nothing renumbers
+ * them and core rejects the blocks (regression e54db825). */
 int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
 {
     if (!(has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers")))
@@ -500,7 +531,8 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
         count++;
     }
     int rc = 0;
-    if (count >= 2 && last_num == max_other + 1)
+    if (count >= 2 && last_num == max_other + 1 && question_item_has_text(ctx, s.v[first].key_off) &&
+        question_item_has_text(ctx, s.v[last].key_off))
         rc = splice(ctx, s.v[last].val_off, s.v[last].val_off + s.v[last].val_len, s.v[first].val);
     free(s.v);
     return rc;

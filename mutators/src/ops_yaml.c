@@ -247,18 +247,36 @@ static bool has_sibling(const mt_lines *ls, size_t i)
     return false;
 }
 
+/* Does the list item that holds line i (a line below its dash line) open
+ * with an identifier key? `- malf gee: null` (a key holding a blank, as
+ * prose has) and a glued `op:x` under it read as one wrapped prose item
+ * (yaml.item-colon's documented reading), not as a mapping missing a colon
+ * space (regression 7de7e7c3). True when line i is in no item. */
+static bool item_head_keyed(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    size_t col = l->body;
+    for (size_t k = i; !l->dash && k-- > 0;) {
+        const mt_line *o = &ls->v[k];
+        if (!content(o) || o->indent > col || (o->indent == col && !o->dash))
+            continue;
+        return !(o->dash && o->body == col) || o->key_len > 0;
+    }
+    return true;
+}
+
 /* Only on an entry with a sibling in its mapping: 'title:E' alone is a
  * valid one-string document, and a lone child (`source:` then an indented
  * `sha:9f2c`) the plain string value of its parent: nothing says either was
- * a mapping. */
+ * a mapping. Nor in a list item whose first key is prose (item_head_keyed). */
 static bool s_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
     const mt_line *l = &ls->v[i];
     const char *v;
     size_t n = scalar(l, &v);
-    return has_sibling(ls, i) && l->key_len >= 2 && n > 0 && (isalnum((unsigned char)v[0]) || v[0] == '"') &&
-           !has(v, n, ": ") && !has(v, n, " #");
+    return has_sibling(ls, i) && item_head_keyed(ls, i) && l->key_len >= 2 && n > 0 &&
+           (isalnum((unsigned char)v[0]) || v[0] == '"') && !has(v, n, ": ") && !has(v, n, " #");
 }
 
 static int e_colon(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -24,8 +24,26 @@ static bool ends_body(const char *s, size_t n)
     return i < n && s[i] == ':';
 }
 
+/* Does line text [s, s+n) read as a mapping entry once on its key's column
+ * (`def f(x):` with deeper lines as its value, `Hard limits: keep`)? */
+static bool key_shaped(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n > 0 && s[n - 1] == ':')
+        return true;
+    for (size_t k = 0; k + 1 < n; k++)
+        if (s[k] == ':' && (s[k + 1] == ' ' || s[k + 1] == '\t'))
+            return true;
+    return false;
+}
+
 /* Line i opens a block scalar (no indentation indicator) whose body lines
- * can all fall left: *last is its last body line, *min the body's column. */
+ * can all fall left: *last is its last body line, *min the body's column.
+ * One line that lands on the key's column must be no entry: when all of
+ * them read as entries (`def f(x):` + its deeper lines), the fallen text is
+ * valid YAML with another value (an empty block, then keys) and core keeps
+ * that reading (regressions 7a2bfcd6, 4308feb0). */
 static bool site(const mt_lines *ls, size_t i, size_t *last, size_t *min)
 {
     const mt_line *h = &ls->v[i];
@@ -48,7 +66,14 @@ static bool site(const mt_lines *ls, size_t i, size_t *last, size_t *min)
             *min = l->indent;
         *last = j;
     }
-    return *last > i && *min > h->body;
+    if (*last == i || *min <= h->body)
+        return false;
+    for (size_t j = i + 1; j <= *last; j++) {
+        const mt_line *l = &ls->v[j];
+        if (!l->blank && l->indent == *min && !key_shaped(l->s + l->indent, l->len - l->indent))
+            return true;
+    }
+    return false;
 }
 
 int mt_op_yaml_block_body_indent(mf_op_ctx *ctx)

@@ -41,13 +41,30 @@ static size_t flow_value(const mt_line *l, const char **v)
     return depth == 0 ? n : 0;
 }
 
+/* Is line i an element of its collection, not text? The nearest content
+ * line above it at or left of its indentation must be a key line or a list
+ * item: after a plain text line (`-n ` then `- [3, 4]`) the line continues
+ * that multi-line plain scalar, and its brackets are text no rule may close
+ * (regression 5e4327db). */
+static bool element_line(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    for (size_t k = i; k-- > 0;) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment || o->block_body || o->indent > l->indent)
+            continue;
+        return o->key_len > 0 || o->dash;
+    }
+    return true;                        /* the document's first line */
+}
+
 /* Line i holds such a value and the next content line starts a new element
  * for the rule: a list item, or a key at or left of line i's key column. */
 static bool site(const mt_lines *ls, size_t i)
 {
     const mt_line *l = &ls->v[i];
     const char *v;
-    if (l->block_body || l->comment || !flow_value(l, &v))
+    if (l->block_body || l->comment || !flow_value(l, &v) || !element_line(ls, i))
         return false;
     size_t j = i + 1;
     while (j < ls->n && (ls->v[j].blank || ls->v[j].comment))

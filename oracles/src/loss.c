@@ -12,7 +12,11 @@
  *   profile) swallowed that member: `"key":` (JSON) or `key:` at a line
  *   start (YAML, also after a folded line break), e.g. an unclosed quote
  *   that ran over the next lines - unless the case's ground truth holds that
- *   run in a string itself (a value op wrote "key: v\nother: w" on purpose). */
+ *   run in a string itself (a value op wrote "key: v\nother: w" on purpose),
+ *   or the string was a string of the input already: a quoted string closed
+ *   on its own line that decodes to it, or a block scalar's body (the run is
+ *   the string's own text; with no ground truth, e.g. an AFL-damaged clean
+ *   artifact, that is all there is to go by). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -659,6 +663,142 @@ static bool truth_holds_run(const json_t *v, const char *key, int run, int d)
     return false;
 }
 
+/* ---- was the string a string in the input already? ---- */
+
+/* Does the quoted string opening at raw[q] (a double quote: JSON and YAML
+ * escapes; a YAML single quote: '' is one quote) close on its own line and
+ * decode to exactly s? A string that runs over a line break is the shape
+ * of an unclosed quote that swallowed the next line, so it proves nothing. */
+static bool quoted_is(const char *raw, size_t rn, size_t q, const char *s, size_t sn)
+{
+    char quote = raw[q], buf[8];
+    size_t p = 0;
+    for (size_t i = q + 1; i < rn; i++) {
+        size_t bl = 0;
+        if (raw[i] == '\n' || raw[i] == '\r')
+            return false;
+        if (raw[i] == quote) {
+            if (quote == '\'' && i + 1 < rn && raw[i + 1] == '\'') {
+                buf[bl++] = '\'';
+                i++;
+            } else {
+                return p == sn;
+            }
+        } else if (quote == '"' && raw[i] == '\\') {
+            size_t e = numeric_escape(raw, rn, i);
+            if (e) {
+                unsigned long cp = escape_value(raw + i + 2, e - 2);
+                if (cp >= 0xD800 && cp < 0xDC00 && e == 6 && numeric_escape(raw, rn, i + 6) == 6 && raw[i + 7] == 'u') {
+                    unsigned long lo = escape_value(raw + i + 8, 4);
+                    if (lo >= 0xDC00 && lo < 0xE000) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                        e += 6;
+                    }
+                }
+                if (cp == 0 || (cp >= 0xD800 && cp < 0xE000))
+                    return false;
+                bl = put_code_point(buf, cp);
+                i += e - 1;
+            } else {
+                static const char from[] = "nrtbf\"'\\/ \t0aevN_LP", to[] = "\n\r\t\b\f\"'\\/ \t\0\a\033\v";
+                const char *f = i + 1 < rn && raw[i + 1] ? strchr(from, raw[i + 1]) : NULL;
+                if (!f || f - from >= 15)   /* no escape, or NEL/NBSP/LS/PS (multi-byte, rare): no proof */
+                    return false;
+                buf[bl++] = to[f - from];
+                i++;
+            }
+        } else {
+            buf[bl++] = raw[i];
+        }
+        if (p + bl > sn || memcmp(s + p, buf, bl))
+            return false;
+        p += bl;
+    }
+    return false;
+}
+
+/* Do a and b spell the same words (every run of blanks and line breaks one
+ * space, none at either end)? A block scalar's body compared so needs no
+ * chomping or folding of its own. */
+static bool same_words(const char *a, size_t an, const char *b, size_t bn)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < an && isspace((unsigned char)a[i]))
+            i++;
+        while (j < bn && isspace((unsigned char)b[j]))
+            j++;
+        if (i == an || j == bn)
+            return i == an && j == bn;
+        while (i < an && j < bn && !isspace((unsigned char)a[i]) && a[i] == b[j])
+            i++, j++;
+        if ((i < an && !isspace((unsigned char)a[i])) || (j < bn && !isspace((unsigned char)b[j])))
+            return false;
+    }
+}
+
+/* Is the line raw[ls..le) a YAML block scalar header (`key: |`, `- >-`,
+ * `x: |2  # c`)? */
+static bool block_header(const char *raw, size_t ls, size_t le)
+{
+    size_t e = le;
+    for (size_t k = ls; k < le; k++)   /* a comment after a blank ends the header */
+        if (raw[k] == '#' && k > ls && (raw[k - 1] == ' ' || raw[k - 1] == '\t')) {
+            e = k;
+            break;
+        }
+    while (e > ls && (raw[e - 1] == ' ' || raw[e - 1] == '\t' || raw[e - 1] == '\r'))
+        e--;
+    size_t k = e, ind = 0;
+    while (k > ls && ind < 2 && (raw[k - 1] == '-' || raw[k - 1] == '+' || (raw[k - 1] >= '1' && raw[k - 1] <= '9')))
+        k--, ind++;
+    if (k == ls || (raw[k - 1] != '|' && raw[k - 1] != '>'))
+        return false;
+    k--;
+    return k == ls || raw[k - 1] == ' ' || raw[k - 1] == '\t';
+}
+
+/* Was s (an output string) a string of the input raw already: a quoted
+ * string on one line that decodes to s, or the body of a YAML block scalar
+ * (the lines indented under a `key: |` header) that spells s's words? Then
+ * its member-shaped text is the string's own, not a member it swallowed. */
+static bool input_holds_string(const char *raw, size_t rn, const char *s, size_t sn)
+{
+    if (!raw)
+        return false;
+    for (size_t q = 0; q < rn; q++)
+        if ((raw[q] == '"' || raw[q] == '\'') && quoted_is(raw, rn, q, s, sn))
+            return true;
+    for (size_t ls = 0; ls < rn;) {
+        size_t le = ls;
+        while (le < rn && raw[le] != '\n')
+            le++;
+        if (block_header(raw, ls, le)) {
+            size_t hi = 0, bi = 0, bs = le < rn ? le + 1 : rn, be = bs;
+            while (ls + hi < le && raw[ls + hi] == ' ')
+                hi++;
+            for (size_t l = bs; l < rn;) {   /* the body: blank lines and lines indented past the header */
+                size_t e = l, ind = 0;
+                while (e < rn && raw[e] != '\n')
+                    e++;
+                while (l + ind < e && raw[l + ind] == ' ')
+                    ind++;
+                bool blank = l + ind == e || (l + ind + 1 == e && raw[l + ind] == '\r');
+                if (!blank && !bi)
+                    bi = ind;
+                if (!blank && (ind <= hi || ind < bi))
+                    break;
+                be = e;
+                l = e < rn ? e + 1 : rn;
+            }
+            if (bi > hi && same_words(raw + bs, be - bs, s, sn))
+                return true;
+        }
+        ls = le < rn ? le + 1 : rn;
+    }
+    return false;
+}
+
 /* Keys obj should have: schema properties, sibling objects' keys, top-level keys. */
 static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, const json_t *siblings, bool top,
                          const char *path)
@@ -685,7 +825,8 @@ static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, con
                 first = key;
                 continue;
             }
-            if (!run || truth_holds_run(c->in->truth, run == 2 ? key : first, run, 0))
+            if (!run || truth_holds_run(c->in->truth, run == 2 ? key : first, run, 0) ||
+                input_holds_string(c->in->raw, c->in->raw_len, json_string_value(x), json_string_length(x)))
                 continue;
             snprintf(c->detail, c->dn, "%s/%s: the string holds %s '%s:' its object lacks (a swallowed key)", path, k,
                      run == 2 ? "a member" : "members", run == 2 ? key : first);

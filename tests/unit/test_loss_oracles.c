@@ -316,7 +316,8 @@ static void test_concat_and_renamed_keys(void **state)
 static void test_structure_truth(void **state)
 {
     (void)state;
-    const char *text = "steps:\n  - name: build\n    status: done\n  - name: \"a\\nstatus: done\"\n";
+    /* the input's quote is unclosed, so only the truth can vouch for the run */
+    const char *text = "steps:\n  - name: build\n    status: done\n  - name: \"a\n    status: done\n";
     const char *value = "{\"steps\":[{\"name\":\"build\",\"status\":\"done\"},{\"name\":\"a\\nstatus: done\"}]}";
     mf_result *r = fake(text, value);
     json_t *truth = J(value);
@@ -328,6 +329,48 @@ static void test_structure_truth(void **state)
         fail_msg("the truth holds the run: %s", v.detail);
     json_decref(truth);
     mf_result_free(r);
+}
+
+/* A string that was a string in the input already (a quoted string closed
+ * on its line, a block scalar's body) holds its member-shaped text as data,
+ * ground truth or not (regression d4e112c7, bae74ad0: an AFL-damaged clean
+ * artifact with no strict load; 4f65594a: a '|-' block). The swallow shapes
+ * still fail: a quote closed early inside a JSON string ("b, "c": "d"), a
+ * quote that runs over the line break into the next key, a dedented line
+ * read into a block. */
+static void test_structure_input_string(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *js = "{\"test_file\": \"Config:\\ntest_cases: example value\\nretries: 3\\n\", "
+                     "\"test_content\": \"x\"}";
+    if (run(mf_oracle_structure, "qa_tests", js,
+            "{\"test_file\":\"Config:\\ntest_cases: example value\\nretries: 3\\n\",\"test_content\":\"x\"}", &v))
+        fail_msg("a JSON string's own text: %s", v.detail);
+    const char *blk = "questions:\n  - it: Q\n    answer_type: y\n  - id: Q\n    question: |-\n      L\n"
+                      "      answer_type: f\n";
+    const char *blk_value = "{\"questions\":[{\"it\":\"Q\",\"answer_type\":\"y\"},"
+                            "{\"id\":\"Q\",\"question\":\"L\\nanswer_type: f\"}]}";
+    if (run(mf_oracle_structure, "generic_yaml", blk, blk_value, &v))
+        fail_msg("a block scalar's own text: %s", v.detail);
+    const char *sq = "steps:\n  - name: build\n    status: done\n  - name: \"a\\nstatus: done\"\n";
+    if (run(mf_oracle_structure, "generic_yaml", sq,
+            "{\"steps\":[{\"name\":\"build\",\"status\":\"done\"},{\"name\":\"a\\nstatus: done\"}]}", &v))
+        fail_msg("a YAML double-quoted string's own text: %s", v.detail);
+
+    /* the same output strings from swallows */
+    const char *inner = "[{\"a\": \"x\", \"c\": \"y\"}, {\"a\": \"b, \"c\": \"d\"}]";
+    assert_int_equal(run(mf_oracle_structure, "generic_json", inner,
+                         "[{\"a\":\"x\",\"c\":\"y\"},{\"a\":\"b, \\\"c\\\": \\\"d\"}]", &v), 1);
+    assert_non_null(strstr(v.detail, "/1/a"));
+    const char *ml = "steps:\n  - name: build\n    status: done\n  - name: \"a\n    status: done\"\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", ml,
+                         "{\"steps\":[{\"name\":\"build\",\"status\":\"done\"},{\"name\":\"a\\nstatus: done\"}]}",
+                         &v), 1);
+    const char *ded = "questions:\n  - it: Q\n    answer_type: y\n  - id: Q\n    question: |-\n      L\n"
+                      "    answer_type: f\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", ded, blk_value, &v), 1);
+    assert_non_null(strstr(v.detail, "answer_type"));
 }
 
 /* The majority of several pipelines stands for the truth; a dissenter is a
@@ -362,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_fuzz_false_positives),
         cmocka_unit_test(test_concat_and_renamed_keys),
         cmocka_unit_test(test_structure_truth), cmocka_unit_test(test_keyed_brace_in_string),
+        cmocka_unit_test(test_structure_input_string),
         cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
         cmocka_unit_test(test_differential),
     };

@@ -714,6 +714,90 @@ static void test_op_sites_and_ambiguity(void **state)
     assert_int_equal(contract_of(anchor, NULL), MF_CONTRACT_RAW);
 }
 
+/* Session 6's mutator false positives: each op applies only where a rule
+ * promises the repair. */
+static void test_session6_sites(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    /* e54db825: answer-only blocks share no id (two blocks with one id are no
+     * overlay, and nothing renumbers them); full questions still get the repeat */
+    static const char answer_only[] =
+        "malform-case 1\nprofile: full_answers\nopts: {\"approved_interview\":{\"artifact\":\"interview\","
+        "\"questions\":[{\"answer\":null,\"answer_type\":\"free_text\",\"id\":\"Q01\",\"phase\":\"foundation\","
+        "\"question\":\"A?\"},{\"answer\":null,\"answer_type\":\"free_text\",\"id\":\"Q02\",\"phase\":\"structure\","
+        "\"question\":\"B?\"}],\"schema_version\":1,\"status\":\"approved\",\"ticket_id\":\"W-1\"}}\n"
+        "op: ctx.answer-only-blocks seed=1\nop: norm.duplicate-question-id seed=%d\n---\nschema_version: 1\n"
+        "ticket_id: W-1\nstatus: approved\nquestions:\n  - id: Q01\n    phase: foundation\n    question: A?\n"
+        "    answer_type: free_text\n    answer:\n      free_text: x\n      answered_at: \"2\"\n"
+        "  - id: Q02\n    phase: structure\n    question: B?\n    answer_type: free_text\n    answer:\n"
+        "      free_text: y\n      answered_at: \"2\"\n";
+    for (int seed = 1; seed < 10; seed++) {
+        char text[2048];
+        snprintf(text, sizeof text, answer_only, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "question: A?"));   /* the blocks are answer-only */
+        assert_non_null(strstr(raw, "- id: Q02\n"));
+        free(raw);
+    }
+    char full[512];
+    snprintf(full, sizeof full, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n---\n"
+             "questions:\n  - id: Q01\n    phase: foundation\n    question: A?\n  - id: Q02\n    phase: structure\n"
+             "    question: B?\n");
+    assert_int_equal(contract_of(full, &raw), MF_CONTRACT_EXACT);
+    assert_null(strstr(raw, "- id: Q02\n"));
+    free(raw);
+
+    /* 7de7e7c3: yaml.colon-space glues no entry of an item whose first key is
+     * prose (`- malf gee: null` + `op:x` is yaml.item-colon's wrapped prose);
+     * an identifier-keyed item's entry is still a site */
+    bool glued = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=%d\n---\n"
+                 "- malf gee: null\n  op: x\n- id: S\n  name: t\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "  op: x\n"));
+        glued |= strstr(raw, "name:t") != NULL;
+        free(raw);
+    }
+    assert_true(glued);
+
+    /* 7a2bfcd6, 4308feb0: yaml.block-body-indent moves no body whose lines
+     * on the key's column would all read as entries (`def f(x):` + deeper
+     * lines: valid YAML with another value); a body with a text line there
+     * still falls */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "hint: |\n  def f(x):\n      return x * 2\nnote: ok\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  def f(x):\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "hint: |\n  first line\n  Hard limits: keep\nnote: ok\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "\nfirst line\nHard limits: keep\n"));
+        free(raw);
+    }
+
+    /* 5e4327db: yaml.unclosed-flow leaves a `- [3, 4]` line that continues a
+     * plain scalar (`-n ` above it): its brackets are text; a real item is a site */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=%d\n---\n"
+                 "matrix:\n  -n \n  - [3, 4]\nnote: d\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  - [3, 4]\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=%d\n---\n"
+                 "matrix:\n  - n\n  - [3, 4]\nnote: d\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "  - [3, 4\n"));
+        free(raw);
+    }
+}
+
 /* Sites around YAML markers: a body under a commented block header stays
  * block text, a drifted dash never becomes an empty block's text, and a
  * sentence after a closing `---` is the second document core keeps. */
@@ -809,7 +893,7 @@ int main(void)
         cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
-        cmocka_unit_test(test_yaml_marker_sites),
+        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
