@@ -100,6 +100,8 @@ static int build(yr_doc *n, const yr_doc *d, const char *in, size_t len, yr_run 
     memcpy(n->bytes.has2, d->bytes.has2, sizeof n->bytes.has2);
     for (size_t k = 0; k < t->count; k++) {
         size_t from = t->s[k].from, at = t->s[k].at, left = t->s[k].n;
+        if (at == len && left == 1 && at >= q) /* a copied empty line whose '\n' yr_finish dropped */
+            continue;
         if (at < q || at >= len)
             return -1;
         if (left > len - at) /* yr_finish dropped the last '\n' */

@@ -224,7 +224,8 @@ static void test_long_lines(void **state)
     check_edits("long lines", t.s, t.len);
     check_rules("long lines", t.s, t.len, mf_profiles_get("generic_yaml"));
     mf_buf_free(&t);
-    static const char *const small[] = {"", "a", "a\n", "\n\n", "a: |\n  b\nc: \"d\n  e\"\nf: g\n  h\n", "- \"v\n- \"v"};
+    static const char *const small[] = {"", "a", "a\n", "\n\n", "a: |\n  b\nc: \"d\n  e\"\nf: g\n  h\n", "- \"v\n- \"v",
+                                         "x\n\ny"};
     for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
         check_edits(small[i], small[i], strlen(small[i]));
         check_rules(small[i], small[i], strlen(small[i]), mf_profiles_get("generic_yaml"));
