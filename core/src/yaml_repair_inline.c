@@ -877,7 +877,8 @@ static size_t dash_key(const char *s, size_t end, size_t c)
 }
 
 /* A `-key:` line is a mapping key named "-key" when its sibling lines (same
- * indentation, same block) are plain mapping entries; it is a list item
+ * indentation, same block; the next one is looked for past the line's deeper
+ * children) are plain mapping entries; it is a list item
  * missing its space otherwise, and always right after a key with no value at
  * the same indentation (`steps:` then `-name: x`, YAML's compact sequence
  * position), even though the text also parses as a key "-name" there. sib[]
@@ -909,7 +910,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         return 0;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0, depth = 0;
+    size_t changes = 0, depth = 0, budget = 4 * d->count + 4096;
     char msg[256]; /* the last warning's text and the key it names: a repeat is not formatted again */
     const char *msg_key = NULL;
     size_t msg_kn = 0;
@@ -934,6 +935,9 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         bool fire = dk && (!prev_map || prev_opener || repeat);
         if (fire && !e.dashes && !prev_opener && !repeat) {
             size_t nx = next_content(d, i);
+            /* past the line's children to its next sibling (a budget keeps nested `-a:` chains linear) */
+            while (nx < d->count && budget && yr_entry_at(d, nx).indent > e.indent)
+                nx = next_content(d, nx), budget--;
             if (nx < d->count) {
                 const yr_entry ne = yr_entry_at(d, nx);
                 fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
