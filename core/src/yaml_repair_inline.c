@@ -877,8 +877,8 @@ static size_t dash_key(const char *s, size_t end, size_t c)
 }
 
 /* A `-key:` line is a mapping key named "-key" when its sibling lines (same
- * indentation, same block; the next one is looked for past the line's deeper
- * children) are plain mapping entries; it is a list item
+ * indentation, same block; for the block's first line the next one is looked
+ * for past the line's deeper children) are plain mapping entries; it is a list item
  * missing its space otherwise, and always right after a key with no value at
  * the same indentation (`steps:` then `-name: x`, YAML's compact sequence
  * position), even though the text also parses as a key "-name" there. sib[]
@@ -935,8 +935,10 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         bool fire = dk && (!prev_map || prev_opener || repeat);
         if (fire && !e.dashes && !prev_opener && !repeat) {
             size_t nx = next_content(d, i);
-            /* past the line's children to its next sibling (a budget keeps nested `-a:` chains linear) */
-            while (nx < d->count && budget && yr_entry_at(d, nx).indent > e.indent)
+            /* the first line at its column: past its children to its next sibling (a budget keeps
+             * nested `-a:` chains linear); after an item (`- id: a`, then `-id: b` and its
+             * children) the next line decides, as a compact list's parent keys share its column */
+            while (!same && nx < d->count && budget && yr_entry_at(d, nx).indent > e.indent)
                 nx = next_content(d, nx), budget--;
             if (nx < d->count) {
                 const yr_entry ne = yr_entry_at(d, nx);
