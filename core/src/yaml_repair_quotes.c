@@ -137,7 +137,7 @@ static size_t plain_last(const yr_doc *d, size_t i, size_t col)
     for (size_t k = next_nonblank(d, i); k < d->count; k = next_nonblank(d, k)) {
         const yr_line *l = &d->l[k];
         size_t ind = mf_line_indent((mf_line){l->s, l->n});
-        if (ind <= col || l->s[ind] == '#')
+        if (ind <= col || l->s[ind] == '#' || (yr_entry_at(d, k).key && !(l->flags & YR_CONT)))
             break;
         last = k;
         if (comment_at(l->s, ind, l->n, false) < l->n)
