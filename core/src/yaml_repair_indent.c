@@ -225,6 +225,11 @@ static bool quoted_key(const yr_doc *d, size_t k)
     return c == '"' || c == '\'';
 }
 
+bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left)
+{
+    return stray_text(d, k) && (left || !quoted_key(d, k));
+}
+
 size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -252,7 +257,7 @@ size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *
             size_t ind = mf_line_indent((mf_line){m->s, m->n});
             /* a quoted key (`"a b": v`) at or left of col before any line fell left is a
              * sibling, as the loader reads it; in a fallen body it is text (a JSON snippet) */
-            if ((ind <= col || left) && (!stray_text(d, k) || (!left && quoted_key(d, k)))) {
+            if ((ind <= col || left) && !yr_fallen_body_line(d, k, left)) {
                 stop = ind;
                 break;
             }

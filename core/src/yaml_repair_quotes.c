@@ -20,24 +20,47 @@
  * A quoted replacement is a double-quoted scalar whose value is the visible
  * text (a plain scalar's continuation lines folded the way YAML folds them).
  * Block scalar bodies and the continuation lines of an open double-quoted
- * value are skipped. */
+ * value are skipped, and so are the lines yaml.block-body-indent (a later
+ * group) moves into a body written too far left (yr_fallen_body_line). */
 #include <ctype.h>
 #include <string.h>
 #include "yaml_repair.h"
 
 static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value.";
+#define NO_HEADER ((size_t)-1)
 
 size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
                         uint16_t kinds)
 {
     yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
-    size_t changes = 0;
+    size_t changes = 0, hdr = NO_HEADER; /* the column of the last block header's key */
+    bool left = false;                    /* a line after it fell to or left of hdr */
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_skip_line(&sk, l) || (l->flags & YR_INERT)) {
+        if (yr_skip_line(&sk, l)) {
             yr_put_line(&o, l);
             continue;
+        }
+        if (hdr != NO_HEADER && !mf_line_blank((mf_line){l->s, l->n})) {
+            size_t ind = mf_line_indent((mf_line){l->s, l->n});
+            if ((ind <= hdr || left) && !(l->flags & YR_INERT) && yr_fallen_body_line(d, i, left)) {
+                /* text of a block body written too far left: yaml.block-body-indent moves it
+                 * into the body, where a rewrite made here would be read as text */
+                left = true;
+                yr_put_line(&o, l);
+                continue;
+            }
+            if (ind <= hdr || left)
+                hdr = NO_HEADER;
+        }
+        if (l->flags & YR_INERT) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        if (l->flags & YR_OPENS_BLOCK) {
+            yr_entry h = yr_entry_at(d, i);
+            hdr = h.key ? h.key_s : h.dash, left = false;
         }
         if (kinds && !(l->flags & kinds)) { /* fn would return 0 */
             yr_put_line(&o, l);
