@@ -21,13 +21,42 @@
  * text (a plain scalar's continuation lines folded the way YAML folds them).
  * Block scalar bodies and the continuation lines of an open double-quoted
  * value are skipped, and so are the lines yaml.block-body-indent (a later
- * group) moves into a body written too far left (yr_fallen_body_line). */
+ * group) moves into a body written too far left (yr_fallen_body_line), and
+ * the body under a quoted header that yaml.quoted-block-indicator restores. */
 #include <ctype.h>
 #include <string.h>
 #include "yaml_repair.h"
 
 static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value.";
 #define NO_HEADER ((size_t)-1)
+
+static size_t parent_col(const yr_entry *e);
+static size_t next_nonblank(const yr_doc *d, size_t i);
+
+/* True when line i's value is a block header in quotes, once or doubled (`"|"`,
+ * `''|-''`), with only blanks or a comment after it and a deeper line next: what
+ * yaml.quoted-block-indicator (after yaml.doubled-quotes) turns back into a
+ * header. The deeper lines are its body, so the rules before it leave them alone. */
+static bool quoted_block_header(const yr_doc *d, size_t i, const yr_entry *e)
+{
+    const char *s = d->l[i].s;
+    size_t a = e->val, end = e->end;
+    if (!yr_entry_valued(e) || a + 2 >= end || (s[a] != '"' && s[a] != '\''))
+        return false;
+    char q = s[a];
+    size_t nq = s[a + 1] == q ? 2 : 1, b = a + nq;
+    while (b < end && s[b] != q)
+        b++;
+    if (b + nq > end || (nq == 2 && s[b + 1] != q) || !yr_is_block_header(s + a + nq, b - a - nq))
+        return false;
+    size_t r = b + nq;
+    while (r < end && (s[r] == ' ' || s[r] == '\t'))
+        r++;
+    if (r < end && !(s[r] == '#' && r > b + nq))
+        return false;
+    size_t k = next_nonblank(d, i);
+    return k < d->count && mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) > parent_col(e);
+}
 
 size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
                         uint16_t kinds)
@@ -62,12 +91,16 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             yr_entry h = yr_entry_at(d, i);
             hdr = h.key ? h.key_s : h.dash, left = false;
         }
+        yr_entry e = yr_entry_at(d, i);
+        /* a quoted block header's body is left alone, whatever fn does with the header */
+        const yr_block qh = {quoted_block_header(d, i, &e), parent_col(&e), 0};
         if (kinds && !(l->flags & kinds)) { /* fn would return 0 */
             yr_put_line(&o, l);
             yr_skip_note_line(&sk, d, i);
+            if (qh.active)
+                sk.blk = qh;
             continue;
         }
-        yr_entry e = yr_entry_at(d, i);
         /* where fn's line starts: its first write flushes the pending lines (a
          * fn that returns 0 writes nothing, so unchanged lines stay one span) */
         size_t at = o.b->len + o.pend_n;
@@ -78,6 +111,8 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         if (!next) {
             yr_put_line(&o, l);
             yr_skip_note_line(&sk, d, i);
+            if (qh.active)
+                sk.blk = qh;
             continue;
         }
         changes++;
@@ -86,6 +121,8 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             const char *s = o.b->s + at, *nl = memchr(s, '\n', o.b->len - at);
             size_t n = nl ? (size_t)(nl - s) : o.b->len - at;
             yr_skip_note(&sk, s, n > 0 && s[n - 1] == '\r' ? n - 1 : n);
+            if (qh.active)
+                sk.blk = qh;
         } else {
             sk = (yr_skip){{0}, false};
         }
