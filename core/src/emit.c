@@ -11,6 +11,8 @@
  * as a string. A key of the root mapping that holds a blank is double-quoted:
  * cand.leading-prose and cand.trailing-prose read a column-0 line
  * `Status update: all sections complete` as a sentence, never a quoted one.
+ * A key that starts with '-' is double-quoted: yaml.dash-space reads a line
+ * `-key:` as a list item missing its space unless plain keys surround it.
  * So repairing the canonical output gives back the same value and no
  * warnings. */
 #include <math.h>
@@ -111,7 +113,7 @@ static int emit_value(yaml_emitter_t *em, const json_t *v, bool item, bool root)
         const char *k;
         json_t *x;
         json_object_foreach((json_t *)v, k, x) {
-            bool plain = plain_string(k, strlen(k)) && !(root && strpbrk(k, " \t"));
+            bool plain = plain_string(k, strlen(k)) && !(root && strpbrk(k, " \t")) && k[0] != '-';
             if (scalar(em, k, strlen(k), plain, plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE) ||
                 emit_value(em, x, false, false))
                 return -1;

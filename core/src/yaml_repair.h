@@ -290,6 +290,10 @@ static inline int yr_lineno(size_t i) { return i >= 0x7fffffff ? 0x7fffffff : (i
 /* A per-line repair: line i (entry e, which has a value position) is either
  * left alone (return 0) or fully written with its end of line, possibly with
  * following lines it absorbed (return the index after the last line used). */
+/* True when non-blank line k, after a block scalar header and at or left of its key (or
+ * after a body line that was: left), is text yaml.block-body-indent moves into the body:
+ * no identifier or quoted key (a quoted key only once a line fell left), no dash. */
+bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left);
 typedef size_t (*yr_line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
                               const mf_profile *p, mf_warnings *w);
 /* Run fn on every valued line outside block scalar bodies and open double-quoted values

@@ -217,6 +217,19 @@ static bool stray_text(const yr_doc *d, size_t k)
     return !e.dashes && !(e.key && yr_is_ident(l->s + e.key_s, e.key_e - e.key_s));
 }
 
+/* True when line k is an entry whose key is a closed quoted scalar (`"a\"b": v`). */
+static bool quoted_key(const yr_doc *d, size_t k)
+{
+    yr_entry e = yr_entry_at(d, k);
+    char c = e.key && e.key_e > e.key_s ? d->l[k].s[e.key_s] : 0;
+    return c == '"' || c == '\'';
+}
+
+bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left)
+{
+    return stray_text(d, k) && (left || !quoted_key(d, k));
+}
+
 size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -242,7 +255,9 @@ size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *
             if (mf_line_blank((mf_line){m->s, m->n}))
                 continue;
             size_t ind = mf_line_indent((mf_line){m->s, m->n});
-            if ((ind <= col || left) && !stray_text(d, k)) {
+            /* a quoted key (`"a b": v`) at or left of col before any line fell left is a
+             * sibling, as the loader reads it; in a fallen body it is text (a JSON snippet) */
+            if ((ind <= col || left) && !yr_fallen_body_line(d, k, left)) {
                 stop = ind;
                 break;
             }

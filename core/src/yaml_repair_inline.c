@@ -79,12 +79,37 @@ static size_t block_indent_indicator(const char *s, size_t n)
 
 static bool inline_scalar_list(const char *s, const yr_entry *e);
 
+/* The column of a moved item [v, v+vn) that opens nested lists (`key: - - 1`)
+ * when the next line is a dash at x: x is that of a sibling, unless x is the
+ * column of one of the item's inner lists counted from the key's column
+ * (key + 2, key + 4, ...) and a later dash line of the same run sits at the
+ * key's column (`- - 3`, the next row as a YAML emitter writes it): then the
+ * line at x is an inner item and the row's dash goes at the key's column.
+ * *budget bounds the lines looked at over the whole text. */
+static size_t nested_row_dash(const yr_doc *d, size_t nx, const yr_entry *e, const char *v, size_t vn, size_t x,
+                              size_t *budget)
+{
+    yr_entry r;
+    yr_entry_parse(v, vn, &r);
+    if (r.dashes < 2 || x <= e->key_s || (x - e->key_s) % 2 || (x - e->key_s) / 2 >= r.dashes)
+        return x;
+    for (size_t k = next_content(d, nx); k < d->count && *budget; k = next_content(d, k), --*budget) {
+        const yr_line *l = &d->l[k];
+        if (l->flags & YR_CONT)
+            continue;
+        size_t y = mf_line_indent((mf_line){l->s, l->n});
+        if (y <= e->key_s)
+            return y == e->key_s && is_dash_at(l->s, l->n, y) ? y : x;
+    }
+    return x;
+}
+
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0;
+    size_t changes = 0, budget = 4 * d->count + 4096;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
@@ -103,7 +128,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
             if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
-                dash = x;
+                dash = nested_row_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
                 dash = sibling_dash(d, nx, e.key_s, x - 2);
             /* `key: - |2-`: the indentation indicator counts from the dash, and the
@@ -877,7 +902,8 @@ static size_t dash_key(const char *s, size_t end, size_t c)
 }
 
 /* A `-key:` line is a mapping key named "-key" when its sibling lines (same
- * indentation, same block) are plain mapping entries; it is a list item
+ * indentation, same block; for the block's first line the next one is looked
+ * for past the line's deeper children) are plain mapping entries; it is a list item
  * missing its space otherwise, and always right after a key with no value at
  * the same indentation (`steps:` then `-name: x`, YAML's compact sequence
  * position), even though the text also parses as a key "-name" there. sib[]
@@ -909,7 +935,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         return 0;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0, depth = 0;
+    size_t changes = 0, depth = 0, budget = 4 * d->count + 4096;
     char msg[256]; /* the last warning's text and the key it names: a repeat is not formatted again */
     const char *msg_key = NULL;
     size_t msg_kn = 0;
@@ -934,6 +960,11 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         bool fire = dk && (!prev_map || prev_opener || repeat);
         if (fire && !e.dashes && !prev_opener && !repeat) {
             size_t nx = next_content(d, i);
+            /* the first line at its column: past its children to its next sibling (a budget keeps
+             * nested `-a:` chains linear); after an item (`- id: a`, then `-id: b` and its
+             * children) the next line decides, as a compact list's parent keys share its column */
+            while (!same && nx < d->count && budget && yr_entry_at(d, nx).indent > e.indent)
+                nx = next_content(d, nx), budget--;
             if (nx < d->count) {
                 const yr_entry ne = yr_entry_at(d, nx);
                 fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));

@@ -532,7 +532,8 @@ bool yr_may_end_with_doc_start(const char *s, size_t n)
 
 /* The line of a trailing bare `---`: the last line that is neither blank nor
  * a comment, preceded (past blank and comment lines) by a content line (not
- * a `%` directive, which comes before a first document start), so
+ * a `%` directive, which comes before a first document start; a `---` or `...`
+ * that is text of a block scalar body is content), so
  * the document it starts is empty and follows one that is not; (size_t)-1
  * when there is none. */
 static size_t trailing_doc_start(const yr_doc *d)
@@ -546,7 +547,12 @@ static size_t trailing_doc_start(const yr_doc *d)
     size_t k = --c;
     while (k > 0 && blank_or_comment(d->l[k - 1].s, d->l[k - 1].n))
         k--;
-    return k > 0 && !(d->l[k - 1].flags & YR_INERT) && d->l[k - 1].s[0] != '%' ? c : none;
+    if (k == 0)
+        return none;
+    /* a `---` / `...` line inside a block scalar body (or a quoted scalar) is text, not a marker */
+    uint16_t f = d->l[k - 1].flags;
+    bool content = !(f & YR_INERT) || !(f & YR_CTX_FREE);
+    return content && d->l[k - 1].s[0] != '%' ? c : none;
 }
 
 size_t yr_fix_front_matter_closer(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)

@@ -20,31 +20,87 @@
  * A quoted replacement is a double-quoted scalar whose value is the visible
  * text (a plain scalar's continuation lines folded the way YAML folds them).
  * Block scalar bodies and the continuation lines of an open double-quoted
- * value are skipped. */
+ * value are skipped, and so are the lines yaml.block-body-indent (a later
+ * group) moves into a body written too far left (yr_fallen_body_line), and
+ * the body under a quoted header that yaml.quoted-block-indicator restores. */
 #include <ctype.h>
 #include <string.h>
 #include "yaml_repair.h"
 
 static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value.";
+#define NO_HEADER ((size_t)-1)
+
+static size_t parent_col(const yr_entry *e);
+static size_t next_nonblank(const yr_doc *d, size_t i);
+
+/* True when line i's value is a block header in quotes, once or doubled (`"|"`,
+ * `''|-''`), with only blanks or a comment after it and a deeper line next: what
+ * yaml.quoted-block-indicator (after yaml.doubled-quotes) turns back into a
+ * header. The deeper lines are its body, so the rules before it leave them alone. */
+static bool quoted_block_header(const yr_doc *d, size_t i, const yr_entry *e)
+{
+    const char *s = d->l[i].s;
+    size_t a = e->val, end = e->end;
+    if (!yr_entry_valued(e) || a + 2 >= end || (s[a] != '"' && s[a] != '\''))
+        return false;
+    char q = s[a];
+    size_t nq = s[a + 1] == q ? 2 : 1, b = a + nq;
+    while (b < end && s[b] != q)
+        b++;
+    if (b + nq > end || (nq == 2 && s[b + 1] != q) || !yr_is_block_header(s + a + nq, b - a - nq))
+        return false;
+    size_t r = b + nq;
+    while (r < end && (s[r] == ' ' || s[r] == '\t'))
+        r++;
+    if (r < end && !(s[r] == '#' && r > b + nq))
+        return false;
+    size_t k = next_nonblank(d, i);
+    return k < d->count && mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) > parent_col(e);
+}
 
 size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
                         uint16_t kinds)
 {
     yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, false};
-    size_t changes = 0;
+    size_t changes = 0, hdr = NO_HEADER; /* the column of the last block header's key */
+    bool left = false;                    /* a line after it fell to or left of hdr */
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_skip_line(&sk, l) || (l->flags & YR_INERT)) {
+        if (yr_skip_line(&sk, l)) {
             yr_put_line(&o, l);
             continue;
         }
+        if (hdr != NO_HEADER && !mf_line_blank((mf_line){l->s, l->n})) {
+            size_t ind = mf_line_indent((mf_line){l->s, l->n});
+            if ((ind <= hdr || left) && !(l->flags & YR_INERT) && yr_fallen_body_line(d, i, left)) {
+                /* text of a block body written too far left: yaml.block-body-indent moves it
+                 * into the body, where a rewrite made here would be read as text */
+                left = true;
+                yr_put_line(&o, l);
+                continue;
+            }
+            if (ind <= hdr || left)
+                hdr = NO_HEADER;
+        }
+        if (l->flags & YR_INERT) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        if (l->flags & YR_OPENS_BLOCK) {
+            yr_entry h = yr_entry_at(d, i);
+            hdr = h.key ? h.key_s : h.dash, left = false;
+        }
+        yr_entry e = yr_entry_at(d, i);
+        /* a quoted block header's body is left alone, whatever fn does with the header */
+        const yr_block qh = {quoted_block_header(d, i, &e), parent_col(&e), 0};
         if (kinds && !(l->flags & kinds)) { /* fn would return 0 */
             yr_put_line(&o, l);
             yr_skip_note_line(&sk, d, i);
+            if (qh.active)
+                sk.blk = qh;
             continue;
         }
-        yr_entry e = yr_entry_at(d, i);
         /* where fn's line starts: its first write flushes the pending lines (a
          * fn that returns 0 writes nothing, so unchanged lines stay one span) */
         size_t at = o.b->len + o.pend_n;
@@ -55,6 +111,8 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         if (!next) {
             yr_put_line(&o, l);
             yr_skip_note_line(&sk, d, i);
+            if (qh.active)
+                sk.blk = qh;
             continue;
         }
         changes++;
@@ -63,6 +121,8 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             const char *s = o.b->s + at, *nl = memchr(s, '\n', o.b->len - at);
             size_t n = nl ? (size_t)(nl - s) : o.b->len - at;
             yr_skip_note(&sk, s, n > 0 && s[n - 1] == '\r' ? n - 1 : n);
+            if (qh.active)
+                sk.blk = qh;
         } else {
             sk = (yr_skip){{0}, false};
         }
@@ -137,7 +197,7 @@ static size_t plain_last(const yr_doc *d, size_t i, size_t col)
     for (size_t k = next_nonblank(d, i); k < d->count; k = next_nonblank(d, k)) {
         const yr_line *l = &d->l[k];
         size_t ind = mf_line_indent((mf_line){l->s, l->n});
-        if (ind <= col || l->s[ind] == '#')
+        if (ind <= col || l->s[ind] == '#' || (yr_entry_at(d, k).key && !(l->flags & YR_CONT)))
             break;
         last = k;
         if (comment_at(l->s, ind, l->n, false) < l->n)

@@ -132,6 +132,24 @@ static void canonical_spaced_root_keys(void **state)
     json_decref(v);
 }
 
+/* A key starting with '-' comes back from its canonical output unchanged and
+ * without warnings: written plain, `-y:` alone in its mapping is read by
+ * yaml.dash-space as a list item missing its space (regression 9d9f0c2b). */
+static void canonical_dash_keys(void **state)
+{
+    (void)state;
+    json_t *v = json_pack("{s:[{s:i}], s:{s:[i]}, s:i, s:{s:s}}", "a", "-x", 1, "b", "-y", 1, "-", 2, "c", "-atrix", "d");
+    char *y = mf_value_to_yaml(v);
+    assert_non_null(y);
+    mf_result *r = mf_repair(mf_profiles_get("generic_yaml"), y, strlen(y), NULL);
+    assert_int_equal(r->status, MF_ACCEPTED);
+    if (!json_equal(r->value, v) || r->warnings.count)
+        fail_msg("canonical output %s came back changed or with %zu warnings", y, r->warnings.count);
+    mf_result_free(r);
+    free(y);
+    json_decref(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +158,7 @@ int main(void)
         cmocka_unit_test(escapes_and_duplicates),
         cmocka_unit_test(canonical_glued_key_strings),
         cmocka_unit_test(canonical_spaced_root_keys),
+        cmocka_unit_test(canonical_dash_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,7 +65,7 @@ typedef struct {
     char *text;
     size_t len;
     const mf_profile *p;
-    bool no_rule;   /* expect_no_rule, or a .reject case: the rule must not fire */
+    bool no_rule;   /* expect_no_rule, or a .reject case without expect_rule: the rule must not fire */
 } fx_case;
 
 static fx_case *cases;
@@ -111,8 +111,8 @@ static void load_cases(void)
             c->no_rule = json_is_true(json_object_get(o, "expect_no_rule"));
             snprintf(path, sizeof path, "%s/%s.reject", dir, c->name);
             FILE *rf = fopen(path, "rb");
-            if (rf) {
-                c->no_rule = true;
+            if (rf) { /* a rejected text: the rule stays quiet unless the case says it fires first */
+                c->no_rule = !json_is_true(json_object_get(o, "expect_rule"));
                 fclose(rf);
             }
             json_decref(o);
