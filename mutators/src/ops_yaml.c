@@ -191,6 +191,27 @@ int mt_op_yaml_nested(mf_op_ctx *ctx) { return line_op(ctx, s_nested, e_nested);
 
 /* ---- #2 inline sequence parent ---- */
 
+/* Does dash line d open a nested list ("- - 1")? */
+static bool opens_nested(const mt_line *d)
+{
+    return d->body < d->len && d->s[d->body] == '-' && (d->body + 1 == d->len || d->s[d->body + 1] == ' ');
+}
+
+/* Is there another row (a dash line at row j's column) after it in its list?
+ * With one row of nested lists, "key: - - 1" then "  - 2" reads as [[1], 2]
+ * or [[1, 2]]: no rule can tell which, so the op leaves it alone. */
+static bool later_row(const mt_lines *ls, size_t j)
+{
+    size_t col = ls->v[j].indent;
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment || o->block_body || o->indent > col)
+            continue;
+        return o->indent == col && o->dash;
+    }
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -200,7 +221,7 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     size_t j = i + 1;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
-           !mt_line_block_indicator(&ls->v[j]);
+           !mt_line_block_indicator(&ls->v[j]) && (!opens_nested(&ls->v[j]) || later_row(ls, j));
 }
 
 static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -796,6 +796,22 @@ static void test_session6_sites(void **state)
         assert_non_null(strstr(raw, "  - [3, 4\n"));
         free(raw);
     }
+    /* yaml.inline-sequence-parent moves no lone row of nested lists up to its key
+     * ("matrix: - - 1" + "  - 2" is [[1], 2] or [[1, 2]]); with a later row it does */
+    bool moved = false;
+    for (int rows = 1; rows <= 2; rows++)
+        for (int seed = 1; seed < 20; seed++) {
+            char text[300];
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d"
+                     "\n---\nmatrix:\n- - 1\n  - 2\n%snote: x\n", seed, rows == 2 ? "- - 3\n  - 4\n" : "");
+            contract_of(text, &raw);
+            if (rows == 1)
+                assert_null(strstr(raw, "matrix: -"));
+            else
+                moved |= strstr(raw, "matrix: - - 1") != NULL;
+            free(raw);
+        }
+    assert_true(moved);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
