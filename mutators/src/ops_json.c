@@ -141,9 +141,31 @@ static bool s_has_apos(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 static int e_apos(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "'", "\\'"); }
 int mt_op_json_apos(mf_op_ctx *ctx) { return tok_op(ctx, s_has_apos, e_apos); }
 
+/* Would a \n of string token k, made a line break, start a markdown fence
+ * line (``` or ~~~ after blanks)? That line reads as a fence of the output
+ * (it opens a payload, or closes the artifact's own fence): no rule can tell
+ * it from one, so such a string is no site. */
+static bool nl_starts_fence(const mf_op_ctx *ctx, const mt_jtok *k)
+{
+    const char *s = tok_s(ctx, k);
+    for (size_t i = 1; i + 1 < k->len; i++) {
+        if (s[i] != '\\')
+            continue;
+        if (s[++i] != 'n')
+            continue;
+        size_t j = i + 1;
+        while (j < k->len && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        if (j + 3 <= k->len && (!memcmp(s + j, "```", 3) || !memcmp(s + j, "~~~", 3)))
+            return true;
+    }
+    return false;
+}
+
 static bool s_has_nl(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
-    return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\n");
+    return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\n") &&
+           !nl_starts_fence(ctx, &t->v[i]);
 }
 static int e_nl(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\n", "\n"); }
 int mt_op_json_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }

@@ -936,6 +936,15 @@ static void test_run6_json_sites(void **state)
         assert_null(strstr(raw, "draft 1"));
         free(raw);
     }
+    /* json.literal-newline never makes a fenced sample in a string into fence lines of the output */
+    for (int seed = 1; seed < 20; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.literal-newline seed=%d\n---\n"
+                 "{\"d\": \"Out:\\n```json\\n{}\\n```\\n\", \"e\": \"a\\nb\"}\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n```"));
+        assert_non_null(strstr(raw, "a\nb"));
+        free(raw);
+    }
 }
 
 static void test_op_fixtures(void **state)
