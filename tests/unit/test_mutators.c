@@ -945,6 +945,18 @@ static void test_run6_json_sites(void **state)
         assert_non_null(strstr(raw, "a\nb"));
         free(raw);
     }
+    /* norm.task-id-variant rewrites only the ids core normalizes: /tasks/N/task_id (ops_norm.c) */
+    int rewritten = 0;
+    for (int seed = 1; seed < 20; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: task_breakdown\nop: norm.task-id-variant seed=%d\n---\n"
+                 "{\"story_id\": \"US-1\", \"tasks\": [{\"task_id\": \"T-US-1-01\", \"description\": \"d\", "
+                 "\"x\": [{\"task_id\": \"T-US-1-02\"}]}]}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"T-US-1-02\""));
+        rewritten += strstr(raw, "\"T-US-1-01\"") == NULL;
+        free(raw);
+    }
+    assert_true(rewritten > 0);
 }
 
 static void test_op_fixtures(void **state)
