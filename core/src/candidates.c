@@ -626,8 +626,9 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
                 return true;
             }
         } else if (j < n && s[j] == ':' &&
-                   (j + 1 == n || s[j + 1] == ' ' || s[j + 1] == '\t' || s[j + 1] == '\r' || s[j + 1] == '\n')) {
-            *key = name;
+                   (j + 1 == n || s[j + 1] == ' ' || s[j + 1] == '\t' || s[j + 1] == '\r' || s[j + 1] == '\n' ||
+                    (s[j + 1] != ':' && s[j + 1] != '/'))) {
+            *key = name;               /* `version:1`: the key's space missing (yaml.colon-space), not `a::b`, `x://` */
             return true;
         }
     }

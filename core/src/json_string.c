@@ -886,6 +886,19 @@ static bool quote_before(const jp *p, size_t content, size_t k)
  * opened (one-line JSON text `{"a": 1, "b": 2}` is data, but not when that
  * text never closes)? Then the reading swallowed members. Returns that
  * quote's offset, or SIZE_MAX. */
+/* Does an escaped line break `\n` (not itself an escaped backslash then 'n')
+ * end at a, within the string content starting at content? A key after it
+ * starts a line of the text just as after a raw line break. */
+static bool escaped_break_at(const jp *p, size_t content, size_t a)
+{
+    if (a < content + 2 || at(p, a - 1) != 'n' || at(p, a - 2) != '\\')
+        return false;
+    size_t k = a - 2;
+    while (k > content && at(p, k - 1) == '\\')
+        k--;
+    return (a - 2 - k) % 2 == 0;        /* an even run of backslashes before it: the '\\' escapes the 'n' */
+}
+
 static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
 {
     int qc = q == Q_SINGLE ? '\'' : '"';
@@ -946,7 +959,7 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
             opened += b == '{' && (a < 2 || at(p, a - 2) != '$');
             a -= b == 0xA0 && a - 1 > content;   /* a no-break space (two bytes) between the comma and the key */
         }
-        if (ctrl || (a > content && at(p, a - 1) == '\n') ||
+        if (ctrl || (a > content && at(p, a - 1) == '\n') || (braces == 0 && escaped_break_at(p, content, a)) ||
             (a == content && braces == 0) ||
             (a > content && at(p, a - 1) == ',' && (braces == 0 || (braces - opened <= 0 && quote_before(p, content, a - 1)))))
             return m;

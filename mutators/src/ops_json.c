@@ -87,9 +87,13 @@ static bool key_in(const mf_op_ctx *ctx, const mt_jtok *k, const json_t *set)
 
 /* ---- strings ---- */
 
+/* A string token followed by a value (`"key" "v"`, `"key" 5`) is a key whose
+ * colon json.missing-colon took: backtick keys are no repair any rule promises. */
 static bool s_backtick(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
     const mt_jtok *k = &t->v[i];
+    if (i + 1 < t->n && t->v[i + 1].kind != JT_COMMA && t->v[i + 1].kind != JT_CLOSE)
+        return false;
     return k->kind == JT_STR && k->len > 2 && !contains(tok_s(ctx, k), k->len, "\\") &&
            !contains(tok_s(ctx, k), k->len, "`");
 }
@@ -137,9 +141,31 @@ static bool s_has_apos(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 static int e_apos(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "'", "\\'"); }
 int mt_op_json_apos(mf_op_ctx *ctx) { return tok_op(ctx, s_has_apos, e_apos); }
 
+/* Would a \n of string token k, made a line break, start a markdown fence
+ * line (``` or ~~~ after blanks)? That line reads as a fence of the output
+ * (it opens a payload, or closes the artifact's own fence): no rule can tell
+ * it from one, so such a string is no site. */
+static bool nl_starts_fence(const mf_op_ctx *ctx, const mt_jtok *k)
+{
+    const char *s = tok_s(ctx, k);
+    for (size_t i = 1; i + 1 < k->len; i++) {
+        if (s[i] != '\\')
+            continue;
+        if (s[++i] != 'n')
+            continue;
+        size_t j = i + 1;
+        while (j < k->len && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        if (j + 3 <= k->len && (!memcmp(s + j, "```", 3) || !memcmp(s + j, "~~~", 3)))
+            return true;
+    }
+    return false;
+}
+
 static bool s_has_nl(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
-    return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\n");
+    return t->v[i].kind == JT_STR && contains(tok_s(ctx, &t->v[i]), t->v[i].len, "\\n") &&
+           !nl_starts_fence(ctx, &t->v[i]);
 }
 static int e_nl(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\n", "\n"); }
 int mt_op_json_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
@@ -190,8 +216,13 @@ int mt_op_json_single_quotes(mf_op_ctx *ctx)
         return -1;
     bool all = mt_param_int(ctx, "all", (long)mt_rand(ctx, 2));
     int applied = 0;
+    long depth = 0;
     for (size_t i = 0; i < t.n; i++) {
         const mt_jtok *k = &t.v[i];
+        /* only double-quoted strings inside a JSON value: "Here it is:" then "```json"
+         * scans as the backtick string "``" after a colon, a fence to keep */
+        if (!in_json(&t, i, &depth) || tok_s(ctx, k)[0] != '"')
+            continue;
         if ((k->kind != JT_STR && k->kind != JT_KEY) || contains(tok_s(ctx, k), k->len, "'") ||
             contains(tok_s(ctx, k), k->len, "\\"))
             continue;
@@ -363,6 +394,8 @@ static int e_omit(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
         if (e >= t->n)
             return 0;
     }
+    while (e + 1 < t->n && t->v[e].kind == JT_STR && t->v[e + 1].kind == JT_STR && plus_after(ctx, &t->v[e]))
+        e++;                            /* "5B " + "USD" (json.string-plus): the whole value goes */
     size_t a = t->v[i].off, b = t->v[e].off + t->v[e].len;
     if (t->v[i - 1].kind == JT_COMMA)
         a = t->v[i - 1].off;
@@ -473,6 +506,11 @@ static bool cut_short(const mf_op_ctx *ctx)
 int mt_op_json_concatenated(mf_op_ctx *ctx)
 {
     if (!ctx->profile || !ctx->profile->schema || ctx->len == 0 || ctx->text[0] != '{')
+        return 0;
+    /* an array profile's artifact wrapped in an object (norm.wrapper, shape.artifact-record):
+     * the rule wraps every value into the array there, the stray one too */
+    const char *root = json_string_value(json_object_get(ctx->profile->schema, "type"));
+    if (!root || strcmp(root, "object") != 0)
         return 0;
     static const char *const stray[] = {"{\"status\": \"ok\"}\n", "{}\n", "{\"note\": \"draft 1\"}\n"};
     const char *x = stray[mt_rand(ctx, 3)];

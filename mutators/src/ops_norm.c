@@ -288,12 +288,41 @@ int mt_op_norm_keyword_case(mf_op_ctx *ctx) { return value_op(ctx, c_keyword); }
 
 /* ---- task id spelling (task_breakdown): T-US-4-01 -> T-US-4-1, t-us-4-01 ---- */
 
+/* Is the JSON key at key_off a member of an item of the top-level "tasks"
+ * array (`{"tasks": [{"task_id": ...`), the only task ids core normalizes? */
+static bool json_task_item_key(const mf_op_ctx *ctx, size_t key_off)
+{
+    mt_jtoks t;
+    if (mt_json_scan(ctx->text, ctx->len, &t) < 0)
+        return false;
+    char kinds[4];
+    size_t depth = 0, tasks_at = 0;     /* tasks_at: depth + 1 of a '[' after the key "tasks" at depth 1 */
+    for (size_t i = 0; i < t.n && t.v[i].off < key_off; i++) {
+        const mt_jtok *k = &t.v[i];
+        if (k->kind == JT_OPEN) {
+            if (depth < sizeof kinds)
+                kinds[depth] = ctx->text[k->off];
+            bool tasks = depth == 1 && ctx->text[k->off] == '[' && i >= 2 && t.v[i - 2].kind == JT_KEY &&
+                         t.v[i - 2].len == 7 && !memcmp(ctx->text + t.v[i - 2].off, "\"tasks\"", 7);
+            depth++;
+            if (tasks)
+                tasks_at = depth;
+        } else if (k->kind == JT_CLOSE && depth > 0) {
+            if (tasks_at == depth)
+                tasks_at = 0;
+            depth--;
+        }
+    }
+    mt_jtoks_free(&t);
+    return depth == 3 && tasks_at == 2 && kinds[0] == '{' && kinds[2] == '{';
+}
+
 static bool c_task_id(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
 {
     size_t l = strlen(s->val);
     if (!key_is(ctx, s, "task_id") || !has_normalizer(ctx, "task_breakdown") || l < 6 || s->val[0] != 'T' ||
         s->val[1] != '-' || s->val[l - 3] != '-' || !isdigit((unsigned char)s->val[l - 2]) ||
-        !isdigit((unsigned char)s->val[l - 1]))
+        !isdigit((unsigned char)s->val[l - 1]) || (!mt_is_yaml(ctx) && !json_task_item_key(ctx, s->key_off - 1)))
         return false;
     char v[128];
     snprintf(v, sizeof v, "%s", s->val);

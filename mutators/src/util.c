@@ -344,7 +344,9 @@ int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
         }
         /* '..' and `..` strings only where JSON expects a key or a value:
          * in prose and fence lines (```json) they are apostrophes and backticks */
-        bool json_pos = n && (v[n - 1].kind == JT_COLON || v[n - 1].kind == JT_COMMA || v[n - 1].kind == JT_OPEN);
+        /* after a string too: `"a" + 'b'` (json.string-plus), `"key" `v`` (json.missing-colon) */
+        bool json_pos = n && (v[n - 1].kind == JT_COLON || v[n - 1].kind == JT_COMMA || v[n - 1].kind == JT_OPEN ||
+                              v[n - 1].kind == JT_STR);
         if (c == '"' || ((c == '\'' || c == '`') && json_pos)) {
             size_t j = i + 1;
             while (j < len && t[j] != (char)c)

@@ -866,6 +866,99 @@ static void test_yaml_marker_sites(void **state)
     }
 }
 
+/* Run 6 (json): JSON token ops keep to the sites their rules promise.
+ * A key json.missing-colon took the colon of is no backtick-string site; a
+ * quote after a string ('+', missing colon) opens a string to the scanner, so
+ * no comma or space is put inside it; json.single-quotes leaves fence lines
+ * alone; json.omit-required drops every '+' operand of the value; and
+ * json.concatenated has no site in an array profile's wrapped artifact. */
+static void test_run6_json_sites(void **state)
+{
+    (void)state;
+    char text[700], *raw = NULL;
+    int backticked = 0;
+    for (int seed = 1; seed < 40; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.missing-colon seed=%d\n"
+                 "op: json.backtick-string seed=%d\nop: json.backtick-string seed=%d\n---\n"
+                 "{\"a\": \"xx\", \"b\": \"yy\", \"c\": \"zz\"}\n", seed, seed + 7, seed + 13);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "`a`"));
+        assert_null(strstr(raw, "`b`"));
+        assert_null(strstr(raw, "`c`"));
+        backticked += strstr(raw, "`xx`") || strstr(raw, "`yy`") || strstr(raw, "`zz`");
+        free(raw);
+    }
+    assert_true(backticked > 0);
+    for (int seed = 1; seed < 40; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.missing-colon seed=%d\n"
+                 "op: json.backtick-string seed=%d\nop: json.trailing-comma seed=%d\n---\n"
+                 "{\"cmd\": \"echo ${HOME}\", \"b\": \"y\"}\n", seed, seed, seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "${HOME}"));
+        free(raw);
+    }
+    for (int seed = 1; seed < 40; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.string-plus seed=%d\n"
+                 "op: json.single-quotes seed=%d\nop: json.unicode-space seed=%d\n---\n"
+                 "{\"d\": \"a, b: c, d\"}\n", seed, seed, seed + 3);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, ",\xc2"));
+        assert_null(strstr(raw, ",\xe2"));
+        assert_null(strstr(raw, ",\xef"));
+        assert_null(strstr(raw, "b:\xc2"));
+        assert_null(strstr(raw, "b:\xe2"));
+        assert_null(strstr(raw, "b:\xef"));
+        free(raw);
+    }
+    for (int seed = 1; seed < 20; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.fence seed=%d\n"
+                 "op: json.single-quotes seed=%d\n---\n{\"a\": \"x\"}\n", seed, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "''`"));
+        assert_null(strstr(raw, "'`"));
+        free(raw);
+    }
+    snprintf(text, sizeof text, "malform-case 1\nprofile: investor_decision\n"
+             "op: json.string-plus seed=9923858275827496519\nop: json.omit-required seed=8\n---\n"
+             "{\n  \"investor_id\": \"i\",\n  \"decision\": \"invest\",\n  \"conviction_score\": 7,\n"
+             "  \"reasoning\": \"S\",\n  \"key_conditions\": \"B\",\n  \"funding_ask\": \"2\",\n"
+             "  \"market_size_estimate\": \"5B USD\"\n}\n");
+    contract_of(text, &raw);
+    assert_null(strstr(raw, "\"market_size_estimate\""));
+    assert_null(strstr(raw, "USD"));
+    free(raw);
+    for (int seed = 1; seed < 20; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: artifact_files\nop: norm.wrapper seed=%d\n"
+                 "op: json.concatenated seed=%d\n---\n[\n  {\n    \"filename\": \"j\",\n    \"content\": \"-\"\n  }\n]\n",
+                 seed, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"status\": \"ok\""));
+        assert_null(strstr(raw, "draft 1"));
+        free(raw);
+    }
+    /* json.literal-newline never makes a fenced sample in a string into fence lines of the output */
+    for (int seed = 1; seed < 20; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.literal-newline seed=%d\n---\n"
+                 "{\"d\": \"Out:\\n```json\\n{}\\n```\\n\", \"e\": \"a\\nb\"}\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n```"));
+        assert_non_null(strstr(raw, "a\nb"));
+        free(raw);
+    }
+    /* norm.task-id-variant rewrites only the ids core normalizes: /tasks/N/task_id (ops_norm.c) */
+    int rewritten = 0;
+    for (int seed = 1; seed < 20; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: task_breakdown\nop: norm.task-id-variant seed=%d\n---\n"
+                 "{\"story_id\": \"US-1\", \"tasks\": [{\"task_id\": \"T-US-1-01\", \"description\": \"d\", "
+                 "\"x\": [{\"task_id\": \"T-US-1-02\"}]}]}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"T-US-1-02\""));
+        rewritten += strstr(raw, "\"T-US-1-01\"") == NULL;
+        free(raw);
+    }
+    assert_true(rewritten > 0);
+}
+
 static void test_op_fixtures(void **state)
 {
     (void)state;
@@ -910,6 +1003,7 @@ int main(void)
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites),
+        cmocka_unit_test(test_run6_json_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
