@@ -781,6 +781,17 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* 69c41356: yaml.block-body-indent lets no body fall above a line with a
+     * non-identifier key, which the rule reads as more text of the fallen body */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "- content: |-\n    line one\n    line two\n  <\"flags\": x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n    line one\n"));
+        free(raw);
+    }
+
     /* 5e4327db: yaml.unclosed-flow leaves a `- [3, 4]` line that continues a
      * plain scalar (`-n ` above it): its brackets are text; a real item is a site */
     for (int seed = 1; seed < 10; seed++) {
