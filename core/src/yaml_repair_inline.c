@@ -218,7 +218,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, prev_dash = (size_t)-1;
-    bool prev_keyed = false;
+    bool prev_keyed = false, prev_opener = true;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
@@ -227,7 +227,14 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         }
         yr_entry e = yr_entry_at(d, i);
         size_t k = missing_space_colon(l->s, e.end, e.content);
-        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, prev_dash == e.indent && prev_keyed))
+        /* a sibling of a `- key: v` item: at its dash's column, or drifted 1-3 columns
+         * off it (yaml.sequence-indent-drift moves it back) when the line above opens
+         * no nested list (`key:` or `-`) */
+        bool sibling = prev_keyed && prev_dash != (size_t)-1 &&
+                       (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
+                                                  (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
+        prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
+        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, sibling))
             k = 0;
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
