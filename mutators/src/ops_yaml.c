@@ -220,6 +220,10 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (!l->key_len || scalar(l, &v) != 0 || l->dash)
         return false;
     size_t j = i + 1;
+    /* a bare `-` moved up (`steps: -`) reads as the placeholder string "-" as well
+     * as a list of one null item: no rule can tell (regression e703b8d3) */
+    if (j < ls->n && ls->v[j].body >= ls->v[j].len)
+        return false;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
            !mt_line_block_indicator(&ls->v[j]) && (!opens_nested(&ls->v[j]) || later_row(ls, j));
 }

@@ -781,6 +781,17 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* e703b8d3: yaml.inline-sequence-parent moves no bare `-` up to its key
+     * (`steps: -` is the string "-" or a list of one null item) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "steps:\n  -\nnote: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "steps:\n  -\n"));
+        free(raw);
+    }
+
     /* 69c41356: yaml.block-body-indent lets no body fall above a line with a
      * non-identifier key, which the rule reads as more text of the fallen body */
     for (int seed = 1; seed < 10; seed++) {
