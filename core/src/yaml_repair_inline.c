@@ -979,6 +979,10 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         }
         const char *first = at_col && !fire && !e.dashes ? at_col->first : NULL;
         uint32_t first_n = first ? at_col->first_n : 0;
+        if (e.dashes && e.key) { /* `- id: a`: a later `-id: b` at its column repeats its first key */
+            first = l->s + e.key_s;
+            first_n = (uint32_t)(e.key_e - e.key_s);
+        }
         if (same)
             depth--;
         bool plain = plain_entry(&e, l->s);
