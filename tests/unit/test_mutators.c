@@ -781,6 +781,17 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* b3a642eb: yaml.dash-space edits no line of a block body whose header has
+     * a key no simple key matches (`(name: |`) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=%d\n---\n"
+                 "steps:\n- id: S\n  (name: |\n    - first point\n    - third: with a colon\n  notes: r\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n    - first point\n    - third: with a colon\n"));
+        free(raw);
+    }
+
     /* e703b8d3: yaml.inline-sequence-parent moves no bare `-` up to its key
      * (`steps: -` is the string "-" or a list of one null item) */
     for (int seed = 1; seed < 10; seed++) {
