@@ -380,7 +380,7 @@ bool mf_cand_block_header(const char *s, size_t n)
 /* Is line text [s, s+n) (indentation stripped), at or left of a block scalar
  * header's key, text of a body written too far left, as yaml.block-body-indent
  * reads it: no list item, comment, document marker or identifier key (a closed
- * quoted key ends the body too until a line fell left)? A fence there
+ * quoted key or a one-word key ends the body too until a line fell left)? A fence there
  * (`notes: |` + `Here is the output:` + "```json" at the key's column) is
  * text of the value, no payload. */
 static bool fallen_body_line(const char *s, size_t n, bool fallen)
@@ -395,6 +395,13 @@ static bool fallen_body_line(const char *s, size_t n, bool fallen)
         for (k = 1; k < n && s[k] != s[0]; k++)
             k += s[0] == '"' && s[k] == '\\';
         return !(k + 1 < n && s[k + 1] == ':');
+    }
+    if (!fallen) { /* `k"ind: v`: a one-word key ends the body until a line fell left */
+        while (k < n && s[k] != ' ' && s[k] != '\t' && !(s[k] == ':' && (k + 1 == n || s[k + 1] == ' ')))
+            k++;
+        if (k < n && s[k] == ':')
+            return false;
+        k = 0;
     }
     if (!isalpha((unsigned char)s[0]) && s[0] != '_')
         return true;

@@ -241,9 +241,22 @@ static bool quoted_key(const yr_doc *d, size_t k)
     return c == '"' || c == '\'';
 }
 
+/* True when line k is an entry whose key is one word with no blanks
+ * (`k"ind: v`, `(name: v`): the loader reads it as a key. */
+static bool word_key(const yr_doc *d, size_t k)
+{
+    yr_entry e = yr_entry_at(d, k);
+    if (!e.key || e.key_e <= e.key_s)
+        return false;
+    for (size_t j = e.key_s; j < e.key_e; j++)
+        if (d->l[k].s[j] == ' ' || d->l[k].s[j] == '\t')
+            return false;
+    return true;
+}
+
 bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left)
 {
-    return stray_text(d, k) && (left || !quoted_key(d, k));
+    return stray_text(d, k) && (left || (!quoted_key(d, k) && !word_key(d, k)));
 }
 
 size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
