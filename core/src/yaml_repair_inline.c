@@ -63,6 +63,28 @@ static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess)
     return guess;
 }
 
+/* The leftmost column of the moved item's properties: the key lines from line k
+ * on that sit right of col (its key's column), up to the first line at or left
+ * of it; x when none is further left. One property the model drifted deeper
+ * (`      text: W` above `    notes: x`) does not move the item (regression
+ * 18dc93dd). A budget keeps the scans of many moved items linear. */
+static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, size_t *budget)
+{
+    size_t m = x;
+    for (; k < d->count && *budget; k = next_content(d, k), --*budget) {
+        const yr_line *l = &d->l[k];
+        if (l->flags & (YR_CONT | YR_DQ_CONT))
+            continue;
+        size_t y = mf_line_indent((mf_line){l->s, l->n});
+        if (y <= col)
+            break;
+        yr_entry e = yr_entry_at(d, k);
+        if (!e.dashes && e.key && y < m && y >= col + 2)
+            m = y;
+    }
+    return m;
+}
+
 /* The explicit indentation indicator of a `- |2-` / `- >1` item [s, s+n), or 0. */
 static size_t block_indent_indicator(const char *s, size_t n)
 {
@@ -130,7 +152,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = nested_row_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
-                dash = sibling_dash(d, nx, e.key_s, x - 2);
+                dash = sibling_dash(d, nx, e.key_s, min_property_col(d, nx, e.key_s, x, &budget) - 2);
             /* `key: - |2-`: the indentation indicator counts from the dash, and the
              * next lines are the body, not properties; the dash goes at the key's
              * column, as a YAML emitter writes `key:` / `- |2-`, when the body is
