@@ -126,6 +126,30 @@ static size_t nested_row_dash(const yr_doc *d, size_t nx, const yr_entry *e, con
     return x;
 }
 
+/* The column of a moved item [v, v+vn) that is a key with no value (`steps: - id:`)
+ * when the dash line under it at x is that key's list: its sibling item after
+ * those rows sits at x - 2 (`  - S1` then `- id: S`; regression 01f08cf4), so
+ * the item goes there. Without such a sibling the rows may as well be its
+ * siblings: the item stays at x. Other items: nested_row_dash. */
+static size_t opener_item_dash(const yr_doc *d, size_t nx, const yr_entry *e, const char *v, size_t vn, size_t x,
+                               size_t *budget)
+{
+    yr_entry r;
+    yr_entry_parse(v, vn, &r);
+    if (r.dashes != 1 || !r.key || r.val < r.end || x < e->key_s + 2)
+        return nested_row_dash(d, nx, e, v, vn, x, budget);
+    for (size_t k = next_content(d, nx); k < d->count && *budget; k = next_content(d, k), --*budget) {
+        const yr_line *l = &d->l[k];
+        if (l->flags & (YR_CONT | YR_DQ_CONT))
+            continue;
+        size_t y = mf_line_indent((mf_line){l->s, l->n});
+        if (y >= x)
+            continue;
+        return y == x - 2 && is_dash_at(l->s, l->n, y) ? y : x;
+    }
+    return x;
+}
+
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -150,7 +174,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
             if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
-                dash = nested_row_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
+                dash = opener_item_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
                 dash = sibling_dash(d, nx, e.key_s, min_property_col(d, nx, e.key_s, x, &budget) - 2);
             /* `key: - |2-`: the indentation indicator counts from the dash, and the

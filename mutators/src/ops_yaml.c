@@ -212,6 +212,23 @@ static bool later_row(const mt_lines *ls, size_t j)
     return false;
 }
 
+/* Is dash line j a key with no value (`- id:`) whose next line is a dash
+ * line, its key's list? Moved up ("steps: - id:" + "  - S1") it reads as
+ * [{id: [S1]}] or [{id: null}, S1] unless a later row sets the item's column. */
+static bool opens_key_list(const mt_lines *ls, size_t j)
+{
+    const mt_line *d = &ls->v[j];
+    if (!d->key_len || d->val < d->len)
+        return false;
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment)
+            continue;
+        return o->dash;
+    }
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -225,7 +242,7 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (j < ls->n && ls->v[j].body >= ls->v[j].len)
         return false;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
-           !mt_line_block_indicator(&ls->v[j]) && (!opens_nested(&ls->v[j]) || later_row(ls, j));
+           !mt_line_block_indicator(&ls->v[j]) && ((!opens_nested(&ls->v[j]) && !opens_key_list(ls, j)) || later_row(ls, j));
 }
 
 static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -792,6 +792,17 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
+     * list follows only when a later row sets the item's column */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "steps:\n- id:\n  - S1\nnote: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "steps:\n- id:\n"));
+        free(raw);
+    }
+
     /* e703b8d3: yaml.inline-sequence-parent moves no bare `-` up to its key
      * (`steps: -` is the string "-" or a list of one null item) */
     for (int seed = 1; seed < 10; seed++) {
