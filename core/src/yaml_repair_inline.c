@@ -258,6 +258,22 @@ static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool p
     return n->indent > e->dash || (n->dashes && n->indent == e->indent && n->key);
 }
 
+/* Is line i a continuation line of the plain value of an identifier key
+ * (`schema_version: 1` + ` Etle:tixamp`)? A glued `- id:Q01` above is no
+ * such key: its deeper lines are its properties. */
+static bool plain_value_cont(const yr_doc *d, size_t i)
+{
+    if (!(d->l[i].flags & YR_PLAIN_CONT))
+        return false;
+    size_t k = i;
+    while (k > 0 && (d->l[k].flags & (YR_PLAIN_CONT | YR_INERT)))
+        k--;
+    if (d->l[k].flags & (YR_PLAIN_CONT | YR_INERT | YR_CONT))
+        return false;
+    yr_entry e = yr_entry_at(d, k);
+    return e.key && e.val < e.end && yr_is_ident(d->l[k].s + e.key_s, e.key_e - e.key_s);
+}
+
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -267,7 +283,10 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     bool prev_keyed = false, prev_opener = true;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
+        /* a continuation line of a plain value (`schema_version: 1` + ` Etle:tixamp`,
+         * the value "1 Etle:tixamp") is text: a space after its ':' would make it an
+         * entry the loader rejects (regression 1416693c) */
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT)) || plain_value_cont(d, i)) {
             yr_put_line(&o, l);
             continue;
         }
