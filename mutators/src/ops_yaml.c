@@ -875,6 +875,15 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     const mt_line *l = &ls->v[i], *p = &ls->v[i - 1];
     const char *v;
+    /* a property with deeper lines under it (the body of a header the scan does
+     * not know, `notes: |# see below` or `name: '|-'`, a plain value's later
+     * lines) moves only with them: alone it lands on their column (33d2385c, 291ac97d) */
+    for (size_t k = i + 1; k < ls->n; k++)
+        if (!ls->v[k].blank) {
+            if (ls->v[k].indent > l->indent)
+                return false;
+            break;
+        }
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && p->dash &&
            p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }

@@ -792,6 +792,17 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* 33d2385c, 291ac97d: yaml.property-indent moves no property with deeper
+     * lines under it (a commented or quoted block header's body) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                 "steps:\n- id: S\n  name: '|-'\n    x: 1\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  name: '|-'\n"));
+        free(raw);
+    }
+
     /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
      * list follows only when a later row sets the item's column */
     for (int seed = 1; seed < 10; seed++) {
