@@ -377,6 +377,39 @@ bool mf_cand_block_header(const char *s, size_t n)
     return k > 0 && (s[k - 1] == ':' || s[k - 1] == '-');
 }
 
+/* Is line text [s, s+n) (indentation stripped), at or left of a block scalar
+ * header's key, text of a body written too far left, as yaml.block-body-indent
+ * reads it: no list item, comment, document marker or identifier key (a closed
+ * quoted key or a one-word key ends the body too until a line fell left)? A fence there
+ * (`notes: |` + `Here is the output:` + "```json" at the key's column) is
+ * text of the value, no payload. */
+static bool fallen_body_line(const char *s, size_t n, bool fallen)
+{
+    while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n == 0 || s[0] == '#' || (s[0] == '-' && (n == 1 || s[1] == ' ' || s[1] == '\t' || s[1] == '-')) ||
+        (n >= 3 && memcmp(s, "...", 3) == 0))
+        return false;
+    size_t k = 0;
+    if (!fallen && (s[0] == '"' || s[0] == '\'')) { /* `"a b": v`: a quoted key */
+        for (k = 1; k < n && s[k] != s[0]; k++)
+            k += s[0] == '"' && s[k] == '\\';
+        return !(k + 1 < n && s[k + 1] == ':');
+    }
+    if (!fallen) { /* `k"ind: v`: a one-word key ends the body until a line fell left */
+        while (k < n && s[k] != ' ' && s[k] != '\t' && !(s[k] == ':' && (k + 1 == n || s[k + 1] == ' ')))
+            k++;
+        if (k < n && s[k] == ':')
+            return false;
+        k = 0;
+    }
+    if (!isalpha((unsigned char)s[0]) && s[0] != '_')
+        return true;
+    while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '-' || s[k] == '.'))
+        k++;
+    return !(k < n && s[k] == ':' && (k + 1 == n || s[k + 1] == ' ' || s[k + 1] == '\t'));
+}
+
 /* Fences follow CommonMark's closing rule, made stricter for nested text: a
  * fence closes only when it is bare (no info string; terminal noise after
  * the fence characters, "```\x1b[0m", is none), uses the opener's
@@ -395,6 +428,7 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
     fence open = {0};
     int open_line = 0, line = 1, first_fence_line = 0;
     long block_indent = -1;             /* indentation of a `key: |` line whose block we are in */
+    bool fallen = false;                /* a line of that block fell to or left of its key */
     for (size_t a = 0; a < len && found < MF_CAND_PER_KIND; line++) {
         const char *nl = memchr(s + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : len;
@@ -404,11 +438,17 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
         while (a + ind < e && s[a + ind] == ' ')
             ind++;
         bool blank_line = a + ind >= e || s[a + ind] == '\r';
-        if (!inside && block_indent >= 0 && (blank_line || ind > (size_t)block_indent)) {
+        if (!inside && block_indent >= 0 &&
+            (blank_line || ind > (size_t)block_indent || fallen_body_line(s + a + ind, e - a - ind, fallen))) {
+            fallen = fallen || (!blank_line && ind <= (size_t)block_indent);
+            fence bf;                   /* a bare fence after a fence line of the body is its closer */
+            if (!first_fence_line && fence_info(s + a, e - a, &bf))
+                first_fence_line = line;
             a = b;                      /* inside a YAML block scalar: its fences are text */
             continue;
         }
         block_indent = -1;
+        fallen = false;
         if (!inside && mf_cand_block_header(s + a, e - a))
             block_indent = (long)ind;
         if (fence_info(s + a, e - a, &f)) {

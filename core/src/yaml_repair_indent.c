@@ -165,12 +165,26 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
     yr_skip sk = {{0}, false};
     size_t depth = 0, changes = 0, prev_col = (size_t)-1;
     bool prev_opener = false;
+    long shift = 0; /* columns the block scalar header above moved: its body moves with it */
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_skip_line(&sk, l) || (l->flags & YR_INERT)) {
-            yr_put_line(&o, l);
+        bool dq = sk.dq;
+        bool skip = yr_skip_line(&sk, l), body = skip && !dq;
+        if (skip || (l->flags & YR_INERT)) {
+            size_t sp = mf_line_indent((mf_line){l->s, l->n});
+            if (shift && body && sp < l->n) {
+                /* a body line keeps its place relative to the header: a `|2-`
+                 * indicator counts from the header's column (regression bd7651ec) */
+                size_t to = shift > 0 ? sp + (size_t)shift : sp - ((size_t)-shift < sp ? (size_t)-shift : sp);
+                yr_spaces(&o, to);
+                yr_put(&o, l->s + sp, l->n - sp);
+                yr_endl(&o, YR_EOL(l));
+            } else {
+                yr_put_line(&o, l);
+            }
             continue;
         }
+        shift = 0;
         yr_entry e = yr_entry_at(d, i);
         size_t x = e.indent, to = x;
         if (e.dashes) {
@@ -187,6 +201,8 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
             prev_col = e.key ? to : (size_t)-1;
         }
         if (to != x) {
+            if (l->flags & YR_OPENS_BLOCK)
+                shift = (long)to - (long)x;
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
             yr_endl(&o, YR_EOL(l));
@@ -225,9 +241,22 @@ static bool quoted_key(const yr_doc *d, size_t k)
     return c == '"' || c == '\'';
 }
 
+/* True when line k is an entry whose key is one word with no blanks
+ * (`k"ind: v`, `(name: v`): the loader reads it as a key. */
+static bool word_key(const yr_doc *d, size_t k)
+{
+    yr_entry e = yr_entry_at(d, k);
+    if (!e.key || e.key_e <= e.key_s)
+        return false;
+    for (size_t j = e.key_s; j < e.key_e; j++)
+        if (d->l[k].s[j] == ' ' || d->l[k].s[j] == '\t')
+            return false;
+    return true;
+}
+
 bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left)
 {
-    return stray_text(d, k) && (left || !quoted_key(d, k));
+    return stray_text(d, k) && (left || (!quoted_key(d, k) && !word_key(d, k)));
 }
 
 size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)

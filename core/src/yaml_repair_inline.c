@@ -63,6 +63,28 @@ static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess)
     return guess;
 }
 
+/* The leftmost column of the moved item's properties: the key lines from line k
+ * on that sit right of col (its key's column), up to the first line at or left
+ * of it; x when none is further left. One property the model drifted deeper
+ * (`      text: W` above `    notes: x`) does not move the item (regression
+ * 18dc93dd). A budget keeps the scans of many moved items linear. */
+static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, size_t *budget)
+{
+    size_t m = x;
+    for (; k < d->count && *budget; k = next_content(d, k), --*budget) {
+        const yr_line *l = &d->l[k];
+        if (l->flags & (YR_CONT | YR_DQ_CONT))
+            continue;
+        size_t y = mf_line_indent((mf_line){l->s, l->n});
+        if (y <= col)
+            break;
+        yr_entry e = yr_entry_at(d, k);
+        if (!e.dashes && e.key && y < m && y >= col + 2)
+            m = y;
+    }
+    return m;
+}
+
 /* The explicit indentation indicator of a `- |2-` / `- >1` item [s, s+n), or 0. */
 static size_t block_indent_indicator(const char *s, size_t n)
 {
@@ -104,6 +126,30 @@ static size_t nested_row_dash(const yr_doc *d, size_t nx, const yr_entry *e, con
     return x;
 }
 
+/* The column of a moved item [v, v+vn) that is a key with no value (`steps: - id:`)
+ * when the dash line under it at x is that key's list: its sibling item after
+ * those rows sits at x - 2 (`  - S1` then `- id: S`; regression 01f08cf4), so
+ * the item goes there. Without such a sibling the rows may as well be its
+ * siblings: the item stays at x. Other items: nested_row_dash. */
+static size_t opener_item_dash(const yr_doc *d, size_t nx, const yr_entry *e, const char *v, size_t vn, size_t x,
+                               size_t *budget)
+{
+    yr_entry r;
+    yr_entry_parse(v, vn, &r);
+    if (r.dashes != 1 || !r.key || r.val < r.end || x < e->key_s + 2)
+        return nested_row_dash(d, nx, e, v, vn, x, budget);
+    for (size_t k = next_content(d, nx); k < d->count && *budget; k = next_content(d, k), --*budget) {
+        const yr_line *l = &d->l[k];
+        if (l->flags & (YR_CONT | YR_DQ_CONT))
+            continue;
+        size_t y = mf_line_indent((mf_line){l->s, l->n});
+        if (y >= x)
+            continue;
+        return y == x - 2 && is_dash_at(l->s, l->n, y) ? y : x;
+    }
+    return x;
+}
+
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -128,9 +174,9 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
             if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
-                dash = nested_row_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
+                dash = opener_item_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
-                dash = sibling_dash(d, nx, e.key_s, x - 2);
+                dash = sibling_dash(d, nx, e.key_s, min_property_col(d, nx, e.key_s, x, &budget) - 2);
             /* `key: - |2-`: the indentation indicator counts from the dash, and the
              * next lines are the body, not properties; the dash goes at the key's
              * column, as a YAML emitter writes `key:` / `- |2-`, when the body is
@@ -212,22 +258,48 @@ static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool p
     return n->indent > e->dash || (n->dashes && n->indent == e->indent && n->key);
 }
 
+/* Is line i a continuation line of the plain value of an identifier key
+ * (`schema_version: 1` + ` Etle:tixamp`)? A glued `- id:Q01` above is no
+ * such key: its deeper lines are its properties. */
+static bool plain_value_cont(const yr_doc *d, size_t i)
+{
+    if (!(d->l[i].flags & YR_PLAIN_CONT))
+        return false;
+    size_t k = i;
+    while (k > 0 && (d->l[k].flags & (YR_PLAIN_CONT | YR_INERT)))
+        k--;
+    if (d->l[k].flags & (YR_PLAIN_CONT | YR_INERT | YR_CONT))
+        return false;
+    yr_entry e = yr_entry_at(d, k);
+    return e.key && e.val < e.end && yr_is_ident(d->l[k].s + e.key_s, e.key_e - e.key_s);
+}
+
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, prev_dash = (size_t)-1;
-    bool prev_keyed = false;
+    bool prev_keyed = false, prev_opener = true;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
+        /* a continuation line of a plain value (`schema_version: 1` + ` Etle:tixamp`,
+         * the value "1 Etle:tixamp") is text: a space after its ':' would make it an
+         * entry the loader rejects (regression 1416693c) */
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT)) || plain_value_cont(d, i)) {
             yr_put_line(&o, l);
             continue;
         }
         yr_entry e = yr_entry_at(d, i);
         size_t k = missing_space_colon(l->s, e.end, e.content);
-        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, prev_dash == e.indent && prev_keyed))
+        /* a sibling of a `- key: v` item: at its dash's column, or drifted 1-3 columns
+         * off it (yaml.sequence-indent-drift moves it back) when the line above opens
+         * no nested list (`key:` or `-`) */
+        bool sibling = prev_keyed && prev_dash != (size_t)-1 &&
+                       (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
+                                                  (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
+        prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
+        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, sibling))
             k = 0;
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
@@ -972,6 +1044,10 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         }
         const char *first = at_col && !fire && !e.dashes ? at_col->first : NULL;
         uint32_t first_n = first ? at_col->first_n : 0;
+        if (e.dashes && e.key) { /* `- id: a`: a later `-id: b` at its column repeats its first key */
+            first = l->s + e.key_s;
+            first_n = (uint32_t)(e.key_e - e.key_s);
+        }
         if (same)
             depth--;
         bool plain = plain_entry(&e, l->s);

@@ -212,6 +212,23 @@ static bool later_row(const mt_lines *ls, size_t j)
     return false;
 }
 
+/* Is dash line j a key with no value (`- id:`) whose next line is a dash
+ * line, its key's list? Moved up ("steps: - id:" + "  - S1") it reads as
+ * [{id: [S1]}] or [{id: null}, S1] unless a later row sets the item's column. */
+static bool opens_key_list(const mt_lines *ls, size_t j)
+{
+    const mt_line *d = &ls->v[j];
+    if (!d->key_len || d->val < d->len)
+        return false;
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment)
+            continue;
+        return o->dash;
+    }
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -220,8 +237,12 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (!l->key_len || scalar(l, &v) != 0 || l->dash)
         return false;
     size_t j = i + 1;
+    /* a bare `-` moved up (`steps: -`) reads as the placeholder string "-" as well
+     * as a list of one null item: no rule can tell (regression e703b8d3) */
+    if (j < ls->n && ls->v[j].body >= ls->v[j].len)
+        return false;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
-           !mt_line_block_indicator(&ls->v[j]) && (!opens_nested(&ls->v[j]) || later_row(ls, j));
+           !mt_line_block_indicator(&ls->v[j]) && ((!opens_nested(&ls->v[j]) && !opens_key_list(ls, j)) || later_row(ls, j));
 }
 
 static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -854,6 +875,15 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     const mt_line *l = &ls->v[i], *p = &ls->v[i - 1];
     const char *v;
+    /* a property with deeper lines under it (the body of a header the scan does
+     * not know, `notes: |# see below` or `name: '|-'`, a plain value's later
+     * lines) moves only with them: alone it lands on their column (33d2385c, 291ac97d) */
+    for (size_t k = i + 1; k < ls->n; k++)
+        if (!ls->v[k].blank) {
+            if (ls->v[k].indent > l->indent)
+                return false;
+            break;
+        }
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && p->dash &&
            p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }

@@ -68,6 +68,15 @@ static bool site(const mt_lines *ls, size_t i, size_t *last, size_t *min)
     }
     if (*last == i || *min <= h->body)
         return false;
+    /* the line after the body must end it for the rule once the body fell:
+     * a non-identifier key there (`<"flags": x`, `"a b": c`) reads as more
+     * text of it (regression 69c41356) */
+    size_t nx = *last + 1;
+    while (nx < ls->n && ls->v[nx].blank)
+        nx++;
+    if (nx < ls->n && ls->v[nx].indent <= h->body &&
+        !ends_body(ls->v[nx].s + ls->v[nx].indent, ls->v[nx].len - ls->v[nx].indent))
+        return false;
     for (size_t j = i + 1; j <= *last; j++) {
         const mt_line *l = &ls->v[j];
         if (!l->blank && l->indent == *min && !key_shaped(l->s + l->indent, l->len - l->indent))

@@ -148,6 +148,31 @@ static bool commented_header(const mt_line *x)
     return i < n && v[i] == '#';
 }
 
+/* Does [s, s+n) read as an entry with any plain key (`(name: |`, which no
+ * simple key matches) whose value is a block scalar header? Its body lines
+ * are block text all the same (regression b3a642eb). */
+static bool other_key_header(const char *s, size_t n)
+{
+    if (n == 0 || s[0] == '"' || s[0] == '\'' || s[0] == '#' || s[0] == '[' || s[0] == '{')
+        return false;
+    size_t k = 0;
+    while (k + 1 < n && !(s[k] == ':' && s[k + 1] == ' '))
+        k++;
+    if (k + 1 >= n)
+        return false;
+    k += 2;
+    while (k < n && s[k] == ' ')
+        k++;
+    if (k >= n || (s[k] != '|' && s[k] != '>'))
+        return false;
+    k++;
+    while (k < n && (s[k] == '-' || s[k] == '+' || isdigit((unsigned char)s[k])))
+        k++;
+    while (k < n && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r'))
+        k++;
+    return k == n || s[k] == '#';
+}
+
 /* Does a quoted scalar opened with q stay open past [s, s+n) (from the
  * start of the text after its opening quote)? Double quotes escape with a
  * backslash, single quotes by doubling. */
@@ -226,7 +251,8 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
             if (!x->comment && qn > 0 && (x->key_len || x->dash) && (qv[0] == '"' || qv[0] == '\'') &&
                 quote_open_after(qv + 1, qn - 1, qv[0]))
                 in_quote = qv[0];
-            if (mt_line_block_indicator(x) || commented_header(x)) {
+            if (mt_line_block_indicator(x) || commented_header(x) ||
+                (!x->key_len && !x->comment && other_key_header(s + b, l - b))) {
                 in_block = true;
                 block_col = x->body;
             } else if (x->dash && x->key_len == 0 && x->body < l &&

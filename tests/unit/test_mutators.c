@@ -781,6 +781,61 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* b3a642eb: yaml.dash-space edits no line of a block body whose header has
+     * a key no simple key matches (`(name: |`) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=%d\n---\n"
+                 "steps:\n- id: S\n  (name: |\n    - first point\n    - third: with a colon\n  notes: r\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n    - first point\n    - third: with a colon\n"));
+        free(raw);
+    }
+
+    /* 33d2385c, 291ac97d: yaml.property-indent moves no property with deeper
+     * lines under it (a commented or quoted block header's body) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                 "steps:\n- id: S\n  name: '|-'\n    x: 1\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  name: '|-'\n"));
+        free(raw);
+    }
+
+    /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
+     * list follows only when a later row sets the item's column */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "steps:\n- id:\n  - S1\nnote: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "steps:\n- id:\n"));
+        free(raw);
+    }
+
+    /* e703b8d3: yaml.inline-sequence-parent moves no bare `-` up to its key
+     * (`steps: -` is the string "-" or a list of one null item) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "steps:\n  -\nnote: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "steps:\n  -\n"));
+        free(raw);
+    }
+
+    /* 69c41356: yaml.block-body-indent lets no body fall above a line with a
+     * non-identifier key, which the rule reads as more text of the fallen body */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "- content: |-\n    line one\n    line two\n  <\"flags\": x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n    line one\n"));
+        free(raw);
+    }
+
     /* 5e4327db: yaml.unclosed-flow leaves a `- [3, 4]` line that continues a
      * plain scalar (`-n ` above it): its brackets are text; a real item is a site */
     for (int seed = 1; seed < 10; seed++) {
