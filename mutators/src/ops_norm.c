@@ -432,6 +432,17 @@ static const char *pick_wrapper(mf_op_ctx *ctx)
     return profile_own_key(ctx->profile, w) ? "output" : w;
 }
 
+/* Is the line at s a `...` document-end marker (val.multiline writes one
+ * after a keep-chomping `|+` scalar that ends the text)? Indented under a
+ * wrapper key it would be a plain scalar inside the mapping, text no rule
+ * repairs: it stays at column 0, where it still ends the (wrapped) document. */
+static bool doc_end_line(const char *s, size_t n)
+{
+    if (n < 3 || memcmp(s, "...", 3) != 0)
+        return false;
+    return n == 3 || s[3] == '\n' || s[3] == ' ' || s[3] == '\t' || s[3] == '\r';
+}
+
 static int wrap_once(mf_op_ctx *ctx, const char *key)
 {
     mt_buf b = {0};
@@ -440,7 +451,7 @@ static int wrap_once(mf_op_ctx *ctx, const char *key)
         rc |= mt_puts(&b, key) | mt_puts(&b, ":\n");
         bool bol = true;
         for (size_t i = 0; i < ctx->len; i++) {
-            if (bol && ctx->text[i] != '\n')
+            if (bol && ctx->text[i] != '\n' && !doc_end_line(ctx->text + i, ctx->len - i))
                 rc |= mt_puts(&b, "  ");
             rc |= mt_putc(&b, ctx->text[i]);
             bol = ctx->text[i] == '\n';

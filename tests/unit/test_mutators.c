@@ -902,6 +902,25 @@ static void test_op_fixtures(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* Run 6 (finder): op sites that built text no rule promises to repair. */
+static void test_run6_finder_sites(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    /* b00130c9: a wrapper keeps the `...` that ends a `|+` scalar at column 0
+     * (indented it is a plain scalar inside the mapping) */
+    static const char *const wrappers[] = {"norm.wrapper", "norm.wrapper-chain"};
+    for (size_t w = 0; w < 2; w++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: val.multiline seed=9042806374443382612\n"
+                 "op: %s seed=1\n---\nstatus: done\nchecks:\n  tests: p\n  lint: p\n  typecheck: f\n"
+                 "  qualitative: p\nfiles_changed:\n  - s\n", wrappers[w]);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "ends with newlines\n\n...\n"));
+        free(raw);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -910,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites),
+        cmocka_unit_test(test_run6_finder_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
