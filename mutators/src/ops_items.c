@@ -276,7 +276,11 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
             if (!child)
                 child = l->indent;
             bool by = key_is(l, "answered_by"), at = key_is(l, "answered_at");
-            if (l->indent == child && ((by && which != 1) || (at && which != 0)) && nc < 2 && !mt_line_block_indicator(l)) {
+            bool noise = false;     /* terminal noise stays at the text's end, where cand.ansi-noise is cut */
+            for (size_t c = 0; c < l->len; c++)
+                noise |= ((unsigned char)l->s[c] < 0x20 && l->s[c] != '\t' && l->s[c] != '\r') || (unsigned char)l->s[c] == 0x7f;
+            if (l->indent == child && ((by && which != 1) || (at && which != 0)) && nc < 2 && !mt_line_block_indicator(l) &&
+                !noise) {
                 for (size_t c = 0; c < col; c++)
                     e |= mt_putc(&moved, ' ');
                 e |= mt_put(&moved, l->s + l->indent, l->len - l->indent) | mt_putc(&moved, '\n');

@@ -578,6 +578,37 @@ int mt_op_yaml_dash(mf_op_ctx *ctx) { return line_op(ctx, s_dash, e_dash); }
 /* A one-line `key: value` entry: no block header, and no deeper line after
  * it (a block body whose header an earlier op quoted, `notes: '|-'`, would
  * follow only the second copy). */
+/* A control byte (terminal noise: ESC sequences, ^?, bare controls) on the
+ * line: cand.ansi-noise / cand.control-chars put it at the text's end, where
+ * the rule cuts it; a copy of the line would carry it into the middle. */
+static bool has_ctl(const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (((unsigned char)s[k] < 0x20 && s[k] != '\t' && s[k] != '\r') || (unsigned char)s[k] == 0x7f)
+            return true;
+    return false;
+}
+
+/* Is line i after a `---` / `...` marker line that follows content? What
+ * comes after is a second document or trailing prose ("---" + "Notes: ..."
+ * for cand.trailing-prose), no entry of the artifact. */
+static bool after_doc_marker(const mt_lines *ls, size_t i)
+{
+    bool content = false;
+    for (size_t k = 0; k < i; k++) {
+        const mt_line *l = &ls->v[k];
+        if (l->blank || l->comment)
+            continue;
+        if (content && l->indent == 0 && l->len >= 3 && (!memcmp(l->s, "---", 3) || !memcmp(l->s, "...", 3)) &&
+            (l->len == 3 || l->s[3] == ' ' || l->s[3] == '\t' || l->s[3] == '\r'))
+            return true;
+        content = true;
+    }
+    return false;
+}
+
+/* ... nor a line with terminal noise (has_ctl), nor one after a document
+ * marker (after_doc_marker). */
 static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -587,7 +618,8 @@ static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
         k++;
     bool deeper = k < ls->n && ls->v[k].indent > l->indent;
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper;
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper &&
+           !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
 }
 
 static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -919,6 +919,36 @@ static void test_run6_finder_sites(void **state)
         assert_non_null(strstr(raw, "ends with newlines\n\n...\n"));
         free(raw);
     }
+    for (int seed = 1; seed < 30; seed++) {
+        char text[400];
+        /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
+         * noise (the copy would put it mid-text, where no rule cuts it) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.ansi-noise seed=4\n"
+                 "op: yaml.duplicate-key seed=%d\n---\na: 1\nb: two\n", seed);
+        contract_of(text, &raw);
+        const char *esc = strchr(raw, 27);
+        assert_non_null(esc);
+        assert_null(strchr(esc + 1, '\n') ? strchr(strchr(esc + 1, '\n'), 27) : NULL);
+        assert_null(strstr(raw, "b: two\x1b[0m\nb: two"));
+        free(raw);
+        /* c53e7681: nor a prose line after a `---` separator (a second document) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-after seed=1819842490547563959\n"
+                 "op: yaml.duplicate-key seed=%d\n---\na: 1\nb: two\n", seed);
+        contract_of(text, &raw);
+        const char *notes = strstr(raw, "Notes:");
+        if (notes)
+            assert_null(strstr(notes + 1, "Notes:"));
+        free(raw);
+        /* f0bfd2d1: norm.answer-fields-sibling moves no noisy last line into the body */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\nop: cand.ansi-noise seed=7332237609074506236\n"
+                 "op: norm.answer-fields-sibling seed=%d\n---\nquestions:\n  - id: Q02\n    phase: structure\n"
+                 "    question: \"P\"\n    answer:\n      answered_at: \"2\"\n", seed);
+        contract_of(text, &raw);
+        esc = strchr(raw, 27);
+        if (esc)
+            assert_null(strchr(esc, '\n') ? strstr(strchr(esc, '\n'), "answer:") : NULL);
+        free(raw);
+    }
 }
 
 int main(void)
