@@ -272,7 +272,10 @@ int mt_op_norm_enum_case(mf_op_ctx *ctx) { return value_op(ctx, c_case); }
 static bool c_keyword(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
 {
     bool phase = key_is(ctx, s, "phase") && (has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers"));
-    bool type = key_is(ctx, s, "type") && (ctx->profile && ctx->profile->changes);
+    /* a change type only when the value is one (norm.change-type folds just
+     * modified/added/removed; `type: f` elsewhere in the artifact is data) */
+    bool type = key_is(ctx, s, "type") && (ctx->profile && ctx->profile->changes) &&
+                (!strcmp(s->val, "modified") || !strcmp(s->val, "added") || !strcmp(s->val, "removed"));
     if ((!phase && !type) || !s->val[0] || !islower((unsigned char)s->val[0]))
         return false;
     char v[128];

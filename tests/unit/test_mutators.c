@@ -919,6 +919,17 @@ static void test_run6_finder_sites(void **state)
         assert_non_null(strstr(raw, "ends with newlines\n\n...\n"));
         free(raw);
     }
+    for (int seed = 1; seed < 20; seed++) {
+        /* e1c57f4e: norm.keyword-case recases a `type:` only when it is a change
+         * type (norm.change-type folds those); a question's `type: f` is data */
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.keyword-case seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    question: H\n    type: f\nchanges:\n  - type: added\n    item_id: Q01\n",
+                 seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "type: f\n"));
+        free(raw);
+    }
     for (int seed = 1; seed < 30; seed++) {
         char text[400];
         /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
