@@ -233,6 +233,16 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                        (s[x->body] == '|' || s[x->body] == '>')) {
                 in_block = true;
                 block_col = x->indent;
+            } else if (!x->dash && !x->key_len && !x->comment && x->indent + 1 < l && s[x->indent] == '-') {
+                /* `-gap: |` (yaml.dash-space took the dash's space): still a
+                 * block header, its body still text no later op may edit */
+                size_t k = simple_key(s + x->indent + 1, l - x->indent - 1), j = x->indent + 1 + k + 1;
+                while (k && j < l && s[j] == ' ')
+                    j++;
+                if (k && j < l && (s[j] == '|' || s[j] == '>')) {
+                    in_block = true;
+                    block_col = x->indent;
+                }
             }
         }
         off += l + 1;

@@ -930,6 +930,16 @@ static void test_run6_finder_sites(void **state)
         assert_non_null(strstr(raw, "type: f\n"));
         free(raw);
     }
+    for (int seed = 1; seed < 20; seed++) {
+        /* ebf56faa: a `-gap: |` header (dash space taken) still has a block
+         * body: yaml.dash-space edits none of its lines */
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=3\n"
+                 "op: yaml.dash-space seed=%d\n---\nitems:\n  - gap: |\n      - first\n      - third: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "      - first\n      - third: x\n"));
+        free(raw);
+    }
     for (int seed = 1; seed < 30; seed++) {
         char text[400];
         /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
