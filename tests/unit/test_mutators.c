@@ -940,6 +940,18 @@ static void test_run6_finder_sites(void **state)
         assert_non_null(strstr(raw, "      - first\n      - third: x\n"));
         free(raw);
     }
+    for (int seed = 1; seed < 20; seed++) {
+        /* 143e56c5: a quote opened after a key that is no simple key
+         * (`alternative_draft:cription: '`) still makes the next lines text:
+         * norm.change-invalid-entry inserts no entry among them */
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: refinement_changes\nop: norm.change-invalid-entry seed=%d\n"
+                 "---\nchanges:\n  - type: modified\n    item_id: Q\n    inspiration:\n      alt_draft:cription: '\n"
+                 "  - type: a\n    des words.'\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "cription: '\n  - type: a\n"));
+        free(raw);
+    }
     for (int seed = 1; seed < 30; seed++) {
         char text[400];
         /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
