@@ -514,6 +514,33 @@ static bool question_item_has_text(const mf_op_ctx *ctx, size_t off)
     return found;
 }
 
+/* Is there an `id:` / `- id:` line after offset off, its key at the column
+ * of the id key at key_off? Another question whose
+ * id the scan did not count (spelled `3` or `q3` by norm.id-variant, or inside
+ * what an unclosed quote makes one string to the scan, which core's
+ * yaml.unclosed-quote then splits again) raises the batch maximum: the
+ * renumbered duplicate would not be the id it replaced. */
+static bool id_line_after(const mf_op_ctx *ctx, size_t key_off, size_t off)
+{
+    size_t bol = key_off, col;
+    while (bol > 0 && ctx->text[bol - 1] != '\n')
+        bol--;
+    col = key_off - bol;                /* the question items' id column (option ids sit deeper) */
+    for (size_t i = off; i < ctx->len; i++) {
+        if (ctx->text[i] != '\n')
+            continue;
+        size_t j = i + 1;
+        while (j < ctx->len && ctx->text[j] == ' ')
+            j++;
+        if (j + 1 < ctx->len && ctx->text[j] == '-' && ctx->text[j + 1] == ' ')
+            for (j += 2; j < ctx->len && ctx->text[j] == ' '; j++)
+                ;
+        if (j - (i + 1) == col && j + 3 <= ctx->len && !memcmp(ctx->text + j, "id:", 3))
+            return true;
+    }
+    return false;
+}
+
 /* ---- a duplicate question id: the last question repeats the first one's ----
  * norm.question-renumber gives a duplicate the next number above the
  * highest id, so the case stays exact only where the last question holds
@@ -546,7 +573,7 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
     }
     int rc = 0;
     if (count >= 2 && last_num == max_other + 1 && question_item_has_text(ctx, s.v[first].key_off) &&
-        question_item_has_text(ctx, s.v[last].key_off))
+        question_item_has_text(ctx, s.v[last].key_off) && !id_line_after(ctx, s.v[last].key_off, s.v[last].val_off))
         rc = splice(ctx, s.v[last].val_off, s.v[last].val_off + s.v[last].val_len, s.v[first].val);
     free(s.v);
     return rc;

@@ -952,6 +952,22 @@ static void test_run6_finder_sites(void **state)
         assert_non_null(strstr(raw, "cription: '\n  - type: a\n"));
         free(raw);
     }
+    /* 7302bb1d / 38c3c078: norm.duplicate-question-id finds no site while
+     * another question's id follows (spelled `3` by norm.id-variant, or behind
+     * an unclosed quote): the batch maximum would renumber it past the id */
+    {
+        static const char *const cases[] = {
+            "malform-case 1\nprofile: interview\nop: norm.id-variant seed=1\nop: norm.duplicate-question-id seed=1\n---\n"
+            "questions:\n  - id: Q01\n    question: W\n  - id: Q02\n    question: H\n  - id: Q03\n    question: S\n",
+            "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n---\n"
+            "questions:\n  - id: Q01\n    question: W\n  - id: Q02\n    question: H\n    rationale: \"G\n"
+            "  - id: Q03\n    question: S\n"};
+        for (size_t c = 0; c < 2; c++) {
+            contract_of(cases[c], &raw);
+            assert_non_null(strstr(raw, "id: Q02\n"));
+            free(raw);
+        }
+    }
     for (int seed = 1; seed < 30; seed++) {
         char text[400];
         /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
