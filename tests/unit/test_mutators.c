@@ -968,6 +968,27 @@ static void test_run6_finder_sites(void **state)
             free(raw);
         }
     }
+    /* 3da8f5fe / 5f209945: a closer hidden behind terminal noise or a closing
+     * tag is still the last marker: yaml.front-matter-closer adds no second one */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=%d\n"
+                 "op: cand.ansi-noise seed=8012028503536386970\nop: yaml.front-matter-closer seed=%d\n---\na: 1\nb: two\n",
+                 seed, seed + 7);
+        contract_of(text, &raw);
+        const char *closer = strstr(raw, "b: two\n---");
+        assert_non_null(closer);
+        assert_null(strstr(closer + 10, "---"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=%d\n"
+                 "op: yaml.xml-tag-lines seed=8\nop: yaml.front-matter-closer seed=%d\n---\na: 1\nb: two\n",
+                 seed, seed + 7);
+        contract_of(text, &raw);
+        closer = strstr(raw, "b: two\n---");
+        assert_non_null(closer);
+        assert_null(strstr(closer + 10, "---"));
+        free(raw);
+    }
     for (int seed = 1; seed < 30; seed++) {
         char text[400];
         /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
