@@ -989,6 +989,12 @@ static void test_run6_finder_sites(void **state)
         assert_null(strstr(closer + 10, "---"));
         free(raw);
     }
+    /* 9bbe40ec: norm.beads-bare-list keeps a later item it does not read as
+     * one (`-id: l` after yaml.dash-space): the op loses no bead */
+    contract_of("malform-case 1\nprofile: beads\nop: norm.beads-bare-list seed=1\n---\nbeads:\n  - id: s\n    title: R\n"
+                "  -id: l\n    title: L\n", &raw);
+    assert_non_null(strstr(raw, "-id: l\n  title: L\n"));
+    free(raw);
     for (int seed = 1; seed < 30; seed++) {
         char text[400];
         /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
