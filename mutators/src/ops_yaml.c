@@ -212,6 +212,25 @@ static bool later_row(const mt_lines *ls, size_t j)
     return false;
 }
 
+/* Is the first property after item line j off the item's key column (a
+ * yaml.property-indent site, `- id: Q02` + `      phase: x` + `    question:`)?
+ * Moved up onto its parent's line, the dash line no longer shows that
+ * column: the drifted line alone would set it, which no rule can undo. */
+static bool drifted_first_property(const mt_lines *ls, size_t j)
+{
+    const mt_line *d = &ls->v[j];
+    const char *v;
+    if (!d->key_len || scalar(d, &v) == 0)
+        return false;                   /* `- key:` opens its own children */
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment || o->block_body)
+            continue;
+        return !o->dash && o->indent > d->body;
+    }
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -221,7 +240,8 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     size_t j = i + 1;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
-           !mt_line_block_indicator(&ls->v[j]) && (!opens_nested(&ls->v[j]) || later_row(ls, j));
+           !mt_line_block_indicator(&ls->v[j]) && (!opens_nested(&ls->v[j]) || later_row(ls, j)) &&
+           !drifted_first_property(ls, j);
 }
 
 static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -989,6 +989,17 @@ static void test_run6_finder_sites(void **state)
         assert_null(strstr(closer + 10, "---"));
         free(raw);
     }
+    /* 7c8e72c2: yaml.inline-sequence-parent moves no item up whose first
+     * property drifted deeper (yaml.property-indent): the dash line is then
+     * the only evidence of the item's column */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "questions:\n  - id: Q02\n      phase: structure\n    question: P\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "questions: - id"));
+        free(raw);
+    }
     /* 9bbe40ec: norm.beads-bare-list keeps a later item it does not read as
      * one (`-id: l` after yaml.dash-space): the op loses no bead */
     contract_of("malform-case 1\nprofile: beads\nop: norm.beads-bare-list seed=1\n---\nbeads:\n  - id: s\n    title: R\n"
