@@ -215,7 +215,9 @@ static bool later_row(const mt_lines *ls, size_t j)
 /* Is the first property after item line j off the item's key column (a
  * yaml.property-indent site, `- id: Q02` + `      phase: x` + `    question:`)?
  * Moved up onto its parent's line, the dash line no longer shows that
- * column: the drifted line alone would set it, which no rule can undo. */
+ * column: without a sibling dash after it (later_row, which
+ * yaml.inline-sequence-parent takes the column from) the drifted line alone
+ * would set it, which no rule can undo. */
 static bool drifted_first_property(const mt_lines *ls, size_t j)
 {
     const mt_line *d = &ls->v[j];
@@ -241,7 +243,7 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     size_t j = i + 1;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
            !mt_line_block_indicator(&ls->v[j]) && (!opens_nested(&ls->v[j]) || later_row(ls, j)) &&
-           !drifted_first_property(ls, j);
+           (!drifted_first_property(ls, j) || later_row(ls, j));
 }
 
 static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
