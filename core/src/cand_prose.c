@@ -279,12 +279,21 @@ static bool prev_line(const char *s, size_t *end, size_t *a, size_t *e)
 }
 
 /* Is the nearest non-blank line above offset a a `---` document separator
- * at column 0 (with more text above it)? A sentence after it is prose even
+ * at column 0 (with more text above it), closer lines between passed over
+ * ("---" + "</artifact>" + "Notes: ...")? A sentence after it is prose even
  * when it reads as `Word: text` ("---" then "Notes: I kept ..."). */
 static bool after_separator(const char *s, size_t a)
 {
     size_t end = a, pa, pe;
-    return prev_line(s, &end, &pa, &pe) && pe - pa == 3 && memcmp(s + pa, "---", 3) == 0 && pa > 0;
+    for (int k = 0; k < 8; k++) {       /* closer lines between (`</artifact>`, a fence, noise): cut with it */
+        if (!prev_line(s, &end, &pa, &pe))
+            return false;
+        if (pe - pa == 3 && memcmp(s + pa, "---", 3) == 0)
+            return pa > 0;
+        if (!mf_cand_closer_line(s + pa, pe - pa))
+            return false;
+    }
+    return false;
 }
 
 /* Does a line before offset a start with a fence (``` or ~~~)? */
@@ -331,6 +340,10 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
         const char *t = s + a;
         size_t tn = e - a;
         bool fence = tn > 0 && (t[0] == '`' || t[0] == '~');
+        /* a front-matter `---` closer below the prose, with closers after it
+         * ("Notes: ..." + "---" + a paste marker), is cut with it too */
+        if (cut == len && a > 0 && doc_marker(t, tn) && closers++ < 8)
+            continue;
         if (mf_cand_closer_line(t, tn) && closers++ < 8 &&
             (cut == len || !fence || (!fence_below && !fence_above(s, a)))) {
             fence_below |= fence;

@@ -187,14 +187,25 @@ static size_t doc_closer_start(const char *s, size_t len)
     return len;
 }
 
+/* Is [s, s+n) a bare `---` line at column 0 (a comment may follow it)? */
+static bool bare_dashes(const char *s, size_t n)
+{
+    if (n < 3 || memcmp(s, "---", 3) != 0)
+        return false;
+    size_t k = 3;
+    while (k < n && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r'))
+        k++;
+    return k == n || (k > 3 && s[k] == '#');
+}
+
 size_t mf_cand_closer_tail(const char *s, size_t len, bool fences)
 {
     size_t tail = doc_closer_start(s, len), e = tail;
     while (e > 0) {
-        size_t j = e;                   /* a closing mark ends in '`', '~' or '>': else no need to find the line start */
+        size_t j = e;                   /* a closing mark ends in '`', '~' or '>' (a `---` in '-'): else no need to find the line start */
         while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t' || s[j - 1] == '\r'))
             j--;
-        if (j > 0 && s[j - 1] != '\n' && s[j - 1] != '`' && s[j - 1] != '~' && s[j - 1] != '>')
+        if (j > 0 && s[j - 1] != '\n' && s[j - 1] != '`' && s[j - 1] != '~' && s[j - 1] != '>' && s[j - 1] != '-')
             break;
         size_t a = e;
         while (a > 0 && s[a - 1] != '\n')
@@ -202,7 +213,10 @@ size_t mf_cand_closer_tail(const char *s, size_t len, bool fences)
         bool blank = true;
         for (size_t i = a; i < e && blank; i++)
             blank = s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n';
-        if (!blank && (!closing_mark(s + a, e - a) || (!fences && (s[a] == '`' || s[a] == '~'))))
+        /* a bare `---` closer among the closing marks ("```" + "---" + "</response>"):
+         * yaml.front-matter-closer drops it once the tag line is gone */
+        bool closer = !blank && a > 0 && bare_dashes(s + a, e - a);
+        if (!blank && !closer && (!closing_mark(s + a, e - a) || (!fences && (s[a] == '`' || s[a] == '~'))))
             break;
         if (!blank)
             tail = a;

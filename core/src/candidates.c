@@ -107,6 +107,15 @@ static bool blank(const char *s, size_t n)
 
 static bool is_json(const mf_profile *p) { return p && p->format == MF_FORMAT_JSON; }
 
+/* Does a line of [s, s+n) start with a fence (``` or ~~~)? */
+static bool fence_in(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 2 < n; i++)
+        if ((i == 0 || s[i - 1] == '\n') && (s[i] == '`' || s[i] == '~') && s[i + 1] == s[i] && s[i + 2] == s[i])
+            return true;
+    return false;
+}
+
 /* Tidy the candidate in c->tmp, adding its warnings to w. Trailing prose
  * goes first: terminal noise or an orphan fence above it is only trailing
  * once the prose is cut. Noise before closing tag or fence lines at the end
@@ -119,8 +128,9 @@ static int tidy(ctx *c, mf_warnings *w)
     size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, &keyed);
     /* sentences without a key after a `---` are a second document YAML reads as
      * it is (the raw text's reading, [artifact, "text"]): kept, not dropped */
-    if (cut < b->len && !keyed && b->len - cut >= 3 && memcmp(b->s + cut, "---", 3) == 0)
-        cut = b->len;
+    if (cut < b->len && !keyed && b->len - cut >= 3 && memcmp(b->s + cut, "---", 3) == 0 &&
+        !fence_in(b->s + cut, b->len - cut))
+        cut = b->len;                   /* (a fence among them, "---" + "```" + "Done.": no document, cut) */
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';

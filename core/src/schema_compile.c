@@ -262,6 +262,12 @@ int mf_profile_compile(mf_profile *p)
     json_object_foreach(c->aliases ? p->key_map : NULL, k, v)
         if (json_is_string(v) && strcmp(json_string_value(v), k) == 0)
             mf_keymap_put(&c->load_keys, k, NULL, MF_K_CANONICAL);
+    /* an alias of a string field loads as one too (`approvedat:` with no
+     * value is "" like `approved_at:`, not a null the rename then keeps) */
+    json_object_foreach(c->aliases ? p->key_map : NULL, k, v)
+        if (json_is_string(v) && strcmp(json_string_value(v), k) != 0 &&
+            json_object_get(p->string_fields, json_string_value(v)))
+            mf_keymap_put(&c->load_keys, k, NULL, MF_K_STRING);
     size_t n = json_array_size(p->normalizers) + (p->changes ? 1 : 0);
     c->normalizers = calloc(n ? n : 1, sizeof *c->normalizers);
     if (!c->normalizers)

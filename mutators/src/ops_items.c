@@ -276,7 +276,11 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
             if (!child)
                 child = l->indent;
             bool by = key_is(l, "answered_by"), at = key_is(l, "answered_at");
-            if (l->indent == child && ((by && which != 1) || (at && which != 0)) && nc < 2 && !mt_line_block_indicator(l)) {
+            bool noise = false;     /* terminal noise stays at the text's end, where cand.ansi-noise is cut */
+            for (size_t c = 0; c < l->len; c++)
+                noise |= ((unsigned char)l->s[c] < 0x20 && l->s[c] != '\t' && l->s[c] != '\r') || (unsigned char)l->s[c] == 0x7f;
+            if (l->indent == child && ((by && which != 1) || (at && which != 0)) && nc < 2 && !mt_line_block_indicator(l) &&
+                !noise) {
                 for (size_t c = 0; c < col; c++)
                     e |= mt_putc(&moved, ' ');
                 e |= mt_put(&moved, l->s + l->indent, l->len - l->indent) | mt_putc(&moved, '\n');
@@ -589,6 +593,10 @@ int mt_op_items_beads_bare(mf_op_ctx *ctx)
     size_t k = top_key(&ls, "beads"), items[MAX_ITEMS], end = 0, n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
     int rc = 0;
     if (n) {
+        /* the whole beads block, not just the items list_items reads: a later
+         * item it does not take for one (`-id: l`, yaml.dash-space) is kept */
+        for (end = k + 1; end < ls.n && (skip(&ls.v[end]) || ls.v[end].indent > 0 || ls.v[end].dash); end++)
+            ;
         size_t cut = ls.v[items[0]].indent, others = 0;
         for (size_t i = 0; i < ls.n; i++)
             others += i != k && !skip(&ls.v[i]) && ls.v[i].indent == 0 && !ls.v[i].dash && (i < items[0] || i >= end);

@@ -272,7 +272,10 @@ int mt_op_norm_enum_case(mf_op_ctx *ctx) { return value_op(ctx, c_case); }
 static bool c_keyword(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
 {
     bool phase = key_is(ctx, s, "phase") && (has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers"));
-    bool type = key_is(ctx, s, "type") && (ctx->profile && ctx->profile->changes);
+    /* a change type only when the value is one (norm.change-type folds just
+     * modified/added/removed; `type: f` elsewhere in the artifact is data) */
+    bool type = key_is(ctx, s, "type") && (ctx->profile && ctx->profile->changes) &&
+                (!strcmp(s->val, "modified") || !strcmp(s->val, "added") || !strcmp(s->val, "removed"));
     if ((!phase && !type) || !s->val[0] || !islower((unsigned char)s->val[0]))
         return false;
     char v[128];
@@ -461,6 +464,17 @@ static const char *pick_wrapper(mf_op_ctx *ctx)
     return profile_own_key(ctx->profile, w) ? "output" : w;
 }
 
+/* Is the line at s a `...` document-end marker (val.multiline writes one
+ * after a keep-chomping `|+` scalar that ends the text)? Indented under a
+ * wrapper key it would be a plain scalar inside the mapping, text no rule
+ * repairs: it stays at column 0, where it still ends the (wrapped) document. */
+static bool doc_end_line(const char *s, size_t n)
+{
+    if (n < 3 || memcmp(s, "...", 3) != 0)
+        return false;
+    return n == 3 || s[3] == '\n' || s[3] == ' ' || s[3] == '\t' || s[3] == '\r';
+}
+
 static int wrap_once(mf_op_ctx *ctx, const char *key)
 {
     mt_buf b = {0};
@@ -469,7 +483,7 @@ static int wrap_once(mf_op_ctx *ctx, const char *key)
         rc |= mt_puts(&b, key) | mt_puts(&b, ":\n");
         bool bol = true;
         for (size_t i = 0; i < ctx->len; i++) {
-            if (bol && ctx->text[i] != '\n')
+            if (bol && ctx->text[i] != '\n' && !doc_end_line(ctx->text + i, ctx->len - i))
                 rc |= mt_puts(&b, "  ");
             rc |= mt_putc(&b, ctx->text[i]);
             bol = ctx->text[i] == '\n';
@@ -529,6 +543,33 @@ static bool question_item_has_text(const mf_op_ctx *ctx, size_t off)
     return found;
 }
 
+/* Is there an `id:` / `- id:` line after offset off, its key at the column
+ * of the id key at key_off? Another question whose
+ * id the scan did not count (spelled `3` or `q3` by norm.id-variant, or inside
+ * what an unclosed quote makes one string to the scan, which core's
+ * yaml.unclosed-quote then splits again) raises the batch maximum: the
+ * renumbered duplicate would not be the id it replaced. */
+static bool id_line_after(const mf_op_ctx *ctx, size_t key_off, size_t off)
+{
+    size_t bol = key_off, col;
+    while (bol > 0 && ctx->text[bol - 1] != '\n')
+        bol--;
+    col = key_off - bol;                /* the question items' id column (option ids sit deeper) */
+    for (size_t i = off; i < ctx->len; i++) {
+        if (ctx->text[i] != '\n')
+            continue;
+        size_t j = i + 1;
+        while (j < ctx->len && ctx->text[j] == ' ')
+            j++;
+        if (j + 1 < ctx->len && ctx->text[j] == '-' && ctx->text[j + 1] == ' ')
+            for (j += 2; j < ctx->len && ctx->text[j] == ' '; j++)
+                ;
+        if (j - (i + 1) == col && j + 3 <= ctx->len && !memcmp(ctx->text + j, "id:", 3))
+            return true;
+    }
+    return false;
+}
+
 /* ---- a duplicate question id: the last question repeats the first one's ----
  * norm.question-renumber gives a duplicate the next number above the
  * highest id, so the case stays exact only where the last question holds
@@ -561,7 +602,7 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
     }
     int rc = 0;
     if (count >= 2 && last_num == max_other + 1 && question_item_has_text(ctx, s.v[first].key_off) &&
-        question_item_has_text(ctx, s.v[last].key_off))
+        question_item_has_text(ctx, s.v[last].key_off) && !id_line_after(ctx, s.v[last].key_off, s.v[last].val_off))
         rc = splice(ctx, s.v[last].val_off, s.v[last].val_off + s.v[last].val_len, s.v[first].val);
     free(s.v);
     return rc;

@@ -229,6 +229,27 @@ static bool opens_key_list(const mt_lines *ls, size_t j)
     return false;
 }
 
+/* Is the first property after item line j off the item's key column (a
+ * yaml.property-indent site, `- id: Q02` + `      phase: x` + `    question:`)?
+ * Moved up onto its parent's line, the dash line no longer shows that
+ * column: without a sibling dash after it (later_row, which
+ * yaml.inline-sequence-parent takes the column from) the drifted line alone
+ * would set it, which no rule can undo. */
+static bool drifted_first_property(const mt_lines *ls, size_t j)
+{
+    const mt_line *d = &ls->v[j];
+    const char *v;
+    if (!d->key_len || scalar(d, &v) == 0)
+        return false;                   /* `- key:` opens its own children */
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment || o->block_body)
+            continue;
+        return !o->dash && o->indent > d->body;
+    }
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -242,7 +263,9 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (j < ls->n && ls->v[j].body >= ls->v[j].len)
         return false;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
-           !mt_line_block_indicator(&ls->v[j]) && ((!opens_nested(&ls->v[j]) && !opens_key_list(ls, j)) || later_row(ls, j));
+           !mt_line_block_indicator(&ls->v[j]) &&
+           ((!opens_nested(&ls->v[j]) && !opens_key_list(ls, j)) || later_row(ls, j)) &&
+           (!drifted_first_property(ls, j) || later_row(ls, j));
 }
 
 static int e_inline_seq(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -599,6 +622,37 @@ int mt_op_yaml_dash(mf_op_ctx *ctx) { return line_op(ctx, s_dash, e_dash); }
 /* A one-line `key: value` entry: no block header, and no deeper line after
  * it (a block body whose header an earlier op quoted, `notes: '|-'`, would
  * follow only the second copy). */
+/* A control byte (terminal noise: ESC sequences, ^?, bare controls) on the
+ * line: cand.ansi-noise / cand.control-chars put it at the text's end, where
+ * the rule cuts it; a copy of the line would carry it into the middle. */
+static bool has_ctl(const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (((unsigned char)s[k] < 0x20 && s[k] != '\t' && s[k] != '\r') || (unsigned char)s[k] == 0x7f)
+            return true;
+    return false;
+}
+
+/* Is line i after a `---` / `...` marker line that follows content? What
+ * comes after is a second document or trailing prose ("---" + "Notes: ..."
+ * for cand.trailing-prose), no entry of the artifact. */
+static bool after_doc_marker(const mt_lines *ls, size_t i)
+{
+    bool content = false;
+    for (size_t k = 0; k < i; k++) {
+        const mt_line *l = &ls->v[k];
+        if (l->blank || l->comment)
+            continue;
+        if (content && l->indent == 0 && l->len >= 3 && (!memcmp(l->s, "---", 3) || !memcmp(l->s, "...", 3)) &&
+            (l->len == 3 || l->s[3] == ' ' || l->s[3] == '\t' || l->s[3] == '\r'))
+            return true;
+        content = true;
+    }
+    return false;
+}
+
+/* ... nor a line with terminal noise (has_ctl), nor one after a document
+ * marker (after_doc_marker). */
 static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -608,7 +662,8 @@ static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
         k++;
     bool deeper = k < ls->n && ls->v[k].indent > l->indent;
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper;
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper &&
+           !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
 }
 
 static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -109,16 +109,58 @@ int mt_op_yaml_quoted_hash(mf_op_ctx *ctx)
 /* Is the last line that is neither blank nor a comment a bare `---`? A
  * second closer after it would be a second empty document, which the rule
  * (one closer) does not drop. */
+/* A line the candidate tidying cuts or the tag rule strips after a closer:
+ * terminal noise only (ESC sequences, paste markers, control bytes), a bare
+ * closing tag (`</yaml>`) or a fence. */
+static bool noise_only(const char *s, size_t n, bool blank_ok);
+
+static bool tail_closer_line(const mt_line *l)
+{
+    const char *s = l->s + l->indent;
+    size_t n = l->len - l->indent;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+        n--;
+    if (n >= 3 && (s[0] == '`' || s[0] == '~') && s[1] == s[0] && s[2] == s[0])
+        return true;
+    if (n >= 4 && s[0] == '<' && s[1] == '/' && s[n - 1] == '>')
+        return true;
+    return noise_only(s, n, false);
+}
+
+/* Is [s, s+n) terminal noise and blanks only (blank_ok: or no noise at all)? */
+static bool noise_only(const char *s, size_t n, bool blank_ok)
+{
+    bool noise = blank_ok;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)s[k];
+        if (c == 27 && k + 1 < n && s[k + 1] == '[') {
+            for (k += 2; k < n && !((unsigned char)s[k] >= 0x40 && (unsigned char)s[k] <= 0x7e); k++)
+                ;
+            noise = true;
+        } else if (c < 0x20 || c == 0x7f) {
+            noise = true;
+        } else if (c == '[' && k + 4 < n && !memcmp(s + k, "[20", 3) && s[k + 4] == '~') {
+            k += 4;
+            noise = true;
+        } else if (c != ' ') {
+            return false;
+        }
+    }
+    return noise;
+}
+
 static bool ends_with_marker(const mf_op_ctx *ctx)
 {
     mt_lines ls;
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
         return true;
     size_t i = ls.n;
-    while (i > 0 && (ls.v[i - 1].blank || ls.v[i - 1].comment))
+    /* closer lines after the marker (noise, `</yaml>`) hide no closer: a second one is still a second document */
+    while (i > 0 && (ls.v[i - 1].blank || ls.v[i - 1].comment || tail_closer_line(&ls.v[i - 1])))
         i--;
     bool marker = i > 0 && ls.v[i - 1].indent == 0 && ls.v[i - 1].len >= 3 && !memcmp(ls.v[i - 1].s, "---", 3) &&
-                  (ls.v[i - 1].len == 3 || ls.v[i - 1].s[3] == ' ' || ls.v[i - 1].s[3] == '\r');
+                  (ls.v[i - 1].len == 3 || ls.v[i - 1].s[3] == ' ' || ls.v[i - 1].s[3] == '\r' ||
+                   noise_only(ls.v[i - 1].s + 3, ls.v[i - 1].len - 3, true)); /* `---` + inline noise */
     mt_lines_free(&ls);
     return marker;
 }

@@ -251,6 +251,21 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
             if (!x->comment && qn > 0 && (x->key_len || x->dash) && (qv[0] == '"' || qv[0] == '\'') &&
                 quote_open_after(qv + 1, qn - 1, qv[0]))
                 in_quote = qv[0];
+            /* a key no simple key (`alternative_draft:cription: '`): its
+             * value's quote opens a multi-line scalar all the same */
+            const char *cs = NULL;
+            for (size_t c = b; !x->comment && !x->key_len && !x->dash && b < l && isalpha((unsigned char)s[b]) &&
+                               c + 1 < l && !cs; c++)
+                if (s[c] == ':' && s[c + 1] == ' ')
+                    cs = s + c;
+            if (cs && !in_quote) {
+                const char *w = cs + 2;
+                while (w < s + l && *w == ' ')
+                    w++;
+                if (w < s + l && (*w == '"' || *w == '\'') && !memchr(s + b, '"', (size_t)(cs - s) - b) &&
+                    !memchr(s + b, '\'', (size_t)(cs - s) - b) && quote_open_after(w + 1, (size_t)(s + l - w) - 1, *w))
+                    in_quote = *w;
+            }
             if (mt_line_block_indicator(x) || commented_header(x) ||
                 (!x->key_len && !x->comment && other_key_header(s + b, l - b))) {
                 in_block = true;
@@ -259,6 +274,16 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                        (s[x->body] == '|' || s[x->body] == '>')) {
                 in_block = true;
                 block_col = x->indent;
+            } else if (!x->dash && !x->key_len && !x->comment && x->indent + 1 < l && s[x->indent] == '-') {
+                /* `-gap: |` (yaml.dash-space took the dash's space): still a
+                 * block header, its body still text no later op may edit */
+                size_t k = simple_key(s + x->indent + 1, l - x->indent - 1), j = x->indent + 1 + k + 1;
+                while (k && j < l && s[j] == ' ')
+                    j++;
+                if (k && j < l && (s[j] == '|' || s[j] == '>')) {
+                    in_block = true;
+                    block_col = x->indent;
+                }
             }
         }
         off += l + 1;

@@ -358,6 +358,18 @@ static size_t put_code_point(char *o, unsigned long cp)
     return 4;
 }
 
+/* Does a quote after byte prev (nb: the last non-blank byte before it) open
+ * a YAML quoted scalar? Only where a scalar starts: at a line's start, after
+ * an indicator (`: `, `- `, `? `, a flow `[ { ,`) or glued to one of
+ * `: [ { , -` as before. A quote after a blank inside a plain scalar
+ * (`summar "Implemented login: "tokens\x04"`, a key holding a quote) is text. */
+static bool quote_opens(char prev, char nb)
+{
+    if (prev != ' ' && prev != '\t')
+        return strchr(":[{,-\n", prev) != NULL;
+    return strchr("\n:-?[{,", nb) != NULL;
+}
+
 /* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; the
  * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are the character they spell). A \x, \u or
  * \U without all its hex digits is no escape ("req\uired" kept as text by
@@ -367,8 +379,13 @@ static size_t unescape(char *s, size_t n, bool yaml)
 {
     size_t k = 0;
     bool dq = false;                    /* YAML: inside a double-quoted scalar */
+    char nb = '\n';                     /* the last non-blank byte before i */
     for (size_t i = 0; i < n; i++) {
-        if (yaml && s[i] == '"' && (dq || i == 0 || strchr(" \t:[{,-\n", s[i - 1]))) {
+        char c = s[i];
+        bool opens = yaml && c == '"' && (dq || quote_opens(i ? s[i - 1] : '\n', nb));
+        if (c != ' ' && c != '\t')
+            nb = c;
+        if (opens) {
             dq = !dq;
             s[k++] = s[i];
             continue;
@@ -405,9 +422,11 @@ static size_t unescape(char *s, size_t n, bool yaml)
 /* Blank YAML comments, tags (!x), anchors and aliases (&x, *x) outside quotes. */
 static void blank_yaml_syntax(char *s, size_t n)
 {
-    char q = 0;
+    char q = 0, nb = '\n';              /* nb: the last non-blank byte before i */
     for (size_t i = 0; i < n; i++) {
-        char c = s[i];
+        char c = s[i], pnb = nb;
+        if (c != ' ' && c != '\t')
+            nb = c;
         if (c == '\n') {
             q = 0;
             continue;
@@ -417,7 +436,7 @@ static void blank_yaml_syntax(char *s, size_t n)
                 q = 0;
             continue;
         }
-        if ((c == '"' || c == '\'') && (i == 0 || strchr(" \t:[{,-\n", s[i - 1])))
+        if ((c == '"' || c == '\'') && quote_opens(i ? s[i - 1] : '\n', pnb))
             q = c;
         else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
             while (i < n && s[i] != '\n')

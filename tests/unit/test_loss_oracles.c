@@ -265,6 +265,11 @@ static void test_fuzz_false_positives(void **state)
         fail_msg("plain backslash is text: %s", v.detail);
     if (run(mf_oracle_conservation, "generic_yaml", "hint: \"b\\ehavior\"\n", "{\"hint\":\"b\\u001bhavior\"}", &v))
         fail_msg("YAML \\e is ESC: %s", v.detail);
+    /* 628fae5e: a quote inside a plain key opens no quoted scalar; the value's
+     * real double quotes still hold the \x04 escape */
+    if (run(mf_oracle_conservation, "generic_yaml", "summar \"Implemented login: \"tokens anint: pass\\x04\"\n",
+            "{\"summar \\\"Implemented login\":\"tokens anint: pass\\u0004\"}", &v))
+        fail_msg("a quote inside a plain key is text: %s", v.detail);
 
     const char *y = "items:\n  - id: text: \"What: exactly?\"\n  - id: Q02\n    text: plain words\n";
     if (run(mf_oracle_structure, "generic_yaml", y,

@@ -1050,6 +1050,142 @@ static void test_op_fixtures(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* Run 6 (finder): op sites that built text no rule promises to repair. */
+static void test_run6_finder_sites(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    /* b00130c9: a wrapper keeps the `...` that ends a `|+` scalar at column 0
+     * (indented it is a plain scalar inside the mapping) */
+    static const char *const wrappers[] = {"norm.wrapper", "norm.wrapper-chain"};
+    for (size_t w = 0; w < 2; w++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: val.multiline seed=9042806374443382612\n"
+                 "op: %s seed=1\n---\nstatus: done\nchecks:\n  tests: p\n  lint: p\n  typecheck: f\n"
+                 "  qualitative: p\nfiles_changed:\n  - s\n", wrappers[w]);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "ends with newlines\n\n...\n"));
+        free(raw);
+    }
+    for (int seed = 1; seed < 20; seed++) {
+        /* e1c57f4e: norm.keyword-case recases a `type:` only when it is a change
+         * type (norm.change-type folds those); a question's `type: f` is data */
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.keyword-case seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    question: H\n    type: f\nchanges:\n  - type: added\n    item_id: Q01\n",
+                 seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "type: f\n"));
+        free(raw);
+    }
+    for (int seed = 1; seed < 20; seed++) {
+        /* ebf56faa: a `-gap: |` header (dash space taken) still has a block
+         * body: yaml.dash-space edits none of its lines */
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=3\n"
+                 "op: yaml.dash-space seed=%d\n---\nitems:\n  - gap: |\n      - first\n      - third: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "      - first\n      - third: x\n"));
+        free(raw);
+    }
+    for (int seed = 1; seed < 20; seed++) {
+        /* 143e56c5: a quote opened after a key that is no simple key
+         * (`alternative_draft:cription: '`) still makes the next lines text:
+         * norm.change-invalid-entry inserts no entry among them */
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: refinement_changes\nop: norm.change-invalid-entry seed=%d\n"
+                 "---\nchanges:\n  - type: modified\n    item_id: Q\n    inspiration:\n      alt_draft:cription: '\n"
+                 "  - type: a\n    des words.'\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "cription: '\n  - type: a\n"));
+        free(raw);
+    }
+    /* 7302bb1d / 38c3c078: norm.duplicate-question-id finds no site while
+     * another question's id follows (spelled `3` by norm.id-variant, or behind
+     * an unclosed quote): the batch maximum would renumber it past the id */
+    {
+        static const char *const cases[] = {
+            "malform-case 1\nprofile: interview\nop: norm.id-variant seed=1\nop: norm.duplicate-question-id seed=1\n---\n"
+            "questions:\n  - id: Q01\n    question: W\n  - id: Q02\n    question: H\n  - id: Q03\n    question: S\n",
+            "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n---\n"
+            "questions:\n  - id: Q01\n    question: W\n  - id: Q02\n    question: H\n    rationale: \"G\n"
+            "  - id: Q03\n    question: S\n"};
+        for (size_t c = 0; c < 2; c++) {
+            contract_of(cases[c], &raw);
+            assert_non_null(strstr(raw, "id: Q02\n"));
+            free(raw);
+        }
+    }
+    /* 3da8f5fe / 5f209945: a closer hidden behind terminal noise or a closing
+     * tag is still the last marker: yaml.front-matter-closer adds no second one */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=%d\n"
+                 "op: cand.ansi-noise seed=8012028503536386970\nop: yaml.front-matter-closer seed=%d\n---\na: 1\nb: two\n",
+                 seed, seed + 7);
+        contract_of(text, &raw);
+        const char *closer = strstr(raw, "b: two\n---");
+        assert_non_null(closer);
+        assert_null(strstr(closer + 10, "---"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=%d\n"
+                 "op: yaml.xml-tag-lines seed=8\nop: yaml.front-matter-closer seed=%d\n---\na: 1\nb: two\n",
+                 seed, seed + 7);
+        contract_of(text, &raw);
+        closer = strstr(raw, "b: two\n---");
+        assert_non_null(closer);
+        assert_null(strstr(closer + 10, "---"));
+        free(raw);
+    }
+    /* 7c8e72c2: yaml.inline-sequence-parent moves no item up whose first
+     * property drifted deeper (yaml.property-indent): the dash line is then
+     * the only evidence of the item's column */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "questions:\n  - id: Q02\n      phase: structure\n    question: P\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "questions: - id"));
+        free(raw);
+    }
+    /* 9bbe40ec: norm.beads-bare-list keeps a later item it does not read as
+     * one (`-id: l` after yaml.dash-space): the op loses no bead */
+    contract_of("malform-case 1\nprofile: beads\nop: norm.beads-bare-list seed=1\n---\nbeads:\n  - id: s\n    title: R\n"
+                "  -id: l\n    title: L\n", &raw);
+    assert_non_null(strstr(raw, "-id: l\n  title: L\n"));
+    free(raw);
+    for (int seed = 1; seed < 30; seed++) {
+        char text[400];
+        /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
+         * noise (the copy would put it mid-text, where no rule cuts it) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.ansi-noise seed=4\n"
+                 "op: yaml.duplicate-key seed=%d\n---\na: 1\nb: two\n", seed);
+        contract_of(text, &raw);
+        const char *esc = strchr(raw, 27);
+        assert_non_null(esc);
+        assert_null(strchr(esc + 1, '\n') ? strchr(strchr(esc + 1, '\n'), 27) : NULL);
+        assert_null(strstr(raw, "b: two\x1b[0m\nb: two"));
+        free(raw);
+        /* c53e7681: nor a prose line after a `---` separator (a second document) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-after seed=1819842490547563959\n"
+                 "op: yaml.duplicate-key seed=%d\n---\na: 1\nb: two\n", seed);
+        contract_of(text, &raw);
+        const char *notes = strstr(raw, "Notes:");
+        if (notes)
+            assert_null(strstr(notes + 1, "Notes:"));
+        free(raw);
+        /* f0bfd2d1: norm.answer-fields-sibling moves no noisy last line into the body */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\nop: cand.ansi-noise seed=7332237609074506236\n"
+                 "op: norm.answer-fields-sibling seed=%d\n---\nquestions:\n  - id: Q02\n    phase: structure\n"
+                 "    question: \"P\"\n    answer:\n      answered_at: \"2\"\n", seed);
+        contract_of(text, &raw);
+        esc = strchr(raw, 27);
+        if (esc)
+            assert_null(strchr(esc, '\n') ? strstr(strchr(esc, '\n'), "answer:") : NULL);
+        free(raw);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1059,6 +1195,7 @@ int main(void)
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites),
         cmocka_unit_test(test_run6_json_sites),
+        cmocka_unit_test(test_run6_finder_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
