@@ -532,6 +532,19 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_string_equal(raw, "i\n");
         free(raw);
     }
+    /* run 6: nor around a list YAML reads as one plain scalar with the tags ('<yaml>' / '- EEE' /
+     * '</yaml>' is "<yaml> - EEE </yaml>"); around a mapping the tags break the parse and stay */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[200];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.xml-tag-lines seed=%d around=1\n---\n- EEE\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "- EEE\n");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.xml-tag-lines seed=%d around=1\n---\na: 1\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, ">\na: 1\n</"));
+        free(raw);
+    }
     /* a schema echo must be rejected only while it leads the output (seed 000: output that starts with a
      * root key); a tag, fence, role prefix or prose a later op puts before it leaves the artifact after it
      * to be repaired exactly (or rejected), and a wrapper indenting it makes it data */
