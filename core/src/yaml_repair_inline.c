@@ -199,17 +199,17 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
 }
 
 /* A one-line list item `- k:v` is the string "k:v" YAML reads unless the item
- * is a mapping: it has more lines (deeper than its dash). A `- key: value`
- * sibling says nothing: the one-line item is valid as written, and YAML's
- * reading is kept also when another line's repair makes the rule run (run 6
- * dfaa4cda: `- id:nd` next to `- id: Q`). */
-static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e)
+ * is a mapping: it has more lines (deeper than its dash), or the sibling item
+ * before or after it is a `- key: value` mapping. */
+static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool prev_sibling_keyed)
 {
+    if (prev_sibling_keyed)
+        return true;
     size_t nx = next_content(d, i);
     if (nx >= d->count)
         return false;
     const yr_entry ne_ = yr_entry_at(d, nx), *n = &ne_;
-    return n->indent > e->dash;
+    return n->indent > e->dash || (n->dashes && n->indent == e->indent && n->key);
 }
 
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -217,7 +217,8 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     (void)p;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0;
+    size_t changes = 0, prev_dash = (size_t)-1;
+    bool prev_keyed = false;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
@@ -226,10 +227,14 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         }
         yr_entry e = yr_entry_at(d, i);
         size_t k = missing_space_colon(l->s, e.end, e.content);
-        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e))
+        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, prev_dash == e.indent && prev_keyed))
             k = 0;
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
+        if (e.dashes) {
+            prev_dash = e.indent;
+            prev_keyed = e.key || k;
+        }
         if (!k) {
             yr_put_line(&o, l);
             yr_block_note_line(&blk, d, i);
