@@ -188,6 +188,14 @@ static bool empty_artifact(const mf_op_ctx *ctx)
         else
             e = ++k;
     }
+    for (size_t r = 0; r < sizeof roles / sizeof *roles; r++) {    /* '[error] \\' is the scalar '\\' */
+        size_t rl = strlen(roles[r]);
+        if (e - i > rl + 1 && !memcmp(ctx->text + i, roles[r], rl) && ctx->text[i + rl] == ' ' &&
+            !memchr(ctx->text + i, '\n', e - i)) {
+            i += rl + 1;
+            break;
+        }
+    }
     if (e == i || (e - i == 3 && !memcmp(ctx->text + i, "---", 3)))
         return true;
     /* one plain scalar line ("null", "~", "done"): a sentence next to it is as much the document */

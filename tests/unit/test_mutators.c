@@ -365,6 +365,10 @@ static void test_op_sites_and_ambiguity(void **state)
     assert_int_equal(contract_of(orphan_scalar, NULL), MF_CONTRACT_RAW);
     const char *paste_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.bracketed-paste seed=1 seq=1\n---\nn\n";
     assert_int_equal(contract_of(paste_scalar, NULL), MF_CONTRACT_RAW);
+    /* a one-line scalar behind a role prefix is still one scalar: a fence around it is raw (run 6 bcaf49fd) */
+    const char *role_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.transcript-prefix seed=1 role=7\n"
+                              "op: cand.fence-unclosed seed=1\n---\nx\n";
+    assert_int_equal(contract_of(role_scalar, NULL), MF_CONTRACT_RAW);
     const char *orphan_map = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n---\na: 1\n";
     assert_int_equal(contract_of(orphan_map, NULL), MF_CONTRACT_EXACT);
     /* a second orphan fence would close the first: no site */
