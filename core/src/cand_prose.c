@@ -234,7 +234,13 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     if (!next_line(s, len, &pos, &m, &n2))
         return 0;
     size_t keep = m.a - m.ind;          /* the cut: the start of the line after the prose */
-    if (open_tag_line(p, s + m.a, m.e - m.a) && !next_line(s, len, &pos, &m, &n2))
+    /* a tag line between the prose and the artifact (`<yaml>`, or a stray `</artifact>`
+     * yaml.xml-tag-lines strips: run 6 d8496298) stays with the artifact */
+    bool close_tag = m.e - m.a > 3 && s[m.a] == '<' && s[m.a + 1] == '/' && s[m.e - 1] == '>' &&
+                     isalpha((unsigned char)s[m.a + 2]);
+    for (size_t i = m.a + 2; close_tag && i + 1 < m.e; i++)
+        close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
+    if ((open_tag_line(p, s + m.a, m.e - m.a) || close_tag) && !next_line(s, len, &pos, &m, &n2))
         return 0;
     const char *u = s + m.a;
     size_t un = m.e - m.a;

@@ -429,6 +429,17 @@ static bool fallen_body_line(const char *s, size_t n, bool fallen)
  * of a code sample, or a fence inside a YAML block scalar, never ends the
  * payload. Outside any fence, the lines of a YAML block scalar (`key: |`
  * and the lines indented deeper) are text: a fence there is no payload. */
+/* Is the bare fence line at `at` the orphan closer the tidy step trims: the
+ * artifact above it, nothing after it but the trailing prose that step cuts
+ * ('```' + '---' + 'Notes: ...')? Then the text after it is no payload. */
+static bool orphan_closer(ctx *c, const char *s, size_t len, size_t at)
+{
+    int line;
+    bool keyed;
+    size_t end, cut = mf_cand_trailing_prose(c->p, s, len, &line, &keyed);
+    return at > 0 && !blank(s, at) && cut > at && mf_cand_orphan_fence_cut(s, cut, &end, &line) == at;
+}
+
 static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t *found_out)
 {
     const char *payload = is_json(c->p) ? "JSON" : "YAML";
@@ -436,6 +447,7 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
     size_t found = 0, body = 0, inner = 0;
     bool inside = false, keep = false;
     fence open = {0};
+    size_t open_at = 0;
     int open_line = 0, line = 1, first_fence_line = 0;
     long block_indent = -1;             /* indentation of a `key: |` line whose block we are in */
     bool fallen = false;                /* a line of that block fell to or left of its key */
@@ -468,6 +480,7 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
                 inside = true;
                 keep = f.accepted || (loose && f.plain);
                 open = f;
+                open_at = a;
                 inner = 0;
                 open_line = line;
                 body = b;
@@ -493,7 +506,7 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
     /* an unclosed bare fence after other fences is most likely an orphan
      * closer (the artifact above it, prose below): no candidate from it */
     if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line) &&
-        structured_text(s + body, len - body)) {
+        !(open.bare && orphan_closer(c, s, len, open_at)) && structured_text(s + body, len - body)) {
         found++;
         if (emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
                  "Took the %s payload after the markdown code fence opened at line %d (no closing fence)%s.",

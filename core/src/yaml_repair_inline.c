@@ -238,7 +238,9 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
         size_t q = yr_quote_end(s, n, k + 1);
         while (q && q < n && (s[q] == ' ' || s[q] == '\t'))
             q++;
-        if (!q || (q < n && s[q] != '#'))
+        /* `kind:"epic" | "user_story"`: a type union yaml.type-union quotes next (run 6 4910ba6f) */
+        bool union_ = q && q + 1 < n && s[q] == '|' && (s[q + 1] == ' ' || s[q + 1] == '"' || s[q + 1] == '\'');
+        if (!q || (q < n && s[q] != '#' && !union_))
             return 0;
     }
     return k;

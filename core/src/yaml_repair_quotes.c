@@ -361,6 +361,19 @@ static void fix_flow(yr_out *o, const char *s, size_t n, size_t from, size_t *fi
     yr_put(o, s + run, n - run);
 }
 
+/* Does text other than a comment follow the double-quoted scalar opened at
+ * `at` on its line ('"a" | "b"', '"x" more')? Then it is no whole scalar. */
+static bool fragment_follows(const char *s, size_t end, size_t at)
+{
+    size_t q = yr_quote_end(s, end, at);
+    if (!q)
+        return false;
+    size_t r = q;
+    while (r < end && (s[r] == ' ' || s[r] == '\t' || s[r] == '\r'))
+        r++;
+    return r < end && !(s[r] == '#' && r > q);
+}
+
 size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -382,7 +395,11 @@ size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, 
             yr_entry e = yr_entry_at(d, i);
             yr_block_note_line(&blk, d, i);
             const char *s = l->s;
-            if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"') {
+            if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"' && fragment_follows(s, e.end, e.val)) {
+                /* `"epi\c" | "user_story"`: the quotes are text of a value yaml.type-union
+                 * (or yaml.quoted-fragment) quotes whole, backslashes as written (run 6 e75f742d) */
+                yr_put(&o, s, l->n);
+            } else if (yr_entry_valued(&e) && e.val < e.end && s[e.val] == '"') {
                 yr_put(&o, s, e.val + 1);
                 bool closed;
                 size_t k = fix_dq_run(&o, s, l->n, e.val + 1, &closed, &fixed);
@@ -755,7 +772,8 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
 {
     (void)p;
     size_t vend, r = after_quoted(&d->l[i], e, &vend);
-    if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',')
+    /* `"0000000":0` is a JSON-style key, no fragment: quoting it whole swallows the key (run 6 6db36337) */
+    if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',' || d->l[i].s[r] == ':')
         return 0;
     size_t last = vend < e->end ? i : plain_last(d, i, parent_col(e));
     mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i),

@@ -25,10 +25,18 @@ static int wrap(mf_op_ctx *ctx, const char *pre, const char *post)
 /* Append text after the artifact that is no part of it (noise, an orphan
  * fence): a later wrapper op would indent it into the artifact, where no
  * rule trims it, so it is noted like prose (render.c makes that raw). */
+static bool empty_artifact(const mf_op_ctx *ctx);
+static bool yaml_parses(const char *s, size_t n);
+
 static int trailer(mf_op_ctx *ctx, const char *post)
 {
+    /* after an empty or one-scalar YAML artifact, a trailer YAML still reads
+     * ('i' + '```' is the string 'i ```') is as much the scalar: raw contract */
+    bool empty = mt_is_yaml(ctx) && empty_artifact(ctx);
     int rc = wrap(ctx, "", post);
     ctx->prose_key = rc == 1;
+    if (rc == 1 && empty && yaml_parses(ctx->text, ctx->len))
+        ctx->contract = MF_CONTRACT_RAW;
     return rc;
 }
 
@@ -136,6 +144,34 @@ static bool blank_or_noise(const char *s, size_t n, size_t *i)
     return false;
 }
 
+/* Is [s, s+n) one document holding one plain scalar ('m' / '' / 'n' reads "m\nn")? */
+static bool plain_scalar_doc(const char *s, size_t n)
+{
+    yaml_parser_t parser;
+    yaml_event_t e;
+    int scalars = 0, others = 0;
+    if (!yaml_parser_initialize(&parser))
+        return false;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
+    for (;;) {
+        if (!yaml_parser_parse(&parser, &e)) {
+            others++;
+            break;
+        }
+        yaml_event_type_t t = e.type;
+        if (t == YAML_SCALAR_EVENT && e.data.scalar.plain_implicit && !e.data.scalar.anchor && !e.data.scalar.tag)
+            scalars++;
+        else if (t != YAML_STREAM_START_EVENT && t != YAML_STREAM_END_EVENT && t != YAML_DOCUMENT_START_EVENT &&
+                 t != YAML_DOCUMENT_END_EVENT)
+            others++;
+        yaml_event_delete(&e);
+        if (t == YAML_STREAM_END_EVENT)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return scalars == 1 && others == 0;
+}
+
 /* An empty artifact or a one-line plain scalar plus one sentence is a valid
  * scalar document: nothing tells the prose from the artifact (terminal
  * noise an earlier op added does not count). */
@@ -152,12 +188,22 @@ static bool empty_artifact(const mf_op_ctx *ctx)
         else
             e = ++k;
     }
+    for (size_t r = 0; r < sizeof roles / sizeof *roles; r++) {    /* '[error] \\' is the scalar '\\' */
+        size_t rl = strlen(roles[r]);
+        if (e - i > rl + 1 && !memcmp(ctx->text + i, roles[r], rl) && ctx->text[i + rl] == ' ' &&
+            !memchr(ctx->text + i, '\n', e - i)) {
+            i += rl + 1;
+            break;
+        }
+    }
     if (e == i || (e - i == 3 && !memcmp(ctx->text + i, "---", 3)))
         return true;
     /* one plain scalar line ("null", "~", "done"): a sentence next to it is as much the document */
     const char *t = ctx->text + i;
     size_t n = e - i;
-    if (memchr(t, '\n', n) || strchr("-[{\"'", t[0]))
+    if (memchr(t, '\n', n))    /* a multi-line plain scalar is as much one scalar */
+        return t[0] != '-' && t[0] != '[' && t[0] != '{' && plain_scalar_doc(t, n);
+    if (strchr("-[{\"'", t[0]))
         return false;
     for (size_t k = 0; k + 1 < n; k++)
         if (t[k] == ':' && (t[k + 1] == ' ' || t[k + 1] == '\t'))

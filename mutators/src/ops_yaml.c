@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <yaml.h>
 #include "mut_internal.h"
 
 typedef bool (*site_fn)(const mt_lines *ls, size_t i, const mf_op_ctx *ctx);
@@ -582,6 +583,35 @@ static bool structured_lines(const mf_op_ctx *ctx)
     return any;
 }
 
+/* Does libyaml read the text as one document holding one plain scalar? */
+static bool plain_scalar_doc(const char *s, size_t n)
+{
+    yaml_parser_t parser;
+    yaml_event_t e;
+    int scalars = 0, others = 0, docs = 0;
+    if (!yaml_parser_initialize(&parser))
+        return false;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
+    for (;;) {
+        if (!yaml_parser_parse(&parser, &e)) {
+            others++;
+            break;
+        }
+        yaml_event_type_t t = e.type;
+        if (t == YAML_SCALAR_EVENT && e.data.scalar.plain_implicit)
+            scalars++;
+        else if (t == YAML_DOCUMENT_START_EVENT)
+            docs++;
+        else if (t != YAML_STREAM_START_EVENT && t != YAML_STREAM_END_EVENT && t != YAML_DOCUMENT_END_EVENT)
+            others++;
+        yaml_event_delete(&e);
+        if (t == YAML_STREAM_END_EVENT)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return scalars == 1 && docs == 1 && others == 0;
+}
+
 int mt_op_yaml_xml_tags(mf_op_ctx *ctx)
 {
     /* tags around one scalar ('<yaml>' / 'i' / '</yaml>') are one multi-line string to YAML: no site */
@@ -594,6 +624,12 @@ int mt_op_yaml_xml_tags(mf_op_ctx *ctx)
         bool nl = ctx->len && ctx->text[ctx->len - 1] == '\n';
         int rc = mt_putc(&b, '<') | mt_puts(&b, tag) | mt_puts(&b, ">\n") | mt_put(&b, ctx->text, ctx->len) |
                  mt_puts(&b, nl ? "</" : "\n</") | mt_puts(&b, tag) | mt_puts(&b, ">\n");
+        /* tags around text YAML reads as one plain scalar with them ('<yaml>' / '- EEE' /
+         * '</yaml>' is the string "<yaml> - EEE </yaml>"): as for one scalar, no site */
+        if (rc == 0 && plain_scalar_doc(b.s, b.len)) {
+            mt_free(&b);
+            return 0;
+        }
         return mt_ctx_commit(ctx, &b, rc);
     }
     return line_op(ctx, s_top, e_xml);

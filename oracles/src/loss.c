@@ -544,10 +544,14 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
     }
     memcpy(s, in->result->text, n + 1);
     const mf_profile *p = in->profile;
-    if (!p || p->format != MF_FORMAT_JSON)
+    if (!p || p->format != MF_FORMAT_JSON) {
+        for (size_t i = 0; i < n; i++)  /* a lone CR is a YAML line break: '\r#o' is a comment line */
+            if (s[i] == '\r' && (i + 1 == n || s[i + 1] != '\n'))
+                s[i] = '\n';
         blank_yaml_syntax(s, n);
-    else
+    } else {
         blank_json_comments(s, n);
+    }
     n = unescape(s, n, !p || p->format != MF_FORMAT_JSON);
     blank_previews(s, n, in->result);
     for (size_t i = 0; i < n && !v->detail[0];) {

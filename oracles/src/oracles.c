@@ -262,8 +262,8 @@ static size_t sep_len(const char *str, size_t n, size_t i)
     const unsigned char *s = (const unsigned char *)str;
     if (s[i] < 0x80)
         return isalnum(s[i]) ? 0 : 1;
-    if (s[i] == 0xC2 && i + 1 < n && s[i + 1] == 0xA0)
-        return 2;                                           /* U+00A0 */
+    if (s[i] == 0xC2 && i + 1 < n && (s[i + 1] == 0xA0 || s[i + 1] == 0x85))
+        return 2;                                           /* U+00A0, U+0085 (NEL, YAML's \N) */
     if (s[i] == 0xE2 && i + 2 < n && (s[i + 1] == 0x80 || s[i + 1] == 0x81))
         return 3;                                           /* U+2000..U+207F */
     if (s[i] == 0xE3 && i + 2 < n && s[i + 1] == 0x80)

@@ -259,6 +259,10 @@ static void test_fuzz_false_positives(void **state)
         fail_msg("word after NBSP in a warning: %s", v.detail);
     mf_result_free(r);
 
+    /* run 6 r66bc14ca: a lone CR is a YAML line break, so '#o' after it is a comment, no data */
+    if (run(mf_oracle_conservation, "generic_yaml", "\r#o\n", "null", &v))
+        fail_msg("a comment after a lone CR: %s", v.detail);
+
     /* YAML escapes exist only in double quotes: a plain st\tus is the word it shows */
     if (run(mf_oracle_conservation, "generic_yaml", "st\\tus: pending\nq: \"a\\tb\"\n",
             "{\"st\\\\tus\":\"pending\",\"q\":\"a\\tb\"}", &v))

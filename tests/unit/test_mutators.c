@@ -355,6 +355,22 @@ static void test_op_sites_and_ambiguity(void **state)
     assert_int_equal(contract_of(noisy, NULL), MF_CONTRACT_RAW);
     const char *scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1 text=1\n---\ni\n";
     assert_int_equal(contract_of(scalar, NULL), MF_CONTRACT_RAW);
+    /* a multi-line plain scalar is one scalar too ('m' + '' + 'n' reads "m\nn"), and a
+     * trailer YAML still reads after one ('i' + '```', '[201~') is as much the scalar (run 6) */
+    const char *multi = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-after seed=1\n---\nm \n  \nn\n";
+    assert_int_equal(contract_of(multi, NULL), MF_CONTRACT_RAW);
+    const char *multi_before = "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=1\n---\nm\n\nn\n";
+    assert_int_equal(contract_of(multi_before, NULL), MF_CONTRACT_RAW);
+    const char *orphan_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n---\ni\n";
+    assert_int_equal(contract_of(orphan_scalar, NULL), MF_CONTRACT_RAW);
+    const char *paste_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.bracketed-paste seed=1 seq=1\n---\nn\n";
+    assert_int_equal(contract_of(paste_scalar, NULL), MF_CONTRACT_RAW);
+    /* a one-line scalar behind a role prefix is still one scalar: a fence around it is raw (run 6 bcaf49fd) */
+    const char *role_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.transcript-prefix seed=1 role=7\n"
+                              "op: cand.fence-unclosed seed=1\n---\nx\n";
+    assert_int_equal(contract_of(role_scalar, NULL), MF_CONTRACT_RAW);
+    const char *orphan_map = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n---\na: 1\n";
+    assert_int_equal(contract_of(orphan_map, NULL), MF_CONTRACT_EXACT);
     /* a second orphan fence would close the first: no site */
     const char *twice = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n"
                         "op: cand.orphan-fence seed=2\n---\na: 1\n";
@@ -518,6 +534,19 @@ static void test_op_sites_and_ambiguity(void **state)
         snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.xml-tag-lines seed=%d\n---\ni\n", seed);
         contract_of(text, &raw);
         assert_string_equal(raw, "i\n");
+        free(raw);
+    }
+    /* run 6: nor around a list YAML reads as one plain scalar with the tags ('<yaml>' / '- EEE' /
+     * '</yaml>' is "<yaml> - EEE </yaml>"); around a mapping the tags break the parse and stay */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[200];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.xml-tag-lines seed=%d around=1\n---\n- EEE\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "- EEE\n");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.xml-tag-lines seed=%d around=1\n---\na: 1\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, ">\na: 1\n</"));
         free(raw);
     }
     /* a schema echo must be rejected only while it leads the output (seed 000: output that starts with a

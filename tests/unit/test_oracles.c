@@ -192,6 +192,14 @@ static void test_oracle_false_positives(void **state)
     assert_int_equal(mf_oracle_no_data_loss(&in2, &v), 1);
     mf_result_free(r);
 
+    /* run 6 f9dd3351: YAML's \N is U+0085 (a line break), as blank as the ' ' it reads as in the input */
+    const char *raw_nel = "hint: \"\\N\n";
+    r = fake(J("{\"hint\":\"\xc2\x85\"}"), "raw", false);
+    mf_oracle_input innel = {g, NULL, raw_nel, strlen(raw_nel), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_no_data_loss(&innel, &v))
+        fail_msg("YAML \\N: %s", v.detail);
+    mf_result_free(r);
+
     /* YAML's \UXXXXXXXX and \xXX escapes are the characters they spell */
     const char *raw3 = "a: \"caf\\xE9 \\U0001F389\"\n";
     r = fake(J("{\"a\":\"caf\xc3\xa9 \xf0\x9f\x8e\x89\"}"), "raw", false);
