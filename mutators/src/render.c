@@ -221,6 +221,11 @@ int mf_case_render(const mf_case *c, mf_render *r)
         if (k == MF_CONTRACT_REJECT && !strcmp(c->ops[i].op->id, "cand.schema-echo") &&
             !mt_schema_echo_leads(r->profile, r->raw, r->raw_len))
             k = MF_CONTRACT_EXACT;
+        /* cand.reasoning promises the answer after a block that still opens the text
+         * (ops_cand_reasoning.c); text a later op put before it (prose, a fence, a tag,
+         * role prefixes, a wrapper key) ends that promise */
+        if (r->applied[i] && !strcmp(c->ops[i].op->id, "cand.reasoning") && !mt_reasoning_leads(r->raw, r->raw_len))
+            k = MF_CONTRACT_RAW;
         if (r->applied[i] && k > r->contract)
             r->contract = k;
     }
