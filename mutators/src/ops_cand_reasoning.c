@@ -129,8 +129,8 @@ static int json_draft(const mf_op_ctx *ctx, mt_buf *b)
     return rc;
 }
 
-/* A YAML draft: the artifact's lines up to its first `key: value` line (at
- * most 6), that value changed. */
+/* A YAML draft: the artifact's first lines (4, or up to its first
+ * `key: value` line within 6), the first such value changed. */
 static int yaml_draft(const mf_op_ctx *ctx, mt_buf *b)
 {
     mt_lines ls;
@@ -138,11 +138,11 @@ static int yaml_draft(const mf_op_ctx *ctx, mt_buf *b)
         return -1;
     int rc = 0;
     bool done = false;
-    for (size_t i = 0; i < ls.n && i < 6 && !done && rc == 0; i++) {
+    for (size_t i = 0; i < ls.n && i < (done ? 4 : 6) && rc == 0; i++) {
         const mt_line *l = &ls.v[i];
         const char *v;
         size_t vn = l->key_len && !l->block_body ? mt_line_value(l, &v) : 0;
-        if (vn && !mt_line_block_indicator(l) && !strchr("[{&*!|>\"'", v[0])) {
+        if (!done && vn && !mt_line_block_indicator(l) && !strchr("[{&*!|>\"'", v[0])) {
             bool same = vn == 5 && !memcmp(v, "draft", 5);
             rc |= mt_put(b, l->s, l->val);
             rc |= mt_puts(b, same ? "first guess\n" : "draft\n");
