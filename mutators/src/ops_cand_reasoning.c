@@ -26,15 +26,6 @@ static size_t tag_at(const char *s, size_t len, size_t i, bool closing)
     return 0;
 }
 
-/* Does any closing reasoning tag occur in s? It would end a block early. */
-static bool has_close_tag(const char *s, size_t len)
-{
-    for (size_t i = 0; i + 1 < len; i++)
-        if (tag_at(s, len, i, true))
-            return true;
-    return false;
-}
-
 /* Offset past a leading (only blanks before it) closed reasoning block, or 0. */
 static size_t block_end(const char *s, size_t len)
 {
@@ -166,8 +157,12 @@ static bool schema_echo(const char *s, size_t n)
 
 int mt_op_cand_reasoning(mf_op_ctx *ctx)
 {
-    if (block_end(ctx->text, ctx->len))
-        return 0;   /* a second block after the first is no leading block: no site */
+    /* a reasoning tag in the text already (an earlier block, since moved off the start
+     * by a fence or prose, or a tag in the data): a new block would end at its closing
+     * tag, or leave the earlier block inside the answer, which no rule cuts: no site */
+    for (size_t i = 0; i < ctx->len; i++)
+        if (tag_at(ctx->text, ctx->len, i, false) || tag_at(ctx->text, ctx->len, i, true))
+            return 0;
     size_t nn = sizeof names / sizeof *names, np = sizeof prose / sizeof *prose;
     const char *name = names[(size_t)mt_param_int(ctx, "tag", (long)mt_rand(ctx, nn)) % nn];
     long tcase = mt_param_int(ctx, "case", (long)mt_rand(ctx, 3)) % 3;
@@ -192,7 +187,7 @@ int mt_op_cand_reasoning(mf_op_ctx *ctx)
                schema_echo(ctx->text + a, ctx->len - a) || mt_empty_artifact(ctx);
     /* a draft only beside an answer that parses as it is: were the answer
      * beyond repair, core would take the draft (cand.reasoning README) */
-    bool with_draft = draft && !inl && !led && parses(ctx) && !has_close_tag(ctx->text, ctx->len);
+    bool with_draft = draft && !inl && !led && parses(ctx);
 
     mt_buf b = {0};
     int rc = 0;

@@ -972,8 +972,8 @@ static size_t count_of(const char *s, const char *needle)
 /* cand.reasoning (ops_cand_reasoning.c): a leading reasoning block, exact
  * while it opens the text and the answer after it is the artifact; raw when
  * other text led already or a later op moved the block off the start; a
- * draft inside only beside an answer that parses, and never one holding a
- * closing tag (it would end the block early). */
+ * draft inside only beside an answer that parses; no site where a reasoning
+ * tag stands in the text already. */
 static void test_cand_reasoning(void **state)
 {
     (void)state;
@@ -1012,11 +1012,20 @@ static void test_cand_reasoning(void **state)
     contract_of(text, &raw);
     assert_null(strstr(raw, "draft"));
     free(raw);
+    /* a reasoning tag in the text already (here in the data): no site */
     snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.reasoning seed=1 draft=1 inline=0 tag=0 case=0\n"
              "---\n{\"note\": \"</think> ends it\", \"n\": 2}\n");
     assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
-    assert_int_equal(count_of(raw, "</think>"), 2);   /* the block's and the answer's */
-    assert_null(strstr(raw, "draft"));
+    assert_true(raw[0] == '{');
+    free(raw);
+    /* afl run (session 6): a block, a fence around it, a second block before the fence:
+     * the first block now stands inside the fenced answer, which no rule cuts */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.reasoning seed=259522411091081308\n"
+             "op: cand.fence seed=13253406710945002167\nop: cand.reasoning seed=17914727868330948320\n---\n"
+             "title: Release checklist\nowner: platform-team\n");
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+    assert_true(strncasecmp(raw, "<think", 6) == 0 || strncasecmp(raw, "<reasoning", 10) == 0 || strncmp(raw, "Here", 4) == 0 ||
+                raw[0] == '`');
     free(raw);
     /* other text leads already: prose, role prefixes, a fence, a tag envelope */
     const char *leads[] = {"cand.prose-before seed=1", "cand.transcript-prefix seed=1", "cand.fence seed=1",
