@@ -947,6 +947,18 @@ static void test_run6_json_sites(void **state)
         assert_non_null(strstr(raw, "a\nb"));
         free(raw);
     }
+    /* afl run (session 6): a fence line after prose ending in ':' is no backtick string to
+     * the token scan, so a token op never lands inside a string holding a backtick */
+    for (int seed = 1; seed < 20; seed++) {
+        const char *ops[] = {"json.trailing-comma", "json.ellipsis-item"};
+        for (int j = 0; j < 2; j++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.fence-wrong-tag seed=%d prose=1\n"
+                     "op: %s seed=%d\n---\n[{\"a\": \"x `<P>` {z} [w]\", \"b\": [1, 2]}, {\"c\": 3}]\n", seed, ops[j], seed);
+            contract_of(text, &raw);
+            assert_non_null(strstr(raw, "\"x `<P>` {z} [w]\""));
+            free(raw);
+        }
+    }
     /* norm.task-id-variant rewrites only the ids core normalizes: /tasks/N/task_id (ops_norm.c) */
     int rewritten = 0;
     for (int seed = 1; seed < 20; seed++) {
