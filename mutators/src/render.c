@@ -180,7 +180,7 @@ int mf_case_render(const mf_case *c, mf_render *r)
     if (render_values(c, r, &opt) < 0)
         goto oom;
     mf_op_ctx ctx = {r->profile, 0, "", malloc(r->clean_len + 1), r->clean_len, NULL, MF_CONTRACT_EXACT, false, &opt};
-    bool ambiguous_prose = false, obscured = false;
+    bool ambiguous_prose = false, obscured = false, draft = false;
     if (!ctx.text)
         goto oom;
     memcpy(ctx.text, r->clean, r->clean_len + 1);
@@ -212,6 +212,13 @@ int mf_case_render(const mf_case *c, mf_render *r)
             r->contract = MF_CONTRACT_RAW;
         if (rc == 1 && obscures_tokens(op))
             obscured = true;
+        /* a truncated answer after a reasoning block with a complete draft: core takes the
+         * draft, which it names (cand.reasoning README: the only whole value); no rule
+         * promises the cut answer's subset over it */
+        if (rc == 1 && draft && !strcmp(op->id, "json.truncate"))
+            r->contract = MF_CONTRACT_RAW;
+        if (rc == 1 && !strcmp(op->id, "cand.reasoning") && strstr(ctx.text, "\nA first draft\n"))
+            draft = true;
     }
     r->raw = ctx.text;
     r->raw_len = ctx.len;

@@ -1039,6 +1039,13 @@ static void test_cand_reasoning(void **state)
     assert_true(strncasecmp(raw, "<think", 6) == 0 || strncasecmp(raw, "<reasoning", 10) == 0 || strncmp(raw, "Here", 4) == 0 ||
                 raw[0] == '`');
     free(raw);
+    /* afl run (session 6): a draft, then the answer truncated: core takes the whole draft */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.reasoning seed=1 draft=1 inline=0\n"
+             "op: json.truncate seed=12142306967099037034 marker=5\n---\n{\"status\": \"done\", \"retries\": 2}\n");
+    assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.reasoning seed=1 draft=0\n"
+             "op: json.truncate seed=12142306967099037034 marker=5\n---\n{\"status\": \"done\", \"retries\": 2}\n");
+    assert_int_equal(contract_of(text, NULL), MF_CONTRACT_SUBSET);
     /* other text leads already: prose, role prefixes, a fence, a tag envelope */
     const char *leads[] = {"cand.prose-before seed=1", "cand.transcript-prefix seed=1", "cand.fence seed=1",
                            "cand.tag-envelope seed=1 prose=0", "cand.schema-echo seed=1"};
