@@ -153,7 +153,10 @@ static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
  * op may land inside a string: no rule promises to undo that combination. */
 static bool obscures_tokens(const mf_op *op)
 {
-    return !strcmp(op->id, "json.unescaped-quote") || !strcmp(op->id, "json.smart-quotes");
+    /* shape.artifact-markdown: the files are markdown blocks, no JSON strings; a wrapper
+     * (norm.wrapper-chain) puts them inside brackets, where token ops would land in them */
+    return !strcmp(op->id, "json.unescaped-quote") || !strcmp(op->id, "json.smart-quotes") ||
+           !strcmp(op->id, "shape.artifact-markdown");
 }
 
 static bool token_op(const mf_op *op)

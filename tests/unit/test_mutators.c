@@ -959,6 +959,17 @@ static void test_run6_json_sites(void **state)
             free(raw);
         }
     }
+    /* afl run (session 6): markdown file blocks wrapped in brackets, then a token op
+     * landing in them ("2 decimals" made "+2 decimals"): raw */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: artifact_files\n"
+             "opts: {\"expected_files\":[\"README.md\",\"SPEC.md\"]}\nop: shape.artifact-markdown seed=3\n"
+             "op: norm.wrapper-chain seed=16429820223809348715\nop: json.number-format seed=9289458292282896628\n---\n"
+             "[\n  {\n    \"filename\": \"README.md\",\n    \"content\": \"# Invoice templates\\n\\nRender with `make pdf`; "
+             "fonts live in assets/fonts.\"\n  },\n  {\n    \"filename\": \"SPEC.md\",\n    \"content\": \"## Totals\\n\\n"
+             "- Net, VAT (19 %%) and gross per line\\n- Rounding: half-up to 2 decimals\"\n  }\n]\n");
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+    assert_non_null(strstr(raw, "+2 decimals"));
+    free(raw);
     /* norm.task-id-variant rewrites only the ids core normalizes: /tasks/N/task_id (ops_norm.c) */
     int rewritten = 0;
     for (int seed = 1; seed < 20; seed++) {
