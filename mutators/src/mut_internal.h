@@ -33,6 +33,17 @@ typedef struct mf_op_ctx {
  * op put before it (a tag, a fence, role prefixes, prose) ends its promise. */
 bool mt_schema_echo_leads(const mf_profile *p, const char *raw, size_t len);
 
+/* Does the text already start with prose cand.prose-before or cand.anchor
+ * put there (past transcript role prefixes)? (ops_cand.c) */
+bool mt_starts_with_prose(const mf_op_ctx *ctx);
+/* Is the artifact empty, `---`, or one plain scalar line (terminal noise
+ * aside)? Prose next to it is as much the document. (ops_cand.c) */
+bool mt_empty_artifact(const mf_op_ctx *ctx);
+/* Does raw start (past blanks) with a closed <think>/<thinking>/<reasoning>
+ * block (any case) with non-blank text after it, as cand.reasoning reads it?
+ * (ops_cand_reasoning.c) */
+bool mt_reasoning_leads(const char *raw, size_t len);
+
 /* Replace ctx->text with the contents of b (b is consumed). */
 void mt_ctx_set(mf_op_ctx *ctx, mt_buf *b);
 /* The end of a text op: on rc < 0 (OOM while building b) free b and return

@@ -25,14 +25,13 @@ static int wrap(mf_op_ctx *ctx, const char *pre, const char *post)
 /* Append text after the artifact that is no part of it (noise, an orphan
  * fence): a later wrapper op would indent it into the artifact, where no
  * rule trims it, so it is noted like prose (render.c makes that raw). */
-static bool empty_artifact(const mf_op_ctx *ctx);
 static bool yaml_parses(const char *s, size_t n);
 
 static int trailer(mf_op_ctx *ctx, const char *post)
 {
     /* after an empty or one-scalar YAML artifact, a trailer YAML still reads
      * ('i' + '```' is the string 'i ```') is as much the scalar: raw contract */
-    bool empty = mt_is_yaml(ctx) && empty_artifact(ctx);
+    bool empty = mt_is_yaml(ctx) && mt_empty_artifact(ctx);
     int rc = wrap(ctx, "", post);
     ctx->prose_key = rc == 1;
     if (rc == 1 && empty && yaml_parses(ctx->text, ctx->len))
@@ -93,7 +92,7 @@ static const char *const anchor_prose[] = {
 /* Does the text already start with prose an earlier op put there? A second
  * paragraph of prose before the artifact is no longer "a leading line" that
  * any rule cuts: such an op finds no site. */
-static bool starts_with_prose(const mf_op_ctx *ctx)
+bool mt_starts_with_prose(const mf_op_ctx *ctx)
 {
     const char *const *lists[] = {prose_before, anchor_prose};
     const size_t counts[] = {5, 3};
@@ -175,7 +174,7 @@ static bool plain_scalar_doc(const char *s, size_t n)
 /* An empty artifact or a one-line plain scalar plus one sentence is a valid
  * scalar document: nothing tells the prose from the artifact (terminal
  * noise an earlier op added does not count). */
-static bool empty_artifact(const mf_op_ctx *ctx)
+bool mt_empty_artifact(const mf_op_ctx *ctx)
 {
     size_t i = 0;
     while (i < ctx->len && blank_or_noise(ctx->text, ctx->len, &i))
@@ -293,10 +292,10 @@ static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
 
 int mt_op_cand_prose_before(mf_op_ctx *ctx)
 {
-    if (starts_with_prose(ctx))
+    if (mt_starts_with_prose(ctx))
         return 0;
     const char *pre = pick(ctx, prose_before, 5, "text");
-    bool empty = empty_artifact(ctx);
+    bool empty = mt_empty_artifact(ctx);
     int rc = wrap(ctx, pre, "");
     if (rc == 1)
         judge_prose(ctx, pre, strlen(pre));
@@ -372,7 +371,7 @@ int mt_op_cand_prose_after(mf_op_ctx *ctx)
 {
     if (ends_with_prose(ctx))
         return 0;
-    bool empty = empty_artifact(ctx) || json_cut(ctx) || ends_doc_marker(ctx);
+    bool empty = mt_empty_artifact(ctx) || json_cut(ctx) || ends_doc_marker(ctx);
     int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;
@@ -392,7 +391,7 @@ static int fence(mf_op_ctx *ctx, const char *tag, bool close)
         return 0;
     /* a fence around an empty or one-scalar artifact holds no structure: cand.fence
      * takes only structured text, and the fenced scalar is as much prose */
-    bool empty = empty_artifact(ctx);
+    bool empty = mt_empty_artifact(ctx);
     char pre[160], post[160];
     bool prose = mt_param_int(ctx, "prose", (long)mt_rand(ctx, 2));
     snprintf(pre, sizeof pre, "%s```%s\n", prose ? "Here is the output:\n\n" : "", tag);
@@ -453,7 +452,7 @@ int mt_op_cand_anchor(mf_op_ctx *ctx)
 {
     if (!ctx->profile || json_array_size(ctx->profile->top_level_keys) == 0 || !mt_is_yaml(ctx))
         return 0;
-    if (starts_with_prose(ctx))
+    if (mt_starts_with_prose(ctx))
         return 0;
     /* cand.anchor cuts up to the first top-level key: exact only when the
      * artifact starts with one (else the lines above it would go too) */

@@ -153,7 +153,10 @@ static int render_values(const mf_case *c, mf_render *r, const mf_options *opt)
  * op may land inside a string: no rule promises to undo that combination. */
 static bool obscures_tokens(const mf_op *op)
 {
-    return !strcmp(op->id, "json.unescaped-quote") || !strcmp(op->id, "json.smart-quotes");
+    /* shape.artifact-markdown: the files are markdown blocks, no JSON strings; a wrapper
+     * (norm.wrapper-chain) puts them inside brackets, where token ops would land in them */
+    return !strcmp(op->id, "json.unescaped-quote") || !strcmp(op->id, "json.smart-quotes") ||
+           !strcmp(op->id, "shape.artifact-markdown");
 }
 
 static bool token_op(const mf_op *op)
@@ -180,7 +183,7 @@ int mf_case_render(const mf_case *c, mf_render *r)
     if (render_values(c, r, &opt) < 0)
         goto oom;
     mf_op_ctx ctx = {r->profile, 0, "", malloc(r->clean_len + 1), r->clean_len, NULL, MF_CONTRACT_EXACT, false, &opt};
-    bool ambiguous_prose = false, obscured = false;
+    bool ambiguous_prose = false, obscured = false, draft = false;
     if (!ctx.text)
         goto oom;
     memcpy(ctx.text, r->clean, r->clean_len + 1);
@@ -212,6 +215,13 @@ int mf_case_render(const mf_case *c, mf_render *r)
             r->contract = MF_CONTRACT_RAW;
         if (rc == 1 && obscures_tokens(op))
             obscured = true;
+        /* a truncated answer after a reasoning block with a complete draft: core takes the
+         * draft, which it names (cand.reasoning README: the only whole value); no rule
+         * promises the cut answer's subset over it */
+        if (rc == 1 && draft && !strcmp(op->id, "json.truncate"))
+            r->contract = MF_CONTRACT_RAW;
+        if (rc == 1 && !strcmp(op->id, "cand.reasoning") && strstr(ctx.text, "\nA first draft\n"))
+            draft = true;
     }
     r->raw = ctx.text;
     r->raw_len = ctx.len;
@@ -221,6 +231,11 @@ int mf_case_render(const mf_case *c, mf_render *r)
         if (k == MF_CONTRACT_REJECT && !strcmp(c->ops[i].op->id, "cand.schema-echo") &&
             !mt_schema_echo_leads(r->profile, r->raw, r->raw_len))
             k = MF_CONTRACT_EXACT;
+        /* cand.reasoning promises the answer after a block that still opens the text
+         * (ops_cand_reasoning.c); text a later op put before it (prose, a fence, a tag,
+         * role prefixes, a wrapper key) ends that promise */
+        if (r->applied[i] && !strcmp(c->ops[i].op->id, "cand.reasoning") && !mt_reasoning_leads(r->raw, r->raw_len))
+            k = MF_CONTRACT_RAW;
         if (r->applied[i] && k > r->contract)
             r->contract = k;
     }

@@ -393,6 +393,11 @@ int mt_json_scan(const char *t, size_t len, mt_jtoks *out)
             i = end ? (size_t)(end - t) + 1 : len;
             continue;
         }
+        if (c == '`' && i + 2 < len && t[i + 1] == '`' && t[i + 2] == '`' && (i == 0 || t[i - 1] == '\n' || i == after_role)) {
+            const char *end = memchr(t + i, '\n', len - i);   /* a fence line (```markdown): never a string, */
+            i = end ? (size_t)(end - t) + 1 : len;            /* even after a colon of prose above it */
+            continue;
+        }
         /* '..' and `..` strings only where JSON expects a key or a value:
          * in prose and fence lines (```json) they are apostrophes and backticks */
         /* after a string too: `"a" + 'b'` (json.string-plus), `"key" `v`` (json.missing-colon) */

@@ -5,6 +5,7 @@
  * Fixtures listed in tests/fixtures/ops/known-open.txt must still fail
  * (fixing one flips it: remove the line). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cmocka.h>
 #include "malform/mutators.h"
 #include "malform/oracles.h"
@@ -1029,6 +1031,29 @@ static void test_run6_json_sites(void **state)
         assert_non_null(strstr(raw, "a\nb"));
         free(raw);
     }
+    /* afl run (session 6): a fence line after prose ending in ':' is no backtick string to
+     * the token scan, so a token op never lands inside a string holding a backtick */
+    for (int seed = 1; seed < 20; seed++) {
+        const char *ops[] = {"json.trailing-comma", "json.ellipsis-item"};
+        for (int j = 0; j < 2; j++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.fence-wrong-tag seed=%d prose=1\n"
+                     "op: %s seed=%d\n---\n[{\"a\": \"x `<P>` {z} [w]\", \"b\": [1, 2]}, {\"c\": 3}]\n", seed, ops[j], seed);
+            contract_of(text, &raw);
+            assert_non_null(strstr(raw, "\"x `<P>` {z} [w]\""));
+            free(raw);
+        }
+    }
+    /* afl run (session 6): markdown file blocks wrapped in brackets, then a token op
+     * landing in them ("2 decimals" made "+2 decimals"): raw */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: artifact_files\n"
+             "opts: {\"expected_files\":[\"README.md\",\"SPEC.md\"]}\nop: shape.artifact-markdown seed=3\n"
+             "op: norm.wrapper-chain seed=16429820223809348715\nop: json.number-format seed=9289458292282896628\n---\n"
+             "[\n  {\n    \"filename\": \"README.md\",\n    \"content\": \"# Invoice templates\\n\\nRender with `make pdf`; "
+             "fonts live in assets/fonts.\"\n  },\n  {\n    \"filename\": \"SPEC.md\",\n    \"content\": \"## Totals\\n\\n"
+             "- Net, VAT (19 %%) and gross per line\\n- Rounding: half-up to 2 decimals\"\n  }\n]\n");
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+    assert_non_null(strstr(raw, "+2 decimals"));
+    free(raw);
     /* norm.task-id-variant rewrites only the ids core normalizes: /tasks/N/task_id (ops_norm.c) */
     int rewritten = 0;
     for (int seed = 1; seed < 20; seed++) {
@@ -1041,6 +1066,106 @@ static void test_run6_json_sites(void **state)
         free(raw);
     }
     assert_true(rewritten > 0);
+}
+
+static size_t count_of(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+/* cand.reasoning (ops_cand_reasoning.c): a leading reasoning block, exact
+ * while it opens the text and the answer after it is the artifact; raw when
+ * other text led already or a later op moved the block off the start; a
+ * draft inside only beside an answer that parses; no site where a reasoning
+ * tag stands in the text already. */
+static void test_cand_reasoning(void **state)
+{
+    (void)state;
+    char text[700], *raw = NULL;
+    int drafts = 0, tags[3] = {0}, upper = 0;
+    for (int seed = 1; seed < 40; seed++) {
+        const char *prof[] = {"generic_json", "generic_yaml"};
+        const char *body[] = {"{\"status\": \"done\", \"retries\": 2}\n", "status: done\nretries: 2\n"};
+        for (int j = 0; j < 2; j++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: %s\nop: cand.reasoning seed=%d\n---\n%s", prof[j], seed,
+                     body[j]);
+            assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+            assert_true(raw[0] == '<');
+            assert_non_null(strstr(raw, body[j]));
+            drafts += strstr(raw, "draft") != NULL;
+            tags[0] += strncasecmp(raw, "<think>", 7) == 0;
+            tags[1] += strncasecmp(raw, "<thinking>", 10) == 0;
+            tags[2] += strncasecmp(raw, "<reasoning>", 11) == 0;
+            upper += isupper((unsigned char)raw[1]) != 0;
+            free(raw);
+        }
+    }
+    assert_true(drafts > 0 && tags[0] > 0 && tags[1] > 0 && tags[2] > 0 && upper > 0);
+    /* the JSON draft: the artifact with its first value changed, inside the block */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.reasoning seed=1 draft=1 inline=0 tag=0 case=0\n"
+             "---\n{\"status\": \"done\", \"retries\": 2}\n");
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+    char *close = strstr(raw, "</think>");
+    assert_non_null(close);
+    char *d = strstr(raw, "{\"status\": \"draft\", \"retries\": 2}");
+    assert_true(d && d < close);
+    free(raw);
+    /* no draft beside an answer that does not parse, nor one holding a closing tag */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.trailing-comma seed=1\n"
+             "op: cand.reasoning seed=1 draft=1 inline=0\n---\n{\"status\": \"done\", \"retries\": 2}\n");
+    contract_of(text, &raw);
+    assert_null(strstr(raw, "draft"));
+    free(raw);
+    /* a reasoning tag in the text already (here in the data): no site */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.reasoning seed=1 draft=1 inline=0 tag=0 case=0\n"
+             "---\n{\"note\": \"</think> ends it\", \"n\": 2}\n");
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+    assert_true(raw[0] == '{');
+    free(raw);
+    /* afl run (session 6): a block, a fence around it, a second block before the fence:
+     * the first block now stands inside the fenced answer, which no rule cuts */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.reasoning seed=259522411091081308\n"
+             "op: cand.fence seed=13253406710945002167\nop: cand.reasoning seed=17914727868330948320\n---\n"
+             "title: Release checklist\nowner: platform-team\n");
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+    assert_true(strncasecmp(raw, "<think", 6) == 0 || strncasecmp(raw, "<reasoning", 10) == 0 || strncmp(raw, "Here", 4) == 0 ||
+                raw[0] == '`');
+    free(raw);
+    /* afl run (session 6): a draft, then the answer truncated: core takes the whole draft */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.reasoning seed=1 draft=1 inline=0\n"
+             "op: json.truncate seed=12142306967099037034 marker=5\n---\n{\"status\": \"done\", \"retries\": 2}\n");
+    assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: cand.reasoning seed=1 draft=0\n"
+             "op: json.truncate seed=12142306967099037034 marker=5\n---\n{\"status\": \"done\", \"retries\": 2}\n");
+    assert_int_equal(contract_of(text, NULL), MF_CONTRACT_SUBSET);
+    /* other text leads already: prose, role prefixes, a fence, a tag envelope */
+    const char *leads[] = {"cand.prose-before seed=1", "cand.transcript-prefix seed=1", "cand.fence seed=1",
+                           "cand.tag-envelope seed=1 prose=0", "cand.schema-echo seed=1"};
+    for (size_t i = 0; i < sizeof leads / sizeof *leads; i++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: %s\nop: cand.reasoning seed=2\n---\n"
+                 "bead_id: b-1\nstatus: done\n", leads[i]);
+        mf_contract k = contract_of(text, NULL);
+        assert_true(k == MF_CONTRACT_RAW || (i == 4 && k == MF_CONTRACT_REJECT));
+        /* ... or a later op moves the block off the start */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: cand.reasoning seed=2\nop: %s\n---\n"
+                 "bead_id: b-1\nstatus: done\n", leads[i]);
+        assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+    }
+    snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: cand.reasoning seed=2\nop: norm.wrapper seed=2\n"
+             "---\nbead_id: b-1\nstatus: done\n");
+    assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+    /* an empty or one-scalar artifact: the block is as much the document */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.reasoning seed=2\n---\ndone\n");
+    assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+    /* a second block after the first is no leading block: no site */
+    snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.reasoning seed=2 tag=0\n"
+             "op: cand.reasoning seed=3 tag=0\n---\na: 1\n");
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+    assert_int_equal(count_of(raw, "</"), 1);
+    free(raw);
 }
 
 static void test_op_fixtures(void **state)
@@ -1223,8 +1348,8 @@ int main(void)
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites),
-        cmocka_unit_test(test_run6_json_sites),
-        cmocka_unit_test(test_run6_finder_sites),
+        cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
+        cmocka_unit_test(test_cand_reasoning),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
