@@ -122,4 +122,6 @@ done
 for target in "${TLIST[@]}"; do
   echo "$target fuzzing found ${found_all[$target]:-0} of $total bugs in every trial (${SECS}s per run, $TRIALS trial(s))"
 done
-[ "${KEEP:-0}" = 1 ] && echo "kept: $WORK (found.txt lists the first new finding of each trial)"
+if [ "${KEEP:-0}" = 1 ]; then
+  echo "kept: $WORK (found.txt lists the first new finding of each trial)"
+fi
