@@ -219,6 +219,24 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
 
 /* ---- yaml.colon-space ---- */
 
+/* True when s[i..n), the rest of a line after a glued key's opening quote that
+ * does not close on the line (`generated_at:"2026-`), holds no `: `, no final ':'
+ * and no ` #`: nothing YAML reads as a key or a comment of the line as written
+ * (`k:' "x: y` is the key "k:' \"x"), so the line is the entry with a quoted value
+ * yaml.unclosed-quote closes (regressions 23ee1023, e42696f6). */
+static bool unclosed_value_rest(const char *s, size_t n, size_t i)
+{
+    while (n > i && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n > i && s[n - 1] == ':')
+        return false;
+    for (size_t j = i; j + 1 < n; j++)
+        if ((s[j] == ':' && (s[j + 1] == ' ' || s[j + 1] == '\t')) ||
+            ((s[j] == ' ' || s[j] == '\t') && s[j + 1] == '#'))
+            return false;
+    return true;
+}
+
 /* Offset of the ':' of a `key:value` entry starting at c that lacks its space, or 0. */
 static size_t missing_space_colon(const char *s, size_t n, size_t c)
 {
@@ -240,7 +258,7 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
             q++;
         /* `kind:"epic" | "user_story"`: a type union yaml.type-union quotes next (run 6 4910ba6f) */
         bool union_ = q && q + 1 < n && s[q] == '|' && (s[q + 1] == ' ' || s[q + 1] == '"' || s[q + 1] == '\'');
-        if (!q || (q < n && s[q] != '#' && !union_))
+        if (q ? q < n && s[q] != '#' && !union_ : !unclosed_value_rest(s, n, k + 2))
             return 0;
     }
     return k;
