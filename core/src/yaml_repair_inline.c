@@ -1254,13 +1254,34 @@ static json_t *flat_parents(const yr_doc *d)
 /* True when line k is `child: ...` at exactly column c with child in kids,
  * as written or as one of p's spellings of it (`Test:` for `tests`, what
  * norm.key-alias renames later). */
+static size_t glued_child(const yr_doc *d, size_t k, size_t c, const json_t *kids, const mf_profile *p);
+static bool child_named(const mf_profile *p, const char *key, size_t kn, const json_t *kids);
+
 static bool child_at(const mf_profile *p, const yr_doc *d, size_t k, size_t c, const json_t *kids)
 {
     yr_entry e = yr_entry_at(d, k);
+    if (!e.key && !e.dashes && e.indent == c && glued_child(d, k, c, kids, p))
+        return true;
     if (!e.key || e.dashes || e.indent != c)
         return false;
-    const char *key = d->l[k].s + e.key_s;
-    size_t kn = e.key_e - e.key_s;
+    return child_named(p, d->l[k].s + e.key_s, e.key_e - e.key_s, kids);
+}
+
+/* The ':' of line k when it is a glued `child:value` at column c (what
+ * yaml.colon-space spaces) with child in kids, or 0: `typecheck:f` after
+ * `lint: p` is read as more of lint's value until it is spaced (run 6 784d44cb). */
+static size_t glued_child(const yr_doc *d, size_t k, size_t c, const json_t *kids, const mf_profile *p)
+{
+    const yr_line *l = &d->l[k];
+    if (l->flags & (YR_INERT | YR_CONT))
+        return 0;
+    yr_entry e = yr_entry_at(d, k);
+    size_t at = missing_space_colon(l->s, e.end, e.content);
+    return at && e.content == c && child_named(p, l->s + c, at - c, kids) ? at : 0;
+}
+
+static bool child_named(const mf_profile *p, const char *key, size_t kn, const json_t *kids)
+{
     if (yr_list_has(kids, key, kn))
         return true;
     if (!p || !p->key_map || kn >= 128)
@@ -1323,6 +1344,17 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
                     k++;
                     continue;
                 }
+            }
+            size_t glued = glued_child(d, k, c, kids, p);
+            if (glued) {
+                empty_child = false;
+                yr_spaces(&o, 2);
+                yr_put(&o, m->s, glued + 1);
+                yr_put(&o, " ", 1);
+                yr_put(&o, m->s + glued + 1, m->n - glued - 1);
+                yr_endl(&o, YR_EOL(m)); /* the space: part of this change (one rule, one warning) */
+                k++;
+                continue;
             }
             if (child_at(p, d, k, c, kids)) {
                 yr_entry ce = yr_entry_at(d, k);
