@@ -219,6 +219,24 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
 
 /* ---- yaml.colon-space ---- */
 
+/* True when s[i..n), the rest of a line after a glued key's opening quote that
+ * does not close on the line (`generated_at:"2026-`), holds no `: `, no final ':'
+ * and no ` #`: nothing YAML reads as a key or a comment of the line as written
+ * (`k:' "x: y` is the key "k:' \"x"), so the line is the entry with a quoted value
+ * yaml.unclosed-quote closes (regressions 23ee1023, e42696f6). */
+static bool unclosed_value_rest(const char *s, size_t n, size_t i)
+{
+    while (n > i && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n > i && s[n - 1] == ':')
+        return false;
+    for (size_t j = i; j + 1 < n; j++)
+        if ((s[j] == ':' && (s[j + 1] == ' ' || s[j + 1] == '\t')) ||
+            ((s[j] == ' ' || s[j] == '\t') && s[j + 1] == '#'))
+            return false;
+    return true;
+}
+
 /* Offset of the ':' of a `key:value` entry starting at c that lacks its space, or 0. */
 static size_t missing_space_colon(const char *s, size_t n, size_t c)
 {
@@ -240,7 +258,7 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
             q++;
         /* `kind:"epic" | "user_story"`: a type union yaml.type-union quotes next (run 6 4910ba6f) */
         bool union_ = q && q + 1 < n && s[q] == '|' && (s[q + 1] == ' ' || s[q + 1] == '"' || s[q + 1] == '\'');
-        if (!q || (q < n && s[q] != '#' && !union_))
+        if (q ? q < n && s[q] != '#' && !union_ : !unclosed_value_rest(s, n, k + 2))
             return 0;
     }
     return k;
@@ -1236,13 +1254,34 @@ static json_t *flat_parents(const yr_doc *d)
 /* True when line k is `child: ...` at exactly column c with child in kids,
  * as written or as one of p's spellings of it (`Test:` for `tests`, what
  * norm.key-alias renames later). */
+static size_t glued_child(const yr_doc *d, size_t k, size_t c, const json_t *kids, const mf_profile *p);
+static bool child_named(const mf_profile *p, const char *key, size_t kn, const json_t *kids);
+
 static bool child_at(const mf_profile *p, const yr_doc *d, size_t k, size_t c, const json_t *kids)
 {
     yr_entry e = yr_entry_at(d, k);
+    if (!e.key && !e.dashes && e.indent == c && glued_child(d, k, c, kids, p))
+        return true;
     if (!e.key || e.dashes || e.indent != c)
         return false;
-    const char *key = d->l[k].s + e.key_s;
-    size_t kn = e.key_e - e.key_s;
+    return child_named(p, d->l[k].s + e.key_s, e.key_e - e.key_s, kids);
+}
+
+/* The ':' of line k when it is a glued `child:value` at column c (what
+ * yaml.colon-space spaces) with child in kids, or 0: `typecheck:f` after
+ * `lint: p` is read as more of lint's value until it is spaced (run 6 784d44cb). */
+static size_t glued_child(const yr_doc *d, size_t k, size_t c, const json_t *kids, const mf_profile *p)
+{
+    const yr_line *l = &d->l[k];
+    if (l->flags & (YR_INERT | YR_CONT))
+        return 0;
+    yr_entry e = yr_entry_at(d, k);
+    size_t at = missing_space_colon(l->s, e.end, e.content);
+    return at && e.content == c && child_named(p, l->s + c, at - c, kids) ? at : 0;
+}
+
+static bool child_named(const mf_profile *p, const char *key, size_t kn, const json_t *kids)
+{
     if (yr_list_has(kids, key, kn))
         return true;
     if (!p || !p->key_map || kn >= 128)
@@ -1305,6 +1344,17 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
                     k++;
                     continue;
                 }
+            }
+            size_t glued = glued_child(d, k, c, kids, p);
+            if (glued) {
+                empty_child = false;
+                yr_spaces(&o, 2);
+                yr_put(&o, m->s, glued + 1);
+                yr_put(&o, " ", 1);
+                yr_put(&o, m->s + glued + 1, m->n - glued - 1);
+                yr_endl(&o, YR_EOL(m)); /* the space: part of this change (one rule, one warning) */
+                k++;
+                continue;
             }
             if (child_at(p, d, k, c, kids)) {
                 yr_entry ce = yr_entry_at(d, k);

@@ -402,6 +402,8 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     }
     size_t depth = 0, next_id = 1, changes = 0, flow = 0;
     bool opener = false; /* the last entry line is a bare `key:` or `-` */
+    size_t opener_key = SIZE_MAX; /* that bare `key:`'s column */
+    size_t compact_id = 0, compact_col = 0; /* the item mapping whose key's list is open at its key column */
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     for (size_t i = 0; i < d->count; i++) {
@@ -421,21 +423,32 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             bool listed = false; /* a list is open at this dash's column */
             for (size_t k = depth; k-- > 0 && !listed;)
                 listed = st[k].item && st[k].dash == e.dash;
-            /* a dash at the key column of a list item's mapping ends that mapping for
+            while (depth && st[depth - 1].col > e.dash)
+                depth--;
+            /* a dash at the key column of a list item's mapping that follows a bare `key:`
+             * at that column (or an earlier such dash) is an item of that key's list
+             * (`  acceptance_criteria:` / `  - d`, valid YAML): the mapping goes on */
+            bool compact = depth && st[depth - 1].item && st[depth - 1].col == e.dash &&
+                           (opener_key == e.dash || compact_id == st[depth - 1].id);
+            if (compact)
+                compact_id = st[depth - 1].id, compact_col = e.dash;
+            /* any other dash at the key column of a list item's mapping ends that mapping for
              * this rule: an item drifted in among the previous item's keys (`    - id: Q2`
              * under `  - id: Q1` / `    phase: a`) starts a new mapping, not more of it */
-            while (depth && (st[depth - 1].col > e.dash || (st[depth - 1].col == e.dash && st[depth - 1].item)))
+            while (!compact && depth && st[depth - 1].col == e.dash && st[depth - 1].item)
                 depth--;
             /* so does a dash 1-3 columns right of that key column where no list is open
              * and that opens no nested one (no bare `key:` or `-` before it): a drifted sibling item
              * (yaml.sequence-indent-drift moves it back in group 4) */
-            if (depth && !opener && !listed && st[depth - 1].item && e.dash - st[depth - 1].col <= 3)
+            if (!compact && depth && !opener && !listed && st[depth - 1].item && e.dash - st[depth - 1].col <= 3)
                 depth--;
             if (e.key)
                 st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++, e.dash, true};
         } else {
             while (depth && st[depth - 1].col > e.indent)
                 depth--;
+            if (e.indent <= compact_col)
+                compact_id = 0, compact_col = 0; /* a line at or left of the list's column ends it */
             if (e.key && (!depth || st[depth - 1].col != e.indent))
                 st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++, 0, false};
         }
@@ -481,6 +494,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             flow = fend[i] + 1;
         yr_block_note_line(&blk, d, i);
         opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
+        opener_key = e.key && e.val == e.end ? e.key_s : SIZE_MAX;
     }
     free(tab.t);
     free(st);

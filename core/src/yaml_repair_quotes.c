@@ -58,6 +58,40 @@ static bool quoted_block_header(const yr_doc *d, size_t i, const yr_entry *e)
     return k < d->count && mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) > parent_col(e);
 }
 
+static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                           mf_warnings *w);
+
+/* True when every lone '\r' of line l comes after its value's opening quote at
+ * val and what each one starts is text: no `key:`, `: `, ` #`, `- ` or `#`, so
+ * YAML reads it as more of the quoted value (`generated_at: "2026\r01-14`,
+ * run 6 17fc92a0) and closing the quote at the line's end joins no entry. */
+static bool cr_parts_are_text(const yr_line *l, size_t val)
+{
+    size_t n = l->n;
+    if (n > 0 && l->s[n - 1] == '\r')
+        n--;
+    for (size_t j = 0; j < n; j++) {
+        if (l->s[j] != '\r')
+            continue;
+        if (j < val)
+            return false;
+        size_t a = j + 1, b = a;
+        while (a < n && (l->s[a] == ' ' || l->s[a] == '\t'))
+            a++;
+        while (b < n && l->s[b] != '\r')
+            b++;
+        if (a < b && (l->s[a] == '#' || (l->s[a] == '-' && (a + 1 == b || l->s[a + 1] == ' '))))
+            return false;
+        if (b > a && l->s[b - 1] == ':')
+            return false;
+        for (size_t k = a; k + 1 < b; k++)
+            if ((l->s[k] == ':' && (l->s[k + 1] == ' ' || l->s[k + 1] == '\t')) ||
+                ((l->s[k] == ' ' || l->s[k] == '\t') && l->s[k + 1] == '#'))
+                return false;
+    }
+    return true;
+}
+
 size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
                         uint16_t kinds)
 {
@@ -106,7 +140,8 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         size_t at = o.b->len + o.pend_n;
         /* a lone '\r' inside the line is a YAML line break this model does not split at:
          * rewriting the value would join the line after it into the value */
-        bool lone_cr = d->cr && memchr(l->s, '\r', l->n) != NULL;
+        bool lone_cr = d->cr && memchr(l->s, '\r', l->n) != NULL &&
+                       !(fn == fix_unclosed && e.val < l->n && cr_parts_are_text(l, e.val));
         size_t next = yr_entry_valued(&e) && e.val < e.end && !lone_cr ? fn(&o, d, i, &e, p, w) : 0;
         if (!next) {
             yr_put_line(&o, l);
