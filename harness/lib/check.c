@@ -10,6 +10,7 @@
 #include <string.h>
 #include "alloc_pool.h"
 #include "harness.h"
+#include "internal.h"
 #include "metamorph.h"
 
 char *mf_fired_rules(const mf_result *r)
@@ -59,6 +60,7 @@ typedef struct {
     const mf_profile *p;
     int status;
     json_t *truth;
+    json_t *readings;
     mf_verdict v;
     bool idem_known;
     mf_verdict idem;
@@ -79,18 +81,60 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
     return h;
 }
 
-/* The clean check of k (status as mf_oracle_clean); *slot is its cache entry (NULL when not cached). */
+/* The values other than truth that core may read the clean YAML text as
+ * when damage elsewhere in the case sends the text to the repair pass (pass
+ * B): the text after YAML repair groups 1..g applied to it (cumulatively, as
+ * pass B does, forced although the text parses), each loaded strictly. Clean
+ * text can hold text a repair rule rightly rewrites (the string item `- id:nd`
+ * among `- id: Q` mappings: yaml.colon-space reads a mapping); no pipeline can
+ * tell it from the malformation, so a case's exact contract accepts these
+ * readings too. New array, NULL when there are none (the common case: no rule
+ * changes clean text). */
+static json_t *repair_readings(const mf_profile *p, const char *clean, size_t len, const json_t *truth)
+{
+    if (!p || p->format != MF_FORMAT_YAML || !truth)
+        return NULL;
+    mf_buf text = {0};
+    mf_warnings w = {0};
+    json_t *alts = NULL;
+    if (mf_buf_put(&text, clean, len) < 0)
+        return NULL;
+    for (int g = 1; g <= MF_YAML_GROUPS; g++) {
+        if (mf_yaml_repair_group(g, &text, p, &w) == 0)
+            continue;
+        json_t *t = NULL;
+        mf_verdict tv;
+        if (mf_oracle_truth(p, mf_buf_cstr(&text), text.len, &t, &tv) == 0 && !json_equal(t, truth)) {
+            if (!alts)
+                alts = json_array();
+            json_array_append(alts, t);
+        }
+        json_decref(t);
+    }
+    mf_warnings_clear(&w);
+    mf_buf_free(&text);
+    return alts;
+}
+
+/* The clean check of k (status as mf_oracle_clean, k->readings set); *slot is
+ * its cache entry (NULL when not cached). */
 static int clean_check(mf_check *k, clean_entry **slot)
 {
     *slot = NULL;
-    if (!cache_on)
-        return mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+    if (!cache_on) {
+        int st = mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+        k->readings = repair_readings(k->profile, k->render.clean, k->render.clean_len, k->truth);
+        return st;
+    }
     uint64_t key = fnv(fnv(1469598103934665603ull, k->profile->name, strlen(k->profile->name)), k->render.clean,
                        k->render.clean_len);
     if (k->kase && k->kase->opts) {   /* the options are part of the key */
         char *o = json_dumps(k->kase->opts, JSON_SORT_KEYS | JSON_COMPACT);
-        if (!o)
-            return mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+        if (!o) {
+            int st = mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+            k->readings = repair_readings(k->profile, k->render.clean, k->render.clean_len, k->truth);
+            return st;
+        }
         key = fnv(key ^ 0x9e3779b97f4a7c15ull, o, strlen(o));
         free(o);
     }
@@ -98,14 +142,17 @@ static int clean_check(mf_check *k, clean_entry **slot)
     *slot = e;
     if (e->p == k->profile && e->key == key) {
         k->truth = json_incref(e->truth);
+        k->readings = json_incref(e->readings);
         k->clean = e->v;
         return e->status;
     }
     bool kept = mf_alloc_pool_keep(true);  /* the truth outlives this exec */
     int st = mf_oracle_clean(k->profile, &k->opt, k->render.clean, k->render.clean_len, &k->truth, &k->clean);
+    k->readings = repair_readings(k->profile, k->render.clean, k->render.clean_len, k->truth);
     mf_alloc_pool_keep(kept);
     json_decref(e->truth);
-    *e = (clean_entry){key, k->profile, st, json_incref(k->truth), k->clean, false, {0}};
+    json_decref(e->readings);
+    *e = (clean_entry){key, k->profile, st, json_incref(k->truth), json_incref(k->readings), k->clean, false, {0}};
     return st;
 }
 
@@ -159,6 +206,14 @@ static void raw_truth_check(mf_check *k)
         v->failed = true;
         snprintf(v->detail, sizeof v->detail, "%s", d);
     }
+}
+
+bool mf_check_is_reading(const mf_check *k, const json_t *v)
+{
+    for (size_t i = 0; v && k->readings && i < json_array_size(k->readings); i++)
+        if (json_equal(v, json_array_get(k->readings, i)))
+            return true;
+    return false;
 }
 
 int mf_check_run(mf_check *k, const char *data, size_t len, const mf_profile *profile, bool strict,
@@ -243,6 +298,14 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
         slot->idem_known = true;
     }
     mf_metamorph_free(&meta);
+    /* the exact contract broken only by a reading of the clean text itself
+     * that core's repair pass gives (repair_readings): no loss the case can show */
+    mf_verdict *nd = &k->v[MF_ORACLE_NO_DATA_LOSS];
+    if (nd->failed && (expect == MF_EXPECT_EXACT || expect == MF_EXPECT_REPAIR) && k->result->status == MF_ACCEPTED &&
+        mf_check_is_reading(k, k->result->value)) {
+        nd->failed = false;
+        nd->detail[0] = '\0';
+    }
     if (!k->structured)
         raw_truth_check(k);
     /* a bug that fires on the clean artifact itself: core misread it */
@@ -268,6 +331,7 @@ void mf_check_free(mf_check *k)
         mf_render_free(&k->render);
     mf_case_free(k->kase);
     json_decref(k->truth);
+    json_decref(k->readings);
     mf_result_free(k->result);
     free(k->ops);
     free(k->rules);

@@ -20,6 +20,8 @@ typedef struct {
     const mf_profile *profile;
     mf_options opt;
     json_t *truth;              /* ground truth, NULL when none */
+    json_t *readings;           /* other values the clean text reads as under core's YAML repair pass
+                                   (array, NULL when none; check.c repair_readings) */
     int clean_status;           /* mf_oracle_clean: 0 clean, 1 warnings, 2 no valid case, 3 misread by core */
     mf_verdict clean;           /* verdict of the clean check */
     const char *raw;            /* the text fed to mf_repair (borrowed) */
@@ -45,6 +47,9 @@ int mf_check_run(mf_check *k, const char *data, size_t len, const mf_profile *pr
 int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profile *profile, const json_t *opts,
                       bool strict, bool determinism);
 void mf_check_free(mf_check *k);
+/* Is v one of k->readings: a value core's YAML repair pass reads the clean
+ * artifact's own text as (a structured case's exact contract accepts it)? */
+bool mf_check_is_reading(const mf_check *k, const json_t *v);
 /* Let mf_check_run reuse the ground truth of recently seen clean artifacts
  * (fuzz targets; the CLI and tests recompute it every time). */
 void mf_check_cache(bool on);

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include "malform/malform.h"
 #include "malform/oracles.h"
+#include "harness.h"
 
 static json_t *J(const char *s)
 {
@@ -533,6 +534,46 @@ static void test_rejected_own_value(void **state)
     json_decref(t);
 }
 
+/* A structured case whose clean artifact holds text a repair rule rewrites
+ * (the string item `- id:nd` among `- id: Q` mappings: strict YAML reads a
+ * string, yaml.colon-space a mapping) once damage elsewhere sends the text
+ * to the repair pass: no pipeline can tell, so the exact contract accepts
+ * that reading (regression 29121377: flagged before). A value that is
+ * neither the truth nor such a reading is still a loss. */
+static void test_clean_text_repair_reading(void **state)
+{
+    (void)state;
+    const char *kase = "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=3477057654361032514\n---\n"
+                       "items:\n  - id:nd\n  - id: Q\n    text: p\n";
+    mf_check k;
+    assert_int_equal(mf_check_run(&k, kase, strlen(kase), NULL, false, true), 0);
+    assert_non_null(k.truth);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(k.truth, "items"), 0)), "id:nd");
+    assert_non_null(k.readings);
+    assert_int_equal(json_array_size(k.readings), 1);
+    const json_t *item0 = json_array_get(json_object_get(json_array_get(k.readings, 0), "items"), 0);
+    assert_string_equal(json_string_value(json_object_get(item0, "id")), "nd");
+    assert_true(k.v[MF_ORACLE_NO_DATA_LOSS].ran);
+    assert_false(k.v[MF_ORACLE_NO_DATA_LOSS].failed);
+    assert_int_equal(k.failed, 0);
+    /* the true positive: the reading with a loss elsewhere is no reading */
+    json_t *lost = json_deep_copy(json_array_get(k.readings, 0));
+    json_object_set_new(json_array_get(json_object_get(lost, "items"), 1), "text", json_string("q"));
+    assert_true(mf_check_is_reading(&k, json_array_get(k.readings, 0)));
+    assert_false(mf_check_is_reading(&k, lost));
+    assert_false(mf_check_is_reading(&k, k.truth));
+    json_decref(lost);
+    mf_check_free(&k);
+    /* a clean artifact the repair pass leaves as it is has no other reading */
+    const char *stable = "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=3477057654361032514\n---\n"
+                         "items:\n  - id: nd\n  - id: Q\n    text: p\n";
+    assert_int_equal(mf_check_run(&k, stable, strlen(stable), NULL, false, true), 0);
+    assert_non_null(k.truth);
+    assert_null(k.readings);
+    assert_int_equal(k.failed, 0);
+    mf_check_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -544,7 +585,7 @@ int main(void)
         cmocka_unit_test(test_raw_words_unterminated), cmocka_unit_test(test_raw_invalid_escape_kept),
         cmocka_unit_test(test_raw_string_concat_glues_words),
         cmocka_unit_test(test_rejected_reading), cmocka_unit_test(test_rejected_own_value),
-        cmocka_unit_test(test_raw_context_strings),
+        cmocka_unit_test(test_raw_context_strings), cmocka_unit_test(test_clean_text_repair_reading),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
