@@ -530,6 +530,19 @@ bool yr_may_end_with_doc_start(const char *s, size_t n)
     return false;
 }
 
+/* True for a `...` line at column 0 with nothing after it but blanks or a comment, read as
+ * a marker (not text of a block or quoted scalar): a document end. */
+static bool bare_doc_end(const yr_line *l)
+{
+    if (l->n < 3 || memcmp(l->s, "...", 3) != 0 || !(l->flags & YR_INERT) || !(l->flags & YR_CTX_FREE) ||
+        (l->flags & YR_DQ_CONT))
+        return false;
+    size_t i = 3;
+    while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t' || l->s[i] == '\r'))
+        i++;
+    return i == l->n || (i > 3 && l->s[i] == '#');
+}
+
 /* The line of a trailing bare `---`: the last line that is neither blank nor
  * a comment, preceded (past blank and comment lines) by a content line (not
  * a `%` directive, which comes before a first document start; a `---` or `...`
@@ -549,6 +562,14 @@ static size_t trailing_doc_start(const yr_doc *d)
         k--;
     if (k == 0)
         return none;
+    /* a `...` document end before it: the `---` still opens an empty document after the one it ends */
+    if (bare_doc_end(&d->l[k - 1])) {
+        k--;
+        while (k > 0 && blank_or_comment(d->l[k - 1].s, d->l[k - 1].n))
+            k--;
+        if (k == 0)
+            return none;
+    }
     /* a `---` / `...` line inside a block scalar body (or a quoted scalar) is text, not a marker */
     uint16_t f = d->l[k - 1].flags;
     bool content = !(f & YR_INERT) || !(f & YR_CTX_FREE);
