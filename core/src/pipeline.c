@@ -209,6 +209,23 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         }
         mf_yaml_lines_free(lines);
     }
+    if (!ok && repair && yaml && misread > 0) {
+        /* the misread repairs guessed (`-e: m` under `changes:` as a list item), and neither that
+         * text nor any repair of it loads: the candidate's own text, when it loads, is what it says */
+        mf_warnings_clear(&w);
+        mf_buf_free(&text);
+        mf_buf_put(&text, c->text, c->len);
+        ok = parse_and_finish(R, mf_buf_cstr(&text), text.len, true, &v, &w, &err) == 0;
+        if (!ok && mf_error_is_final(&err)) {
+            mf_error_clear(&R->r->error);
+            R->r->error = err;
+            mf_warnings_clear(&w);
+            mf_buf_free(&text);
+            return -1;
+        }
+        if (!ok)
+            offer_error(R, &err); /* a schema error of the text as written outranks the guess's syntax error */
+    }
     if (!ok) {
         mf_warnings_clear(&w);
         mf_buf_free(&text);

@@ -10,7 +10,8 @@
  * earlier (block body, multi-line plain or double-quoted value); a `<name>`
  * first line and `</name>` last line wrap the payload and always go.
  * yaml.duplicate-key (#10) drops a mapping entry whose line repeats an earlier
- * entry of the same mapping character for character; when the entry opens a
+ * entry of the same mapping character for character (a one-line quoted value
+ * compared by the text it reads as, whichever quotes); when the entry opens a
  * nested block, the whole block must repeat too and is dropped with it.
  * Entries of one mapping are found with a stack of open mappings (by column)
  * and a hash table keyed by (mapping, line text); blocks are compared line by
@@ -206,12 +207,70 @@ typedef struct { uint32_t h, scope, line1; } dk_slot;
 typedef struct { dk_slot *t; size_t cap; } dk_table;
 typedef struct { uint32_t col, id, dash; bool item; } dk_scope; /* item: the mapping of a `- key:` item, its dash's column */
 
-static uint32_t dk_hash(size_t scope, const char *s, size_t n)
+/* True when the value [a, b) is one whole one-line quoted scalar whose text this rule can read:
+ * single-quoted, or double-quoted with no escape but \" and \\. */
+static bool dk_simple_quoted(const char *s, size_t a, size_t b)
+{
+    if (b - a < 2 || (s[a] != '\'' && s[a] != '"') || yr_quote_end(s, b, a) != b)
+        return false;
+    for (size_t i = a + 1; s[a] == '"' && i + 1 < b; i++) {
+        if (s[i] == '\\' && s[i + 1] != '"' && s[i + 1] != '\\')
+            return false;
+        if (s[i] == '\\')
+            i++;
+    }
+    return true;
+}
+
+/* The next character of the quoted value text at *i (below end, the closing quote), -1 at its end. */
+static int dk_next(const char *s, size_t *i, size_t end, char q)
+{
+    if (*i >= end)
+        return -1;
+    char c = s[(*i)++];
+    if ((q == '\'' && c == '\'' && *i < end) || (q == '"' && c == '\\' && *i < end))
+        c = s[(*i)++]; /* '' in single quotes, \" or \\ in double quotes */
+    return (unsigned char)c;
+}
+
+/* The entry's identity for this rule: its key text, then its value text, read when
+ * it is a simple quoted scalar (so 'a ''b''' and "a 'b'" are one value), raw otherwise. */
+static uint32_t dk_entry_hash(size_t scope, const char *s, const yr_entry *e)
 {
     uint64_t h = 1469598103934665603ULL ^ (uint64_t)scope * 0x9E3779B97F4A7C15ULL;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = e->key_s; i < e->key_e; i++)
         h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    if (dk_simple_quoted(s, e->val, e->end)) {
+        h = (h ^ 0x100) * 1099511628211ULL;
+        size_t i = e->val + 1;
+        for (int c; (c = dk_next(s, &i, e->end - 1, s[e->val])) >= 0;)
+            h = (h ^ (unsigned)c) * 1099511628211ULL;
+    } else {
+        h = (h ^ 0x200) * 1099511628211ULL;
+        for (size_t i = e->val; i < e->end; i++)
+            h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    }
     return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Do entries e (of line text s) and f (of t) have the same key text and the same value (dk_entry_hash's reading)? */
+static bool dk_same_entry(const char *s, const yr_entry *e, const char *t, const yr_entry *f)
+{
+    if (e->key_e - e->key_s != f->key_e - f->key_s || memcmp(s + e->key_s, t + f->key_s, e->key_e - e->key_s) != 0)
+        return false;
+    bool qe = dk_simple_quoted(s, e->val, e->end), qf = dk_simple_quoted(t, f->val, f->end);
+    if (qe != qf)
+        return false;
+    if (!qe)
+        return e->end - e->val == f->end - f->val && memcmp(s + e->val, t + f->val, e->end - e->val) == 0;
+    size_t i = e->val + 1, j = f->val + 1;
+    for (;;) {
+        int a = dk_next(s, &i, e->end - 1, s[e->val]), b = dk_next(t, &j, f->end - 1, t[f->val]);
+        if (a != b)
+            return false;
+        if (a < 0)
+            return true;
+    }
 }
 
 static size_t rtrim_len(const char *s, size_t n)
@@ -454,8 +513,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         }
         if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
             size_t scope = st[depth - 1].id;
-            size_t tl = e.end - e.key_s;
-            uint32_t h = dk_hash(scope, l->s + e.key_s, tl);
+            uint32_t h = dk_entry_hash(scope, l->s, &e);
             size_t k = h % tab.cap;
             size_t found = (size_t)-1;
             while (tab.t[k].line1) {
@@ -463,7 +521,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
                     size_t fline = tab.t[k].line1 - 1;
                     const yr_line *fl = &d->l[fline];
                     const yr_entry f = yr_entry_at(d, fline);
-                    if (f.end - f.key_s == tl && memcmp(fl->s + f.key_s, l->s + e.key_s, tl) == 0) {
+                    if (dk_same_entry(fl->s, &f, l->s, &e)) {
                         found = fline;
                         break;
                     }
@@ -477,9 +535,13 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
                 bool keep = keeps_blanks(d, found, end[found]) || keeps_blanks(d, i, end[i]);
                 size_t tail = keep ? blanks_after(d, end[i]) : 0;
                 if (!keep || blanks_after(d, end[found]) == tail) {
+                    const yr_entry f = yr_entry_at(d, found);
+                    bool exact = f.end - f.key_s == e.end - e.key_s &&
+                                 memcmp(d->l[found].s + f.key_s, l->s + e.key_s, e.end - e.key_s) == 0;
                     mf_warnings_add(w, MF_RULE_ID(YAML_DUPLICATE_KEY), yr_lineno(i),
-                                    "Dropped duplicate YAML key \"%.*s\" repeating line %d exactly.",
-                                    (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found));
+                                    "Dropped duplicate YAML key \"%.*s\" repeating line %d %s.",
+                                    (int)(e.key_e - e.key_s), l->s + e.key_s, yr_lineno(found),
+                                    exact ? "exactly" : "(the same value, quoted differently)");
                     changes++;
                     for (size_t k = i + 1; k <= end[i]; k++) /* comments between its lines stay */
                         if (outer_comment(d, k, e.indent))
@@ -544,6 +606,19 @@ bool yr_may_end_with_doc_start(const char *s, size_t n)
     return false;
 }
 
+/* True for a `...` line at column 0 with nothing after it but blanks or a comment, read as
+ * a marker (not text of a block or quoted scalar): a document end. */
+static bool bare_doc_end(const yr_line *l)
+{
+    if (l->n < 3 || memcmp(l->s, "...", 3) != 0 || !(l->flags & YR_INERT) || !(l->flags & YR_CTX_FREE) ||
+        (l->flags & YR_DQ_CONT))
+        return false;
+    size_t i = 3;
+    while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t' || l->s[i] == '\r'))
+        i++;
+    return i == l->n || (i > 3 && l->s[i] == '#');
+}
+
 /* The line of a trailing bare `---`: the last line that is neither blank nor
  * a comment, preceded (past blank and comment lines) by a content line (not
  * a `%` directive, which comes before a first document start; a `---` or `...`
@@ -563,6 +638,14 @@ static size_t trailing_doc_start(const yr_doc *d)
         k--;
     if (k == 0)
         return none;
+    /* a `...` document end before it: the `---` still opens an empty document after the one it ends */
+    if (bare_doc_end(&d->l[k - 1])) {
+        k--;
+        while (k > 0 && blank_or_comment(d->l[k - 1].s, d->l[k - 1].n))
+            k--;
+        if (k == 0)
+            return none;
+    }
     /* a `---` / `...` line inside a block scalar body (or a quoted scalar) is text, not a marker */
     uint16_t f = d->l[k - 1].flags;
     bool content = !(f & YR_INERT) || !(f & YR_CTX_FREE);

@@ -152,6 +152,8 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
     ic_level *st = NULL;
     uint32_t *counts = NULL;
     size_t st_cap = 0, seq_cap = 0, depth = 0, next_seq = 1, item = (size_t)-1, inl = (size_t)-1;
+    size_t plain_key = (size_t)-1; /* the key column of the plain value the last entry line ends with */
+    bool in_text = false;          /* the last line was such text of a plain value */
     yr_skip sk = {{0}, false};
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
@@ -161,6 +163,19 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
             continue;
         const yr_entry ei = yr_entry_at(d, i), *e = &ei;
         size_t col = e->indent;
+        /* a dash line deeper than a key whose plain value ends the line before is text of that value
+         * (`e: d` + ` - x: y` reads as "d - x: y"), no list item; so are its own continuation lines */
+        bool text_of_value = plain_key != (size_t)-1 && e->dashes && e->dash > plain_key;
+        if (text_of_value || (in_text && (l->flags & YR_PLAIN_CONT))) {
+            in_text = true;
+            yr_skip_note_line(&sk, d, i);
+            continue;
+        }
+        in_text = false;
+        plain_key = e->key && !e->dashes && e->val < e->end && yr_plain_start(l->s + e->val, e->end - e->val) &&
+                            yr_value_end(l, e, false) == e->end
+                        ? e->key_s
+                        : (size_t)-1;
         if (inl != (size_t)-1 && !e->dashes && col > yr_entry_at(d, inl).indent) {
             counts[seq[inl] * IC_KINDS + kind[inl]]--; /* `list: - a: b` + deeper text: no one-line item */
             kind[inl] = IC_OTHER;

@@ -74,6 +74,23 @@ static bool bad_regex(const json_t *s)
     return !re;
 }
 
+/* Does msg show text, whole or as the truncated preview core's messages give
+ * a long value ("expected array, got string \"<first characters>...\"")? */
+static bool shows_value(const char *msg, const char *text)
+{
+    if (strstr(msg, text))
+        return true;
+    for (const char *p = strstr(msg, "...\""); p; p = strstr(p + 1, "...\"")) {
+        const char *q = p;
+        while (q > msg && q[-1] != '"')
+            q--;
+        size_t n = (size_t)(p - q);
+        if (q > msg && n >= 8 && strlen(text) > n && strncmp(text, q, n) == 0)
+            return true;
+    }
+    return false;
+}
+
 int mf_oracle_rejected_reading(const mf_profile *p, const json_t *truth, const mf_error *e)
 {
     char why[200];
@@ -87,7 +104,7 @@ int mf_oracle_rejected_reading(const mf_profile *p, const json_t *truth, const m
     if (json_is_object(x) || json_is_array(x))
         return 0;
     char *text = json_is_string(x) ? strdup(json_string_value(x)) : json_dumps(x, JSON_ENCODE_ANY);
-    bool own = text && e->message && strstr(e->message, text);
+    bool own = text && e->message && shows_value(e->message, text);
     free(text);
     return !own;
 }

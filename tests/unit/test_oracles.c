@@ -524,6 +524,18 @@ static void test_rejected_own_value(void **state)
             fail_msg("case %zu (%s): status %d, want %d: %s", i, cases[i].profile, st, cases[i].status, v.detail);
         json_decref(truth);
     }
+    /* a long value the message shows truncated, under a key the aliases read as goals (run-6 1c5e8f0f) */
+    const mf_profile *ip = mf_profiles_get("interview");
+    json_t *it = json_pack("{s:{s:s}, s:[{s:s, s:s, s:s}]}", "summary", "goal|-s",
+                           "--  Page the on-call engineer within 60 s of a failed backup", "questions", "id", "Q03",
+                           "phase", "assembly", "question", "S");
+    mf_error shown = {2, "SCHEMA_VIOLATION", "/summary/goals", 0, 0,
+                      "expected array, got string \"--  Page the on-call engineer within 60 s of a failed b...\""};
+    assert_int_equal(mf_oracle_rejected_reading(ip, it, &shown), 0);
+    mf_error other = {2, "SCHEMA_VIOLATION", "/summary/goals", 0, 0,
+                      "expected array, got string \"--  Page the on-call engineer within 90 s of a failed b...\""};
+    assert_int_equal(mf_oracle_rejected_reading(ip, it, &other), 1);
+    json_decref(it);
     const mf_profile *p = mf_profiles_get("extraction_rule");
     json_t *t = json_pack("{s:s, s:s, s:{s:{s:s, s:s}}}", "name", "t", "glob", "*", "extract", "kind", "from",
                           "rel_path", "pattern", "\\.(png|csv)$");
