@@ -25,7 +25,6 @@ static int wrap(mf_op_ctx *ctx, const char *pre, const char *post)
 /* Append text after the artifact that is no part of it (noise, an orphan
  * fence): a later wrapper op would indent it into the artifact, where no
  * rule trims it, so it is noted like prose (render.c makes that raw). */
-static bool yaml_parses(const char *s, size_t n);
 
 static int trailer(mf_op_ctx *ctx, const char *post)
 {
@@ -34,7 +33,7 @@ static int trailer(mf_op_ctx *ctx, const char *post)
     bool empty = mt_is_yaml(ctx) && mt_empty_artifact(ctx);
     int rc = wrap(ctx, "", post);
     ctx->prose_key = rc == 1;
-    if (rc == 1 && empty && yaml_parses(ctx->text, ctx->len))
+    if (rc == 1 && empty && mt_yaml_parses(ctx->text, ctx->len))
         ctx->contract = MF_CONTRACT_RAW;
     return rc;
 }
@@ -211,7 +210,7 @@ bool mt_empty_artifact(const mf_op_ctx *ctx)
 }
 
 /* Does libyaml parse the text as it is? */
-static bool yaml_parses(const char *s, size_t n)
+bool mt_yaml_parses(const char *s, size_t n)
 {
     yaml_parser_t parser;
     yaml_event_t e;
@@ -267,7 +266,7 @@ static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
     ctx->prose_key = true;      /* a wrapper indenting it makes it part of the artifact */
     if (!colon_end && !cs)
         return;
-    if (!yaml_parses(ctx->text, ctx->len))
+    if (!mt_yaml_parses(ctx->text, ctx->len))
         return;
     const char *a = ctx->text + pre_len, *end = ctx->text + ctx->len;
     for (;;) {   /* the first non-blank artifact line */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <yaml.h>
 #include "mut_internal.h"
 
 static const char *const names[] = {"think", "thinking", "reasoning"};
@@ -69,24 +68,7 @@ static bool parses(const mf_op_ctx *ctx)
         json_decref(v);
         return ok;
     }
-    yaml_parser_t parser;
-    yaml_event_t e;
-    bool ok = true;
-    if (!yaml_parser_initialize(&parser))
-        return false;
-    yaml_parser_set_input_string(&parser, (const unsigned char *)ctx->text, ctx->len);
-    for (;;) {
-        if (!yaml_parser_parse(&parser, &e)) {
-            ok = false;
-            break;
-        }
-        bool end = e.type == YAML_STREAM_END_EVENT;
-        yaml_event_delete(&e);
-        if (end)
-            break;
-    }
-    yaml_parser_delete(&parser);
-    return ok;
+    return mt_yaml_parses(ctx->text, ctx->len);
 }
 
 /* A JSON draft: the artifact with its first string or number value changed. */
