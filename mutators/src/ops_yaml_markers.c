@@ -158,9 +158,17 @@ static bool ends_with_marker(const mf_op_ctx *ctx)
     /* closer lines after the marker (noise, `</yaml>`) hide no closer: a second one is still a second document */
     while (i > 0 && (ls.v[i - 1].blank || ls.v[i - 1].comment || tail_closer_line(&ls.v[i - 1])))
         i--;
-    bool marker = i > 0 && ls.v[i - 1].indent == 0 && ls.v[i - 1].len >= 3 && !memcmp(ls.v[i - 1].s, "---", 3) &&
-                  (ls.v[i - 1].len == 3 || ls.v[i - 1].s[3] == ' ' || ls.v[i - 1].s[3] == '\r' ||
-                   noise_only(ls.v[i - 1].s + 3, ls.v[i - 1].len - 3, true)); /* `---` + inline noise */
+    bool marker = false;
+    if (i > 0 && ls.v[i - 1].indent == 0) {
+        /* past a transcript role prefix a later op put there (`[user] ---` is still the closer core reads) */
+        const char *s = ls.v[i - 1].s;
+        size_t n = ls.v[i - 1].len;
+        for (size_t r; (r = mt_role_prefix(s, n));)
+            for (s += r, n -= r; n && *s == ' ';)
+                s++, n--;
+        marker = n >= 3 && !memcmp(s, "---", 3) &&
+                 (n == 3 || s[3] == ' ' || s[3] == '\r' || noise_only(s + 3, n - 3, true)); /* `---` + inline noise */
+    }
     mt_lines_free(&ls);
     return marker;
 }

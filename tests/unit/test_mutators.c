@@ -898,6 +898,20 @@ static void test_session6_sites(void **state)
             free(raw);
         }
     assert_true(moved);
+    /* ad22c47b: a closer behind a transcript role prefix is still the closer,
+     * so a second yaml.front-matter-closer finds no site (stacked `---` lines
+     * around a one-scalar document are empty documents) */
+    static const char two[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=463435470551268727\n"
+                              "op: cand.transcript-prefix seed=12150197194478713921\n%s---\ns\n";
+    char t2[400], t3[400];
+    char *r2 = NULL, *r3 = NULL;
+    snprintf(t2, sizeof t2, two, "");
+    snprintf(t3, sizeof t3, two, "op: yaml.front-matter-closer seed=14036941067544723876\n");
+    contract_of(t2, &r2);
+    contract_of(t3, &r3);
+    assert_string_equal(r2, r3);
+    free(r2);
+    free(r3);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
