@@ -11,7 +11,8 @@
  * group 4 repairs the indentation of sequence items and their properties.
  * A few malformed shapes also parse, with another value (`steps:` then
  * `-name: x`, dedented whitelisted children, `- Use X: for Y` among strings,
- * a front-matter closer `---` ending the text, `parent:` + `  child:value`):
+ * a front-matter closer `---` ending the text, `parent:` + `  child:value`,
+ * a bare tag line that a `---` makes a document of its own):
  * mf_yaml_repair_misread runs their rules before the first parse.
  * Rules run in table order over one line model (yaml_repair_scan.c), rebuilt
  * only after a rule changed the text; each skips block scalar bodies and is
@@ -317,6 +318,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
     bool nested = p && json_object_size(p->nested_children) > 0;
     if (yr_may_end_with_doc_start(s, n))
         return true; /* a closing `---` ends the text (front-matter-closer) */
+    if (yr_tag_document(s, n))
+        return true; /* "<yaml>" + "---": a tag line read as a document (xml-tag-lines) */
     /* each check below but the `-word` one needs its byte on the line: none in the text, no check */
     bool hashes = memchr(s, '#', n), bars = memchr(s, '|', n), gts = memchr(s, '>', n), colons = memchr(s, ':', n);
     size_t budget = 4 * n + (1u << 16); /* key_elsewhere's searches: linear in n */
@@ -385,6 +388,7 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
 
 /* The repairs mf_yaml_repair_misread runs, in order. */
 static const model_rule misread_rules[] = {
+    {0, yr_fix_tag_documents, "<", NULL, 0},
     {0, yr_fix_front_matter_closer, "-", NULL, 0}, {0, yr_fix_dash_space, NULL, NULL, YR_DASH_TEXT},
     {0, yr_fix_colon_space_child, ":", NULL, 0},   {0, yr_fix_nested_children, NULL, NULL, 0},
     {0, yr_fix_item_colon, ":", NULL, 0},

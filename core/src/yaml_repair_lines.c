@@ -173,6 +173,49 @@ static bool wrapping_pair(const yr_doc *d, size_t *first, size_t *last)
     return true;
 }
 
+/* Is [s, s+n) a `---` or `...` document marker at column 0 (a comment may follow)? */
+static bool text_marker(const char *s, size_t n)
+{
+    if (n < 3 || (memcmp(s, "---", 3) != 0 && memcmp(s, "...", 3) != 0))
+        return false;
+    size_t i = 3;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    return i == n || (i > 3 && s[i] == '#');
+}
+
+bool yr_tag_document(const char *s, size_t n)
+{
+    if (!memchr(s, '<', n))
+        return false;
+    /* the kind of the last non-blank line: 0 none (text start), 1 marker, 2 content */
+    int prev = 0, tag_up = -1;          /* tag_up: a pending tag line's upper neighbour */
+    for (size_t a = 0; a < n;) {
+        const char *nl = memchr(s + a, '\n', n - a);
+        size_t e = nl ? (size_t)(nl - s) : n, next = nl ? e + 1 : n;
+        size_t i = a;
+        while (i < e && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        if (i < e) {
+            bool marker = text_marker(s + a, e - a);
+            if (tag_up >= 0 && marker)
+                return true;            /* a marker below the tag line, nothing but a marker or the start above */
+            tag_up = -1;
+            yr_line l = {.s = s + a, .n = (uint32_t)(e - a)};
+            if (i == a && s[a] == '<' && prev < 2 && bare_tag(&l, &(size_t){0}))
+                tag_up = prev;
+            prev = marker ? 1 : 2;
+        }
+        a = next;
+    }
+    return tag_up == 1;                 /* the last line: a tag under a marker */
+}
+
+size_t yr_fix_tag_documents(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    return yr_tag_document(d->text, d->len) ? yr_fix_xml_tag_lines(d, out, p, w) : 0;
+}
+
 size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
