@@ -107,12 +107,19 @@ static bool blank(const char *s, size_t n)
 
 static bool is_json(const mf_profile *p) { return p && p->format == MF_FORMAT_JSON; }
 
-/* Does a line of [s, s+n) start with a fence (``` or ~~~)? */
-static bool fence_in(const char *s, size_t n)
+/* Does a line of [s, s+n) start with a fence (``` or ~~~), or is one a
+ * closing line (a bare closing tag, terminal noise)? */
+static bool fence_or_closer_in(const char *s, size_t n)
 {
-    for (size_t i = 0; i + 2 < n; i++)
-        if ((i == 0 || s[i - 1] == '\n') && (s[i] == '`' || s[i] == '~') && s[i + 1] == s[i] && s[i + 2] == s[i])
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t e = nl ? (size_t)(nl - s) : n;
+        if (e - i >= 3 && (s[i] == '`' || s[i] == '~') && s[i + 1] == s[i] && s[i + 2] == s[i])
             return true;
+        if (e > i && mf_cand_closer_line(s + i, e - i))
+            return true;
+        i = e + 1;
+    }
     return false;
 }
 
@@ -127,10 +134,12 @@ static int tidy(ctx *c, mf_warnings *w)
     bool keyed;
     size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, &keyed);
     /* sentences without a key after a `---` are a second document YAML reads as
-     * it is (the raw text's reading, [artifact, "text"]): kept, not dropped */
+     * it is (the raw text's reading, [artifact, "text"]): kept, not dropped;
+     * unless a fence or a closing tag comes between ("---" + "```" + "Done.",
+     * "---" + "</artifact>" + "Let me know ..."): the envelope ended, no document */
     if (cut < b->len && !keyed && b->len - cut >= 3 && memcmp(b->s + cut, "---", 3) == 0 &&
-        !fence_in(b->s + cut, b->len - cut))
-        cut = b->len;                   /* (a fence among them, "---" + "```" + "Done.": no document, cut) */
+        !fence_or_closer_in(b->s + cut, b->len - cut))
+        cut = b->len;
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';
