@@ -613,8 +613,10 @@ static int scan_tags(ctx *c, const char *s, size_t len)
          * opening tag on a line of its own goes first, the prose between stays out */
         size_t inner = 0;
         for (const char *q; (q = find(s, cs, body, open, tl + 1)); body = (size_t)(q - s) + 1) {
-            size_t qi = (size_t)(q - s), be = open_tag_end(s, cs, qi, tl);
-            if (be && s[qi - 1] == '\n' && (be == cs || s[be] == '\n' || s[be] == '\r'))
+            size_t qi = (size_t)(q - s), be = open_tag_end(s, cs, qi, tl), bol = qi;
+            while (bol > body && (s[bol - 1] == ' ' || s[bol - 1] == '\t'))
+                bol--;                  /* indented with its artifact (under a wrapper key) */
+            if (be && s[bol - 1] == '\n' && (be == cs || s[be] == '\n' || s[be] == '\r'))
                 inner = be;
         }
         body = open_tag_end(s, len, oi, tl);
