@@ -170,6 +170,9 @@ int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w);
 json_t *mf_norm_key_map(const mf_profile *p);
 /* Rename keys matching a profile alias (by normalized key) to the canonical key, recursively. */
 int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w);
+/* The canonical key mf_norm_aliases renames `key` to under key_map (itself when
+ * canonical), or NULL when it names no key of the profile. */
+const char *mf_norm_key_canonical(const json_t *key_map, const char *key);
 /* Would mf_norm_aliases rename or drop `key` under key_map (mf_norm_key_map)? */
 bool mf_norm_key_renamed(const json_t *key_map, const char *key);
 /* Everything after parsing, in order: unwrapping, key aliasing, the profile's

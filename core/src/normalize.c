@@ -300,6 +300,11 @@ static const char *canonical(const alias_ctx *A, const char *key)
     return canonical_in(A->map, key);
 }
 
+const char *mf_norm_key_canonical(const json_t *key_map, const char *key)
+{
+    return canonical_in(key_map, key);
+}
+
 bool mf_norm_key_renamed(const json_t *key_map, const char *key)
 {
     const char *c = canonical_in(key_map, key);

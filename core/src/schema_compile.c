@@ -241,6 +241,34 @@ void mf_schema_node_free(mf_snode *n)
 
 /* ------------------------------------------------------ compiled profiles */
 
+/* Does the schema s declare a property named key (at any depth) of type array? */
+static bool list_property(const json_t *s, const char *key, int depth)
+{
+    if (!json_is_object(s) || depth > 64)
+        return false;
+    const json_t *prop = json_object_get(json_object_get(s, "properties"), key);
+    const json_t *t = json_object_get(prop, "type");
+    if (json_is_string(t) && strcmp(json_string_value(t), "array") == 0)
+        return true;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)s, k, v) {
+        if (json_is_object(v) && list_property(v, key, depth + 1))
+            return true;
+        if (json_is_array(v))
+            for (size_t i = 0; i < json_array_size(v); i++)
+                if (list_property(json_array_get(v, i), key, depth + 1))
+                    return true;
+    }
+    return false;
+}
+
+/* The load-key flags of string field key: MF_K_STRING, with MF_K_LIST when the schema lists it. */
+static unsigned string_flags(const mf_profile *p, const char *key)
+{
+    return MF_K_STRING | (list_property(p->schema, key, 0) ? MF_K_LIST : 0);
+}
+
 int mf_profile_compile(mf_profile *p)
 {
     mf_profile_compiled *c = calloc(1, sizeof *c);
@@ -257,7 +285,7 @@ int mf_profile_compile(mf_profile *p)
     json_object_foreach(p->enums, k, v)
         mf_keymap_put(&c->fields, k, v, MF_F_ENUM);
     json_object_foreach(p->string_fields, k, v)
-        mf_keymap_put(&c->load_keys, k, NULL, MF_K_STRING);
+        mf_keymap_put(&c->load_keys, k, NULL, string_flags(p, k));
     c->aliases = json_object_size(p->aliases) > 0 || p->schema;
     json_object_foreach(c->aliases ? p->key_map : NULL, k, v)
         if (json_is_string(v) && strcmp(json_string_value(v), k) == 0)
@@ -267,7 +295,7 @@ int mf_profile_compile(mf_profile *p)
     json_object_foreach(c->aliases ? p->key_map : NULL, k, v)
         if (json_is_string(v) && strcmp(json_string_value(v), k) != 0 &&
             json_object_get(p->string_fields, json_string_value(v)))
-            mf_keymap_put(&c->load_keys, k, NULL, MF_K_STRING);
+            mf_keymap_put(&c->load_keys, k, NULL, string_flags(p, json_string_value(v)));
     size_t n = json_array_size(p->normalizers) + (p->changes ? 1 : 0);
     c->normalizers = calloc(n ? n : 1, sizeof *c->normalizers);
     if (!c->normalizers)

@@ -95,8 +95,9 @@ int mf_check_member(mf_vpath *path, const mf_snode *s, const char *key, const mf
 /* Field flags of mf_profile_compiled.fields. */
 enum { MF_F_PROSE = 1, MF_F_INTEGER = 2, MF_F_ENUM = 4 };
 /* Key flags of mf_profile_compiled.load_keys: a string field (plain scalars
- * under it stay text); a key that key aliasing keeps as it is. */
-enum { MF_K_STRING = 1, MF_K_CANONICAL = 2 };
+ * under it stay text); a key that key aliasing keeps as it is; a string field
+ * the schema declares a list (an empty value stays null, not ""). */
+enum { MF_K_STRING = 1, MF_K_CANONICAL = 2, MF_K_LIST = 4 };
 typedef struct {
     const char *name;
     mf_normalizer_fn fn;

@@ -34,6 +34,7 @@ typedef struct {
     bool is_map;
     bool strings;       /* plain scalars in this frame stay strings */
     bool key_strings;   /* map: the pending key is a string field */
+    bool key_list;      /* map: ... declared a list, so an empty value stays null */
     char *key;          /* map: pending key, NULL when expecting a key */
     char *anchor;       /* anchor of this collection, registered when it ends */
     size_t first_node;  /* loader's node count when the collection started */
@@ -204,6 +205,13 @@ static int register_anchor(loader *L, const char *anchor, json_t *v, size_t node
     return 0;
 }
 
+/* Is an empty plain value added to frame f null although its key is a string
+ * field? So it is when the field is a list: "" would be no list either. */
+static bool empty_list_value(const frame *f, size_t n)
+{
+    return n == 0 && f->is_map && f->key && f->key_list;
+}
+
 /* Do plain scalars added to frame f stay strings? Map values: when the key is
  * a string field; sequence items: when the sequence is such a key's value. */
 static bool frame_strings(const frame *f)
@@ -214,13 +222,21 @@ static bool frame_strings(const frame *f)
 /* f->key was just set: is it a string field, and would key aliasing rename or drop it? One probe answers both. */
 static void note_key(loader *L, frame *f)
 {
-    f->key_strings = false;
+    f->key_strings = f->key_list = false;
     if (!L->keys)
         return;
     size_t len = strlen(f->key);
     const mf_kslot *k = mf_keymap_find(L->keys, f->key, len, mf_keymap_hash(f->key, len));
     unsigned flags = k ? k->flags : 0;
+    const char *c;
+    if (!k && L->key_map && (c = mf_norm_key_canonical(L->key_map, f->key)) != NULL) {
+        /* another spelling of a key ("APPROVEDAT" for approved_at): its value is read as the key's */
+        size_t cn = strlen(c);
+        const mf_kslot *ck = mf_keymap_find(L->keys, c, cn, mf_keymap_hash(c, cn));
+        flags = ck ? ck->flags & (MF_K_STRING | MF_K_LIST) : 0;
+    }
     f->key_strings = flags & MF_K_STRING;
+    f->key_list = flags & MF_K_LIST;
     if (L->key_map && !(flags & MF_K_CANONICAL) && !*L->o->renamed_key)
         *L->o->renamed_key = mf_norm_key_renamed(L->key_map, f->key);
 }
@@ -293,7 +309,7 @@ static int push(loader *L, json_t *node, bool is_map, const char *anchor)
         json_decref(node);
         return fail_oom(L);
     }
-    L->st[L->depth++] = (frame){node, is_map, strings, false, NULL, a, L->nodes};
+    L->st[L->depth++] = (frame){.node = node, .is_map = is_map, .strings = strings, .anchor = a, .first_node = L->nodes};
     return 0;
 }
 
@@ -399,7 +415,7 @@ static json_t *scalar_value(loader *L, const yaml_event_t *e)
             return plain_value(L, s, n);
     }
     if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-        (L->depth > 0 && frame_strings(&L->st[L->depth - 1])))
+        (L->depth > 0 && frame_strings(&L->st[L->depth - 1]) && !empty_list_value(&L->st[L->depth - 1], n)))
         return string_scalar(L, s, n, e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
     return plain_value(L, s, n);
 }
@@ -418,7 +434,7 @@ static int fast_scalar(void *ctx, const char *s, size_t n, yaml_scalar_style_t s
         note_key(L, f);
         return 0;
     }
-    bool typed = style == YAML_PLAIN_SCALAR_STYLE && !(f && frame_strings(f));
+    bool typed = style == YAML_PLAIN_SCALAR_STYLE && !(f && frame_strings(f) && !empty_list_value(f, n));
     return emit(L, typed ? plain_value(L, s, n) : string_scalar(L, s, n, false), NULL, NULL, 1);
 }
 

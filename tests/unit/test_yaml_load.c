@@ -150,6 +150,35 @@ static void canonical_dash_keys(void **state)
     json_decref(v);
 }
 
+/* An empty value under a string field: "" when the field is a string, null
+ * when the schema makes it a list; the same under every spelling of the key
+ * that key aliasing renames to it (run-6 entry 5731eefc: `APPROVEDAT:`). */
+static void empty_string_field_values(void **state)
+{
+    (void)state;
+    static const struct { const char *profile, *text, *key; bool empty_string; } cases[] = {
+        {"prd", "approved_at:\n", "approved_at", true},
+        {"prd", "approvedat:\n", "approvedat", true},
+        {"prd", "APPROVEDAT:\n", "APPROVEDAT", true},
+        {"prd", "Approved-At:\n", "Approved-At", true},
+        {"bead_status", "files_changed:\n", "files_changed", false},
+        {"bead_status", "FILESCHANGED:\n", "FILESCHANGED", false},
+        {"bead_status", "summary:\n", "summary", true},
+        {"bead_status", "unknown_key:\n", "unknown_key", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bool renamed = false;
+        mf_yaml_load_opts o = {.profile = mf_profiles_get(cases[i].profile), .renamed_key = &renamed};
+        json_t *v = NULL;
+        mf_error err = {0};
+        assert_int_equal(mf_yaml_load(cases[i].text, strlen(cases[i].text), &o, &v, &err), 0);
+        json_t *got = json_object_get(v, cases[i].key);
+        if (cases[i].empty_string ? !(json_is_string(got) && json_string_length(got) == 0) : !json_is_null(got))
+            fail_msg("%s: %s loads as %s", cases[i].profile, cases[i].text, json_is_null(got) ? "null" : "a string");
+        json_decref(v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +188,7 @@ int main(void)
         cmocka_unit_test(canonical_glued_key_strings),
         cmocka_unit_test(canonical_spaced_root_keys),
         cmocka_unit_test(canonical_dash_keys),
+        cmocka_unit_test(empty_string_field_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
