@@ -5,6 +5,8 @@
  *   ticket_id       missing or different from the context's ticket_id -> runtime value
  *                   (without a runtime ticket id a present one is kept)
  *   source_interview.content_sha256  -> the context's interview_sha256 when given
+ *                   and a sha256 (64 lowercase hex digits, the schema's pattern);
+ *                   another context value is no hash of the interview: ignored
  *   epics[].id      missing -> EPIC-{index+1}; duplicate -> next EPIC-n above
  *                   the ceiling
  *   user_stories[].id  missing -> US-{epic}-{story}; duplicate -> US-{epic}-n
@@ -78,9 +80,19 @@ static int ticket_id(json_t *root, const char *ticket, mf_warnings *w)
     return rc;
 }
 
+/* Is s a sha256 as the artifact writes it: 64 lowercase hex digits? */
+static bool sha256_text(const char *s)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+            return false;
+    return n == 64;
+}
+
 static int content_sha(json_t *root, const char *sha, mf_warnings *w)
 {
-    if (!sha)
+    if (!sha || !sha256_text(sha))
         return 0;
     json_t *src = json_object_get(root, "source_interview");
     if (src && !json_is_object(src))
