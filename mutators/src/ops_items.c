@@ -361,6 +361,8 @@ static bool inspiration_block(const mt_lines *ls, const size_t *items, size_t n,
     size_t j = k + 1;
     for (; j < ie && (skip(&ls->v[j]) || ls->v[j].indent > ls->v[k].indent); j++) {
         const mt_line *l = &ls->v[j];
+        if (l->block_body)
+            return false;               /* a child's multi-line value (`label: |#x` + body): no one-line label */
         if (skip(l))
             continue;
         if (!child)

@@ -914,6 +914,31 @@ static void test_session6_sites(void **state)
     free(r3);
 }
 
+/* Session 7's mutator false positives. b6983709: norm.inspiration-string
+ * takes no label whose value spans lines (a block scalar whose header
+ * carries a glued comment, `label: |#  - [ ] todo`, read as a header by
+ * the line scan): the bare string would lose the body; a one-line label
+ * is still a site. */
+static void test_session7_sites(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    static const char block_label[] =
+        "malform-case 1\nprofile: refinement_changes\nop: yaml.block-header-comment seed=1\n"
+        "op: norm.inspiration-string seed=1\n---\nchanges:\n  - type: modified\n    item_id: t\n"
+        "    inspiration:\n      label: |\n        - first point\n        - second\n";
+    contract_of(block_label, &raw);
+    assert_non_null(strstr(raw, "label: |#"));
+    assert_non_null(strstr(raw, "- first point\n"));
+    free(raw);
+    static const char line_label[] =
+        "malform-case 1\nprofile: refinement_changes\nop: norm.inspiration-string seed=1\n---\nchanges:\n"
+        "  - type: modified\n    item_id: t\n    inspiration:\n      label: Short label\n";
+    assert_int_equal(contract_of(line_label, &raw), MF_CONTRACT_EXACT);
+    assert_non_null(strstr(raw, "inspiration: Short label\n"));
+    free(raw);
+}
+
 /* Sites around YAML markers: a body under a commented block header stays
  * block text, a drifted dash never becomes an empty block's text, and a
  * sentence after a closing `---` is the second document core keeps. */
@@ -1361,7 +1386,7 @@ int main(void)
         cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
-        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites),
+        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),
     };
