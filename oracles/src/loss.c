@@ -16,7 +16,10 @@
  *   or the string was a string of the input already: a quoted string closed
  *   on its own line that decodes to it, or a block scalar's body (the run is
  *   the string's own text; with no ground truth, e.g. an AFL-damaged clean
- *   artifact, that is all there is to go by). */
+ *   artifact, that is all there is to go by), or a warning says the string
+ *   was kept whole on purpose (a rule's "guessed that <the value> is one
+ *   string", quoting it). */
+#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -822,6 +825,26 @@ static bool input_holds_string(const char *raw, size_t rn, const char *s, size_t
     return false;
 }
 
+/* Did a warning say that s was kept as one string on purpose? A rule that
+ * guesses so (a value starting with a quoted fragment, a list item holding
+ * ': ') quotes the value it kept whole in its message: the message must hold
+ * the start of s (its first 48 bytes) after the rule's "guessed that". */
+static bool kept_whole(const mf_result *r, const char *s, size_t sn)
+{
+    static const char *const rules[] = {"yaml.quoted-fragment", "yaml.item-colon"};
+    size_t k = sn < 48 ? sn : 48;
+    for (size_t i = 0; k && i < r->warnings.count; i++) {
+        const mf_warning *w = &r->warnings.items[i];
+        bool guesser = false;
+        for (size_t j = 0; j < sizeof rules / sizeof *rules && !guesser; j++)
+            guesser = w->rule && strcmp(w->rule, rules[j]) == 0;
+        const char *g = guesser && w->message ? strstr(w->message, "guessed that ") : NULL;
+        if (g && memmem(g, strlen(g), s, k) && strstr(g, "is one string"))
+            return true;
+    }
+    return false;
+}
+
 /* Keys obj should have: schema properties, sibling objects' keys, top-level keys. */
 static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, const json_t *siblings, bool top,
                          const char *path)
@@ -849,7 +872,8 @@ static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, con
                 continue;
             }
             if (!run || truth_holds_run(c->in->truth, run == 2 ? key : first, run, 0) ||
-                input_holds_string(c->in->raw, c->in->raw_len, json_string_value(x), json_string_length(x)))
+                input_holds_string(c->in->raw, c->in->raw_len, json_string_value(x), json_string_length(x)) ||
+                kept_whole(c->in->result, json_string_value(x), json_string_length(x)))
                 continue;
             snprintf(c->detail, c->dn, "%s/%s: the string holds %s '%s:' its object lacks (a swallowed key)", path, k,
                      run == 2 ? "a member" : "members", run == 2 ? key : first);

@@ -404,6 +404,37 @@ static void test_differential(void **state)
     json_decref(lossy);
 }
 
+/* A string a rule says it kept whole on purpose, quoting it ("guessed that
+ * <value> is one string"), holds its member-shaped text as its own (run-6
+ * entry ead479a9: a control byte after a closed quote, then "rationale:");
+ * the same string with no such warning, or a warning quoting another
+ * value, is still a swallowed key. */
+static void test_structure_kept_whole(void **state)
+{
+    (void)state;
+    const char *text = "questions:\n  - id: Q01\n    question: \"Which DB?\"\x15    rationale: \"Storage answer_type: x\n";
+    const char *value = "{\"questions\":[{\"id\":\"Q01\",\"question\":"
+                        "\"\\\"Which DB?\\\"\\u0015    rationale: \\\"Storage answer_type: x\"}]}";
+    mf_verdict v;
+    assert_int_equal(run(mf_oracle_structure, "interview", text, value, &v), 1);
+    mf_result *r = fake(text, value);
+    mf_oracle_input in = {mf_profiles_get("interview"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    mf_warnings_add(&r->warnings, "yaml.quoted-fragment", 3,
+                    "Quoted a YAML value that starts with a quoted fragment followed by more text (guessed that "
+                    "\"Which DB?\"\x15    rationale: \"Storage answer_type: x is one string, its quotes kept as text).");
+    if (mf_oracle_structure(&in, &v))
+        fail_msg("kept whole on purpose: %s", v.detail);
+    mf_warnings_clear(&r->warnings);
+    mf_warnings_add(&r->warnings, "yaml.quoted-fragment", 3,
+                    "Quoted a YAML value that starts with a quoted fragment followed by more text (guessed that "
+                    "\"Another\" value is one string, its quotes kept as text).");
+    assert_int_equal(mf_oracle_structure(&in, &v), 1);
+    mf_warnings_clear(&r->warnings);
+    mf_warnings_add(&r->warnings, "yaml.unclosed-quote", 3, "guessed that \"Which DB?\"\x15 is one string");
+    assert_int_equal(mf_oracle_structure(&in, &v), 1);  /* not a rule that keeps a value whole */
+    mf_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,7 +447,7 @@ int main(void)
         cmocka_unit_test(test_structure_truth), cmocka_unit_test(test_keyed_brace_in_string),
         cmocka_unit_test(test_structure_input_string),
         cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
-        cmocka_unit_test(test_differential),
+        cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
