@@ -51,6 +51,7 @@ typedef struct {
     json_t *root;       /* current document's root */
     size_t nodes, alias_nodes;
     size_t max_nodes, max_alias_nodes;
+    size_t key_bytes, max_key_bytes; /* text of collection keys written as JSON (each nesting level escapes the one inside) */
     const mf_yaml_load_opts *o;
     size_t oom_before;  /* mf_oom_count() when loading began */
     mf_error *err;
@@ -259,6 +260,7 @@ static int emit(loader *L, json_t *v, const char *anchor, const char *key_text, 
     if (!f->is_map)
         return json_array_append_new(f->node, v) ? fail_oom(L) : 0;
     if (!f->key) {
+        bool collection = !key_text && (json_is_object(v) || json_is_array(v));
         if (key_text) {
             f->key = mf_strdup0(key_text);
         } else if (json_is_string(v)) {
@@ -269,6 +271,12 @@ static int emit(loader *L, json_t *v, const char *anchor, const char *key_text, 
         json_decref(v);
         if (!f->key)
             return fail_oom(L);
+        if (collection && (L->key_bytes += strlen(f->key)) > L->max_key_bytes) {
+            char lim[24];
+            snprintf(lim, sizeof lim, "%zu", L->max_key_bytes);
+            return fail_as(L, "MEMORY_LIMIT", "mapping keys that are collections pass %s bytes as text "
+                           "(each nested key level escapes the one inside it)", lim);
+        }
         note_key(L, f);
         return 0;
     }
@@ -635,6 +643,7 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
     L.oom_before = mf_oom_count();
     L.max_nodes = o && o->max_nodes ? o->max_nodes : MF_DEFAULT_MAX_NODES;
     L.max_alias_nodes = len / 8 + MF_ALIAS_NODES_MIN;
+    L.max_key_bytes = 4 * len + 65536;
     const mf_profile_compiled *pc = o && o->profile ? o->profile->compiled : NULL;
     L.key_map = pc && pc->aliases && o->renamed_key ? o->profile->key_map : NULL;
     if (pc && o->renamed_key && pc->aliases && !L.key_map)

@@ -179,6 +179,30 @@ static void empty_string_field_values(void **state)
     }
 }
 
+/* A collection as a mapping key is written as its JSON text; nested ones
+ * escape each other, doubling the text per level: 40 levels of `{` in a
+ * 100-byte input are 2^40 bytes. The key text is capped (MEMORY_LIMIT, run
+ * 7), a few levels still load. */
+static void nested_collection_keys_capped(void **state)
+{
+    (void)state;
+    char text[128] = "k: ";
+    for (int i = 0; i < 40; i++)
+        strcat(text, "{");
+    strcat(text, "a: b");
+    for (int i = 0; i < 40; i++)
+        strcat(text, "}");
+    json_t *v = NULL;
+    mf_error err = {0};
+    assert_int_equal(mf_yaml_load(text, strlen(text), NULL, &v, &err), -1);
+    assert_string_equal(err.type, "MEMORY_LIMIT");
+    mf_error_clear(&err);
+    const char *few = "k: {{{a: b}: c}: d}\n";
+    assert_int_equal(mf_yaml_load(few, strlen(few), NULL, &v, &err), 0);
+    assert_non_null(json_object_get(v, "k"));
+    json_decref(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +213,7 @@ int main(void)
         cmocka_unit_test(canonical_spaced_root_keys),
         cmocka_unit_test(canonical_dash_keys),
         cmocka_unit_test(empty_string_field_values),
+        cmocka_unit_test(nested_collection_keys_capped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
