@@ -395,6 +395,20 @@ static const model_rule misread_rules[] = {
     {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>+#", NULL, 0},
     {0, NULL, NULL, NULL, 0}};
 
+/* The misread repair that never guesses: a trailing bare `---` closer. */
+static const model_rule misread_sure_rules[] = {{0, yr_fix_front_matter_closer, "-", NULL, 0},
+                                                 {0, NULL, NULL, NULL, 0}};
+
+size_t mf_yaml_repair_misread_sure(mf_buf *text, const mf_profile *p, mf_warnings *w)
+{
+    if (!yr_may_end_with_doc_start(mf_buf_cstr(text), text->len))
+        return 0;
+    mf_yaml_lines *m = NULL;
+    size_t n = lines_of(&m) ? run_chain(misread_sure_rules, 0, text, m, p, w) : 0;
+    mf_yaml_lines_free(m);
+    return n;
+}
+
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     if (!may_be_misread(mf_buf_cstr(text), text->len, p))
