@@ -45,8 +45,8 @@
     X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3, "\\", NULL, 0)                        \
     X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3, "\"'", NULL, YR_OPENS_DQ | YR_OPENS_SQ) \
     X(MF_RULE_ID(YAML_UNCLOSED_FLOW), unclosed_flow, 3, "[{", NULL, 0)                          \
-    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3, ":", NULL, 0)                           \
     X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3, "\"'", "\"\"''", 0)                   \
+    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3, ":", NULL, 0)                           \
     X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3, ":", NULL, 0)                                 \
     X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3, NULL, NULL, 0)                                  \
     X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL, YR_QUOTE_MORE)               \
