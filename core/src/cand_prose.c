@@ -240,6 +240,13 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
                      isalpha((unsigned char)s[m.a + 2]);
     for (size_t i = m.a + 2; close_tag && i + 1 < m.e; i++)
         close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
+    /* so does a self-closing tag line (`<br/>`, which yaml.xml-tag-lines strips too) */
+    if (!close_tag && m.e - m.a > 3 && s[m.a] == '<' && s[m.e - 2] == '/' && s[m.e - 1] == '>' &&
+        isalpha((unsigned char)s[m.a + 1])) {
+        close_tag = true;
+        for (size_t i = m.a + 1; close_tag && i + 2 < m.e; i++)
+            close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
+    }
     if ((open_tag_line(p, s + m.a, m.e - m.a) || close_tag) && !next_line(s, len, &pos, &m, &n2))
         return 0;
     const char *u = s + m.a;
@@ -307,8 +314,8 @@ static bool after_separator(const char *s, size_t a)
             return false;
         if (pe - pa == 3 && memcmp(s + pa, "---", 3) == 0)
             return pa > 0;
-        if (!mf_cand_closer_line(s + pa, pe - pa))
-            return false;
+        if (!mf_cand_closer_line(s + pa, pe - pa) && !open_tag_line(NULL, s + pa, pe - pa))
+            return false;               /* a bare tag line (`<yaml>`, for yaml.xml-tag-lines) is passed over too */
     }
     return false;
 }
@@ -380,6 +387,10 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
                 cut = a;
                 continue;
             }
+        }
+        if (cut < len && open_tag_line(NULL, t, tn) && after_separator(s, a)) {
+            cut = a;                    /* `---` + `<yaml>` + `Notes: ...`: the tag line goes with the prose */
+            continue;
         }
         if (cut < len && e - a == 3 && memcmp(t, "---", 3) == 0 && a > 0) {
             cut = a;                    /* the document separator before trailing prose */
