@@ -1399,6 +1399,15 @@ static void test_session7_cand_sites(void **state)
                      MF_CONTRACT_EXACT);
     assert_non_null(strstr(raw, "```"));
     free(raw);
+    /* cd9e95cf: yaml.code-fence around one scalar is as much prose (raw), around a mapping exact */
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\nop: yaml.code-fence seed=3523632203244327132\n"
+                                 "---\nm\n", &raw),
+                     MF_CONTRACT_RAW);
+    free(raw);
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\nop: yaml.code-fence seed=3523632203244327132\n"
+                                 "---\na: 1\nb: x\n", &raw),
+                     MF_CONTRACT_EXACT);
+    free(raw);
     /* a0f09330: the same through transcript role prefixes and a noise line */
     assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\n"
                                  "op: yaml.front-matter-closer seed=8326836979383385202\n"
