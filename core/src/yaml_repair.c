@@ -52,7 +52,7 @@
     X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL, YR_QUOTE_MORE)               \
     X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3, "\"'", NULL, YR_QUOTE_MORE)         \
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3, "|>+\"'", NULL, 0)          \
-    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>+#", NULL, 0)          \
+    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>\"'+#", NULL, 0)       \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3, "|", NULL, YR_QUOTE_MORE)                     \
     X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3, "`@|>*", NULL, 0)             \
     X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3, "\"'+#", NULL, 0)                           \
@@ -340,6 +340,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
             (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
             return true; /* `key: |#text` (block-header-comment) */
+        if (hash && hash > s + i && (hash[-1] == '"' || hash[-1] == '\''))
+            return true; /* maybe `key: 'text'#more` (block-header-comment) */
         if (!colons) { /* only `-word` / `-<TAB>` (dash-space) is left to look for */
             if (i + 1 < e && s[i] == '-') {
                 char c = s[i + 1];
@@ -392,7 +394,7 @@ static const model_rule misread_rules[] = {
     {0, yr_fix_front_matter_closer, "-", NULL, 0}, {0, yr_fix_dash_space, NULL, NULL, YR_DASH_TEXT},
     {0, yr_fix_colon_space_child, ":", NULL, 0},   {0, yr_fix_nested_children, NULL, NULL, 0},
     {0, yr_fix_item_colon, ":", NULL, 0},
-    {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>+#", NULL, 0},
+    {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>\"'+#", NULL, 0},
     {0, NULL, NULL, NULL, 0}};
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
