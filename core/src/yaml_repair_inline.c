@@ -1062,6 +1062,16 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
                 fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
             }
         }
+        if (fire && e.dashes && !repeat) {
+            /* `- -key: v` whose next line is a plain mapping entry at -key's own column: that
+             * line is a property of the item's mapping, so -key is its first key (as a nested
+             * item `- - key: v` its mapping would start two columns deeper) */
+            size_t nx = next_content(d, i);
+            if (nx < d->count) {
+                const yr_entry ne = yr_entry_at(d, nx);
+                fire = !(ne.indent == e.content && plain_entry(&ne, d->l[nx].s));
+            }
+        }
         const char *first = at_col && !fire && !e.dashes ? at_col->first : NULL;
         uint32_t first_n = first ? at_col->first_n : 0;
         if (e.dashes && e.key) { /* `- id: a`: a later `-id: b` at its column repeats its first key */
