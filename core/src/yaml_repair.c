@@ -244,6 +244,15 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
         n += run_chain(model_rules, 1, text, m, p, w);
         n += run_chain(model_rules, 2, text, m, p, w);
     }
+    /* a repeated entry that the group's later rules repaired on one copy only (`""W""` after
+     * `"W"`, a drifted dash that ran the copy's value on) repeats its first exactly only now:
+     * yaml.duplicate-key looks again, as the loader refuses every repeated key */
+    for (const model_rule *r = model_rules; (group == 3 || group == 4) && more && r->fn; r++)
+        if (r->fn == yr_fix_duplicate_key) {
+            model_rule one[2] = {*r, {0, NULL, NULL, NULL, 0}};
+            one[0].group = group;
+            n += run_chain(one, group, text, m, p, w);
+        }
     return n;
 }
 
