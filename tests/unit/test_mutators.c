@@ -939,6 +939,22 @@ static void test_session7_sites(void **state)
     free(raw);
 }
 
+/* Run 7 (yaml): a block scalar under a quoted key holding ':' is block text:
+ * yaml.duplicate-key never repeats one of its body lines (e8b26160). */
+static void test_session7_yaml_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.duplicate-key seed=%d\n---\n"
+                 "- bead_id: a\n  \"summary:pecheck\": |-\n    The header reads\n\n    status: draft\n"
+                 "    and stays text.\n  checks: t\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "status: draft\n    status: draft"));
+        free(raw);
+    }
+}
+
 /* Sites around YAML markers: a body under a commented block header stays
  * block text, a drifted dash never becomes an empty block's text, and a
  * sentence after a closing `---` is the second document core keeps. */
@@ -1387,6 +1403,7 @@ int main(void)
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
+        cmocka_unit_test(test_session7_yaml_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),
     };
