@@ -251,6 +251,35 @@ static bool drifted_first_property(const mt_lines *ls, size_t j)
     return false;
 }
 
+/* Does the item of dash line d, no simple key, hold ': ' (`- i   name: b`)?
+ * Moved up, `steps: - i   name: b` reads as the list [i] and a key `name`
+ * (yaml.inline-keys) as well as one item keyed "i   name": no rule can tell. */
+static bool item_reads_as_keys(const mt_line *d)
+{
+    for (size_t k = d->body; k < d->len; k++)
+        if (d->s[k] == ':' && (k + 1 == d->len || d->s[k + 1] == ' ' || d->s[k + 1] == '\r'))
+            return true;
+    return false;
+}
+
+/* Is dash line j a block scalar item (`- |`) whose first body line starts
+ * with a dash (`  - [ ] todo`)? Moved up (`note: - |`), those lines read as
+ * its body as well as its sibling items after an empty block: no rule can tell. */
+static bool block_item_dash_body(const mt_lines *ls, size_t j)
+{
+    const mt_line *d = &ls->v[j];
+    if (d->key_len || d->body >= d->len || (d->s[d->body] != '|' && d->s[d->body] != '>'))
+        return false;
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank)
+            continue;
+        return o->indent < o->len && o->s[o->indent] == '-' &&
+               (o->indent + 1 == o->len || o->s[o->indent + 1] == ' ');
+    }
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -262,6 +291,10 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     /* a bare `-` moved up (`steps: -`) reads as the placeholder string "-" as well
      * as a list of one null item: no rule can tell (regression e703b8d3) */
     if (j < ls->n && ls->v[j].body >= ls->v[j].len)
+        return false;
+    if (j < ls->n && ls->v[j].dash && !ls->v[j].key_len && item_reads_as_keys(&ls->v[j]))
+        return false;
+    if (j < ls->n && ls->v[j].dash && block_item_dash_body(ls, j))
         return false;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
            !mt_line_block_indicator(&ls->v[j]) &&

@@ -953,6 +953,20 @@ static void test_session7_yaml_sites(void **state)
         assert_null(strstr(raw, "status: draft\n    status: draft"));
         free(raw);
     }
+    /* yaml.inline-sequence-parent moves up no item without a simple key that holds ': '
+     * (`steps: - i   name: b` reads as [i] + name: b too; e703b8d3-r019ed773, ae0aed34)
+     * nor a `- |` item whose body lines start with a dash (01f08cf4-r02a144d5) */
+    char *raw = NULL;
+    static const char spaced_key[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                                     "---\nsteps:\n  - i   name: b\n    notes: x\n";
+    contract_of(spaced_key, &raw);
+    assert_null(strstr(raw, "steps: -"));
+    free(raw);
+    static const char dash_body[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                                    "---\nnote:\n- |\n  - [ ] todo item\n  - [x] done item\n";
+    contract_of(dash_body, &raw);
+    assert_null(strstr(raw, "note: -"));
+    free(raw);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
