@@ -99,9 +99,13 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
     yr_skip sk = {{0}, false};
     size_t changes = 0, hdr = NO_HEADER; /* the column of the last block header's key */
     bool left = false;                    /* a line after it fell to or left of hdr */
+    unsigned char *root = malloc(d->count + 1);
+    if (!root)
+        return 0;
+    yr_root_plain_mark(d, root);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_skip_line(&sk, l)) {
+        if (yr_skip_line(&sk, l) || root[i]) { /* root[i]: text of a root plain scalar */
             yr_put_line(&o, l);
             continue;
         }
@@ -163,6 +167,7 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         }
         i = next - 1;
     }
+    free(root);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }

@@ -252,9 +252,19 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     }
     yr_out o = {.b = out, .d = d};
     size_t changes = 0;
+    unsigned char *root = malloc(d->count + 1);
+    if (!root) {
+        free(seq), free(kind), free(counts);
+        return 0;
+    }
+    yr_root_plain_mark(d, root);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         const uint32_t *c = &counts[seq[i] * IC_KINDS];
+        if (root[i]) { /* `- x: y` under a root plain scalar is its text */
+            yr_put_line(&o, l);
+            continue;
+        }
         /* broken and wrapped items have no other reading: whatever their siblings. The
          * others are decided on counts that taking them does not change (a taken item
          * counts as the string it becomes), so a second repair decides the same. */
@@ -298,7 +308,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         i = last;
         changes++;
     }
-    free(seq), free(kind), free(counts);
+    free(seq), free(kind), free(counts), free(root);
     return yr_finish(&o, d, changes);
 }
 
