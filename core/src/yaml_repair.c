@@ -373,6 +373,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             if (c == ' ' && (q ? q < e && s[q] == ':' : s[i + 2] != '"' && s[i + 2] != '\'')) {
                 /* a quoted item is item-colon's only as a quoted key */
                 const char *colon = memchr(s + (q ? q : i + 2), ':', e - (q ? q : i + 2));
+                while (colon && colon + 1 < s + e && colon[1] != ' ') /* the key's ':' (`- build:: x`) */
+                    colon = memchr(colon + 1, ':', (size_t)(s + e - colon) - 1);
                 if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
                     (!yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2) ||
                      yr_is_header_key(s + i + 2, (size_t)(colon - s) - i - 2)))
