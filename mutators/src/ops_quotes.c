@@ -63,8 +63,8 @@ static bool plain_ok(const char *s, size_t n)
     if (!n || strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) || s[n - 1] == ':' || s[n - 1] == ' ' || s[0] == ' ')
         return false;
     for (size_t i = 0; i < n; i++)
-        if (s[i] == '#' || s[i] == '\t')
-            return false;
+        if (s[i] == '#' || s[i] == '\t' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return false; /* a control character (a lone '\r' breaks the line) reads otherwise unquoted */
     return true;
 }
 
@@ -97,6 +97,13 @@ int mt_op_yaml_item_colon(mf_op_ctx *ctx)
             if (in[k] == ':' && in[k + 1] == ' ')
                 colon = colon ? in + n : in + k;   /* exactly one ": " */
         if (!colon || colon == in + n || !plain_ok(in, n))
+            continue;
+        /* the text after ": " read as a mapping value starts no flow collection, alias,
+         * tag, block scalar or list (`- Use it: [x`: yaml.unclosed-flow reads a list) */
+        const char *val = colon + 2;
+        while (val < in + n && *val == ' ')
+            val++;
+        if (val < in + n && !plain_ok(val, (size_t)(in + n - val)))
             continue;
         /* every sibling item (same indent, same list) a plain scalar on one line */
         bool ok = true, other = false;

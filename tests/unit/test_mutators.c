@@ -967,6 +967,18 @@ static void test_session7_yaml_sites(void **state)
     contract_of(dash_body, &raw);
     assert_null(strstr(raw, "note: -"));
     free(raw);
+    /* yaml.item-colon unquotes no item holding a control character (a lone CR breaks the
+     * line: a030cafb) nor one whose text after ': ' starts a flow collection (7c0905fe) */
+    static const char cr_item[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
+                                  "tips:\n  - \"Cache it: it sa\res ten\"\n  - N\n";
+    contract_of(cr_item, &raw);
+    assert_non_null(strstr(raw, "- \"Cache it: it sa\res ten\""));
+    free(raw);
+    static const char flow_item[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
+                                    "tips:\n  - \"Cache it: [t saves\"\n  - N\n";
+    contract_of(flow_item, &raw);
+    assert_non_null(strstr(raw, "- \"Cache it: [t saves\""));
+    free(raw);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
