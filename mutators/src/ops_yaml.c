@@ -849,7 +849,8 @@ static bool quoted_content(const mt_line *l, const char **c, size_t *cn)
         return false;
     if ((*cn = sq_plain(v, n, c)) == 0 && (*cn = dq_plain(v, n, c)) == 0)
         return false;
-    return plainish(*c, *cn) && !has(*c, *cn, ": ");
+    /* a control character (a lone '\r' breaks the line) reads otherwise unquoted */
+    return plainish(*c, *cn) && !has(*c, *cn, ": ") && !has_ctl(*c, *cn) && !memchr(*c, '\r', *cn);
 }
 
 static bool s_fragment(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)

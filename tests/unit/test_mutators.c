@@ -979,6 +979,12 @@ static void test_session7_yaml_sites(void **state)
     contract_of(flow_item, &raw);
     assert_non_null(strstr(raw, "- \"Cache it: [t saves\""));
     free(raw);
+    /* yaml.reserved-indicator (and the other unquoting ops) leave a quoted value with a lone CR (41987e93) */
+    static const char cr_reserved[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.reserved-indicator seed=8\n---\n"
+                                      "handle: \"@trace/span\rid\"\n";
+    contract_of(cr_reserved, &raw);
+    assert_non_null(strstr(raw, "handle: \"@trace/span\rid\""));
+    free(raw);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
