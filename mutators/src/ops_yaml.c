@@ -364,6 +364,16 @@ static bool item_head_keyed(const mt_lines *ls, size_t i)
     return true;
 }
 
+/* Is [v, v+n) one whole double-quoted scalar? yaml.colon-space glues a quoted value
+ * back only then: `handle:"pink" is accepted` is a plain scalar as written. */
+static bool whole_dq(const char *v, size_t n)
+{
+    size_t k = 1;
+    while (k < n && v[k] != '"')
+        k += v[k] == '\\' ? 2 : 1;
+    return k == n - 1;
+}
+
 /* Only on an entry with a sibling in its mapping: 'title:E' alone is a
  * valid one-string document, and a lone child (`source:` then an indented
  * `sha:9f2c`) the plain string value of its parent: nothing says either was
@@ -375,7 +385,8 @@ static bool s_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     const char *v;
     size_t n = scalar(l, &v);
     return has_sibling(ls, i) && item_head_keyed(ls, i) && l->key_len >= 2 && n > 0 &&
-           (isalnum((unsigned char)v[0]) || v[0] == '"') && !has(v, n, ": ") && !has(v, n, " #");
+           (isalnum((unsigned char)v[0]) || (v[0] == '"' && whole_dq(v, n))) && !has(v, n, ": ") &&
+           !has(v, n, " #");
 }
 
 static int e_colon(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -985,6 +985,15 @@ static void test_session7_yaml_sites(void **state)
     contract_of(cr_reserved, &raw);
     assert_non_null(strstr(raw, "handle: \"@trace/span\rid\""));
     free(raw);
+    /* yaml.colon-space glues no value that starts with a quote not closing it (ff4800cf) */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=%d\n---\n"
+                 "handle: \"pink\" is accepted\nhint: '`'\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "handle:\""));
+        free(raw);
+    }
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
