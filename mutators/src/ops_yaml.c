@@ -873,7 +873,8 @@ static bool s_fragment(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     const char *close = memchr(c + 1, c[0], cn - 1);
     /* no backslash: unquoted, '"pink\\" is' would be a double-quoted scalar whose quote is escaped */
-    return close && close + 2 < c + cn && close[1] == ' ' && close[2] != '|' && !has(c, cn, " | ") &&
+    /* an empty fragment (`"" is a`) reads as doubled opening quotes too (yaml.doubled-quotes) */
+    return close && close > c + 1 && close + 2 < c + cn && close[1] == ' ' && close[2] != '|' && !has(c, cn, " | ") &&
            c[-1] != c[0] && !has(c, cn, "\\");
 }
 

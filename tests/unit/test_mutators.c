@@ -994,6 +994,12 @@ static void test_session7_yaml_sites(void **state)
         assert_null(strstr(raw, "handle:\""));
         free(raw);
     }
+    /* yaml.quoted-fragment unquotes no value whose fragment is empty (ca984e1b) */
+    static const char empty_fragment[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=1\n---\n"
+                                         "motto: '\"\" is a'\n";
+    contract_of(empty_fragment, &raw);
+    assert_non_null(strstr(raw, "motto: '\"\" is a'"));
+    free(raw);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
