@@ -2,6 +2,7 @@
  * quotes doubled (""Hello"" / ''Ada''), and a list item that needs quotes
  * (it holds ": ") written plain among plain string items. Both exact: the
  * YAML rules yaml.doubled-quotes and yaml.item-colon give the string back. */
+#define _GNU_SOURCE /* memmem */
 #include <string.h>
 #include "mut_internal.h"
 
@@ -41,8 +42,10 @@ int mt_op_yaml_doubled_quotes(mf_op_ctx *ctx)
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
         return -1;
     size_t sites[512], m = 0, a, z;
+    /* a value holding ': ' is left: doubled quotes no longer protect it, and a known key
+     * after it (`notes: ''fi   text: p''`) reads as the next entry (yaml.inline-known-keys) */
     for (size_t i = 0; i < ls.n && m < 512; i++)
-        if (simple_quoted(&ls.v[i], ctx->text, &a, &z))
+        if (simple_quoted(&ls.v[i], ctx->text, &a, &z) && !memmem(ctx->text + a, z - a, ": ", 2))
             sites[m++] = i;
     int rc = 0;
     if (m) {

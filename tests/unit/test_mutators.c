@@ -1000,6 +1000,12 @@ static void test_session7_yaml_sites(void **state)
     contract_of(empty_fragment, &raw);
     assert_non_null(strstr(raw, "motto: '\"\" is a'"));
     free(raw);
+    /* yaml.doubled-quotes doubles no quotes around a value holding ': ' (da55132e) */
+    static const char colon_value[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.doubled-quotes seed=1\n---\n"
+                                      "items:\n- id: Q\n  text: x\n  notes: 'fi   text: p'\n";
+    contract_of(colon_value, &raw);
+    assert_non_null(strstr(raw, "notes: 'fi   text: p'"));
+    free(raw);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
