@@ -200,6 +200,14 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
             kind[item] = wrap ? IC_WRAPPED : IC_OTHER;
             counts[seq[item] * IC_KINDS + kind[item]]++;
         }
+        if (item != (size_t)-1 && kind[item] == IC_STRING && e->key && !e->dashes &&
+            yr_entry_at(d, item).indent < col) {
+            /* `- id:Q` + a deeper `notes: x`: a property, so the item is a mapping
+             * written wrong (yaml.colon-space's), no string */
+            counts[seq[item] * IC_KINDS + kind[item]]--;
+            kind[item] = IC_OTHER;
+            counts[seq[item] * IC_KINDS + kind[item]]++;
+        }
         yr_entry it;
         if (e->dashes) {
             if (!depth || st[depth - 1].col != col) {
