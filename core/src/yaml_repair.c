@@ -227,6 +227,22 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
     if (!m)
         return 0;
     size_t n = 0;
+    if (group == 2) {
+        /* a quote group 3 closes first hides the lines it runs over from group 2, which
+         * would read them wrong (`handle: "@` then `- id: S` in a later value's text made
+         * `- id:pe` a keyed item's sibling): group 3 runs group 2 after closing it */
+        mf_buf probe = {0};
+        mf_warnings pw = {0};
+        model_rule one[2] = {{2, yr_fix_unclosed_quote, "\"'", NULL, YR_OPENS_DQ | YR_OPENS_SQ}, {0, NULL, NULL, NULL, 0}};
+        mf_yaml_lines *pm = NULL; /* a model of its own: m stays the model of text */
+        mf_buf_put(&probe, mf_buf_cstr(text), text->len);
+        size_t closes = lines_of(&pm) ? run_chain(one, 2, &probe, pm, p, &pw) : 0;
+        mf_yaml_lines_free(pm);
+        mf_buf_free(&probe);
+        mf_warnings_clear(&pw);
+        if (closes)
+            return 0;
+    }
     /* a quote group 3 closed no longer hides the lines the open quote ran over
      * (a bare tag, a fence, `-id: Q`, `tests: p lint: p`): groups 1 and 2 look
      * again, before the scalar rules (plain-colon would quote `p lint: p`) */
