@@ -1006,6 +1006,12 @@ static void test_session7_yaml_sites(void **state)
     contract_of(colon_value, &raw);
     assert_non_null(strstr(raw, "notes: 'fi   text: p'"));
     free(raw);
+    /* yaml.unclosed-flow leaves a collection a later closer could close (5e4327db-r3e379edd) */
+    static const char later_closer[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=2\n---\n"
+                                       "matrix:\n  - [1, 2]\n  - 4]\n";
+    contract_of(later_closer, &raw);
+    assert_non_null(strstr(raw, "- [1, 2]\n"));
+    free(raw);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
