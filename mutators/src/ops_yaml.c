@@ -681,10 +681,34 @@ int mt_op_yaml_xml_tags(mf_op_ctx *ctx)
 
 /* ---- #9 missing dash space ---- */
 
+/* Does dash line i sit at the property column of a mapping whose line above
+ * it is a plain entry (`    notes: |-` then a drifted `    - id: Q`)? Without
+ * its space, `-id: Q` there is a key of that mapping (yaml.dash-space's
+ * reading, valid YAML) unless it repeats the item's first key (`- id: a`). */
+static bool dash_at_property_column(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    for (size_t k = i; k-- > 0;) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment || o->block_body || o->indent > l->indent)
+            continue;
+        if (o->indent < l->indent && !(o->dash && o->body == l->indent))
+            return false;
+        if (o->dash && o->body == l->indent) /* the item whose mapping holds the column */
+            return !(o->key_len == l->key_len && !memcmp(o->s + o->body, l->s + l->body, l->key_len));
+        if (o->indent == l->indent && !o->dash && !o->key_len)
+            return false;
+        if (o->indent == l->indent && o->dash)
+            return false;
+    }
+    return false;
+}
+
 static bool s_dash(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
-    return ls->v[i].dash && ls->v[i].key_len && ls->v[i].body == ls->v[i].indent + 2;
+    return ls->v[i].dash && ls->v[i].key_len && ls->v[i].body == ls->v[i].indent + 2 &&
+           !dash_at_property_column(ls, i);
 }
 
 static int e_dash(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

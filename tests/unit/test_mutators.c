@@ -1012,6 +1012,13 @@ static void test_session7_yaml_sites(void **state)
     contract_of(later_closer, &raw);
     assert_non_null(strstr(raw, "- [1, 2]\n"));
     free(raw);
+    /* yaml.dash-space takes no space from a dash at a mapping's property column whose key is
+     * not the item's first (`-id: Q` there is a key; 5460ba71-r23ad4cef) */
+    static const char prop_col[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=3\n---\n"
+                                   "items:\n  - itrued: Q\n    notes: |-\n    - id: Q\n";
+    contract_of(prop_col, &raw);
+    assert_null(strstr(raw, "    -id: Q"));
+    free(raw);
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
