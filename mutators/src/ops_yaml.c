@@ -990,6 +990,16 @@ static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
         bool lands = false;
         for (size_t k = i + 1; k < j && !lands; k++)
             lands = ls->v[k].dash && !ls->v[k].block_body && ls->v[k].indent == ls->v[j].indent + d;
+        /* a text line continuing the sibling's plain value (`- id: Q` + `      text:' pl`)
+         * would no longer be deeper than its key, and read as an entry (f300d688) */
+        for (size_t k = j + 1; k < ls->n && !lands; k++) {
+            const mt_line *x = &ls->v[k];
+            if (x->blank || x->comment || x->block_body)
+                continue;
+            if (x->indent <= ls->v[j].indent)
+                break;
+            lands = !x->dash && !x->key_len && x->indent > ls->v[j].body && x->indent <= ls->v[j].body + d;
+        }
         if (!lands)
             ok |= 1u << (d - 1);
     }

@@ -1019,6 +1019,16 @@ static void test_session7_yaml_sites(void **state)
     contract_of(prop_col, &raw);
     assert_null(strstr(raw, "    -id: Q"));
     free(raw);
+    /* yaml.sequence-indent-drift moves no dash so far that a text line continuing its item's
+     * value is no longer deeper than the key (f300d688) */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "items:\n  - id: Q\n    notes: |-\n  - id: Q\n      text:' pl\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "    - id: Q\n"));
+        free(raw);
+    }
 }
 
 /* Sites around YAML markers: a body under a commented block header stays
