@@ -1379,6 +1379,36 @@ static void test_run6_finder_sites(void **state)
     }
 }
 
+/* Run 7 sites judged by prof2. */
+static void test_session7_prof2_sites(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    /* the markdown fallback trims like JS String.trim: a file whose text starts or ends
+     * with a Unicode space (a BOM, a no-break space) is no shape.artifact-markdown site */
+    static const char *const lead[] = {"\xef\xbb\xbf" "bom inside", "\xc2\xa0nbsp lead", "tail\xe2\x80\x83"};
+    for (size_t i = 0; i < sizeof lead / sizeof *lead; i++) {
+        char text[600];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: artifact_files\n"
+                 "opts: {\"expected_files\":[\"README.md\",\"SPEC.md\"]}\nop: shape.artifact-markdown seed=3\n"
+                 "---\n[{\"filename\": \"README.md\", \"content\": \"# In\"},\n"
+                 " {\"filename\": \"SPEC.md\", \"content\": \"%s\"}]\n", lead[i]);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "filename: SPEC.md"));
+        free(raw);
+    }
+    /* a JSON answer cut inside a string (json.truncate) is cut inside its wrapper too: no
+     * closing brace the open string would read as its text */
+    static const char cut[] =
+        "malform-case 1\nprofile: task_breakdown\nop: json.truncate seed=1186077728981363\n"
+        "op: norm.wrapper-chain seed=1\n---\n{\"story_id\": \"US-004\", \"task_count\": 0, \"tasks\": [],\n"
+        " \"dependencies\": {\"npm\": [\"e\", \"b\", \"c\", \"d\"]}}\n";
+    contract_of(cut, &raw);
+    assert_null(strstr(raw, "\"}"));
+    assert_null(strstr(raw, "\"\n}"));
+    free(raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1388,7 +1418,7 @@ int main(void)
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
-        cmocka_unit_test(test_cand_reasoning),
+        cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
