@@ -271,7 +271,19 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner);
 static bool quote_then_closer(const jp *p, size_t j)
 {
     int c = at(p, j + 1);
-    return (c == '}' || c == ']') && closes_here(p, j + 1, false, true);
+    if (!(c == '}' || c == ']'))
+        return false;
+    /* not when text then a quote follows the closers on the line (`"a" "]ne"]`,
+     * `"a" "]"]`): that quote closes a string the quote at j opened, whose
+     * text starts with the closer; read as closers they leave the text stray */
+    size_t e = j + 1;
+    while (e < p->n && strchr("}] \t", at(p, e)))
+        e++;
+    while (e < p->n && jl_is_word(at(p, e)))
+        e++;
+    if (e < p->n && at(p, e) == '"' && e > j + 1 && closes_here(p, e + 1, false, false))
+        return false;
+    return closes_here(p, j + 1, false, true);
 }
 
 /* Is the quote that ends just before k a closing quote? */
