@@ -81,15 +81,16 @@ static bool lone_string_member(const jp *p, size_t k)
 }
 
 /* At a '(' after an array element's comma: a Python tuple element - a value
- * opens it and its ')' on the line is followed by ',', ']' (or ')' inside a
- * tuple)? Not `"f("a", (1))"`, text that goes on after the ')'. */
+ * opens it and its ')' (within 4096 bytes, lines apart as in pretty output)
+ * is followed by ',', ']' (or ')' inside a tuple)? Not `"f("a", (1))"`,
+ * text that goes on after the ')'. */
 static bool tuple_element_at(const jp *p, size_t k)
 {
     int d = at(p, jl_past_spaces(p, k + 1));
     if (!(d > 0 && (strchr("\"'[{(-", d) || (d >= '0' && d <= '9'))))
         return false;
     int depth = 0;
-    for (size_t e = k; e < p->n && at(p, e) != '\n'; e++) {
+    for (size_t e = k; e < p->n && e < k + 4096; e++) {
         int c = at(p, e);
         if (c == '"' || c == '\'') {  /* a quoted part: to its closing quote on the line */
             size_t q = e + 1;
