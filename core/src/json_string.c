@@ -823,8 +823,8 @@ static size_t key_colon_end(const jp *p, size_t content)
             m++;
             continue;
         }
-        if (at(p, m) == '"')
-            return at(p, jl_past_spaces(p, m + 1)) == ':' ? 0 : j;
+        if (at(p, m) == '"')   /* `"a: b" false`: that quote closes a key missing its ':' */
+            return at(p, jl_past_spaces(p, m + 1)) == ':' || closes_here(p, m + 1, true, false) ? 0 : j;
     }
     return j;
 }
