@@ -1407,6 +1407,16 @@ static void test_session7_prof2_sites(void **state)
     assert_null(strstr(raw, "\"}"));
     assert_null(strstr(raw, "\"\n}"));
     free(raw);
+    /* a key whose ':' json.missing-colon removed is no value json.string-plus may split:
+     * no rule joins a concatenated key */
+    for (int seed = 1; seed < 6; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.missing-colon seed=%d\n"
+                 "op: json.string-plus seed=%d\n---\n{\"first key\": \"xy\", \"list\": [\"ab\"]}\n", seed, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "+"));
+        free(raw);
+    }
 }
 
 int main(void)
