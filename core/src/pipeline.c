@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cand_internal.h"
 #include "json_strict.h"
 #include "schema_compile.h"
 
@@ -377,15 +378,28 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
             mf_candidates_free(&cs);
         }
     }
-    if (!won && p->text_fallback) {
+    /* the text fallback reads the raw text, then (when lines carry transcript
+     * role prefixes, which cand.transcript-prefix strips) the stripped text */
+    mf_buf stripped = {0};
+    int first_prefixed = 0;
+    size_t nstrip = !won && p->text_fallback ? mf_cand_strip_prefixes(raw, len, &stripped, &first_prefixed) : 0;
+    for (int t = 0; t < (nstrip && nstrip != (size_t)-1 ? 2 : 1) && !won && p->text_fallback; t++) {
+        const char *text = t ? stripped.s : raw;
+        size_t tlen = t ? stripped.len : len;
         mf_warnings w = {0};
         mf_error err = {0};
-        json_t *v = json_stringn(raw, len);
+        json_t *v = json_stringn(text, tlen);
+        if (t && mf_warnings_add(&w, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first_prefixed,
+                                 "Stripped transcript role prefixes (e.g. [assistant]) from %zu line%s before parsing.",
+                                 nstrip, nstrip == 1 ? "" : "s")) {
+            json_decref(v);
+            v = NULL;
+        }
         if (v && mf_normalize(p, R.o, &v, false, &w, &err) == 0) {
             r->value = v;
             r->warnings = w;
-            r->candidate = mf_strdup0("text-fallback");
-            r->text = mf_strndup(raw, len);
+            r->candidate = mf_strdup0(t ? "text-fallback+prefix-stripped" : "text-fallback");
+            r->text = mf_strndup(text, tlen);
             won = 1;
         } else {
             json_decref(v);
@@ -393,6 +407,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
             offer_error(&R, &err);
         }
     }
+    mf_buf_free(&stripped);
     if (!won && R.weak) {
         r->value = R.weak;
         r->warnings = R.weak_w;
