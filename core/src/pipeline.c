@@ -277,9 +277,12 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
 static int preferred(const mf_profile *p, const char *name)
 {
     size_t n = strlen(name);
-    return strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0 ||
-           (n >= 15 && memcmp(name + n - 15, "after-reasoning", 15) == 0) ||
-           (p->format == MF_FORMAT_JSON && strcmp(name, "prefix-stripped") == 0);
+    bool envelope = strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0;
+    bool answer = n >= 15 && memcmp(name + n - 15, "after-reasoning", 15) == 0;
+    if (envelope && answer)
+        return 2;   /* the envelope in the answer after a reasoning block: before that whole answer, for
+                     * the same reason (the answer's prose line before the tag is no key) */
+    return envelope || answer || (p->format == MF_FORMAT_JSON && strcmp(name, "prefix-stripped") == 0);
 }
 
 static const mf_profile *detect_profile(const char *s, size_t n)
@@ -361,7 +364,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
         bool nonstrict = R.stash && R.stash_text == raw && R.stash_len == len;
         if (mf_candidates_build_step(p, raw, len, 1, nonstrict, &cs) == 0) {
             for (int pass = 0; pass < 2 && !won; pass++)
-                for (int first = 1; first >= 0 && !won; first--)
+                for (int first = 2; first >= 0 && !won; first--)
                     for (size_t i = 0; i < cs.count && !won; i++) {
                         bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
                                            cs.items[i].len == len && cs.items[i].warnings.count == 0;
