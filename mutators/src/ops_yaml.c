@@ -558,7 +558,12 @@ int mt_op_yaml_code_fence(mf_op_ctx *ctx)
 static bool s_top(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
-    return i > 0 && ls->v[i].key_len && ls->v[i].indent == 0 && !ls->v[i].dash;
+    if (!(i > 0 && ls->v[i].key_len && ls->v[i].indent == 0 && !ls->v[i].dash))
+        return false;
+    /* not after a top-level key with no value (`bead_x:` then `<yaml>`): a label line
+     * before a tag reads as the prose that introduces the artifact (cand.anchor drops it) */
+    const mt_line *prev = &ls->v[i - 1];
+    return !(prev->key_len && prev->indent == 0 && !prev->dash && prev->val >= prev->len);
 }
 
 static int e_xml(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -1417,6 +1417,16 @@ static void test_session7_prof2_sites(void **state)
         assert_null(strstr(raw, "+"));
         free(raw);
     }
+    /* no tag line after a top-level key with no value: `bead_x:` then `<yaml>` reads as a
+     * label introducing the artifact, which cand.anchor drops */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.xml-tag-lines seed=%d around=0\n---\n"
+                 "bead_x:\nchecks:\n  tests: p\n  lint: p\n  typecheck: f\n  qualitative: p\nstatus: done\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "bead_x:\nchecks:"));
+        free(raw);
+    }
 }
 
 int main(void)
