@@ -41,8 +41,9 @@ int mt_op_yaml_doubled_quotes(mf_op_ctx *ctx)
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
         return -1;
     size_t sites[512], m = 0, a, z;
+    /* not one copy of a key yaml.duplicate-key repeated: the copies would then conflict */
     for (size_t i = 0; i < ls.n && m < 512; i++)
-        if (simple_quoted(&ls.v[i], ctx->text, &a, &z))
+        if (simple_quoted(&ls.v[i], ctx->text, &a, &z) && !mt_key_repeated(ctx->text, ctx->len, ls.v[i].off))
             sites[m++] = i;
     int rc = 0;
     if (m) {

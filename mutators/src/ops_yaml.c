@@ -702,7 +702,9 @@ static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     size_t k = i + 1;
     while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
         k++;
-    bool deeper = k < ls->n && ls->v[k].indent > l->indent;
+    /* deeper: also a `- item` at the key's column, its block sequence (`files_changed: - s` then `- s`
+     * after yaml.inline-sequence-parent): a copy of the key line alone would hold another value */
+    bool deeper = k < ls->n && (ls->v[k].indent > l->indent || (ls->v[k].indent == l->indent && ls->v[k].dash));
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper &&
            !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
 }

@@ -1427,6 +1427,22 @@ static void test_session7_prof2_sites(void **state)
         assert_non_null(strstr(raw, "bead_x:\nchecks:"));
         free(raw);
     }
+    /* yaml.duplicate-key copies no key line whose block sequence goes on at its column
+     * (`files_changed: - s` then `- s`, after yaml.inline-sequence-parent) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.inline-sequence-parent seed=16257488\n"
+                 "op: yaml.duplicate-key seed=%d\n---\nstatus: done\nfiles_changed:\n- s\n- t\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "files_changed: - s\nfiles_changed"));
+        free(raw);
+    }
+    /* yaml.doubled-quotes edits no copy of a key yaml.duplicate-key repeated */
+    static const char dup_quoted[] = "malform-case 1\nprofile: bead_status\nop: yaml.duplicate-key seed=1\n"
+                                     "op: yaml.doubled-quotes seed=1\n---\nsummary: 'Implemented login'\n";
+    contract_of(dup_quoted, &raw);
+    assert_non_null(strstr(raw, "summary: 'Implemented login'\nsummary: 'Implemented login'"));
+    free(raw);
 }
 
 int main(void)
