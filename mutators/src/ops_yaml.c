@@ -172,7 +172,11 @@ static bool s_nested(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
             !in_set(kids, c->s + c->body, c->key_len) || scalar(c, &v) == 0)
             return false;
     }
-    return nk > 0;
+    /* the children go on after a blank line: the op dedents up to it only, and the
+     * indented rest after the dedented ones is no YAML any rule reads back */
+    while (j < ls->n && ls->v[j].blank)
+        j++;
+    return nk > 0 && !(j < ls->n && j > i + 1 + nk && ls->v[j].indent > l->indent);
 }
 
 static int e_nested(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -1443,6 +1443,13 @@ static void test_session7_prof2_sites(void **state)
     contract_of(dup_quoted, &raw);
     assert_non_null(strstr(raw, "summary: 'Implemented login'\nsummary: 'Implemented login'"));
     free(raw);
+    /* yaml.nested-children takes no parent whose children go on after a blank line: it would
+     * dedent the first ones only */
+    static const char nested_blank[] = "malform-case 1\nprofile: bead_status\nop: yaml.nested-children seed=1\n---\n"
+                                       "status: done\nchecks:\n  tests: p\n  lint: p\n\n  typecheck: f\n  qualitative: p\n";
+    contract_of(nested_blank, &raw);
+    assert_non_null(strstr(raw, "checks:\n  tests: p\n"));
+    free(raw);
 }
 
 int main(void)
