@@ -1386,7 +1386,7 @@ static void test_session7_prof2_sites(void **state)
     char *raw = NULL;
     /* the markdown fallback trims like JS String.trim: a file whose text starts or ends
      * with a Unicode space (a BOM, a no-break space) is no shape.artifact-markdown site */
-    static const char *const lead[] = {"\xef\xbb\xbf" "bom inside", "\xc2\xa0nbsp lead", "tail\xe2\x80\x83"};
+    static const char *const lead[] = {"\357\273\277bom inside", "\xc2\xa0nbsp lead", "tail\xe2\x80\x83"};
     for (size_t i = 0; i < sizeof lead / sizeof *lead; i++) {
         char text[600];
         snprintf(text, sizeof text, "malform-case 1\nprofile: artifact_files\n"
