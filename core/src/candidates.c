@@ -1053,8 +1053,8 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
 
     /* a leading reasoning block (`<think>...</think>`) holds the model's draft: the text after it, its
      * lines kept (the block's own lines left blank), goes first */
-    mf_buf answer = {0};
-    mf_warnings rw = {0};
+    mf_buf answer = {0}, sanswer = {0};
+    mf_warnings rw = {0}, srw = {0};
     size_t think = mf_cand_reasoning_end(raw, len);
     if (think && blank(raw + think, len - think))
         think = 0;
@@ -1078,6 +1078,20 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
                                   "Stripped transcript role prefixes (e.g. [assistant]) from %zu line%s before parsing.",
                                   nstrip, nstrip == 1 ? "" : "s"))
         goto oom;
+    /* a reasoning block then prefixed answer lines: the answer, its prefixes stripped */
+    size_t sthink = think && nstrip ? mf_cand_reasoning_end(stripped.s, stripped.len) : 0;
+    if (sthink) {
+        for (size_t k = 0; k < sthink; k++)
+            if (stripped.s[k] == '\n' && mf_buf_putc(&sanswer, '\n'))
+                goto oom;
+        if (mf_buf_put(&sanswer, stripped.s + sthink, stripped.len - sthink))
+            goto oom;
+        for (size_t i = 0; i < rw.count + pw.count; i++) {
+            const mf_warning *x = i < rw.count ? &rw.items[i] : &pw.items[i - rw.count];
+            if (mf_warnings_add_text(&srw, x->rule, x->line, x->message))
+                goto oom;
+        }
+    }
 
     if (step != 2) {
         if (emit(&c, "raw", raw, len, NULL, 0, "%s", ""))
@@ -1094,6 +1108,11 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
             if (emit(&c, "after-reasoning", answer.s, answer.len, NULL, 0, "%s", ""))
                 goto oom;
         }
+        if (sthink) {
+            c.base = &srw;
+            if (emit(&c, "prefix-stripped+after-reasoning", sanswer.s, sanswer.len, NULL, 0, "%s", ""))
+                goto oom;
+        }
     }
 
     scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
@@ -1108,6 +1127,12 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
             if (kinds[k](&c, answer.s, answer.len))
                 goto oom;
         }
+        if (sthink) {
+            c.base = &srw;
+            c.suffix = "+prefix-stripped+after-reasoning";
+            if (kinds[k](&c, sanswer.s, sanswer.len))
+                goto oom;
+        }
         c.base = NULL;
         c.suffix = "";
         if (kinds[k](&c, raw, len))
@@ -1120,6 +1145,8 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
         }
     }
 done:
+    mf_buf_free(&sanswer);
+    mf_warnings_clear(&srw);
     mf_buf_free(&stripped);
     mf_buf_free(&answer);
     mf_buf_free(&c.tmp);
@@ -1128,6 +1155,8 @@ done:
     free(c.hash);
     return 0;
 oom:
+    mf_buf_free(&sanswer);
+    mf_warnings_clear(&srw);
     mf_buf_free(&stripped);
     mf_buf_free(&answer);
     mf_buf_free(&c.tmp);

@@ -261,8 +261,9 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         }
         size_t stray = stray_word_end(p);
         if (stray) {
+            /* the warning is the dropped word's only account: it names the whole word */
             jl_note(p, MF_RULE_JSON_STRAY_WORD, p->line, "stray word '%.*s' where a key belongs dropped",
-                    (int)(stray - p->i > 40 ? 40 : stray - p->i), p->s + p->i);
+                    (int)(stray - p->i), p->s + p->i);
             jl_advance_n(p, stray - p->i);
             continue;
         }

@@ -80,6 +80,35 @@ static bool lone_string_member(const jp *p, size_t k)
     return c == '}' || c == ',';
 }
 
+/* At a '(' after an array element's comma: a Python tuple element - a value
+ * opens it and its ')' (within 4096 bytes, lines apart as in pretty output)
+ * is followed by ',', ']' (or ')' inside a tuple)? Not `"f("a", (1))"`,
+ * text that goes on after the ')'. */
+static bool tuple_element_at(const jp *p, size_t k)
+{
+    int d = at(p, jl_past_spaces(p, k + 1));
+    if (!(d > 0 && (strchr("\"'[{(-", d) || (d >= '0' && d <= '9'))))
+        return false;
+    int depth = 0;
+    for (size_t e = k; e < p->n && e < k + 4096; e++) {
+        int c = at(p, e);
+        if (c == '"' || c == '\'') {  /* a quoted part: to its closing quote on the line */
+            size_t q = e + 1;
+            while (q < p->n && at(p, q) != c && at(p, q) != '\n')
+                q += at(p, q) == '\\' ? 2 : 1;
+            if (at(p, q) != c)
+                return false;
+            e = q;
+        } else if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+            int f = at(p, jl_past_spaces(p, e + 1));
+            return c == ')' && (f < 0 || f == ',' || f == ']' || (f == ')' && p->tuple_depth > 0));
+        }
+    }
+    return false;
+}
+
 /* After a comma at k-1: does structure (a key, a value, a closer) follow?
  * inner: the string already read an inner quote. */
 static bool structure_after_comma(const jp *p, size_t k, bool member_value, bool inner)
@@ -112,6 +141,8 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value, bool
         return true;
     if (c == ')' && p->tuple_depth > 0)
         return true;                    /* `("r", "c",)`: a tuple's trailing comma */
+    if (c == '(' && !member_value && p->depth > 0 && tuple_element_at(p, k))
+        return true;                    /* `["h", ("q", "a")]`: a Python tuple element */
     if (c == '/')
         return at(p, k + 1) == '/' || at(p, k + 1) == '*';
     if (jl_placeholder_at(p, k))
@@ -271,7 +302,19 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner);
 static bool quote_then_closer(const jp *p, size_t j)
 {
     int c = at(p, j + 1);
-    return (c == '}' || c == ']') && closes_here(p, j + 1, false, true);
+    if (!(c == '}' || c == ']'))
+        return false;
+    /* not when text then a quote follows the closers on the line (`"a" "]ne"]`,
+     * `"a" "]"]`): that quote closes a string the quote at j opened, whose
+     * text starts with the closer; read as closers they leave the text stray */
+    size_t e = j + 1;
+    while (e < p->n && strchr("}] \t", at(p, e)))
+        e++;
+    while (e < p->n && jl_is_word(at(p, e)))
+        e++;
+    if (e < p->n && at(p, e) == '"' && e > j + 1 && closes_here(p, e + 1, false, false))
+        return false;
+    return closes_here(p, j + 1, false, true);
 }
 
 /* Is the quote that ends just before k a closing quote? */
@@ -780,8 +823,8 @@ static size_t key_colon_end(const jp *p, size_t content)
             m++;
             continue;
         }
-        if (at(p, m) == '"')
-            return at(p, jl_past_spaces(p, m + 1)) == ':' ? 0 : j;
+        if (at(p, m) == '"')   /* `"a: b" false`: that quote closes a key missing its ':' */
+            return at(p, jl_past_spaces(p, m + 1)) == ':' || closes_here(p, m + 1, true, false) ? 0 : j;
     }
     return j;
 }

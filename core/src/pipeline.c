@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cand_internal.h"
 #include "json_strict.h"
 #include "schema_compile.h"
 
@@ -298,9 +299,12 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
 static int preferred(const mf_profile *p, const char *name)
 {
     size_t n = strlen(name);
-    return strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0 ||
-           (n >= 15 && memcmp(name + n - 15, "after-reasoning", 15) == 0) ||
-           (p->format == MF_FORMAT_JSON && strcmp(name, "prefix-stripped") == 0);
+    bool envelope = strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0;
+    bool answer = n >= 15 && memcmp(name + n - 15, "after-reasoning", 15) == 0;
+    if (envelope && answer)
+        return 2;   /* the envelope in the answer after a reasoning block: before that whole answer, for
+                     * the same reason (the answer's prose line before the tag is no key) */
+    return envelope || answer || (p->format == MF_FORMAT_JSON && strcmp(name, "prefix-stripped") == 0);
 }
 
 static const mf_profile *detect_profile(const char *s, size_t n)
@@ -382,7 +386,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
         bool nonstrict = R.stash && R.stash_text == raw && R.stash_len == len;
         if (mf_candidates_build_step(p, raw, len, 1, nonstrict, &cs) == 0) {
             for (int pass = 0; pass < 2 && !won; pass++)
-                for (int first = 1; first >= 0 && !won; first--)
+                for (int first = 2; first >= 0 && !won; first--)
                     for (size_t i = 0; i < cs.count && !won; i++) {
                         bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
                                            cs.items[i].len == len && cs.items[i].warnings.count == 0;
@@ -399,15 +403,28 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
             mf_candidates_free(&cs);
         }
     }
-    if (!won && p->text_fallback) {
+    /* the text fallback reads the raw text, then (when lines carry transcript
+     * role prefixes, which cand.transcript-prefix strips) the stripped text */
+    mf_buf stripped = {0};
+    int first_prefixed = 0;
+    size_t nstrip = !won && p->text_fallback ? mf_cand_strip_prefixes(raw, len, &stripped, &first_prefixed) : 0;
+    for (int t = 0; t < (nstrip && nstrip != (size_t)-1 ? 2 : 1) && !won && p->text_fallback; t++) {
+        const char *text = t ? stripped.s : raw;
+        size_t tlen = t ? stripped.len : len;
         mf_warnings w = {0};
         mf_error err = {0};
-        json_t *v = json_stringn(raw, len);
+        json_t *v = json_stringn(text, tlen);
+        if (t && mf_warnings_add(&w, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first_prefixed,
+                                 "Stripped transcript role prefixes (e.g. [assistant]) from %zu line%s before parsing.",
+                                 nstrip, nstrip == 1 ? "" : "s")) {
+            json_decref(v);
+            v = NULL;
+        }
         if (v && mf_normalize(p, R.o, &v, false, &w, &err) == 0) {
             r->value = v;
             r->warnings = w;
-            r->candidate = mf_strdup0("text-fallback");
-            r->text = mf_strndup(raw, len);
+            r->candidate = mf_strdup0(t ? "text-fallback+prefix-stripped" : "text-fallback");
+            r->text = mf_strndup(text, tlen);
             won = 1;
         } else {
             json_decref(v);
@@ -415,6 +432,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
             offer_error(&R, &err);
         }
     }
+    mf_buf_free(&stripped);
     if (!won && R.weak) {
         r->value = R.weak;
         r->warnings = R.weak_w;

@@ -645,9 +645,27 @@ static long split_at(const mf_op_ctx *ctx, const mt_jtok *k)
         }
     return -1;
 }
+/* Is the string at i a member value or an array element, not a key whose
+ * ':' an earlier op (json.missing-colon) removed (`"k" "v"` in an object)?
+ * No rule joins a concatenated key. */
+static bool value_not_key(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    if (!value_tok(t, i))
+        return false;
+    if (t->v[i - 1].kind == JT_COLON)
+        return true;
+    long depth = 0;
+    for (size_t j = i; j-- > 0;) {
+        if (t->v[j].kind == JT_CLOSE)
+            depth++;
+        else if (t->v[j].kind == JT_OPEN && depth-- == 0)
+            return ctx->text[t->v[j].off] == '[';
+    }
+    return false;
+}
 static bool s_split(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
-    return value_tok(t, i) && split_at(ctx, &t->v[i]) >= 0;
+    return value_not_key(ctx, t, i) && split_at(ctx, &t->v[i]) >= 0;
 }
 static int e_split(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {

@@ -475,6 +475,20 @@ static bool doc_end_line(const char *s, size_t n)
     return n == 3 || s[3] == '\n' || s[3] == ' ' || s[3] == '\t' || s[3] == '\r';
 }
 
+/* Does the JSON text end inside a string an earlier json.truncate left open?
+ * A closing brace after it would read as the cut string's text. */
+static bool ends_in_open_string(const mf_op_ctx *ctx)
+{
+    mt_jtoks t;
+    if (mt_json_scan(ctx->text, ctx->len, &t) < 0)
+        return false;
+    size_t end = t.n ? t.v[t.n - 1].off + t.v[t.n - 1].len : 0;
+    mt_jtoks_free(&t);
+    while (end < ctx->len && isspace((unsigned char)ctx->text[end]))
+        end++;
+    return end < ctx->len && strchr("\"'`", ctx->text[end]);
+}
+
 static int wrap_once(mf_op_ctx *ctx, const char *key)
 {
     mt_buf b = {0};
@@ -489,8 +503,10 @@ static int wrap_once(mf_op_ctx *ctx, const char *key)
             bol = ctx->text[i] == '\n';
         }
     } else {
+        /* a cut answer is cut inside the wrapper too: no closer after a string left open */
+        bool cut = ends_in_open_string(ctx);
         rc |= mt_puts(&b, "{\"") | mt_puts(&b, key) | mt_puts(&b, "\": ") | mt_put(&b, ctx->text, ctx->len) |
-              mt_puts(&b, "}\n");
+              mt_puts(&b, cut ? "\n" : "}\n");
     }
     return mt_ctx_commit(ctx, &b, rc);
 }

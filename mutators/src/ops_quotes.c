@@ -43,9 +43,11 @@ int mt_op_yaml_doubled_quotes(mf_op_ctx *ctx)
         return -1;
     size_t sites[512], m = 0, a, z;
     /* a value holding ': ' is left: doubled quotes no longer protect it, and a known key
-     * after it (`notes: ''fi   text: p''`) reads as the next entry (yaml.inline-known-keys) */
+     * after it (`notes: ''fi   text: p''`) reads as the next entry (yaml.inline-known-keys);
+     * and not one copy of a key yaml.duplicate-key repeated: the copies would then conflict */
     for (size_t i = 0; i < ls.n && m < 512; i++)
-        if (simple_quoted(&ls.v[i], ctx->text, &a, &z) && !memmem(ctx->text + a, z - a, ": ", 2))
+        if (simple_quoted(&ls.v[i], ctx->text, &a, &z) && !memmem(ctx->text + a, z - a, ": ", 2) &&
+            !mt_key_repeated(ctx->text, ctx->len, ls.v[i].off))
             sites[m++] = i;
     int rc = 0;
     if (m) {

@@ -154,11 +154,32 @@ static bool block_safe(const char *s)
     return text && !strstr(s, "```");
 }
 
-/* Does the markdown fallback give the content back unchanged (it trims)? */
+/* Bytes of the Unicode space JS String.trim also cuts (U+00A0, U+1680,
+ * U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) at t, n bytes available. */
+static size_t uspace(const unsigned char *t, size_t n)
+{
+    if (n >= 2 && t[0] == 0xC2 && t[1] == 0xA0)
+        return 2;
+    if (n < 3)
+        return 0;
+    if ((t[0] == 0xE1 && t[1] == 0x9A && t[2] == 0x80) || (t[0] == 0xE3 && t[1] == 0x80 && t[2] == 0x80) ||
+        (t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) || (t[0] == 0xE2 && t[1] == 0x81 && t[2] == 0x9F))
+        return 3;
+    return t[0] == 0xE2 && t[1] == 0x80 && (t[2] <= 0x8A || t[2] == 0xA8 || t[2] == 0xA9 || t[2] == 0xAF) ? 3 : 0;
+}
+
+/* Does the markdown fallback give the content back unchanged? It trims like
+ * JS String.trim, Unicode spaces (a BOM, a no-break space) included. */
 static bool trimmed(const char *s)
 {
+    const unsigned char *t = (const unsigned char *)s;
     size_t n = strlen(s);
-    return !is_space(s[0]) && !is_space(s[n - 1]);
+    if (is_space(s[0]) || is_space(s[n - 1]) || uspace(t, n))
+        return false;
+    for (size_t k = 2; k <= 3; k++)
+        if (n >= k && uspace(t + n - k, k) == k)
+            return false;
+    return true;
 }
 
 int mt_op_shape_artifact_markdown(mf_op_ctx *ctx)

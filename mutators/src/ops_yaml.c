@@ -172,7 +172,11 @@ static bool s_nested(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
             !in_set(kids, c->s + c->body, c->key_len) || scalar(c, &v) == 0)
             return false;
     }
-    return nk > 0;
+    /* the children go on after a blank line: the op dedents up to it only, and the
+     * indented rest after the dedented ones is no YAML any rule reads back */
+    while (j < ls->n && ls->v[j].blank)
+        j++;
+    return nk > 0 && !(j < ls->n && j > i + 1 + nk && ls->v[j].indent > l->indent);
 }
 
 static int e_nested(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -605,7 +609,12 @@ int mt_op_yaml_code_fence(mf_op_ctx *ctx)
 static bool s_top(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
-    return i > 0 && ls->v[i].key_len && ls->v[i].indent == 0 && !ls->v[i].dash;
+    if (!(i > 0 && ls->v[i].key_len && ls->v[i].indent == 0 && !ls->v[i].dash))
+        return false;
+    /* not after a top-level key with no value (`bead_x:` then `<yaml>`): a label line
+     * before a tag reads as the prose that introduces the artifact (cand.anchor drops it) */
+    const mt_line *prev = &ls->v[i - 1];
+    return !(prev->key_len && prev->indent == 0 && !prev->dash && prev->val >= prev->len);
 }
 
 static int e_xml(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -768,7 +777,9 @@ static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     size_t k = i + 1;
     while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
         k++;
-    bool deeper = k < ls->n && ls->v[k].indent > l->indent;
+    /* deeper: also a `- item` at the key's column, its block sequence (`files_changed: - s` then `- s`
+     * after yaml.inline-sequence-parent): a copy of the key line alone would hold another value */
+    bool deeper = k < ls->n && (ls->v[k].indent > l->indent || (ls->v[k].indent == l->indent && ls->v[k].dash));
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper &&
            !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
 }

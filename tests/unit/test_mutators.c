@@ -1471,6 +1471,79 @@ static void test_run6_finder_sites(void **state)
     }
 }
 
+/* Run 7 sites judged by prof2. */
+static void test_session7_prof2_sites(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    /* the markdown fallback trims like JS String.trim: a file whose text starts or ends
+     * with a Unicode space (a BOM, a no-break space) is no shape.artifact-markdown site */
+    static const char *const lead[] = {"\357\273\277bom inside", "\xc2\xa0nbsp lead", "tail\xe2\x80\x83"};
+    for (size_t i = 0; i < sizeof lead / sizeof *lead; i++) {
+        char text[600];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: artifact_files\n"
+                 "opts: {\"expected_files\":[\"README.md\",\"SPEC.md\"]}\nop: shape.artifact-markdown seed=3\n"
+                 "---\n[{\"filename\": \"README.md\", \"content\": \"# In\"},\n"
+                 " {\"filename\": \"SPEC.md\", \"content\": \"%s\"}]\n", lead[i]);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "filename: SPEC.md"));
+        free(raw);
+    }
+    /* a JSON answer cut inside a string (json.truncate) is cut inside its wrapper too: no
+     * closing brace the open string would read as its text */
+    static const char cut[] =
+        "malform-case 1\nprofile: task_breakdown\nop: json.truncate seed=1186077728981363\n"
+        "op: norm.wrapper-chain seed=1\n---\n{\"story_id\": \"US-004\", \"task_count\": 0, \"tasks\": [],\n"
+        " \"dependencies\": {\"npm\": [\"e\", \"b\", \"c\", \"d\"]}}\n";
+    contract_of(cut, &raw);
+    assert_null(strstr(raw, "\"}"));
+    assert_null(strstr(raw, "\"\n}"));
+    free(raw);
+    /* a key whose ':' json.missing-colon removed is no value json.string-plus may split:
+     * no rule joins a concatenated key */
+    for (int seed = 1; seed < 6; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.missing-colon seed=%d\n"
+                 "op: json.string-plus seed=%d\n---\n{\"first key\": \"xy\", \"list\": [\"ab\"]}\n", seed, seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "+"));
+        free(raw);
+    }
+    /* no tag line after a top-level key with no value: `bead_x:` then `<yaml>` reads as a
+     * label introducing the artifact, which cand.anchor drops */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.xml-tag-lines seed=%d around=0\n---\n"
+                 "bead_x:\nchecks:\n  tests: p\n  lint: p\n  typecheck: f\n  qualitative: p\nstatus: done\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "bead_x:\nchecks:"));
+        free(raw);
+    }
+    /* yaml.duplicate-key copies no key line whose block sequence goes on at its column
+     * (`files_changed: - s` then `- s`, after yaml.inline-sequence-parent) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.inline-sequence-parent seed=16257488\n"
+                 "op: yaml.duplicate-key seed=%d\n---\nstatus: done\nfiles_changed:\n- s\n- t\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "files_changed: - s\nfiles_changed"));
+        free(raw);
+    }
+    /* yaml.doubled-quotes edits no copy of a key yaml.duplicate-key repeated */
+    static const char dup_quoted[] = "malform-case 1\nprofile: bead_status\nop: yaml.duplicate-key seed=1\n"
+                                     "op: yaml.doubled-quotes seed=1\n---\nsummary: 'Implemented login'\n";
+    contract_of(dup_quoted, &raw);
+    assert_non_null(strstr(raw, "summary: 'Implemented login'\nsummary: 'Implemented login'"));
+    free(raw);
+    /* yaml.nested-children takes no parent whose children go on after a blank line: it would
+     * dedent the first ones only */
+    static const char nested_blank[] = "malform-case 1\nprofile: bead_status\nop: yaml.nested-children seed=1\n---\n"
+                                       "status: done\nchecks:\n  tests: p\n  lint: p\n\n  typecheck: f\n  qualitative: p\n";
+    contract_of(nested_blank, &raw);
+    assert_non_null(strstr(raw, "checks:\n  tests: p\n"));
+    free(raw);
+}
+
 /* Session 7 run 7 (cand): ops around a one-scalar document in front-matter
  * markers, stacked closers behind role prefixes, fences near indented fence lines. */
 static void test_session7_cand_sites(void **state)
@@ -1550,7 +1623,7 @@ int main(void)
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
         cmocka_unit_test(test_session7_cand_sites), cmocka_unit_test(test_session7_yaml_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
-        cmocka_unit_test(test_cand_reasoning),
+        cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

@@ -542,6 +542,18 @@ static void test_rejected_own_value(void **state)
                       "expected array, got string \"--  Page the on-call engineer within 90 s of a failed b...\""};
     assert_int_equal(mf_oracle_rejected_reading(ip, it, &other), 1);
     json_decref(it);
+    /* a value holding a quote, which the message shows JSON-escaped (run 7 r6d3c43ea:
+     * patterns: -d" under context_guiDance, read as context_guidance) */
+    const mf_profile *bp = mf_profiles_get("beads");
+    json_t *bt = json_pack("{s:[{s:s, s:s, s:[s], s:{s:s}, s:[s]}]}", "beads", "id", "p", "title", "P", "prd_refs",
+                           "US-1-1", "context_guiDance", "patterns", "-d\"", "acceptance_criteria", "S");
+    mf_error escaped = {2, "SCHEMA_VIOLATION", "/beads/0/context_guidance/patterns", 0, 0,
+                        "expected array, got string \"-d\\\"\""};
+    assert_int_equal(mf_oracle_rejected_reading(bp, bt, &escaped), 0);
+    mf_error changed = {2, "SCHEMA_VIOLATION", "/beads/0/context_guidance/patterns", 0, 0,
+                        "expected array, got string \"-e\\\"\""};
+    assert_int_equal(mf_oracle_rejected_reading(bp, bt, &changed), 1);
+    json_decref(bt);
     const mf_profile *p = mf_profiles_get("extraction_rule");
     json_t *t = json_pack("{s:s, s:s, s:{s:{s:s, s:s}}}", "name", "t", "glob", "*", "extract", "kind", "from",
                           "rel_path", "pattern", "\\.(png|csv)$");
