@@ -422,6 +422,17 @@ static size_t unescape(char *s, size_t n, bool yaml)
     return k;
 }
 
+/* Does the '|' or '>' at s[i] end its line as a block header does (at most
+ * two indicators, then a blank, a comment or the line end)? In a plain
+ * scalar (`LT-|-142`) the bytes after it are text: its "indicators" too. */
+static bool ends_as_header(const char *s, size_t n, size_t i)
+{
+    size_t k = i + 1;
+    while (k < n && k <= i + 2 && s[k] && strchr("123456789+-", s[k]))
+        k++;
+    return k >= n || s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r';
+}
+
 /* Blank YAML comments, tags (!x), anchors and aliases (&x, *x) outside quotes. */
 static void blank_yaml_syntax(char *s, size_t n)
 {
@@ -444,7 +455,7 @@ static void blank_yaml_syntax(char *s, size_t n)
         else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
             while (i < n && s[i] != '\n')
                 s[i++] = ' ';
-        else if ((c == '|' || c == '>') && (i == 0 || strchr(" \t:-\n", s[i - 1])))
+        else if ((c == '|' || c == '>') && (i == 0 || strchr(" \t:-\n", s[i - 1])) && ends_as_header(s, n, i))
             for (size_t k = i + 1; k < n && k <= i + 2 && strchr("123456789+-", s[k]) && s[k]; k++)
                 s[k] = ' '; /* a block header's indentation and chomping indicators: syntax */
         else if ((c == '!' || c == '&' || c == '*') && (i == 0 || strchr(" \t:[{,-\n", s[i - 1])) && i + 1 < n &&
