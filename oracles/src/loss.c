@@ -775,7 +775,7 @@ static bool same_words(const char *a, size_t an, const char *b, size_t bn)
 }
 
 /* Is the line raw[ls..le) a YAML block scalar header (`key: |`, `- >-`,
- * `x: |2  # c`)? */
+ * `x: |2  # c`, `key:|-`)? */
 static bool block_header(const char *raw, size_t ls, size_t le)
 {
     size_t e = le;
@@ -792,7 +792,8 @@ static bool block_header(const char *raw, size_t ls, size_t le)
     if (k == ls || (raw[k - 1] != '|' && raw[k - 1] != '>'))
         return false;
     k--;
-    return k == ls || raw[k - 1] == ' ' || raw[k - 1] == '\t';
+    /* glued to its key's colon (`inspiration:|-`): yaml.colon-space gives it its space */
+    return k == ls || raw[k - 1] == ' ' || raw[k - 1] == '\t' || (raw[k - 1] == ':' && k - 1 > ls);
 }
 
 /* Was s (an output string) a string of the input raw already: a quoted
