@@ -11,7 +11,9 @@
  * that runs next rejects the non-question entries with an indexed path.
  * Then, for every question, a sibling answered_by / answered_at moves into
  * the nested answer object when that object lacks it (an empty `answer:`
- * beside them becomes that object: they were its only fields). The overlay source is
+ * beside them becomes that object: they were its only fields); a sibling
+ * equal to the answer's own field is that field written twice and is dropped
+ * (run 7 0e8a58b9); a different one is left for the schema to judge. The overlay source is
  * opt->approved_interview; without it nothing is overlaid. */
 #include <stdlib.h>
 #include <stdio.h>
@@ -126,13 +128,17 @@ static int hoist(json_t *qs, mf_warnings *w)
         if (!json_is_object(ans))
             continue;
         for (const char *const *h = hoisted; *h; h++) {
-            json_t *v = json_object_get(q, *h);
-            if (!v || json_object_get(ans, *h))
+            json_t *v = json_object_get(q, *h), *own = json_object_get(ans, *h);
+            /* the answer holding the same value: one field written twice, the sibling goes */
+            if (!v || (own && !json_equal(own, v)))
                 continue;
             const char *id = json_string_value(json_object_get(q, "id"));
-            json_object_set(ans, *h, v);
+            if (!own)
+                json_object_set(ans, *h, v);
             json_object_del(q, *h);
-            if (mf_warnings_add(w, MF_RULE_ID(NORM_FULL_ANSWERS_HOIST), 0, "Hoisted %s into answer for canonical question %s.", *h,
+            if (mf_warnings_add(w, MF_RULE_ID(NORM_FULL_ANSWERS_HOIST), 0, own ?
+                                "Hoisted %s into answer for canonical question %s (the answer already held the same value)." :
+                                "Hoisted %s into answer for canonical question %s.", *h,
                                 id ? id : "without id"))
                 return -1;
         }
