@@ -939,6 +939,47 @@ static void test_session7_sites(void **state)
     free(raw);
 }
 
+/* session 7 run 7 (prof1): the ops of the interview and full_answers lists keep the text's
+ * end where it is. norm.phase-out-of-order moves no last item that carries terminal noise
+ * (839106b1, 57ca277e) or an emitter's `...` (b897282a) up into the list; and
+ * norm.answer-fields-sibling moves no answer field that is the text's last line, which
+ * would leave the line above it (an unclosed `[icu`) last, read as cut off (ed37e91e). */
+static void test_session7_prof1_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[700], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: cand.ansi-noise seed=954752385084790170\n"
+                 "op: norm.phase-out-of-order seed=%d\n---\nquestions:\n  - id: Q03\n    phase: structure\n"
+                 "    question: S\n  - id: Q04\n    phase: assembly\n    question: H\n", seed);
+        contract_of(text, &raw);
+        const char *esc = strchr(raw, '\x1b');
+        if (esc) {
+            const char *nl = strchr(esc, '\n');
+            while (nl && (nl[1] == ' ' || nl[1] == '\n' || nl[1] == '\x1b' || nl[1] == '\r'))
+                nl = strchr(nl + 1, '\n');
+            if (nl && nl[1])
+                fail_msg("seed %d: noise moved into the list:\n%s", seed, raw);
+        }
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.phase-out-of-order seed=%d\n---\n"
+                 "questions:\n- id: Q03\n  phase: structure\n  question: S\n- id: Q04\n  phase: assembly\n"
+                 "  question: H\n  rationale: |+\n    ends with newlines\n\n...\n", seed);
+        contract_of(text, &raw);
+        size_t n = strlen(raw);
+        assert_true(n >= 4 && !strcmp(raw + n - 4, "...\n"));
+        assert_int_equal(strstr(raw, "\n...") - raw, (long)(n - 5));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\nop: yaml.unclosed-flow seed=1\n"
+                 "op: norm.answer-fields-sibling seed=%d\n---\nquestions:\n  - id: Q02\n    phase: structure\n"
+                 "    question: P\n    answer:\n      selected: [icu]\n      answered_at: \"2\"\n", seed);
+        contract_of(text, &raw);
+        n = strlen(raw);
+        assert_true(n > 18 && strstr(raw + n - 18, "answered_at: \"2\"\n"));
+        free(raw);
+    }
+}
+
 /* Sites around YAML markers: a body under a commented block header stays
  * block text, a drifted dash never becomes an empty block's text, and a
  * sentence after a closing `---` is the second document core keeps. */
@@ -1386,7 +1427,7 @@ int main(void)
         cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
-        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
+        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites), cmocka_unit_test(test_session7_prof1_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),
     };
