@@ -493,6 +493,11 @@ static size_t ik_tokenize(const char *s, const yr_entry *e, ik_tok *t, size_t ma
     size_t nt = 1, i = e->val, last_word_end = e->val, pre_dash = 0;
     bool dash_word = false;
     t[0] = (ik_tok){e->key_s, e->key_e, e->val, e->val, false};
+    /* `''text: more''` / `""text""`: one scalar in doubled quotes, yaml.doubled-quotes' (run 7) */
+    char dq = s[i];
+    if (e->end - i >= 5 && (dq == '"' || dq == '\'') && s[i + 1] == dq && s[i + 2] != dq && s[e->end - 1] == dq &&
+        s[e->end - 2] == dq && s[e->end - 3] != dq && !memchr(s + i + 2, dq, e->end - i - 4))
+        return 0;
     while (i < e->end) {
         while (i < e->end && (s[i] == ' ' || s[i] == '\t'))
             i++;
