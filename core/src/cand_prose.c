@@ -144,8 +144,8 @@ static bool glued_key(const char *s, size_t n)
 /* A YAML block mapping entry ("key: v", "key:") or sequence item ("- x", "-"). */
 static bool entry_or_item(const char *s, size_t n)
 {
-    if (s[0] == '-')
-        return n == 1 || s[1] == ' ' || s[1] == '\t';
+    if (s[0] == '-' && (n == 1 || s[1] == ' ' || s[1] == '\t'))
+        return true;                    /* `-atrix: x` is a key (or an item missing its space): read on */
     if (s[0] == '#')
         return false;
     for (size_t i = 0; i < n; i++)
@@ -240,6 +240,13 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
                      isalpha((unsigned char)s[m.a + 2]);
     for (size_t i = m.a + 2; close_tag && i + 1 < m.e; i++)
         close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
+    /* so does a self-closing tag line (`<br/>`, which yaml.xml-tag-lines strips too) */
+    if (!close_tag && m.e - m.a > 3 && s[m.a] == '<' && s[m.e - 2] == '/' && s[m.e - 1] == '>' &&
+        isalpha((unsigned char)s[m.a + 1])) {
+        close_tag = true;
+        for (size_t i = m.a + 1; close_tag && i + 2 < m.e; i++)
+            close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
+    }
     if ((open_tag_line(p, s + m.a, m.e - m.a) || close_tag) && !next_line(s, len, &pos, &m, &n2))
         return 0;
     const char *u = s + m.a;
@@ -251,8 +258,19 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     bool prose = false;
     /* the entry may still miss its colon space (`schema_version:1`, for yaml.colon-space) */
     bool entry = entry_or_item(u, un) || glued_key(u, un);
-    if (l.ind == 0 && m.ind == 0 && doc_marker(u, un))
-        prose = !colon;                 /* a sentence, then `---`: a preamble, not a first document */
+    if (l.ind == 0 && m.ind == 0 && doc_marker(u, un)) {
+        /* a sentence, then `---`: a preamble, not a first document; unless nothing
+         * but markers and closing lines follows (`m` + `---`: the document itself,
+         * with a front-matter closer) */
+        size_t q = pos;
+        int nq = n2;
+        line_t r;
+        bool more = false;
+        while (!more && next_line(s, len, &q, &r, &nq))
+            more = !(r.ind == 0 && doc_marker(s + r.a, r.e - r.a)) && s[r.a] != '#' &&
+                   !mf_cand_closer_line(s + r.a - r.ind, r.e - r.a + r.ind);
+        prose = !colon && more;
+    }
     else if (t[tn - 1] == ':' && (tn < 2 || t[tn - 2] != ':'))
         prose = m.ind == l.ind && entry;
     else if (!colon)
@@ -296,8 +314,8 @@ static bool after_separator(const char *s, size_t a)
             return false;
         if (pe - pa == 3 && memcmp(s + pa, "---", 3) == 0)
             return pa > 0;
-        if (!mf_cand_closer_line(s + pa, pe - pa))
-            return false;
+        if (!mf_cand_closer_line(s + pa, pe - pa) && !open_tag_line(NULL, s + pa, pe - pa))
+            return false;               /* a bare tag line (`<yaml>`, for yaml.xml-tag-lines) is passed over too */
     }
     return false;
 }
@@ -457,13 +475,32 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
                 continue;
             }
         }
+        if (cut < len && open_tag_line(NULL, t, tn) && after_separator(s, a)) {
+            cut = a;                    /* `---` + `<yaml>` + `Notes: ...`: the tag line goes with the prose */
+            continue;
+        }
         if (cut < len && e - a == 3 && memcmp(t, "---", 3) == 0 && a > 0) {
             cut = a;                    /* the document separator before trailing prose */
             continue;
         }
+        if (cut < len && t[0] == '#')
+            continue;                   /* a comment line above the prose (`#note: done`): the line above it decides */
         /* the first line above the prose must be part of a block structure, or end
-         * the document (`...`, as an emitter writes after a `|+` value) */
-        if (cut == len || !(text || t[0] == ' ' || entry_or_item(t, tn) || (tn == 3 && memcmp(t, "...", 3) == 0)))
+         * the document (`...`, as an emitter writes after a `|+` value); terminal
+         * noise glued to its end (`items:\x1b[0m`) is trimmed from it, and an entry
+         * missing its colon or dash space (`owner:a`, `-id: x`, for yaml.colon-space
+         * and yaml.dash-space) is one too */
+        if (cut < len) {
+            int nl_line;
+            bool nl_keep;
+            tn = mf_cand_noise_cut(t, tn, &nl_line, &nl_keep);
+            while (tn > 0 && (t[tn - 1] == ' ' || t[tn - 1] == '\t'))
+                tn--;
+        }
+        if (cut == len || tn == 0 ||
+            !(text || t[0] == ' ' || entry_or_item(t, tn) || glued_key(t, tn) ||
+              (tn > 1 && t[0] == '-' && (entry_or_item(t + 1, tn - 1) || glued_key(t + 1, tn - 1))) ||
+              (tn == 3 && memcmp(t, "...", 3) == 0)))
             return len;
         if (line) {
             int n = 1;

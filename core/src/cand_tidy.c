@@ -205,9 +205,14 @@ size_t mf_cand_closer_tail(const char *s, size_t len, bool fences)
         size_t j = e;                   /* a closing mark ends in '`', '~' or '>' (a `---` in '-'): else no need to find the line start */
         while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t' || s[j - 1] == '\r'))
             j--;
-        if (j > 0 && s[j - 1] != '\n' && s[j - 1] != '`' && s[j - 1] != '~' && s[j - 1] != '>' && s[j - 1] != '-')
-            break;
+        bool mark_end = !(j > 0 && s[j - 1] != '\n' && s[j - 1] != '`' && s[j - 1] != '~' && s[j - 1] != '>' &&
+                          s[j - 1] != '-');
         size_t a = e;
+        while (!mark_end && a > 0 && s[a - 1] != '\n' && e - a < 4096)
+            a--;                        /* only a commented closer (`--- # end of front matter`) may end otherwise */
+        if (!mark_end && !(a > 0 && s[a - 1] == '\n' && bare_dashes(s + a, e - a)))
+            break;
+        a = e;
         while (a > 0 && s[a - 1] != '\n')
             a--;
         bool blank = true;

@@ -150,6 +150,9 @@ void mf_yaml_lines_free(mf_yaml_lines *lines);
 /* Repairs run before the first parse, because the malformed text also parses
  * with a different value (`steps:` then `-name: x`, seed 000 #9); returns changes. */
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w);
+/* Only the misread repair that never guesses (yaml.front-matter-closer): what the pipeline keeps
+ * of the misread repairs when the guessing ones led to no loadable text. */
+size_t mf_yaml_repair_misread_sure(mf_buf *text, const mf_profile *p, mf_warnings *w);
 /* False when rule mf_yaml_repairs[index] cannot change text [s, s+n): it lacks
  * every byte the rule repairs, or every kind of line it rewrites (the group driver
  * then skips the rule). */

@@ -138,6 +138,39 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
     return 0;
 }
 
+/* Pass B's YAML repair groups over text, re-parsing after each group that
+ * changed it: 1 when a parse succeeded (*v set), 0 when none did (the best
+ * error offered), -1 when a cap or out-of-memory ends the run (the error is
+ * in R->r; text and w are freed). */
+static int repair_groups(run *R, mf_buf *text, json_t **v, mf_warnings *w)
+{
+    mf_error err = {0};
+    mf_yaml_lines *lines = NULL; /* one line model for the groups up to the next parse */
+    int ok = 0;
+    for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
+        if (mf_yaml_repair_group_on(g, text, &lines, R->p, w) == 0)
+            continue;
+        size_t repaired = w->count;
+        mf_yaml_lines_free(lines); /* not held through the parse: peak memory stays the parse's */
+        lines = NULL;
+        ok = parse_and_finish(R, mf_buf_cstr(text), text->len, true, v, w, &err) == 0;
+        if (!ok && mf_error_is_final(&err)) {
+            mf_error_clear(&R->r->error);
+            R->r->error = err;
+            mf_warnings_clear(w);
+            mf_buf_free(text);
+            return -1;
+        }
+        if (!ok) {
+            offer_error(R, &err);
+            mf_error_clear(&err);
+            mf_warnings_truncate(w, repaired); /* keep repair warnings, drop normalizer ones */
+        }
+    }
+    mf_yaml_lines_free(lines);
+    return ok;
+}
+
 /* Try one candidate; on success fill R->r and return 1 (or stash a weak win);
  * -1 when a cap or out-of-memory ends the whole run (the error is in R->r). */
 static int try_candidate(run *R, mf_candidate *c, bool repair)
@@ -184,30 +217,9 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         }
     }
     if (!ok && repair && R->p->format == MF_FORMAT_YAML) {
-        mf_yaml_lines *lines = NULL; /* one line model for the groups up to the next parse */
-        for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
-            size_t keep = w.count;
-            if (mf_yaml_repair_group_on(g, &text, &lines, R->p, &w) == 0)
-                continue;
-            size_t repaired = w.count;
-            mf_yaml_lines_free(lines); /* not held through the parse: peak memory stays the parse's */
-            lines = NULL;
-            ok = parse_and_finish(R, mf_buf_cstr(&text), text.len, true, &v, &w, &err) == 0;
-            if (!ok && mf_error_is_final(&err)) {
-                mf_yaml_lines_free(lines);
-                mf_error_clear(&R->r->error);
-                R->r->error = err;
-                mf_warnings_clear(&w);
-                mf_buf_free(&text);
-                return -1;
-            }
-            if (!ok) {
-                offer_error(R, &err);
-                mf_warnings_truncate(&w, repaired); /* keep repair warnings, drop normalizer ones */
-            }
-            (void)keep;
-        }
-        mf_yaml_lines_free(lines);
+        ok = repair_groups(R, &text, &v, &w);
+        if (ok < 0)
+            return -1;
     }
     if (!ok && repair && yaml && misread > 0) {
         /* the misread repairs guessed (`-e: m` under `changes:` as a list item), and neither that
@@ -215,6 +227,8 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         mf_warnings_clear(&w);
         mf_buf_free(&text);
         mf_buf_put(&text, c->text, c->len);
+        mf_yaml_repair_misread_sure(&text, R->p, &w); /* a trailing `---` closer is no guess: it stays dropped */
+        size_t sure = w.count;
         ok = parse_and_finish(R, mf_buf_cstr(&text), text.len, true, &v, &w, &err) == 0;
         if (!ok && mf_error_is_final(&err)) {
             mf_error_clear(&R->r->error);
@@ -223,8 +237,16 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
             mf_buf_free(&text);
             return -1;
         }
-        if (!ok)
+        if (!ok) {
             offer_error(R, &err); /* a schema error of the text as written outranks the guess's syntax error */
+            mf_error_clear(&err);
+            mf_warnings_truncate(&w, sure);
+            /* the text as written may need the structural repairs the guess's text could not use
+             * (`-atrix:` + a stray `<yaml>` line: the tag line goes, the key stays) */
+            ok = repair_groups(R, &text, &v, &w);
+            if (ok < 0)
+                return -1;
+        }
     }
     if (!ok) {
         mf_warnings_clear(&w);

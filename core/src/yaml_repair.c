@@ -45,8 +45,8 @@
     X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3, "\\", NULL, 0)                        \
     X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3, "\"'", NULL, YR_OPENS_DQ | YR_OPENS_SQ) \
     X(MF_RULE_ID(YAML_UNCLOSED_FLOW), unclosed_flow, 3, "[{", NULL, 0)                          \
-    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3, ":", NULL, 0)                           \
     X(MF_RULE_ID(YAML_DOUBLED_QUOTES), doubled_quotes, 3, "\"'", "\"\"''", 0)                   \
+    X(MF_RULE_ID(YAML_DUPLICATE_KEY), duplicate_key, 3, ":", NULL, 0)                           \
     X(MF_RULE_ID(YAML_ITEM_COLON), item_colon, 3, ":", NULL, 0)                                 \
     X(MF_RULE_ID(YAML_FREE_TEXT), free_text, 3, NULL, NULL, 0)                                  \
     X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL, YR_QUOTE_MORE)               \
@@ -394,6 +394,20 @@ static const model_rule misread_rules[] = {
     {0, yr_fix_item_colon, ":", NULL, 0},
     {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>+#", NULL, 0},
     {0, NULL, NULL, NULL, 0}};
+
+/* The misread repair that never guesses: a trailing bare `---` closer. */
+static const model_rule misread_sure_rules[] = {{0, yr_fix_front_matter_closer, "-", NULL, 0},
+                                                 {0, NULL, NULL, NULL, 0}};
+
+size_t mf_yaml_repair_misread_sure(mf_buf *text, const mf_profile *p, mf_warnings *w)
+{
+    if (!yr_may_end_with_doc_start(mf_buf_cstr(text), text->len))
+        return 0;
+    mf_yaml_lines *m = NULL;
+    size_t n = lines_of(&m) ? run_chain(misread_sure_rules, 0, text, m, p, w) : 0;
+    mf_yaml_lines_free(m);
+    return n;
+}
 
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {

@@ -173,31 +173,31 @@ static bool plain_scalar_doc(const char *s, size_t n)
 /* An empty artifact or a one-line plain scalar plus one sentence is a valid
  * scalar document: nothing tells the prose from the artifact (terminal
  * noise an earlier op added does not count). */
-bool mt_empty_artifact(const mf_op_ctx *ctx)
+static bool empty_text(const char *text, size_t len)
 {
     size_t i = 0;
-    while (i < ctx->len && blank_or_noise(ctx->text, ctx->len, &i))
+    while (i < len && blank_or_noise(text, len, &i))
         ;
     size_t e = i;
-    for (size_t k = i; k < ctx->len;) {     /* just past the last non-noise byte */
+    for (size_t k = i; k < len;) {     /* just past the last non-noise byte */
         size_t j = k;
-        if (blank_or_noise(ctx->text, ctx->len, &j))
+        if (blank_or_noise(text, len, &j))
             k = j;
         else
             e = ++k;
     }
     for (size_t r = 0; r < sizeof roles / sizeof *roles; r++) {    /* '[error] \\' is the scalar '\\' */
         size_t rl = strlen(roles[r]);
-        if (e - i > rl + 1 && !memcmp(ctx->text + i, roles[r], rl) && ctx->text[i + rl] == ' ' &&
-            !memchr(ctx->text + i, '\n', e - i)) {
+        if (e - i > rl + 1 && !memcmp(text + i, roles[r], rl) && text[i + rl] == ' ' &&
+            !memchr(text + i, '\n', e - i)) {
             i += rl + 1;
             break;
         }
     }
-    if (e == i || (e - i == 3 && !memcmp(ctx->text + i, "---", 3)))
+    if (e == i || (e - i == 3 && !memcmp(text + i, "---", 3)))
         return true;
     /* one plain scalar line ("null", "~", "done"): a sentence next to it is as much the document */
-    const char *t = ctx->text + i;
+    const char *t = text + i;
     size_t n = e - i;
     if (memchr(t, '\n', n))    /* a multi-line plain scalar is as much one scalar */
         return t[0] != '-' && t[0] != '[' && t[0] != '{' && plain_scalar_doc(t, n);
@@ -207,6 +207,49 @@ bool mt_empty_artifact(const mf_op_ctx *ctx)
         if (t[k] == ':' && (t[k + 1] == ' ' || t[k + 1] == '\t'))
             return false;
     return t[n - 1] != ':';
+}
+
+/* Is [s, s+n) a document marker line (`---`, `--- # end of front matter`,
+ * `...`) at column 0? */
+static bool marker_line(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n < 3 || (memcmp(s, "---", 3) && memcmp(s, "...", 3)))
+        return false;
+    return n == 3 || ((s[3] == ' ' || s[3] == '\t') && memchr(s + 3, '#', n - 3));
+}
+
+/* An empty artifact or a one-scalar document, seen through what earlier ops
+ * wrapped around it: transcript role prefixes on each line, front-matter
+ * markers (`---` + `m` + `---`: yaml.front-matter-closer) and lines of
+ * terminal noise. Such a text holds no structure either. */
+bool mt_empty_artifact(const mf_op_ctx *ctx)
+{
+    if (empty_text(ctx->text, ctx->len))
+        return true;
+    mt_buf b = {0};
+    bool changed = false;
+    int e = 0;
+    for (size_t a = 0; a < ctx->len;) {
+        const char *nl = memchr(ctx->text + a, '\n', ctx->len - a);
+        size_t end = nl ? (size_t)(nl - ctx->text) : ctx->len, k = a;
+        for (size_t r; (r = mt_role_prefix(ctx->text + k, end - k));)
+            for (k += r; k < end && ctx->text[k] == ' ';)
+                k++;
+        size_t j = k;
+        while (j < end && blank_or_noise(ctx->text, end, &j))
+            ;
+        if (j == end || marker_line(ctx->text + k, end - k))
+            changed = true;             /* a marker or noise line: no part of the document */
+        else
+            e |= mt_put(&b, ctx->text + k, end - k) | mt_putc(&b, '\n');
+        changed |= k > a;
+        a = end + 1;
+    }
+    bool empty = !e && changed && empty_text(b.s ? b.s : "", b.len);
+    mt_free(&b);
+    return empty;
 }
 
 /* Does libyaml parse the text as it is? */
@@ -384,9 +427,36 @@ static const char *fence_tag(mf_op_ctx *ctx)
     return mt_is_yaml(ctx) ? y[mt_rand(ctx, 2)] : j[mt_rand(ctx, 2)];
 }
 
-static int fence(mf_op_ctx *ctx, const char *tag, bool close)
+/* Does a line of the text, at any indentation (past role prefixes), start
+ * with a fence (``` or ~~~)? Core reads such a line as a fence too (a plain
+ * scalar's continuation ` ``` - ` opens an inner fence), so a fence put
+ * around it, or an orphan closer after it, is no longer what the rules trim. */
+static bool fence_line_anywhere(const mf_op_ctx *ctx)
 {
     if (mt_has_fence(ctx))
+        return true;
+    for (size_t a = 0; a < ctx->len;) {
+        const char *nl = memchr(ctx->text + a, '\n', ctx->len - a);
+        size_t end = nl ? (size_t)(nl - ctx->text) : ctx->len, k = a;
+        for (;;) {
+            while (k < end && (ctx->text[k] == ' ' || ctx->text[k] == '\t'))
+                k++;
+            size_t r = mt_role_prefix(ctx->text + k, end - k);
+            if (!r)
+                break;
+            k += r;
+        }
+        if (k + 3 <= end && (ctx->text[k] == '`' || ctx->text[k] == '~') && ctx->text[k + 1] == ctx->text[k] &&
+            ctx->text[k + 2] == ctx->text[k])
+            return true;
+        a = end + 1;
+    }
+    return false;
+}
+
+static int fence(mf_op_ctx *ctx, const char *tag, bool close)
+{
+    if (fence_line_anywhere(ctx))
         return 0;
     /* a fence around an empty or one-scalar artifact holds no structure: cand.fence
      * takes only structured text, and the fenced scalar is as much prose */
@@ -509,7 +579,7 @@ int mt_op_cand_control(mf_op_ctx *ctx)
  * (an empty fenced block, or a fenced artifact), no orphan to trim. */
 int mt_op_cand_orphan_fence(mf_op_ctx *ctx)
 {
-    if (mt_has_fence(ctx))
+    if (fence_line_anywhere(ctx))
         return 0;
     return trailer(ctx, ends_nl(ctx) ? "```\n" : "\n```\n");
 }

@@ -548,8 +548,11 @@ int mt_op_yaml_code_fence(mf_op_ctx *ctx)
     bool nl = ctx->len && ctx->text[ctx->len - 1] == '\n';
     int rc = mt_puts(&b, "```") | mt_puts(&b, tag) | mt_putc(&b, '\n') | mt_put(&b, ctx->text, ctx->len) |
              mt_puts(&b, nl ? "```\n" : "\n```\n");
+    bool empty = mt_empty_artifact(ctx);
     rc = mt_ctx_commit(ctx, &b, rc);
     ctx->prose_key = rc == 1;   /* a later wrapper indents the fence lines into the artifact */
+    if (rc == 1 && empty)       /* a fenced one-scalar document holds no structure: as much prose (cand.fence's rule) */
+        ctx->contract = MF_CONTRACT_RAW;
     return rc;
 }
 

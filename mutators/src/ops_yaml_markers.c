@@ -149,14 +149,38 @@ static bool noise_only(const char *s, size_t n, bool blank_ok)
     return noise;
 }
 
+/* A line that is only transcript role prefixes, then blanks, a comment or a
+ * closer line (`[user] `, `[tool] \x7f`, `[user] ```')? */
+static bool prefixed_tail_line(const mt_line *l)
+{
+    const char *s = l->s;
+    size_t n = l->len, r0 = n;
+    for (size_t r; (r = mt_role_prefix(s, n));)
+        for (s += r, n -= r; n && *s == ' ';)
+            s++, n--;
+    if (n == r0)
+        return false;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+        n--;
+    if (n == 0 || s[0] == '#')
+        return true;
+    mt_line t = *l;
+    t.s = s;
+    t.len = n;
+    t.indent = 0;
+    return tail_closer_line(&t);
+}
+
 static bool ends_with_marker(const mf_op_ctx *ctx)
 {
     mt_lines ls;
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
         return true;
     size_t i = ls.n;
-    /* closer lines after the marker (noise, `</yaml>`) hide no closer: a second one is still a second document */
-    while (i > 0 && (ls.v[i - 1].blank || ls.v[i - 1].comment || tail_closer_line(&ls.v[i - 1])))
+    /* closer lines after the marker (noise, `</yaml>`) hide no closer: a second one is still a second document;
+     * nor does a transcript role prefix a later op put on them (`[user] ` alone, `[user] ```') */
+    while (i > 0 && (ls.v[i - 1].blank || ls.v[i - 1].comment || tail_closer_line(&ls.v[i - 1]) ||
+                     prefixed_tail_line(&ls.v[i - 1])))
         i--;
     bool marker = false;
     if (i > 0 && ls.v[i - 1].indent == 0) {

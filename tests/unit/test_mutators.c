@@ -1420,6 +1420,75 @@ static void test_run6_finder_sites(void **state)
     }
 }
 
+/* Session 7 run 7 (cand): ops around a one-scalar document in front-matter
+ * markers, stacked closers behind role prefixes, fences near indented fence lines. */
+static void test_session7_cand_sites(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    /* 90fecf12, ee41565d, 560dc409: `---` + `m` + `---` is one scalar: a fence or prose
+     * around it holds no structure (raw); a mapping in the same markers stays exact */
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\n"
+                                 "op: yaml.front-matter-closer seed=8326836979383385202\nop: cand.fence seed=2\n---\nm\n",
+                                 &raw),
+                     MF_CONTRACT_RAW);
+    free(raw);
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\n"
+                                 "op: yaml.front-matter-closer seed=8326836979383385202\nop: cand.fence seed=2\n---\n"
+                                 "a: 1\nb: x\n",
+                                 &raw),
+                     MF_CONTRACT_EXACT);
+    assert_non_null(strstr(raw, "```"));
+    free(raw);
+    /* cd9e95cf: yaml.code-fence around one scalar is as much prose (raw), around a mapping exact */
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\nop: yaml.code-fence seed=3523632203244327132\n"
+                                 "---\nm\n", &raw),
+                     MF_CONTRACT_RAW);
+    free(raw);
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\nop: yaml.code-fence seed=3523632203244327132\n"
+                                 "---\na: 1\nb: x\n", &raw),
+                     MF_CONTRACT_EXACT);
+    free(raw);
+    /* a0f09330: the same through transcript role prefixes and a noise line */
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\n"
+                                 "op: yaml.front-matter-closer seed=8326836979383385202\n"
+                                 "op: cand.transcript-prefix seed=12312229364924943244\n"
+                                 "op: cand.control-chars seed=2391864980743201921\nop: cand.fence seed=10967197914931433151\n"
+                                 "---\nm\n",
+                                 &raw),
+                     MF_CONTRACT_RAW);
+    free(raw);
+    /* a3862ed1, 6ff3e26c, 178ad3da: an indented fence line in the artifact (` ``` - `, a plain
+     * scalar's continuation) is a fence to core: no fence around it, no orphan closer after it */
+    static const char *const fence_ops[] = {"cand.fence", "cand.fence-unclosed", "cand.fence-wrong-tag",
+                                            "cand.orphan-fence"};
+    for (size_t k = 0; k < 4; k++)
+        for (int seed = 1; seed < 6; seed++) {
+            char text[300];
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: %s seed=%d\n---\n"
+                     "matrix:\n  -l.\n ``` - \n", fence_ops[k], seed);
+            contract_of(text, &raw);
+            assert_string_equal(raw, "matrix:\n  -l.\n ``` - \n");
+            free(raw);
+        }
+    /* ad22c47b-r0a7554a5, 3740cf7b, 4f1f4c63: a closer followed by role-prefixed blank,
+     * noise or fence lines is still the closer: no second one is stacked */
+    contract_of("malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=15856695172039395980\n"
+                "op: cand.transcript-prefix seed=734136167238751001\n"
+                "op: yaml.front-matter-closer seed=5206717156983884845\n---\ni\n",
+                &raw);
+    assert_null(strstr(raw, "end of front matter"));
+    free(raw);
+    contract_of("malform-case 1\nprofile: generic_yaml\nop: cand.transcript-prefix seed=734136167238751001\n"
+                "op: yaml.front-matter-closer seed=5206717156983884845\nop: cand.orphan-fence seed=9377662249401802784\n"
+                "op: cand.transcript-prefix seed=12312229364924943244\n"
+                "op: yaml.front-matter-closer seed=2700869870103919973\n---\ni\n",
+                &raw);
+    size_t len = strlen(raw);
+    assert_true(len >= 4 && strcmp(raw + len - 4, "```\n") == 0);
+    free(raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1427,7 +1496,8 @@ int main(void)
         cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
-        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites), cmocka_unit_test(test_session7_prof1_sites),
+        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
+        cmocka_unit_test(test_session7_cand_sites), cmocka_unit_test(test_session7_prof1_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),
     };

@@ -184,7 +184,7 @@ static void test_prd(void **state)
     mf_warnings w = {0};
     mf_error err = {0};
     mf_options o = {0};
-    json_t *context = J("{\"ticket_id\": \"LT-9\", \"interview_sha256\": \"ab\"}");
+    json_t *context = J("{\"ticket_id\": \"LT-9\", \"interview_sha256\": \"3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b\"}");
     o.context = context;
     json_t *v;
     assert_int_equal(run("prd", "prd",
@@ -193,7 +193,7 @@ static void test_prd(void **state)
                          &o, &v, &w, &err), 0);
     assert_json(v, "{\"schema_version\": 1, \"status\": \"draft\", \"ticket_id\": \"LT-9\","
                    " \"epics\": [{\"id\": \"EPIC-2\", \"user_stories\": [{\"id\": \"US-1-2\"}, {\"id\": \"US-1-1\"}]},"
-                   " {\"id\": \"EPIC-1\"}], \"source_interview\": {\"content_sha256\": \"ab\"}}");
+                   " {\"id\": \"EPIC-1\"}], \"source_interview\": {\"content_sha256\": \"3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b\"}}");
     assert_fixed_point("prd", "prd", v, &o);
     json_decref(v);
     mf_warnings_clear(&w);
