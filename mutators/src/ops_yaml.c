@@ -172,6 +172,13 @@ static bool s_nested(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
             !in_set(kids, c->s + c->body, c->key_len) || scalar(c, &v) == 0)
             return false;
     }
+    /* a sibling after them that is a whitelisted child too (`answer:` + `  skipped: false` +
+     * `selected: []`): flattened, no rule can tell where the children end (run 7 259489cd) */
+    while (j < ls->n && (ls->v[j].blank || ls->v[j].comment))
+        j++;
+    if (j < ls->n && ls->v[j].indent == l->indent && !ls->v[j].dash && ls->v[j].key_len &&
+        in_set(kids, ls->v[j].s + ls->v[j].body, ls->v[j].key_len))
+        return false;
     return nk > 0;
 }
 

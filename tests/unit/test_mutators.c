@@ -977,6 +977,14 @@ static void test_session7_prof1_sites(void **state)
         n = strlen(raw);
         assert_true(n > 18 && strstr(raw + n - 18, "answered_at: \"2\"\n"));
         free(raw);
+        /* yaml.nested-children flattens no children followed by a sibling that is a whitelisted
+         * child too: `selected: []` beside `answer:` would join them (259489cd) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.nested-children seed=%d\n---\n"
+                 "questions:\n  - id: Q04\n    phase: assembly\n    question: I\n    answer:\n      skipped: false\n"
+                 "    selected: []\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "      skipped: false\n"));
+        free(raw);
     }
 }
 
