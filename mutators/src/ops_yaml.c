@@ -708,7 +708,21 @@ static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
         k++;
     bool deeper = k < ls->n && ls->v[k].indent > l->indent;
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper &&
+    size_t n = scalar(l, &v);
+    /* a quoted value left open on its line (`question: "` + `stgres or SQLite?"`): repeated,
+     * the copy's quote closes the first and the value's next line is left outside (run 7 5af787ea) */
+    bool closed = true;
+    if (n > 0 && (v[0] == '"' || v[0] == '\'')) {
+        closed = false;
+        for (size_t q = 1; q < n && !closed; q++)
+            if (v[0] == '"' && v[q] == '\\')
+                q++;
+            else if (v[q] == v[0] && v[0] == '\'' && q + 1 < n && v[q + 1] == '\'')
+                q++;
+            else
+                closed = v[q] == v[0];
+    }
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && n > 0 && closed && !deeper &&
            !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
 }
 

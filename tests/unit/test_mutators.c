@@ -985,6 +985,12 @@ static void test_session7_prof1_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "      skipped: false\n"));
         free(raw);
+        /* yaml.duplicate-key repeats no line whose quoted value stays open (5af787ea) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.duplicate-key seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: \"\nstgres or SQLite?\"\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "    phase: foundation\n    question: \"\nstgres"));
+        free(raw);
     }
 }
 
