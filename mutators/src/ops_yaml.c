@@ -999,7 +999,14 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
                 return false;
             break;
         }
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && p->dash &&
+    size_t n = scalar(l, &v);
+    /* a flow collection left open on the line (`question_ids: [Q02`, yaml.unclosed-flow's):
+     * moved left, the next properties sit deeper than its key, which the rule reads as the
+     * collection continued (run 7 43d60ca2) */
+    int depth = 0;
+    for (size_t k = 0; n && (v[0] == '[' || v[0] == '{') && k < n; k++)
+        depth += (v[k] == '[' || v[k] == '{') - (v[k] == ']' || v[k] == '}');
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && n > 0 && depth <= 0 && p->dash &&
            p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }
 

@@ -991,6 +991,15 @@ static void test_session7_prof1_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "    phase: foundation\n    question: \"\nstgres"));
         free(raw);
+        /* yaml.property-indent moves no property whose flow collection stays open (43d60ca2) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.unclosed-flow seed=1\n"
+                 "op: yaml.property-indent seed=%d\n---\nquestions:\n  - id: Q01\n    phase: foundation\n"
+                 "    question: W\ncoverage:\n  gap_resolutions:\n    - gap: x\n      question_ids: [Q01]\n"
+                 "      resolution: A\n", seed);
+        contract_of(text, &raw);
+        if (strstr(raw, "[Q01\n"))
+            assert_non_null(strstr(raw, "\n      question_ids: [Q01\n      resolution: A\n"));
+        free(raw);
     }
 }
 
