@@ -960,12 +960,7 @@ static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     bool block = false;
     for (size_t k = i; j && k < j; k++)
         block |= !ls->v[k].block_body && mt_line_block_indicator(&ls->v[k]);
-    /* a sibling holding more keys on its line (`- id: Q04 phase: assembly`, yaml.inline-keys'):
-     * split, they sit at the drifted dash's key column, its other properties at the list's,
-     * and no rule moves them back together (run 7 4ba5ae77) */
-    const char *v;
-    size_t n = j ? scalar(&ls->v[j], &v) : 0;
-    return j && block && !has(v, n, ": ") && drifts(ls, i, j) != 0;
+    return j && block && drifts(ls, i, j) != 0;
 }
 
 /* Shift the dash line of the next sibling by 1-3 spaces (drifts); its properties stay. */
