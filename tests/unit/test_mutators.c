@@ -985,6 +985,12 @@ static void test_session7_prof1_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "      skipped: false\n"));
         free(raw);
+        /* yaml.front-matter-closer opens no front matter above a transcript role prefix (638f1c87) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: refinement_changes\nop: cand.transcript-prefix seed=12312229364924943244\n"
+                 "op: yaml.front-matter-closer seed=%d\n---\nchanges:\n  - type: added\n    item_id: r\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "---\n["));
+        free(raw);
         /* yaml.duplicate-key repeats no line whose quoted value stays open (5af787ea) */
         snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.duplicate-key seed=%d\n---\n"
                  "questions:\n  - id: Q01\n    phase: foundation\n    question: \"\nstgres or SQLite?\"\n", seed);
