@@ -52,7 +52,7 @@
     X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL, YR_QUOTE_MORE)               \
     X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3, "\"'", NULL, YR_QUOTE_MORE)         \
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3, "|>+\"'", NULL, 0)          \
-    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>+#", NULL, 0)          \
+    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>\"'+#", NULL, 0)       \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3, "|", NULL, YR_QUOTE_MORE)                     \
     X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3, "`@|>*", NULL, 0)             \
     X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3, "\"'+#", NULL, 0)                           \
@@ -227,6 +227,22 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
     if (!m)
         return 0;
     size_t n = 0;
+    if (group == 2) {
+        /* a quote group 3 closes first hides the lines it runs over from group 2, which
+         * would read them wrong (`handle: "@` then `- id: S` in a later value's text made
+         * `- id:pe` a keyed item's sibling): group 3 runs group 2 after closing it */
+        mf_buf probe = {0};
+        mf_warnings pw = {0};
+        model_rule one[2] = {{2, yr_fix_unclosed_quote, "\"'", NULL, YR_OPENS_DQ | YR_OPENS_SQ}, {0, NULL, NULL, NULL, 0}};
+        mf_yaml_lines *pm = NULL; /* a model of its own: m stays the model of text */
+        mf_buf_put(&probe, mf_buf_cstr(text), text->len);
+        size_t closes = lines_of(&pm) ? run_chain(one, 2, &probe, pm, p, &pw) : 0;
+        mf_yaml_lines_free(pm);
+        mf_buf_free(&probe);
+        mf_warnings_clear(&pw);
+        if (closes)
+            return 0;
+    }
     /* a quote group 3 closed no longer hides the lines the open quote ran over
      * (a bare tag, a fence, `-id: Q`, `tests: p lint: p`): groups 1 and 2 look
      * again, before the scalar rules (plain-colon would quote `p lint: p`) */
@@ -253,6 +269,15 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
         n += run_chain(model_rules, 1, text, m, p, w);
         n += run_chain(model_rules, 2, text, m, p, w);
     }
+    /* a repeated entry that the group's later rules repaired on one copy only (`""W""` after
+     * `"W"`, a drifted dash that ran the copy's value on) repeats its first exactly only now:
+     * yaml.duplicate-key looks again, as the loader refuses every repeated key */
+    for (const model_rule *r = model_rules; (group == 3 || group == 4) && more && r->fn; r++)
+        if (r->fn == yr_fix_duplicate_key) {
+            model_rule one[2] = {*r, {0, NULL, NULL, NULL, 0}};
+            one[0].group = group;
+            n += run_chain(one, group, text, m, p, w);
+        }
     return n;
 }
 
@@ -349,6 +374,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
         if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
             (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
             return true; /* `key: |#text` (block-header-comment) */
+        if (hash && hash > s + i && (hash[-1] == '"' || hash[-1] == '\''))
+            return true; /* maybe `key: 'text'#more` (block-header-comment) */
         if (!colons) { /* only `-word` / `-<TAB>` (dash-space) is left to look for */
             if (i + 1 < e && s[i] == '-') {
                 char c = s[i + 1];
@@ -371,6 +398,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             if (c == ' ' && (q ? q < e && s[q] == ':' : s[i + 2] != '"' && s[i + 2] != '\'')) {
                 /* a quoted item is item-colon's only as a quoted key */
                 const char *colon = memchr(s + (q ? q : i + 2), ':', e - (q ? q : i + 2));
+                while (colon && colon + 1 < s + e && colon[1] != ' ') /* the key's ':' (`- build:: x`) */
+                    colon = memchr(colon + 1, ':', (size_t)(s + e - colon) - 1);
                 if (colon && (colon + 1 == s + e || colon[1] == ' ') &&
                     (!yr_is_ident(s + i + 2, (size_t)(colon - s) - i - 2) ||
                      yr_is_header_key(s + i + 2, (size_t)(colon - s) - i - 2)))
@@ -401,7 +430,7 @@ static const model_rule misread_rules[] = {
     {0, yr_fix_front_matter_closer, "-", NULL, 0}, {0, yr_fix_dash_space, NULL, NULL, YR_DASH_TEXT},
     {0, yr_fix_colon_space_child, ":", NULL, 0},   {0, yr_fix_nested_children, NULL, NULL, 0},
     {0, yr_fix_item_colon, ":", NULL, 0},
-    {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>+#", NULL, 0},
+    {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>\"'+#", NULL, 0},
     {0, NULL, NULL, NULL, 0}};
 
 /* The misread repair that never guesses: a trailing bare `---` closer. */

@@ -314,6 +314,12 @@ size_t yr_value_end(const yr_line *l, const yr_entry *e, bool quotes);
 size_t yr_put_quoted(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t vend, size_t last);
 /* True when a plain scalar may start [s, s+n) (no quote, indicator, block header or flow start). */
 bool yr_plain_start(const char *s, size_t n);
+/* Where a document's first content line is a bare plain scalar (no key, no dash: `m`,
+ * `2`), YAML reads the lines after it up to the first comment, document marker or key
+ * line without a dash (an error there) as that scalar's text, `- x` lines too: mark[k]
+ * is 1 for those lines, else 0 (mark: d->count bytes). No rule reads them as entries
+ * (a quote written there would be text). */
+void yr_root_plain_mark(const yr_doc *d, unsigned char *mark);
 
 /* ---- profile lookups (p may be NULL) ---- */
 /* The whitelisted child list of parent key [k, k+n), or NULL. */

@@ -118,8 +118,11 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
                 } else if ((to = props_level(d, i, &e, lv, depth)) != x) {
                     while (lv[depth - 1].col > to)
                         depth--; /* the item's properties name its list */
-                } else if ((top->had_block || (top->col < x && x <= plain_col)) && diff(top->col, x) <= 3) {
-                    to = top->col; /* deeper with nothing to nest under, or drifted after a block */
+                } else if ((top->had_block || (top->col < x && (x <= plain_col || e.key))) && diff(top->col, x) <= 3) {
+                    /* deeper with nothing to nest under (a plain value before it may run on over the
+                     * line, but not when the item holds a key: `op: y` then `   - title: R`), or
+                     * drifted after a block */
+                    to = top->col;
                 } else {
                     if (top->col > x)
                         depth--;

@@ -50,13 +50,17 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
  * columns off is yaml.property-indent's to move. */
 static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess)
 {
+    bool block = false; /* a property opened a block scalar: a dash after it may have drifted */
     for (; k < d->count; k = next_content(d, k)) {
         const yr_line *l = &d->l[k];
         if (l->flags & YR_CONT)
             continue;
         size_t x = mf_line_indent((mf_line){l->s, l->n});
+        if (is_dash_at(l->s, l->n, x) && block && x != guess)
+            return guess; /* the dash drifted after the block (yaml.sequence-indent-drift moves it back) */
         if (is_dash_at(l->s, l->n, x))
             return x >= col && x + 2 >= guess && x < guess + 2 ? x : guess; /* a nested list sits at the properties' column or deeper */
+        block = block || (l->flags & YR_OPENS_BLOCK);
         if (x <= col)
             break;
     }
@@ -1069,6 +1073,16 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             if (nx < d->count) {
                 const yr_entry ne = yr_entry_at(d, nx);
                 fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
+            }
+        }
+        if (fire && e.dashes && !repeat) {
+            /* `- -key: v` whose next line is a plain mapping entry at -key's own column: that
+             * line is a property of the item's mapping, so -key is its first key (as a nested
+             * item `- - key: v` its mapping would start two columns deeper) */
+            size_t nx = next_content(d, i);
+            if (nx < d->count) {
+                const yr_entry ne = yr_entry_at(d, nx);
+                fire = !(ne.indent == e.content && plain_entry(&ne, d->l[nx].s));
             }
         }
         const char *first = at_col && !fire && !e.dashes ? at_col->first : NULL;

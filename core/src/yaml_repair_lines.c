@@ -216,18 +216,33 @@ size_t yr_fix_tag_documents(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     return yr_tag_document(d->text, d->len) ? yr_fix_xml_tag_lines(d, out, p, w) : 0;
 }
 
+/* `--- |` (a document whose root is a block scalar): its body is the lines
+ * after it that are blank or indented. */
+static bool marker_block_header(const yr_line *l)
+{
+    size_t k = 3;
+    if (l->n < 5 || memcmp(l->s, "---", 3) != 0 || (l->s[3] != ' ' && l->s[3] != '\t'))
+        return false;
+    while (k < l->n && (l->s[k] == ' ' || l->s[k] == '\t'))
+        k++;
+    return k < l->n && yr_is_block_header(l->s + k, l->n - k);
+}
+
 size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
     size_t changes = 0, first = (size_t)-1, last = (size_t)-1;
+    bool root_body = false; /* in the body of a `--- |` document's block scalar */
     wrapping_pair(d, &first, &last);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         size_t tn;
         const char *tag;
-        if ((i == first || i == last || (!yr_block_body(&blk, l) && !(l->flags & YR_CONT))) &&
+        root_body = (root_body && (mf_line_blank((mf_line){l->s, l->n}) || (l->n && l->s[0] == ' '))) ||
+                    marker_block_header(l);
+        if ((i == first || i == last || (!root_body && !yr_block_body(&blk, l) && !(l->flags & YR_CONT))) &&
             (tag = bare_tag(l, &tn)) != NULL) {
             mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);

@@ -99,9 +99,13 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
     yr_skip sk = {{0}, false};
     size_t changes = 0, hdr = NO_HEADER; /* the column of the last block header's key */
     bool left = false;                    /* a line after it fell to or left of hdr */
+    unsigned char *root = malloc(d->count + 1);
+    if (!root)
+        return 0;
+    yr_root_plain_mark(d, root);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_skip_line(&sk, l)) {
+        if (yr_skip_line(&sk, l) || root[i]) { /* root[i]: text of a root plain scalar */
             yr_put_line(&o, l);
             continue;
         }
@@ -163,6 +167,7 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         }
         i = next - 1;
     }
+    free(root);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }
@@ -914,14 +919,39 @@ bool yr_header_glued_comment(const char *s, size_t n)
     return k < n && s[k] == '#';
 }
 
+/* `key: 'text'#more`: a quoted scalar closed on the line with a '#' right
+ * after its closing quote. libyaml reads `#more` as a comment, like a glued
+ * header's (YAML 1.2: an error). Returns the column of the '#', or 0. */
+static size_t quote_glued_comment(const yr_line *l, const yr_entry *e)
+{
+    if (e->val >= e->end || (l->s[e->val] != '"' && l->s[e->val] != '\''))
+        return 0;
+    size_t q = yr_quote_end(l->s, e->end, e->val);
+    return q && q < e->end && l->s[q] == '#' ? q : 0;
+}
+
 static size_t fix_header_comment(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                                  mf_warnings *w)
 {
     (void)p;
     const yr_line *l = &d->l[i];
+    if (!yr_entry_valued(e))
+        return 0;
+    size_t k = quote_glued_comment(l, e);
+    if (k) {
+        yr_put(o, l->s, k);
+        yr_put(o, " ", 1);
+        yr_put(o, l->s + k, l->n - k);
+        yr_endl(o, YR_EOL(l));
+        mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
+                        "Read '%.*s' right after the quoted scalar %.*s as a comment, as YAML readers do "
+                        "(YAML 1.2 wants a blank before '#'): that text is not part of the value.",
+                        (int)(e->end - k), l->s + k, (int)(k - e->val), l->s + e->val);
+        return i + 1;
+    }
     if (!yr_header_glued_comment(l->s + e->val, e->end - e->val))
         return 0;
-    size_t k = e->val + 1;
+    k = e->val + 1;
     while (l->s[k] != '#')
         k++;
     yr_put(o, l->s, k);

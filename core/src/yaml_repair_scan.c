@@ -691,3 +691,30 @@ void yr_keyset_free(yr_keyset *k)
     k->s = NULL;
     k->n = NULL;
 }
+
+void yr_root_plain_mark(const yr_doc *d, unsigned char *mark)
+{
+    bool start = true, root = false; /* start: no content yet in this document */
+    for (size_t k = 0; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        mark[k] = 0;
+        if (l->flags & YR_CONT) {
+            start = root = false;
+            continue;
+        }
+        if (l->flags & YR_INERT) {
+            if (mf_line_blank((mf_line){l->s, l->n}))
+                continue;
+            root = false; /* a comment ends the scalar; a marker starts a new document */
+            start = start || (l->n >= 3 && memcmp(l->s, "---", 3) == 0);
+            continue;
+        }
+        const yr_entry e = yr_entry_at(d, k);
+        if (root && !(e.key && !e.dashes)) {
+            mark[k] = 1;
+            continue;
+        }
+        root = start && !e.key && !e.dashes && yr_plain_start(l->s + e.content, e.end - e.content);
+        start = false;
+    }
+}

@@ -200,6 +200,14 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
             kind[item] = wrap ? IC_WRAPPED : IC_OTHER;
             counts[seq[item] * IC_KINDS + kind[item]]++;
         }
+        if (item != (size_t)-1 && kind[item] == IC_STRING && e->key && !e->dashes &&
+            yr_entry_at(d, item).indent < col) {
+            /* `- id:Q` + a deeper `notes: x`: a property, so the item is a mapping
+             * written wrong (yaml.colon-space's), no string */
+            counts[seq[item] * IC_KINDS + kind[item]]--;
+            kind[item] = IC_OTHER;
+            counts[seq[item] * IC_KINDS + kind[item]]++;
+        }
         yr_entry it;
         if (e->dashes) {
             if (!depth || st[depth - 1].col != col) {
@@ -252,9 +260,19 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     }
     yr_out o = {.b = out, .d = d};
     size_t changes = 0;
+    unsigned char *root = malloc(d->count + 1);
+    if (!root) {
+        free(seq), free(kind), free(counts);
+        return 0;
+    }
+    yr_root_plain_mark(d, root);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         const uint32_t *c = &counts[seq[i] * IC_KINDS];
+        if (root[i]) { /* `- x: y` under a root plain scalar is its text */
+            yr_put_line(&o, l);
+            continue;
+        }
         /* broken and wrapped items have no other reading: whatever their siblings. The
          * others are decided on counts that taking them does not change (a taken item
          * counts as the string it becomes), so a second repair decides the same. */
@@ -298,7 +316,7 @@ size_t yr_fix_item_colon(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         i = last;
         changes++;
     }
-    free(seq), free(kind), free(counts);
+    free(seq), free(kind), free(counts), free(root);
     return yr_finish(&o, d, changes);
 }
 

@@ -2,6 +2,7 @@
  * quotes doubled (""Hello"" / ''Ada''), and a list item that needs quotes
  * (it holds ": ") written plain among plain string items. Both exact: the
  * YAML rules yaml.doubled-quotes and yaml.item-colon give the string back. */
+#define _GNU_SOURCE /* memmem */
 #include <string.h>
 #include "mut_internal.h"
 
@@ -41,8 +42,10 @@ int mt_op_yaml_doubled_quotes(mf_op_ctx *ctx)
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
         return -1;
     size_t sites[512], m = 0, a, z;
+    /* a value holding ': ' is left: doubled quotes no longer protect it, and a known key
+     * after it (`notes: ''fi   text: p''`) reads as the next entry (yaml.inline-known-keys) */
     for (size_t i = 0; i < ls.n && m < 512; i++)
-        if (simple_quoted(&ls.v[i], ctx->text, &a, &z))
+        if (simple_quoted(&ls.v[i], ctx->text, &a, &z) && !memmem(ctx->text + a, z - a, ": ", 2))
             sites[m++] = i;
     int rc = 0;
     if (m) {
@@ -63,8 +66,8 @@ static bool plain_ok(const char *s, size_t n)
     if (!n || strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) || s[n - 1] == ':' || s[n - 1] == ' ' || s[0] == ' ')
         return false;
     for (size_t i = 0; i < n; i++)
-        if (s[i] == '#' || s[i] == '\t')
-            return false;
+        if (s[i] == '#' || s[i] == '\t' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return false; /* a control character (a lone '\r' breaks the line) reads otherwise unquoted */
     return true;
 }
 
@@ -97,6 +100,13 @@ int mt_op_yaml_item_colon(mf_op_ctx *ctx)
             if (in[k] == ':' && in[k + 1] == ' ')
                 colon = colon ? in + n : in + k;   /* exactly one ": " */
         if (!colon || colon == in + n || !plain_ok(in, n))
+            continue;
+        /* the text after ": " read as a mapping value starts no flow collection, alias,
+         * tag, block scalar or list (`- Use it: [x`: yaml.unclosed-flow reads a list) */
+        const char *val = colon + 2;
+        while (val < in + n && *val == ' ')
+            val++;
+        if (val < in + n && !plain_ok(val, (size_t)(in + n - val)))
             continue;
         /* every sibling item (same indent, same list) a plain scalar on one line */
         bool ok = true, other = false;

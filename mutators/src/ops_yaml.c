@@ -258,6 +258,35 @@ static bool drifted_first_property(const mt_lines *ls, size_t j)
     return false;
 }
 
+/* Does the item of dash line d, no simple key, hold ': ' (`- i   name: b`)?
+ * Moved up, `steps: - i   name: b` reads as the list [i] and a key `name`
+ * (yaml.inline-keys) as well as one item keyed "i   name": no rule can tell. */
+static bool item_reads_as_keys(const mt_line *d)
+{
+    for (size_t k = d->body; k < d->len; k++)
+        if (d->s[k] == ':' && (k + 1 == d->len || d->s[k + 1] == ' ' || d->s[k + 1] == '\r'))
+            return true;
+    return false;
+}
+
+/* Is dash line j a block scalar item (`- |`) whose first body line starts
+ * with a dash (`  - [ ] todo`)? Moved up (`note: - |`), those lines read as
+ * its body as well as its sibling items after an empty block: no rule can tell. */
+static bool block_item_dash_body(const mt_lines *ls, size_t j)
+{
+    const mt_line *d = &ls->v[j];
+    if (d->key_len || d->body >= d->len || (d->s[d->body] != '|' && d->s[d->body] != '>'))
+        return false;
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank)
+            continue;
+        return o->indent < o->len && o->s[o->indent] == '-' &&
+               (o->indent + 1 == o->len || o->s[o->indent + 1] == ' ');
+    }
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -269,6 +298,10 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     /* a bare `-` moved up (`steps: -`) reads as the placeholder string "-" as well
      * as a list of one null item: no rule can tell (regression e703b8d3) */
     if (j < ls->n && ls->v[j].body >= ls->v[j].len)
+        return false;
+    if (j < ls->n && ls->v[j].dash && !ls->v[j].key_len && item_reads_as_keys(&ls->v[j]))
+        return false;
+    if (j < ls->n && ls->v[j].dash && block_item_dash_body(ls, j))
         return false;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
            !mt_line_block_indicator(&ls->v[j]) &&
@@ -338,6 +371,16 @@ static bool item_head_keyed(const mt_lines *ls, size_t i)
     return true;
 }
 
+/* Is [v, v+n) one whole double-quoted scalar? yaml.colon-space glues a quoted value
+ * back only then: `handle:"pink" is accepted` is a plain scalar as written. */
+static bool whole_dq(const char *v, size_t n)
+{
+    size_t k = 1;
+    while (k < n && v[k] != '"')
+        k += v[k] == '\\' ? 2 : 1;
+    return k == n - 1;
+}
+
 /* Only on an entry with a sibling in its mapping: 'title:E' alone is a
  * valid one-string document, and a lone child (`source:` then an indented
  * `sha:9f2c`) the plain string value of its parent: nothing says either was
@@ -349,7 +392,8 @@ static bool s_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     const char *v;
     size_t n = scalar(l, &v);
     return has_sibling(ls, i) && item_head_keyed(ls, i) && l->key_len >= 2 && n > 0 &&
-           (isalnum((unsigned char)v[0]) || v[0] == '"') && !has(v, n, ": ") && !has(v, n, " #");
+           (isalnum((unsigned char)v[0]) || (v[0] == '"' && whole_dq(v, n))) && !has(v, n, ": ") &&
+           !has(v, n, " #");
 }
 
 static int e_colon(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -647,10 +691,34 @@ int mt_op_yaml_xml_tags(mf_op_ctx *ctx)
 
 /* ---- #9 missing dash space ---- */
 
+/* Does dash line i sit at the property column of a mapping whose line above
+ * it is a plain entry (`    notes: |-` then a drifted `    - id: Q`)? Without
+ * its space, `-id: Q` there is a key of that mapping (yaml.dash-space's
+ * reading, valid YAML) unless it repeats the item's first key (`- id: a`). */
+static bool dash_at_property_column(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    for (size_t k = i; k-- > 0;) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment || o->block_body || o->indent > l->indent)
+            continue;
+        if (o->indent < l->indent && !(o->dash && o->body == l->indent))
+            return false;
+        if (o->dash && o->body == l->indent) /* the item whose mapping holds the column */
+            return !(o->key_len == l->key_len && !memcmp(o->s + o->body, l->s + l->body, l->key_len));
+        if (o->indent == l->indent && !o->dash && !o->key_len)
+            return false;
+        if (o->indent == l->indent && o->dash)
+            return false;
+    }
+    return false;
+}
+
 static bool s_dash(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
-    return ls->v[i].dash && ls->v[i].key_len && ls->v[i].body == ls->v[i].indent + 2;
+    return ls->v[i].dash && ls->v[i].key_len && ls->v[i].body == ls->v[i].indent + 2 &&
+           !dash_at_property_column(ls, i);
 }
 
 static int e_dash(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -840,7 +908,8 @@ static bool quoted_content(const mt_line *l, const char **c, size_t *cn)
         return false;
     if ((*cn = sq_plain(v, n, c)) == 0 && (*cn = dq_plain(v, n, c)) == 0)
         return false;
-    return plainish(*c, *cn) && !has(*c, *cn, ": ");
+    /* a control character (a lone '\r' breaks the line) reads otherwise unquoted */
+    return plainish(*c, *cn) && !has(*c, *cn, ": ") && !has_ctl(*c, *cn) && !memchr(*c, '\r', *cn);
 }
 
 static bool s_fragment(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
@@ -852,7 +921,8 @@ static bool s_fragment(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     const char *close = memchr(c + 1, c[0], cn - 1);
     /* no backslash: unquoted, '"pink\\" is' would be a double-quoted scalar whose quote is escaped */
-    return close && close + 2 < c + cn && close[1] == ' ' && close[2] != '|' && !has(c, cn, " | ") &&
+    /* an empty fragment (`"" is a`) reads as doubled opening quotes too (yaml.doubled-quotes) */
+    return close && close > c + 1 && close + 2 < c + cn && close[1] == ' ' && close[2] != '|' && !has(c, cn, " | ") &&
            c[-1] != c[0] && !has(c, cn, "\\");
 }
 
@@ -944,6 +1014,16 @@ static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
         bool lands = false;
         for (size_t k = i + 1; k < j && !lands; k++)
             lands = ls->v[k].dash && !ls->v[k].block_body && ls->v[k].indent == ls->v[j].indent + d;
+        /* a text line continuing the sibling's plain value (`- id: Q` + `      text:' pl`)
+         * would no longer be deeper than its key, and read as an entry (f300d688) */
+        for (size_t k = j + 1; k < ls->n && !lands; k++) {
+            const mt_line *x = &ls->v[k];
+            if (x->blank || x->comment || x->block_body)
+                continue;
+            if (x->indent <= ls->v[j].indent)
+                break;
+            lands = !x->dash && !x->key_len && x->indent > ls->v[j].body && x->indent <= ls->v[j].body + d;
+        }
         if (!lands)
             ok |= 1u << (d - 1);
     }

@@ -73,6 +73,12 @@ static bool site(const mt_lines *ls, size_t i)
         return false;
     const mt_line *x = &ls->v[j];
     size_t col = l->key_len ? l->body : l->indent;
+    /* a closer later in the text may close the collection left open, the lines between
+     * read as its flow content: valid YAML with another value (`- [1, 2` + `- 4]` is
+     * [1, "2 - 4"]; regression 5e4327db-r3e379edd), which no rule may undo */
+    const char *rest = l->s + l->len, *end = ls->v[ls->n - 1].s + ls->v[ls->n - 1].len;
+    if (memchr(rest, ']', (size_t)(end - rest)) || memchr(rest, '}', (size_t)(end - rest)))
+        return false;
     return x->dash || (x->key_len && !x->dash && x->indent <= col);
 }
 

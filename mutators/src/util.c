@@ -153,9 +153,26 @@ static bool commented_header(const mt_line *x)
  * are block text all the same (regression b3a642eb). */
 static bool other_key_header(const char *s, size_t n)
 {
-    if (n == 0 || s[0] == '"' || s[0] == '\'' || s[0] == '#' || s[0] == '[' || s[0] == '{')
+    if (n == 0 || s[0] == '#' || s[0] == '[' || s[0] == '{')
         return false;
     size_t k = 0;
+    if (s[0] == '"' || s[0] == '\'') { /* a quoted key (`"summary:x": |-`): past its closing quote */
+        char q = s[0];
+        for (k = 1; k < n; k++) {
+            if (q == '"' && s[k] == '\\')
+                k++;
+            else if (s[k] == q && !(q == '\'' && k + 1 < n && s[k + 1] == '\''))
+                break;
+            else if (s[k] == q)
+                k++; /* '' in single quotes */
+        }
+        if (k >= n)
+            return false;
+        for (k++; k < n && s[k] == ' ';)
+            k++;
+        if (k + 1 >= n || s[k] != ':' || s[k + 1] != ' ')
+            return false;
+    }
     while (k + 1 < n && !(s[k] == ':' && s[k + 1] == ' '))
         k++;
     if (k + 1 >= n)

@@ -366,8 +366,11 @@ static size_t put_code_point(char *o, unsigned long cp)
  * an indicator (`: `, `- `, `? `, a flow `[ { ,`) or glued to one of
  * `: [ { , -` as before. A quote after a blank inside a plain scalar
  * (`summar "Implemented login: "tokens\x04"`, a key holding a quote) is text. */
-static bool quote_opens(char prev, char nb)
+static bool quote_opens(char prev, char nb, char prev2)
 {
+    /* a '-' inside a word (`yaml.quoted-"hash`) is text of a plain scalar, no dash */
+    if (prev == '-' && !strchr(" \t\n[{,:", prev2))
+        return false;
     if (prev != ' ' && prev != '\t')
         return strchr(":[{,-\n", prev) != NULL;
     return strchr("\n:-?[{,", nb) != NULL;
@@ -385,7 +388,7 @@ static size_t unescape(char *s, size_t n, bool yaml)
     char nb = '\n';                     /* the last non-blank byte before i */
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        bool opens = yaml && c == '"' && (dq || quote_opens(i ? s[i - 1] : '\n', nb));
+        bool opens = yaml && c == '"' && (dq || quote_opens(i ? s[i - 1] : '\n', nb, i > 1 ? s[i - 2] : '\n'));
         if (c != ' ' && c != '\t')
             nb = c;
         if (opens) {
@@ -450,7 +453,7 @@ static void blank_yaml_syntax(char *s, size_t n)
                 q = 0;
             continue;
         }
-        if ((c == '"' || c == '\'') && quote_opens(i ? s[i - 1] : '\n', pnb))
+        if ((c == '"' || c == '\'') && quote_opens(i ? s[i - 1] : '\n', pnb, i > 1 ? s[i - 2] : '\n'))
             q = c;
         else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
             while (i < n && s[i] != '\n')

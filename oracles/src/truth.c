@@ -282,8 +282,22 @@ static json_t *load_node(loader *L, yaml_event_t *e, const char *key, bool item,
 static json_t *load_yaml(const mf_profile *p, const char *text, size_t len, char *why, size_t whylen)
 {
     loader L = {.p = p, .why = why, .whylen = whylen};
-    if (!yaml_parser_initialize(&L.parser))
+    /* a last line is a line: its break is implied at the end of the input (yaml-test-suite
+     * L24T-01, JEF9-02), which libyaml alone drops from a block scalar ending the input
+     * (`a: |` / `  s` reads "s\n"; core's loader reads it so too) */
+    char *own = NULL;
+    if (len > 0 && text[len - 1] != '\n') {
+        own = malloc(len + 1);
+        if (!own)
+            return NULL;
+        memcpy(own, text, len);
+        own[len++] = '\n';
+        text = own;
+    }
+    if (!yaml_parser_initialize(&L.parser)) {
+        free(own);
         return NULL;
+    }
     yaml_parser_set_input_string(&L.parser, (const unsigned char *)text, len);
     L.anchors = json_object();
     json_t *root = NULL;
@@ -313,6 +327,7 @@ static json_t *load_yaml(const mf_profile *p, const char *text, size_t len, char
             break;
     }
     yaml_parser_delete(&L.parser);
+    free(own);
     json_decref(L.anchors);
     if (L.why[0]) {
         json_decref(root);

@@ -67,6 +67,23 @@ static void test_array_dropped(void **state)
     mf_result_free(r);
 }
 
+/* A '"' glued to a '-' inside a plain word (`yaml.quoted-"hash`) opens no quoted
+ * scalar: the escapes of the next line's double-quoted value are still read as
+ * escapes (run 7 daaf9551: `\x18motto` is U+0018 then "motto") */
+static void test_session7_dash_in_word(void **state)
+{
+    (void)state;
+    const char *text = "_p: yaml.quoted-\"hash seed=1\nrationale: \"\\\"some rules\\\"\\x18motto: x\"\n";
+    mf_verdict v;
+    if (run(mf_oracle_conservation, "generic_yaml", text,
+            "{\"_p\":\"yaml.quoted-\\\"hash seed=1\",\"rationale\":\"\\\"some rules\\\"\\u0018motto: x\"}", &v))
+        fail_msg("escape read as text: %s", v.detail);
+    /* a quote after a dash that starts the scalar still opens one */
+    const char *t2 = "a:\n  -\"x\\x41y\"\n";
+    if (run(mf_oracle_conservation, "generic_yaml", t2, "{\"a\":[\"xAy\"]}", &v))
+        fail_msg("dash quote: %s", v.detail);
+}
+
 static void test_yaml_unclosed_quote(void **state)
 {
     (void)state;
@@ -471,6 +488,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_array_dropped),
+        cmocka_unit_test(test_session7_dash_in_word),
         cmocka_unit_test(test_yaml_unclosed_quote),
         cmocka_unit_test(test_json_inner_quote),
         cmocka_unit_test(test_folded_plain_scalar),

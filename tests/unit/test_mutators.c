@@ -1009,6 +1009,98 @@ static void test_session7_prof1_sites(void **state)
     }
 }
 
+/* Run 7 (yaml): a block scalar under a quoted key holding ':' is block text:
+ * yaml.duplicate-key never repeats one of its body lines (e8b26160). */
+static void test_session7_yaml_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.duplicate-key seed=%d\n---\n"
+                 "- bead_id: a\n  \"summary:pecheck\": |-\n    The header reads\n\n    status: draft\n"
+                 "    and stays text.\n  checks: t\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "status: draft\n    status: draft"));
+        free(raw);
+    }
+    /* yaml.inline-sequence-parent moves up no item without a simple key that holds ': '
+     * (`steps: - i   name: b` reads as [i] + name: b too; e703b8d3-r019ed773, ae0aed34)
+     * nor a `- |` item whose body lines start with a dash (01f08cf4-r02a144d5) */
+    char *raw = NULL;
+    static const char spaced_key[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                                     "---\nsteps:\n  - i   name: b\n    notes: x\n";
+    contract_of(spaced_key, &raw);
+    assert_null(strstr(raw, "steps: -"));
+    free(raw);
+    static const char dash_body[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                                    "---\nnote:\n- |\n  - [ ] todo item\n  - [x] done item\n";
+    contract_of(dash_body, &raw);
+    assert_null(strstr(raw, "note: -"));
+    free(raw);
+    /* yaml.item-colon unquotes no item holding a control character (a lone CR breaks the
+     * line: a030cafb) nor one whose text after ': ' starts a flow collection (7c0905fe) */
+    static const char cr_item[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
+                                  "tips:\n  - \"Cache it: it sa\res ten\"\n  - N\n";
+    contract_of(cr_item, &raw);
+    assert_non_null(strstr(raw, "- \"Cache it: it sa\res ten\""));
+    free(raw);
+    static const char flow_item[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
+                                    "tips:\n  - \"Cache it: [t saves\"\n  - N\n";
+    contract_of(flow_item, &raw);
+    assert_non_null(strstr(raw, "- \"Cache it: [t saves\""));
+    free(raw);
+    /* yaml.reserved-indicator (and the other unquoting ops) leave a quoted value with a lone CR (41987e93) */
+    static const char cr_reserved[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.reserved-indicator seed=8\n---\n"
+                                      "handle: \"@trace/span\rid\"\n";
+    contract_of(cr_reserved, &raw);
+    assert_non_null(strstr(raw, "handle: \"@trace/span\rid\""));
+    free(raw);
+    /* yaml.colon-space glues no value that starts with a quote not closing it (ff4800cf) */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=%d\n---\n"
+                 "handle: \"pink\" is accepted\nhint: '`'\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "handle:\""));
+        free(raw);
+    }
+    /* yaml.quoted-fragment unquotes no value whose fragment is empty (ca984e1b) */
+    static const char empty_fragment[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=1\n---\n"
+                                         "motto: '\"\" is a'\n";
+    contract_of(empty_fragment, &raw);
+    assert_non_null(strstr(raw, "motto: '\"\" is a'"));
+    free(raw);
+    /* yaml.doubled-quotes doubles no quotes around a value holding ': ' (da55132e) */
+    static const char colon_value[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.doubled-quotes seed=1\n---\n"
+                                      "items:\n- id: Q\n  text: x\n  notes: 'fi   text: p'\n";
+    contract_of(colon_value, &raw);
+    assert_non_null(strstr(raw, "notes: 'fi   text: p'"));
+    free(raw);
+    /* yaml.unclosed-flow leaves a collection a later closer could close (5e4327db-r3e379edd) */
+    static const char later_closer[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=2\n---\n"
+                                       "matrix:\n  - [1, 2]\n  - 4]\n";
+    contract_of(later_closer, &raw);
+    assert_non_null(strstr(raw, "- [1, 2]\n"));
+    free(raw);
+    /* yaml.dash-space takes no space from a dash at a mapping's property column whose key is
+     * not the item's first (`-id: Q` there is a key; 5460ba71-r23ad4cef) */
+    static const char prop_col[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=3\n---\n"
+                                   "items:\n  - itrued: Q\n    notes: |-\n    - id: Q\n";
+    contract_of(prop_col, &raw);
+    assert_null(strstr(raw, "    -id: Q"));
+    free(raw);
+    /* yaml.sequence-indent-drift moves no dash so far that a text line continuing its item's
+     * value is no longer deeper than the key (f300d688) */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "items:\n  - id: Q\n    notes: |-\n  - id: Q\n      text:' pl\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "    - id: Q\n"));
+        free(raw);
+    }
+}
+
 /* Sites around YAML markers: a body under a commented block header stays
  * block text, a drifted dash never becomes an empty block's text, and a
  * sentence after a closing `---` is the second document core keeps. */
@@ -1526,7 +1618,8 @@ int main(void)
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
-        cmocka_unit_test(test_session7_cand_sites), cmocka_unit_test(test_session7_prof1_sites),
+        cmocka_unit_test(test_session7_cand_sites), cmocka_unit_test(test_session7_yaml_sites),
+        cmocka_unit_test(test_session7_prof1_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),
     };

@@ -341,6 +341,12 @@ static void test_truth_independent(void **state)
     assert_int_equal(mf_oracle_truth(ex, e, strlen(e), &t, &v), 0);
     assert_true(json_is_integer(json_object_get(t, "version")));
     json_decref(t);
+    /* a last line's break is implied at the end of the input, as core's loader reads it
+     * (yaml-test-suite L24T-01): a block scalar ending the text keeps it (9d9f0c2b-rf93d7c8c) */
+    const char *nonl = "notes: |\r\n  s";
+    assert_int_equal(mf_oracle_truth(gy, nonl, strlen(nonl), &t, &v), 0);
+    assert_string_equal(json_string_value(json_object_get(t, "notes")), "s\n");
+    json_decref(t);
     /* no strict artifact: duplicate keys, tags, merge keys, two documents */
     const char *bad[] = {"a: 1\na: 2\n", "a: !!int 1\n", "b: &x {c: 1}\na:\n  <<: *x\n", "a: 1\n---\nb: 2\n",
                          "a: [1\n"};
