@@ -348,6 +348,89 @@ static size_t continued_end(const char *s, size_t len)
     return len;
 }
 
+/* The last quoted scalar of s[0, len) in block context that spans lines and
+ * closes cleanly (a blank, a comment, or a key's `:` after its closing quote):
+ * [*from, *to) runs from its second line to the end of its closing line. Such
+ * lines are the scalar's text at any indentation (`description: '` +
+ * `r falls back to "en".'` at column 0 loads), never prose (run 7); terminal
+ * noise after the closing quote is no text (the tidying trims it). A quote
+ * left open to the end of the text is no such scalar: yaml.unclosed-quote
+ * closes it, and the prose after it stays prose. Block scalar bodies are text. */
+static bool last_multiline_quote(const char *s, size_t len, size_t *from, size_t *to)
+{
+    bool found = false;
+    size_t i = 0, block = (size_t)-1;   /* block: the header line's indentation while in a body */
+    while (i < len) {
+        size_t ls = i, ind;
+        while (i < len && s[i] == ' ')
+            i++;
+        ind = i - ls;
+        if (block != (size_t)-1 && (i == len || s[i] == '\n' || s[i] == '\r' || ind > block)) {
+            while (i < len && s[i] != '\n')
+                i++;
+            i += i < len;
+            continue;
+        }
+        block = (size_t)-1;
+        while (i < len && s[i] != '\n') {
+            while (i < len && (s[i] == ' ' || s[i] == '\t'))
+                i++;
+            if (i < len && s[i] == '-' && (i + 1 == len || s[i + 1] == ' ' || s[i + 1] == '\n')) {
+                i++;                    /* a sequence item: its content follows */
+                continue;
+            }
+            if (i < len && (s[i] == '|' || s[i] == '>')) {
+                block = ind;
+                break;
+            }
+            if (i < len && (s[i] == '"' || s[i] == '\'')) {
+                char q = s[i];
+                size_t j = i + 1, nl = 0;
+                for (; j < len; j++) {
+                    if (q == '"' && s[j] == '\\' && j + 1 < len)
+                        j++;
+                    else if (s[j] == q && !(q == '\'' && j + 1 < len && s[j + 1] == '\''))
+                        break;
+                    else if (q == '\'' && s[j] == q)
+                        j++;
+                    else if (s[j] == '\n' && !nl)
+                        nl = j + 1;
+                }
+                if (j >= len)
+                    return found;       /* open to the end */
+                size_t k = j + 1;
+                while (k < len && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r'))
+                    k++;
+                if (k < len && s[k] == ':' && (k + 1 == len || s[k + 1] == ' ' || s[k + 1] == '\n')) {
+                    i = k + 1;          /* a quoted key: its value follows */
+                    continue;
+                }
+                size_t r = k;           /* terminal noise after the quote is trimmed as trailing */
+                bool clean = k == len || s[k] == '\n' || (s[k] == '#' && k > j + 1);
+                while (k < len && s[k] != '\n')
+                    k++;
+                clean = clean || mf_cand_noise_only(s + r, k - r);
+                if (clean && nl)
+                    *from = nl, *to = k, found = true;
+                i = k;
+                break;
+            }
+            /* plain text: a key's `: ` starts its value, a comment ends the line */
+            while (i < len && s[i] != '\n' && !(s[i] == ':' && (i + 1 == len || s[i + 1] == ' ' || s[i + 1] == '\n')) &&
+                   !(s[i] == '#' && i > ls && (s[i - 1] == ' ' || s[i - 1] == '\t')))
+                i++;
+            if (i < len && s[i] == ':') {
+                i++;
+                continue;
+            }
+            while (i < len && s[i] != '\n')
+                i++;
+        }
+        i += i < len;
+    }
+    return found;
+}
+
 size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed)
 {
     if (keyed)
@@ -360,9 +443,12 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
     bool key = false;
     int closers = 0;
     bool fence_below = false;
+    size_t qa = 0, qe = 0;              /* the lines of the last multi-line quoted scalar */
+    bool quoted = last_multiline_quote(s, len, &qa, &qe);
     while (prev_line(s, &end, &a, &e)) {
         const char *t = s + a;
         size_t tn = e - a;
+        bool text = quoted && a >= qa && a < qe; /* a line of that scalar: its text, never prose */
         bool fence = tn > 0 && (t[0] == '`' || t[0] == '~');
         /* a front-matter `---` closer below the prose, with closers after it
          * ("Notes: ..." + "---" + a paste marker), is cut with it too */
@@ -375,7 +461,8 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
         }
         /* a line ending in ':' is a heading, unless a ': ' before it already gave it a value */
         const char *inner = tn > 2 ? memmem(t, tn - 2, ": ", 2) : NULL;
-        if (isalnum((unsigned char)t[0]) && sentence(t, tn) && (t[tn - 1] != ':' || inner) && !glued_key(t, tn)) {
+        if (!text && isalnum((unsigned char)t[0]) && sentence(t, tn) && (t[tn - 1] != ':' || inner) &&
+            !glued_key(t, tn)) {
             const char *colon = NULL;
             for (size_t i = 0; i + 1 < tn && !colon; i++)
                 if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
@@ -411,7 +498,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
                 tn--;
         }
         if (cut == len || tn == 0 ||
-            !(t[0] == ' ' || entry_or_item(t, tn) || glued_key(t, tn) ||
+            !(text || t[0] == ' ' || entry_or_item(t, tn) || glued_key(t, tn) ||
               (tn > 1 && t[0] == '-' && (entry_or_item(t + 1, tn - 1) || glued_key(t + 1, tn - 1))) ||
               (tn == 3 && memcmp(t, "...", 3) == 0)))
             return len;

@@ -44,6 +44,9 @@ char *mf_norm_show(const json_t *v);
 /* Parse the decimal digits s[0..n) into *out (no sign); false when empty,
  * not all digits or too large. */
 bool mf_norm_digits(const char *s, size_t n, long long *out);
+/* The number of a question id written Q##, q1, 1 (an integer too) or "Question 3"
+ * (norm.question-id's forms), or -1 for another shape (norm_interview.c). */
+long long mf_norm_question_number(const json_t *id);
 /* Lowercased copy of s with leading/trailing ASCII whitespace trimmed. Caller frees. */
 char *mf_norm_lower_trim(const char *s);
 

@@ -11,7 +11,9 @@
  * that runs next rejects the non-question entries with an indexed path.
  * Then, for every question, a sibling answered_by / answered_at moves into
  * the nested answer object when that object lacks it (an empty `answer:`
- * beside them becomes that object: they were its only fields). The overlay source is
+ * beside them becomes that object: they were its only fields); a sibling
+ * equal to the answer's own field is that field written twice and is dropped
+ * (run 7 0e8a58b9); a different one is left for the schema to judge. The overlay source is
  * opt->approved_interview; without it nothing is overlaid. */
 #include <stdlib.h>
 #include <stdio.h>
@@ -23,7 +25,8 @@ static const char *const hoisted[] = {"answered_by", "answered_at", NULL};
 
 static bool answer_only(const json_t *q)
 {
-    if (!json_is_object(q) || !json_is_string(json_object_get(q, "id")))
+    const json_t *id = json_object_get(q, "id");
+    if (!json_is_object(q) || !(json_is_string(id) || mf_norm_question_number(id) >= 0))
         return false;
     const char *k;
     json_t *v;
@@ -37,21 +40,17 @@ static bool answer_only(const json_t *q)
     return true;
 }
 
-/* The id in the form blocks are matched by: "Q" and the number without
- * leading zeros for Q-ids ("Q2", "q02" and "Q02" are one question), else as
- * written. */
-static void match_key(const char *id, char *out, size_t n)
+/* The id in the form blocks are matched by: "Q" and the number for the
+ * question id forms norm.question-id reads ("Q2", "q02", "Q02", 2 and
+ * "Question 2" are one question), else as written. */
+static void match_key(const json_t *id, char *out, size_t n)
 {
-    size_t i = id && (id[0] == 'Q' || id[0] == 'q') ? 1 : 0;
-    while (i && id[i] == '0' && id[i + 1])
-        i++;
-    size_t d = i;
-    while (i && id[d] >= '0' && id[d] <= '9')
-        d++;
-    if (i && d > i && id[d] == '\0')
-        snprintf(out, n, "Q%s", id + i);
+    long long num = mf_norm_question_number(id);
+    const char *s = json_string_value(id);
+    if (num >= 0)
+        snprintf(out, n, "Q%lld", num);
     else
-        snprintf(out, n, "%s", id ? id : "");
+        snprintf(out, n, "%s", s ? s : "");
 }
 
 /* New array of approved questions carrying the returned answers, or NULL.
@@ -66,8 +65,7 @@ static json_t *overlay(const json_t *qs, const json_t *approved, mf_warnings *w)
     json_t *by_id = json_object();
     for (size_t i = 0; i < n; i++) {
         const json_t *q = json_array_get(qs, i);
-        const char *id = json_string_value(json_object_get(q, "id"));
-        match_key(id, key, sizeof key);
+        match_key(json_object_get(q, "id"), key, sizeof key);
         if (!answer_only(q) || json_object_get(by_id, key)) {
             json_decref(by_id);
             return NULL;
@@ -78,21 +76,25 @@ static json_t *overlay(const json_t *qs, const json_t *approved, mf_warnings *w)
     for (size_t i = 0; i < n; i++) {
         const json_t *a = json_array_get(approved, i);
         const char *id = json_string_value(json_object_get(a, "id"));
-        match_key(id, key, sizeof key);
+        match_key(json_object_get(a, "id"), key, sizeof key);
         const json_t *block = id ? json_object_get(by_id, key) : NULL;
         if (!json_is_object(a) || !block) {
             json_decref(out);
             json_decref(by_id);
             return NULL;
         }
-        const char *given = json_string_value(json_object_get(block, "id"));
-        if (strcmp(given, id) != 0 &&
-            mf_warnings_add(w, MF_RULE_ID(NORM_QUESTION_ID), 0,
-                            "Normalized question id %s of an answer-only block to %s, the approved question's id.",
-                            given, id)) {
-            json_decref(out);
-            json_decref(by_id);
-            return NULL;
+        const json_t *gid = json_object_get(block, "id");
+        if (!json_is_string(gid) || strcmp(json_string_value(gid), id) != 0) {
+            char *given = mf_norm_show(gid);
+            int rc = given ? mf_warnings_add(w, MF_RULE_ID(NORM_QUESTION_ID), 0,
+                                             "Normalized question id %s of an answer-only block to %s, the approved "
+                                             "question's id.", given, id) : -1;
+            free(given);
+            if (rc) {
+                json_decref(out);
+                json_decref(by_id);
+                return NULL;
+            }
         }
         json_t *q = json_deep_copy(a);
         const char *k;
@@ -126,13 +128,17 @@ static int hoist(json_t *qs, mf_warnings *w)
         if (!json_is_object(ans))
             continue;
         for (const char *const *h = hoisted; *h; h++) {
-            json_t *v = json_object_get(q, *h);
-            if (!v || json_object_get(ans, *h))
+            json_t *v = json_object_get(q, *h), *own = json_object_get(ans, *h);
+            /* the answer holding the same value: one field written twice, the sibling goes */
+            if (!v || (own && !json_equal(own, v)))
                 continue;
             const char *id = json_string_value(json_object_get(q, "id"));
-            json_object_set(ans, *h, v);
+            if (!own)
+                json_object_set(ans, *h, v);
             json_object_del(q, *h);
-            if (mf_warnings_add(w, MF_RULE_ID(NORM_FULL_ANSWERS_HOIST), 0, "Hoisted %s into answer for canonical question %s.", *h,
+            if (mf_warnings_add(w, MF_RULE_ID(NORM_FULL_ANSWERS_HOIST), 0, own ?
+                                "Hoisted %s into answer for canonical question %s (the answer already held the same value)." :
+                                "Hoisted %s into answer for canonical question %s.", *h,
                                 id ? id : "without id"))
                 return -1;
         }

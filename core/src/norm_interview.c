@@ -32,7 +32,7 @@ static int phase_rank(const json_t *q)
 }
 
 /* The number of a Q## / q1 / 1 / "Question 3" id, or -1 when the id has another shape. */
-static long long question_number(const json_t *id)
+long long mf_norm_question_number(const json_t *id)
 {
     if (json_is_integer(id))
         return json_integer_value(id) >= 0 ? json_integer_value(id) : -1;
@@ -82,7 +82,7 @@ static int normalize_ids(json_t *qs, mf_warnings *w)
     long long max = 0;
     for (size_t i = 0; i < n; i++) {
         json_t *q = json_array_get(qs, i), *id = json_object_get(q, "id");
-        long long num = question_number(id);
+        long long num = mf_norm_question_number(id);
         if (num < 0)
             continue;
         if (num > max)

@@ -254,8 +254,17 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
                 n += run_chain(model_rules, 2, text, m, p, w);
             }
         }
+    size_t mark = w->count;
     size_t more = run_chain(model_rules, group, text, m, p, w);
     n += more;
+    /* a dash yaml.dash-space gave its space (`-type: added item_type: b`) makes an item line
+     * of a line the rules before it in group 2 passed over: they look again (run 7 35672d77) */
+    bool dashed = false;
+    for (size_t k = mark; group == 2 && more && k < w->count && !dashed; k++)
+        dashed = w->items[k].rule == MF_RULE_ID(YAML_DASH_SPACE) ||
+                 (w->items[k].rule && strcmp(w->items[k].rule, MF_RULE_ID(YAML_DASH_SPACE)) == 0);
+    if (dashed)
+        n += run_chain(model_rules, 2, text, m, p, w);
     if (group == 3 && more) {
         n += run_chain(model_rules, 1, text, m, p, w);
         n += run_chain(model_rules, 2, text, m, p, w);

@@ -86,6 +86,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
     yr_skip sk = {{0}, false};
     size_t depth = 0, changes = 0;
     size_t plain_col = (size_t)-1; /* a deeper line continues the plain value of the line before */
+    size_t split_from = (size_t)-1, split_to = 0; /* properties that moved with a drifted dash line */
     bool prev_opener = false, ok = true;
     for (size_t i = 0; i < d->count && ok; i++) {
         const yr_line *l = &d->l[i];
@@ -95,6 +96,14 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
         }
         yr_entry e = yr_entry_at(d, i);
         size_t x = e.indent, to = x;
+        if (split_from != (size_t)-1 && !e.dashes && x == split_from) {
+            yr_spaces(&o, split_to);
+            yr_put(&o, l->s + x, l->n - x);
+            yr_endl(&o, YR_EOL(l));
+            note_moved(&sk, d, i, split_to);   /* under the dash line's warning */
+            continue;
+        }
+        split_from = (size_t)-1;
         if (e.dashes) {
             while (depth && lv[depth - 1].col > x + 3)
                 depth--;
@@ -135,6 +144,21 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
             mf_warnings_add(w, MF_RULE_ID(YAML_SEQUENCE_INDENT_DRIFT), yr_lineno(i),
                             "Re-aligned a YAML sequence dash that drifted off its list's column.");
             changes++;
+            /* the item's first properties at the drifted dash's key column (split off its line by
+             * yaml.inline-keys: `   - id: Q04 phase: x`) while the next one sits at the list's
+             * property column: they drifted with the dash and move back with it (run 7 4ba5ae77) */
+            size_t k = i + 1, run = 0, pc = to + (e.content - x);
+            for (; k < d->count; k++) {
+                if (d->l[k].flags & YR_INERT)
+                    continue;
+                yr_entry ke = yr_entry_at(d, k);
+                if (ke.dashes || !ke.key || ke.indent != e.content || (d->l[k].flags & YR_OPENS_BLOCK))
+                    break;
+                run++;
+            }
+            yr_entry ne = k < d->count ? yr_entry_at(d, k) : e;
+            if (e.key && run && k < d->count && !ne.dashes && ne.key && ne.indent == pc && pc < e.content)
+                split_from = e.content, split_to = pc;
         } else {
             yr_put_line(&o, l);
         }

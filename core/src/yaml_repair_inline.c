@@ -71,7 +71,9 @@ static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess)
  * on that sit right of col (its key's column), up to the first line at or left
  * of it; x when none is further left. One property the model drifted deeper
  * (`      text: W` above `    notes: x`) does not move the item (regression
- * 18dc93dd). A budget keeps the scans of many moved items linear. */
+ * 18dc93dd), nor does a drifted property of a later item: the scan ends at the
+ * first dash left of the properties (a sibling item). A budget keeps the scans
+ * of many moved items linear. */
 static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, size_t *budget)
 {
     size_t m = x;
@@ -83,6 +85,8 @@ static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, 
         if (y <= col)
             break;
         yr_entry e = yr_entry_at(d, k);
+        if (e.dashes && y < m)
+            break;                      /* a sibling item: its properties are not the moved item's (run 7 f9ac7096) */
         if (!e.dashes && e.key && y < m && y >= col + 2)
             m = y;
     }
@@ -497,6 +501,11 @@ static size_t ik_tokenize(const char *s, const yr_entry *e, ik_tok *t, size_t ma
     size_t nt = 1, i = e->val, last_word_end = e->val, pre_dash = 0;
     bool dash_word = false;
     t[0] = (ik_tok){e->key_s, e->key_e, e->val, e->val, false};
+    /* `''text: more''` / `""text""`: one scalar in doubled quotes, yaml.doubled-quotes' (run 7) */
+    char dq = s[i];
+    if (e->end - i >= 5 && (dq == '"' || dq == '\'') && s[i + 1] == dq && s[i + 2] != dq && s[e->end - 1] == dq &&
+        s[e->end - 2] == dq && s[e->end - 3] != dq && !memchr(s + i + 2, dq, e->end - i - 4))
+        return 0;
     while (i < e->end) {
         while (i < e->end && (s[i] == ' ' || s[i] == '\t'))
             i++;

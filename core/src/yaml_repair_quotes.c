@@ -582,7 +582,6 @@ static bool next_is_item_property(const yr_doc *d, size_t i, const yr_entry *e)
 static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                            mf_warnings *w)
 {
-    (void)p;
     const yr_line *l = &d->l[i];
     char q = l->s[e->val];
     if ((q != '"' && q != '\'') || yr_quote_end(l->s, e->end, e->val))
@@ -605,6 +604,33 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
                                         "that it ends at the end of its line)."
                                       : "Closed an unterminated YAML single-quoted value before reparsing (guessed "
                                         "that it ends at the end of its line).");
+        return i + 1;
+    }
+    /* a lone quote after a key (`inspiration: '`) over deeper lines that are all entries of
+     * that key's nested_children (`alternative_draft: m`, `id: Q`) is a stray quote before
+     * its mapping, not a value that swallows them (run 7 61607f58) */
+    const json_t *kids = e->key && e->val + 1 == e->end ? yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s) : NULL;
+    size_t kcol = (size_t)-1;
+    for (size_t k = i + 1; kids && k <= last; k++) {
+        if (d->l[k].flags & YR_INERT)
+            continue;
+        yr_entry ke = yr_entry_at(d, k);
+        if (kcol == (size_t)-1)
+            kcol = ke.indent;
+        if (!ke.key || ke.dashes || ke.indent != kcol || kcol <= e->indent ||
+            !yr_list_has(kids, d->l[k].s + ke.key_s, ke.key_e - ke.key_s))
+            kids = NULL;
+    }
+    if (kids && kcol != (size_t)-1) {
+        size_t ve = e->val;
+        while (ve > 0 && (l->s[ve - 1] == ' ' || l->s[ve - 1] == '\t'))
+            ve--;
+        yr_put(o, l->s, ve);
+        yr_endl(o, YR_EOL(l));
+        mf_warnings_add(w, MF_RULE_ID(YAML_UNCLOSED_QUOTE), yr_lineno(i),
+                        "Dropped a stray YAML %s quote after \"%.*s:\" (guessed that the deeper lines, all keys it "
+                        "nests, are its mapping, not text of a value).", kind, (int)(e->key_e - e->key_s),
+                        l->s + e->key_s);
         return i + 1;
     }
     for (size_t k = i; k < last; k++) {

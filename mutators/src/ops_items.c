@@ -268,7 +268,9 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
         size_t col = ls.v[a].indent, child = 0;
         mt_buf moved = {0}, o = {0};
         int e = 0;
-        size_t j = a + 1, cut[2], nc = 0;
+        size_t j = a + 1, cut[2], nc = 0, last = ls.n;
+        while (last > 0 && skip(&ls.v[last - 1]))
+            last--;
         for (; j < ls.n && (skip(&ls.v[j]) || ls.v[j].indent > col); j++) {
             const mt_line *l = &ls.v[j];
             if (skip(l) || l->dash)
@@ -279,8 +281,10 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
             bool noise = false;     /* terminal noise stays at the text's end, where cand.ansi-noise is cut */
             for (size_t c = 0; c < l->len; c++)
                 noise |= ((unsigned char)l->s[c] < 0x20 && l->s[c] != '\t' && l->s[c] != '\r') || (unsigned char)l->s[c] == 0x7f;
+            /* the text's last line stays: moved away, the line above it would end the text,
+             * where a line an earlier op left open (`selected: [icu`) reads as cut off (run 7) */
             if (l->indent == child && ((by && which != 1) || (at && which != 0)) && nc < 2 && !mt_line_block_indicator(l) &&
-                !noise) {
+                !noise && j + 1 != last) {
                 for (size_t c = 0; c < col; c++)
                     e |= mt_putc(&moved, ' ');
                 e |= mt_put(&moved, l->s + l->indent, l->len - l->indent) | mt_putc(&moved, '\n');
@@ -744,7 +748,17 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
             if (!strcmp(id[p], id[i]))
                 lo[i] = p + 1;
         sorted = sorted && (!i || rank[i - 1] <= rank[i]);
-        if (i && rank[i - 1] < rank[i] && lo[i] < i)
+        /* the last item carries the text's end, where cand.ansi-noise puts its noise and
+         * an emitter its `...` document end (after a `|+` value): moved up, they would sit
+         * inside the list, where no rule cuts them (run 7) */
+        size_t a = ls.v[items[i]].off, z = ie < ls.n ? ls.v[ie].off : ctx->len;
+        bool noise = false;
+        for (size_t c = a; z == ctx->len && c < z && !noise; c++)
+            noise = ((unsigned char)ctx->text[c] < 0x20 && !strchr("\t\r\n", ctx->text[c])) ||
+                    (unsigned char)ctx->text[c] == 0x7f ||
+                    (ctx->text[c] == '.' && (c == 0 || ctx->text[c - 1] == '\n') && c + 3 <= z &&
+                     !memcmp(ctx->text + c, "...", 3) && (c + 3 == z || strchr("\r\n \t", ctx->text[c + 3])));
+        if (i && rank[i - 1] < rank[i] && lo[i] < i && !noise)
             sites[m++] = i;
     }
     int rc = 0;

@@ -173,10 +173,17 @@ static bool s_nested(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
             return false;
     }
     /* the children go on after a blank line: the op dedents up to it only, and the
-     * indented rest after the dedented ones is no YAML any rule reads back */
-    while (j < ls->n && ls->v[j].blank)
+     * indented rest after the dedented ones is no YAML any rule reads back; and a
+     * sibling after them that is a whitelisted child too (`answer:` + `  skipped: false` +
+     * `selected: []`): flattened, no rule can tell where the children end (run 7 259489cd) */
+    while (j < ls->n && (ls->v[j].blank || ls->v[j].comment))
         j++;
-    return nk > 0 && !(j < ls->n && j > i + 1 + nk && ls->v[j].indent > l->indent);
+    if (j < ls->n && j > i + 1 + nk && ls->v[j].indent > l->indent)
+        return false;
+    if (j < ls->n && ls->v[j].indent == l->indent && !ls->v[j].dash && ls->v[j].key_len &&
+        in_set(kids, ls->v[j].s + ls->v[j].body, ls->v[j].key_len))
+        return false;
+    return nk > 0;
 }
 
 static int e_nested(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -780,7 +787,21 @@ static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     /* deeper: also a `- item` at the key's column, its block sequence (`files_changed: - s` then `- s`
      * after yaml.inline-sequence-parent): a copy of the key line alone would hold another value */
     bool deeper = k < ls->n && (ls->v[k].indent > l->indent || (ls->v[k].indent == l->indent && ls->v[k].dash));
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && !deeper &&
+    size_t n = scalar(l, &v);
+    /* a quoted value left open on its line (`question: "` + `stgres or SQLite?"`): repeated,
+     * the copy's quote closes the first and the value's next line is left outside (run 7 5af787ea) */
+    bool closed = true;
+    if (n > 0 && (v[0] == '"' || v[0] == '\'')) {
+        closed = false;
+        for (size_t q = 1; q < n && !closed; q++)
+            if (v[0] == '"' && v[q] == '\\')
+                q++;
+            else if (v[q] == v[0] && v[0] == '\'' && q + 1 < n && v[q + 1] == '\'')
+                q++;
+            else
+                closed = v[q] == v[0];
+    }
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && n > 0 && closed && !deeper &&
            !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
 }
 
@@ -1069,7 +1090,14 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
                 return false;
             break;
         }
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && scalar(l, &v) > 0 && p->dash &&
+    size_t n = scalar(l, &v);
+    /* a flow collection left open on the line (`question_ids: [Q02`, yaml.unclosed-flow's):
+     * moved left, the next properties sit deeper than its key, which the rule reads as the
+     * collection continued (run 7 43d60ca2) */
+    int depth = 0;
+    for (size_t k = 0; n && (v[0] == '[' || v[0] == '{') && k < n; k++)
+        depth += (v[k] == '[' || v[k] == '{') - (v[k] == ']' || v[k] == '}');
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && n > 0 && depth <= 0 && p->dash &&
            p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }
 

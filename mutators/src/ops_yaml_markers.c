@@ -202,7 +202,10 @@ int mt_op_yaml_front_matter_closer(mf_op_ctx *ctx)
     if (!mt_is_yaml(ctx) || ctx->len == 0 || ends_with_marker(ctx))
         return 0;
     static const char *const closer[] = {"---\n", "---\n\n", "---", "--- # end of front matter\n"};
-    bool opener = mt_rand(ctx, 2) == 0 && !(ctx->len >= 3 && memcmp(ctx->text, "---", 3) == 0);
+    /* no opener above a transcript role prefix (`[assistant/gpt-4o] refinement:`): the prefix
+     * starts the transcript's line, a `---` before it is inside no line core strips (run 7 638f1c87) */
+    bool opener = mt_rand(ctx, 2) == 0 && !(ctx->len >= 3 && memcmp(ctx->text, "---", 3) == 0) &&
+                  !mt_role_prefix(ctx->text, ctx->len);
     mt_buf b = {0};
     int e = (opener ? mt_puts(&b, "---\n") : 0) | mt_put(&b, ctx->text, ctx->len) |
             (ctx->text[ctx->len - 1] != '\n' ? mt_putc(&b, '\n') : 0) | mt_puts(&b, closer[mt_rand(ctx, 4)]);

@@ -425,6 +425,17 @@ static size_t unescape(char *s, size_t n, bool yaml)
     return k;
 }
 
+/* Does the '|' or '>' at s[i] end its line as a block header does (at most
+ * two indicators, then a blank, a comment or the line end)? In a plain
+ * scalar (`LT-|-142`) the bytes after it are text: its "indicators" too. */
+static bool ends_as_header(const char *s, size_t n, size_t i)
+{
+    size_t k = i + 1;
+    while (k < n && k <= i + 2 && s[k] && strchr("123456789+-", s[k]))
+        k++;
+    return k >= n || s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r';
+}
+
 /* Blank YAML comments, tags (!x), anchors and aliases (&x, *x) outside quotes. */
 static void blank_yaml_syntax(char *s, size_t n)
 {
@@ -447,7 +458,7 @@ static void blank_yaml_syntax(char *s, size_t n)
         else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
             while (i < n && s[i] != '\n')
                 s[i++] = ' ';
-        else if ((c == '|' || c == '>') && (i == 0 || strchr(" \t:-\n", s[i - 1])))
+        else if ((c == '|' || c == '>') && (i == 0 || strchr(" \t:-\n", s[i - 1])) && ends_as_header(s, n, i))
             for (size_t k = i + 1; k < n && k <= i + 2 && strchr("123456789+-", s[k]) && s[k]; k++)
                 s[k] = ' '; /* a block header's indentation and chomping indicators: syntax */
         else if ((c == '!' || c == '&' || c == '*') && (i == 0 || strchr(" \t:[{,-\n", s[i - 1])) && i + 1 < n &&
@@ -767,7 +778,7 @@ static bool same_words(const char *a, size_t an, const char *b, size_t bn)
 }
 
 /* Is the line raw[ls..le) a YAML block scalar header (`key: |`, `- >-`,
- * `x: |2  # c`)? */
+ * `x: |2  # c`, `key:|-`)? */
 static bool block_header(const char *raw, size_t ls, size_t le)
 {
     size_t e = le;
@@ -784,7 +795,8 @@ static bool block_header(const char *raw, size_t ls, size_t le)
     if (k == ls || (raw[k - 1] != '|' && raw[k - 1] != '>'))
         return false;
     k--;
-    return k == ls || raw[k - 1] == ' ' || raw[k - 1] == '\t';
+    /* glued to its key's colon (`inspiration:|-`): yaml.colon-space gives it its space */
+    return k == ls || raw[k - 1] == ' ' || raw[k - 1] == '\t' || (raw[k - 1] == ':' && k - 1 > ls);
 }
 
 /* Was s (an output string) a string of the input raw already: a quoted

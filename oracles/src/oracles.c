@@ -625,7 +625,7 @@ int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v)
 
 /* ---- accounting ---- */
 
-/* Is s the text of the scalar want (a number, boolean or null)? */
+/* Is s the text of the scalar want (a number, boolean or null; YAML 1.2 core: null, Null, NULL, ~)? */
 static bool scalar_text(const json_t *want, const char *s)
 {
     char *e;
@@ -643,7 +643,7 @@ static bool scalar_text(const json_t *want, const char *s)
     if (json_is_boolean(want))
         return !strcasecmp(s, json_is_true(want) ? "true" : "false") ||
                !strcasecmp(s, json_is_true(want) ? "yes" : "no") || !strcasecmp(s, json_is_true(want) ? "on" : "off");
-    return json_is_null(want) && (!strcmp(s, "null") || !strcmp(s, "~"));
+    return json_is_null(want) && (!strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL") || !strcmp(s, "~"));
 }
 
 static bool declared_string(const mf_profile *p, const char *key)

@@ -452,6 +452,38 @@ static void test_structure_kept_whole(void **state)
     mf_result_free(r);
 }
 
+/* session 7 run 7 (prof1) 6cd37652: a '|' inside a plain scalar (`LT-|-142`) is no
+ * block header: the digits after it are text, not indicators, and "142" is in the
+ * output; a real header's indicators (`|-2`, `>+`) are still syntax. */
+static void test_session7_prof1_plain_bar(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *text = "ticket_id: LT-|-142\nnote: |-2\n  body text\n";
+    if (run(mf_oracle_conservation, "generic_yaml", text, "{\"ticket_id\":\"LT-|-142\",\"note\":\"body text\"}", &v))
+        fail_msg("plain LT-|-142: %s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", text, "{\"ticket_id\":\"LT-|-1\",\"note\":\"body text\"}", &v), 1);
+}
+
+/* session 7 run 7 (prof1) bd0ec7b5, 59ec639c, d9292edb: a block header glued to its key's
+ * colon (`inspiration:|-`, which yaml.colon-space reads as `inspiration: |-`) opens a
+ * block scalar whose body is the string's own text, as `inspiration: |-` does; the
+ * same body under no header is still a swallowed key. */
+static void test_session7_prof1_glued_block_header(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *value = "{\"changes\":[{\"type\":\"modified\",\"item_id\":\"Q\",\"inspiration\":"
+                        "{\"label\":\"alternative_draft: m\\nid: Q\"}}]}";
+    const char *glued = "changes:\n  - type: modified\n    item_id: Q\n    inspiration:|-\n      alternative_draft: m\n"
+                        "      id: Q\n";
+    if (run(mf_oracle_structure, "refinement_changes", glued, value, &v))
+        fail_msg("glued block header: %s", v.detail);
+    const char *bare = "changes:\n  - type: modified\n    item_id: Q\n    inspiration:\n      alternative_draft: m\n"
+                       "      id: Q\n";
+    assert_int_equal(run(mf_oracle_structure, "refinement_changes", bare, value, &v), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_structure_input_string),
         cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
         cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole),
+        cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -939,6 +939,76 @@ static void test_session7_sites(void **state)
     free(raw);
 }
 
+/* session 7 run 7 (prof1): the ops of the interview and full_answers lists keep the text's
+ * end where it is. norm.phase-out-of-order moves no last item that carries terminal noise
+ * (839106b1, 57ca277e) or an emitter's `...` (b897282a) up into the list; and
+ * norm.answer-fields-sibling moves no answer field that is the text's last line, which
+ * would leave the line above it (an unclosed `[icu`) last, read as cut off (ed37e91e). */
+static void test_session7_prof1_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[700], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: cand.ansi-noise seed=954752385084790170\n"
+                 "op: norm.phase-out-of-order seed=%d\n---\nquestions:\n  - id: Q03\n    phase: structure\n"
+                 "    question: S\n  - id: Q04\n    phase: assembly\n    question: H\n", seed);
+        contract_of(text, &raw);
+        const char *esc = strchr(raw, '\x1b');
+        if (esc) {
+            const char *nl = strchr(esc, '\n');
+            while (nl && (nl[1] == ' ' || nl[1] == '\n' || nl[1] == '\x1b' || nl[1] == '\r'))
+                nl = strchr(nl + 1, '\n');
+            if (nl && nl[1])
+                fail_msg("seed %d: noise moved into the list:\n%s", seed, raw);
+        }
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.phase-out-of-order seed=%d\n---\n"
+                 "questions:\n- id: Q03\n  phase: structure\n  question: S\n- id: Q04\n  phase: assembly\n"
+                 "  question: H\n  rationale: |+\n    ends with newlines\n\n...\n", seed);
+        contract_of(text, &raw);
+        size_t n = strlen(raw);
+        assert_true(n >= 4 && !strcmp(raw + n - 4, "...\n"));
+        assert_int_equal(strstr(raw, "\n...") - raw, (long)(n - 5));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\nop: yaml.unclosed-flow seed=1\n"
+                 "op: norm.answer-fields-sibling seed=%d\n---\nquestions:\n  - id: Q02\n    phase: structure\n"
+                 "    question: P\n    answer:\n      selected: [icu]\n      answered_at: \"2\"\n", seed);
+        contract_of(text, &raw);
+        n = strlen(raw);
+        assert_true(n > 18 && strstr(raw + n - 18, "answered_at: \"2\"\n"));
+        free(raw);
+        /* yaml.nested-children flattens no children followed by a sibling that is a whitelisted
+         * child too: `selected: []` beside `answer:` would join them (259489cd) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.nested-children seed=%d\n---\n"
+                 "questions:\n  - id: Q04\n    phase: assembly\n    question: I\n    answer:\n      skipped: false\n"
+                 "    selected: []\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "      skipped: false\n"));
+        free(raw);
+        /* yaml.front-matter-closer opens no front matter above a transcript role prefix (638f1c87) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: refinement_changes\nop: cand.transcript-prefix seed=12312229364924943244\n"
+                 "op: yaml.front-matter-closer seed=%d\n---\nchanges:\n  - type: added\n    item_id: r\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "---\n["));
+        free(raw);
+        /* yaml.duplicate-key repeats no line whose quoted value stays open (5af787ea) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.duplicate-key seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: \"\nstgres or SQLite?\"\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "    phase: foundation\n    question: \"\nstgres"));
+        free(raw);
+        /* yaml.property-indent moves no property whose flow collection stays open (43d60ca2) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.unclosed-flow seed=1\n"
+                 "op: yaml.property-indent seed=%d\n---\nquestions:\n  - id: Q01\n    phase: foundation\n"
+                 "    question: W\ncoverage:\n  gap_resolutions:\n    - gap: x\n      question_ids: [Q01]\n"
+                 "      resolution: A\n", seed);
+        contract_of(text, &raw);
+        if (strstr(raw, "[Q01\n"))
+            assert_non_null(strstr(raw, "\n      question_ids: [Q01\n      resolution: A\n"));
+        free(raw);
+    }
+}
+
 /* Run 7 (yaml): a block scalar under a quoted key holding ':' is block text:
  * yaml.duplicate-key never repeats one of its body lines (e8b26160). */
 static void test_session7_yaml_sites(void **state)
@@ -1622,6 +1692,7 @@ int main(void)
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
         cmocka_unit_test(test_session7_cand_sites), cmocka_unit_test(test_session7_yaml_sites),
+        cmocka_unit_test(test_session7_prof1_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
     };

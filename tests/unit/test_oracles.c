@@ -604,6 +604,25 @@ static void test_clean_text_repair_reading(void **state)
     mf_check_free(&k);
 }
 
+/* session 7 run 7 (prof1) 8e101565, c94114f1: YAML 1.2 core reads Null and NULL as null too; a
+ * declared string field keeps the text "Null", as it keeps "null" and "~" */
+static void test_session7_prof1_accounting_null(void **state)
+{
+    (void)state;
+    const mf_profile *p = mf_profiles_get("interview");
+    assert_non_null(p);
+    const char *raw = "questions:\n- id: Q02\n  phase: structure\n  question: Null\n";
+    mf_verdict v;
+    mf_result *r = fake(J("{\"questions\":[{\"id\":\"Q02\",\"phase\":\"structure\",\"question\":\"Null\"}]}"),
+                        "raw", false);
+    mf_oracle_input in = {p, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_accounting(&in, &v))
+        fail_msg("declared string keeps Null: %s", v.detail);
+    json_object_set_new(json_array_get(json_object_get(r->value, "questions"), 0), "question", json_string("None"));
+    assert_int_equal(mf_oracle_accounting(&in, &v), 1);    /* another text still fails */
+    mf_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -616,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_raw_string_concat_glues_words),
         cmocka_unit_test(test_rejected_reading), cmocka_unit_test(test_rejected_own_value),
         cmocka_unit_test(test_raw_context_strings), cmocka_unit_test(test_clean_text_repair_reading),
+        cmocka_unit_test(test_session7_prof1_accounting_null),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
