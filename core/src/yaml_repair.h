@@ -39,9 +39,12 @@ enum {
     YR_QUOTE_MORE = 256, /* the value starts with a quoted scalar closed before the line's end */
     YR_CTX_FREE = 512,  /* context: no scalar or block body was open before this line */
     YR_OPENS_SQ = 1024, /* the entry's value is a single-quoted scalar not closed on the line */
+    YR_SQ_CONT = 2048,  /* context: a later line of a single-quoted scalar opened on an earlier line */
 };
+/* Later lines of a quoted scalar (double or single) opened on an earlier line. */
+#define YR_QUOTE_CONT (YR_DQ_CONT | YR_SQ_CONT)
 /* Lines whose text belongs to a scalar started on an earlier line: no rule reads them as entries. */
-#define YR_CONT (YR_DQ_CONT | YR_PLAIN_CONT)
+#define YR_CONT (YR_QUOTE_CONT | YR_PLAIN_CONT)
 /* A line's text without its '\n' and trailing '\r'. */
 typedef struct {
     const char *s;
@@ -226,16 +229,20 @@ void yr_block_note(yr_block *b, const char *s, size_t n);
 static inline void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i);
 
 /* Lines the scalar repairs leave alone: block scalar bodies and the
- * continuation lines of a double-quoted value left open on an earlier line. */
-typedef struct { yr_block blk; bool dq; } yr_skip;
-/* yr_skip_line inside an open double-quoted value: scan l for its closing quote. */
-bool yr_skip_dq_line(yr_skip *k, const yr_line *l);
+ * continuation lines of a quoted value left open on an earlier line. */
+typedef struct {
+    yr_block blk;
+    char quote; /* '"' or '\'': the quote of a value left open on an earlier line; 0: none */
+} yr_skip;
+/* yr_skip_line inside an open quoted value: scan l for its closing quote (double
+ * quotes: a backslash escapes the next byte; single quotes: `''` is an escaped quote). */
+bool yr_skip_quote_line(yr_skip *k, const yr_line *l);
 /* True when line l is skipped (updates the state). */
 static inline bool yr_skip_line(yr_skip *k, const yr_line *l)
 {
-    return k->dq ? yr_skip_dq_line(k, l) : yr_block_body(&k->blk, l);
+    return k->quote ? yr_skip_quote_line(k, l) : yr_block_body(&k->blk, l);
 }
-/* Note a rewritten output line: it may open a block scalar or an unclosed double-quoted value. */
+/* Note a rewritten output line: it may open a block scalar or an unclosed quoted value. */
 void yr_skip_note(yr_skip *k, const char *s, size_t n);
 /* The same for input line i of d, from its model flags. */
 static inline void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i);
@@ -275,7 +282,9 @@ static inline void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i)
     if (d->l[i].flags & YR_OPENS_BLOCK)
         yr_block_note_line(&k->blk, d, i);
     if (d->l[i].flags & YR_OPENS_DQ)
-        k->dq = true;
+        k->quote = '"';
+    else if (d->l[i].flags & YR_OPENS_SQ)
+        k->quote = '\'';
 }
 /* True for blank lines, comment lines and document markers (--- / ...). */
 bool yr_line_inert(const char *s, size_t n);
@@ -302,7 +311,7 @@ static inline int yr_lineno(size_t i) { return i >= 0x7fffffff ? 0x7fffffff : (i
 bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left);
 typedef size_t (*yr_line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
                               const mf_profile *p, mf_warnings *w);
-/* Run fn on every valued line outside block scalar bodies and open double-quoted values
+/* Run fn on every valued line outside block scalar bodies and open quoted values
  * that has one of the line kinds `kinds` (0: any line; fn leaves the others alone). */
 size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
                         uint16_t kinds);

@@ -83,7 +83,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
         return 0;
     }
     yr_out o = {.b = out, .d = d};
-    yr_skip sk = {{0}, false};
+    yr_skip sk = {{0}, 0};
     size_t depth = 0, changes = 0;
     size_t plain_col = (size_t)-1; /* a deeper line continues the plain value of the line before */
     size_t split_from = (size_t)-1, split_to = 0; /* properties that moved with a drifted dash line */
@@ -189,13 +189,13 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
         return 0;
     }
     yr_out o = {.b = out, .d = d};
-    yr_skip sk = {{0}, false};
+    yr_skip sk = {{0}, 0};
     size_t depth = 0, changes = 0, prev_col = (size_t)-1;
     bool prev_opener = false;
     long shift = 0; /* columns the block scalar header above moved: its body moves with it */
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        bool dq = sk.dq;
+        bool dq = sk.quote != 0;
         bool skip = yr_skip_line(&sk, l), body = skip && !dq;
         if (skip || (l->flags & YR_INERT)) {
             size_t sp = mf_line_indent((mf_line){l->s, l->n});
@@ -290,7 +290,7 @@ size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *
 {
     (void)p;
     yr_out o = {.b = out, .d = d};
-    yr_skip sk = {{0}, false};
+    yr_skip sk = {{0}, 0};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];

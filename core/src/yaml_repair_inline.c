@@ -79,7 +79,7 @@ static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, 
     size_t m = x;
     for (; k < d->count && *budget; k = next_content(d, k), --*budget) {
         const yr_line *l = &d->l[k];
-        if (l->flags & (YR_CONT | YR_DQ_CONT))
+        if (l->flags & YR_CONT)
             continue;
         size_t y = mf_line_indent((mf_line){l->s, l->n});
         if (y <= col)
@@ -148,7 +148,7 @@ static size_t opener_item_dash(const yr_doc *d, size_t nx, const yr_entry *e, co
         return nested_row_dash(d, nx, e, v, vn, x, budget);
     for (size_t k = next_content(d, nx); k < d->count && *budget; k = next_content(d, k), --*budget) {
         const yr_line *l = &d->l[k];
-        if (l->flags & (YR_CONT | YR_DQ_CONT))
+        if (l->flags & YR_CONT)
             continue;
         size_t y = mf_line_indent((mf_line){l->s, l->n});
         if (y >= x)
@@ -166,7 +166,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
     size_t changes = 0, budget = 4 * d->count + 4096;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
@@ -314,7 +314,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         /* a continuation line of a plain value (`schema_version: 1` + ` Etle:tixamp`,
          * the value "1 Etle:tixamp") is text: a space after its ':' would make it an
          * entry the loader rejects (regression 1416693c) */
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT)) || plain_value_cont(d, i)) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT)) || plain_value_cont(d, i)) {
             yr_put_line(&o, l);
             continue;
         }
@@ -402,7 +402,7 @@ size_t yr_fix_colon_space_child(const yr_doc *d, mf_buf *out, const mf_profile *
 {
     (void)p;
     yr_out o = {.b = out, .d = d};
-    yr_skip sk = {{0}, false};
+    yr_skip sk = {{0}, 0};
     size_t changes = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
@@ -812,7 +812,7 @@ size_t yr_fix_inline_keys(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     ik_tok t[IK_MAX];
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
@@ -952,7 +952,7 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
     ik_tok t[IK_MAX];
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
@@ -1046,7 +1046,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
     size_t msg_kn = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_DQ_CONT))) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT))) {
             yr_put_line(&o, l);
             continue;
         }

@@ -7,7 +7,7 @@
  * scalar body, so a fenced example inside `key: |` stays payload.
  * yaml.xml-tag-lines (#7) removes lines that hold nothing but one bare tag
  * (<tag>, </tag>, <tag/>), except where the line is text of a scalar begun
- * earlier (block body, multi-line plain or double-quoted value); a `<name>`
+ * earlier (block body, multi-line plain or quoted value); a `<name>`
  * first line and `</name>` last line wrap the payload and always go.
  * yaml.duplicate-key (#10) drops a mapping entry whose line repeats an earlier
  * entry of the same mapping character for character (a one-line quoted value
@@ -569,7 +569,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
             if (e.key && (!depth || st[depth - 1].col != e.indent))
                 st[depth++] = (dk_scope){e.indent, (uint32_t)next_id++, 0, false};
         }
-        if (e.key && depth && !(l->flags & YR_OPENS_DQ)) {
+        if (e.key && depth && !(l->flags & (YR_OPENS_DQ | YR_OPENS_SQ))) {
             size_t scope = st[depth - 1].id;
             uint32_t h = dk_entry_hash(scope, l->s, &e);
             size_t k = h % tab.cap;
@@ -669,7 +669,7 @@ bool yr_may_end_with_doc_start(const char *s, size_t n)
 static bool bare_doc_end(const yr_line *l)
 {
     if (l->n < 3 || memcmp(l->s, "...", 3) != 0 || !(l->flags & YR_INERT) || !(l->flags & YR_CTX_FREE) ||
-        (l->flags & YR_DQ_CONT))
+        (l->flags & YR_QUOTE_CONT))
         return false;
     size_t i = 3;
     while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t' || l->s[i] == '\r'))
@@ -689,7 +689,7 @@ static size_t trailing_doc_start(const yr_doc *d)
     size_t c = d->count;
     while (c > 0 && blank_or_comment(d->l[c - 1].s, d->l[c - 1].n))
         c--;
-    if (c == 0 || !bare_doc_start(d->l[c - 1].s, d->l[c - 1].n) || (d->l[c - 1].flags & YR_DQ_CONT))
+    if (c == 0 || !bare_doc_start(d->l[c - 1].s, d->l[c - 1].n) || (d->l[c - 1].flags & YR_QUOTE_CONT))
         return none;
     size_t k = --c;
     while (k > 0 && blank_or_comment(d->l[k - 1].s, d->l[k - 1].n))

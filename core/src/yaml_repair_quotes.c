@@ -19,7 +19,7 @@
  *   yaml.plain-colon (#5)            a: b: c         -> a: "b: c"
  * A quoted replacement is a double-quoted scalar whose value is the visible
  * text (a plain scalar's continuation lines folded the way YAML folds them).
- * Block scalar bodies and the continuation lines of an open double-quoted
+ * Block scalar bodies and the continuation lines of an open quoted
  * value are skipped, and so are the lines yaml.block-body-indent (a later
  * group) moves into a body written too far left (yr_fallen_body_line), and
  * the body under a quoted header that yaml.quoted-block-indicator restores. */
@@ -96,7 +96,7 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
                         uint16_t kinds)
 {
     yr_out o = {.b = out, .d = d};
-    yr_skip sk = {{0}, false};
+    yr_skip sk = {{0}, 0};
     size_t changes = 0, hdr = NO_HEADER; /* the column of the last block header's key */
     bool left = false;                    /* a line after it fell to or left of hdr */
     unsigned char *root = malloc(d->count + 1);
@@ -163,7 +163,7 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
             if (qh.active)
                 sk.blk = qh;
         } else {
-            sk = (yr_skip){{0}, false};
+            sk = (yr_skip){{0}, 0};
         }
         i = next - 1;
     }

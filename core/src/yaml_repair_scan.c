@@ -6,7 +6,7 @@
  * the model they all read: the lines as views (a trailing '\r' is kept aside
  * and written back), each line's entry (indentation, `- ` dashes, a plain or
  * quoted key, where the value starts) and per-line flags (inert, opens a block
- * scalar, opens a double-quoted value), so no rule splits or re-parses lines
+ * scalar, opens a quoted value), so no rule splits or re-parses lines
  * it does not rewrite. Also here: an output writer that copies runs of
  * unchanged lines as one span and remembers allocation failure, a tracker for
  * block scalar bodies (which every rule leaves alone) and a writer for
@@ -70,8 +70,8 @@ static void entry_parse(const char *s, size_t n, yr_entry *e, size_t *q0);
 #define NO_PLAIN ((size_t)-1)
 typedef struct { yr_skip sk; size_t plain_col; } ctx_state;
 
-/* Nothing open: no block scalar body, no double-quoted or plain scalar. */
-static bool ctx_free(const ctx_state *c) { return !c->sk.blk.active && !c->sk.dq && c->plain_col == NO_PLAIN; }
+/* Nothing open: no block scalar body, no quoted or plain scalar. */
+static bool ctx_free(const ctx_state *c) { return !c->sk.blk.active && !c->sk.quote && c->plain_col == NO_PLAIN; }
 
 /* One step of the context walk: line i's context flags, and the state after it.
  * A plain value (not quoted, not a block header, no comment) continues on
@@ -83,10 +83,10 @@ static void ctx_line(yr_doc *d, size_t i, ctx_state *c)
     l->flags &= (uint16_t)~(YR_CONT | YR_CTX_FREE);
     if (ctx_free(c))
         l->flags |= YR_CTX_FREE;
-    bool dq = c->sk.dq;
+    char quote = c->sk.quote;
     if (yr_skip_line(&c->sk, l)) {
-        if (dq)
-            l->flags |= YR_DQ_CONT;
+        if (quote)
+            l->flags |= quote == '"' ? YR_DQ_CONT : YR_SQ_CONT;
         return;
     }
     if (l->flags & YR_INERT) {
@@ -112,7 +112,7 @@ void yr_doc_context(yr_doc *d) { yr_doc_context_runs(d, NULL, 0); }
 
 void yr_doc_context_runs(yr_doc *d, const yr_run *runs, size_t nruns)
 {
-    ctx_state c = {{{0}, false}, NO_PLAIN};
+    ctx_state c = {{{0}, 0}, NO_PLAIN};
     size_t r = 0;
     for (size_t i = 0; i < d->count; i++) {
         while (r < nruns && runs[r].end <= i)
@@ -428,13 +428,18 @@ void yr_block_note(yr_block *b, const char *s, size_t n)
     b->body = 0;
 }
 
-bool yr_skip_dq_line(yr_skip *k, const yr_line *l)
+bool yr_skip_quote_line(yr_skip *k, const yr_line *l)
 {
+    const char q = k->quote;
     for (size_t i = 0; i < l->n; i++) {
-        if (l->s[i] == '\\')
+        if (q == '"' && l->s[i] == '\\')
             i++;
-        else if (l->s[i] == '"') {
-            k->dq = false;
+        else if (l->s[i] == q) {
+            if (q == '\'' && i + 1 < l->n && l->s[i + 1] == '\'') { /* `''`: an escaped quote */
+                i++;
+                continue;
+            }
+            k->quote = 0;
             break;
         }
     }
@@ -453,9 +458,9 @@ void yr_skip_note(yr_skip *k, const char *s, size_t n)
         k->blk.parent = e.key ? e.key_s : e.dash;
         k->blk.body = 0;
     }
-    if (e.val < e.end && s[e.val] == '"' &&
+    if (e.val < e.end && (s[e.val] == '"' || s[e.val] == '\'') &&
         !(e.val == e.content && q0 != NO_QUOTE_END ? q0 : yr_quote_end(s, e.end, e.val)))
-        k->dq = true;
+        k->quote = s[e.val];
 }
 
 size_t yr_quote_end(const char *s, size_t n, size_t i)

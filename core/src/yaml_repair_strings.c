@@ -154,7 +154,7 @@ static int ic_scan(const yr_doc *d, uint32_t *seq, unsigned char *kind, uint32_t
     size_t st_cap = 0, seq_cap = 0, depth = 0, next_seq = 1, item = (size_t)-1, inl = (size_t)-1;
     size_t plain_key = (size_t)-1; /* the key column of the plain value the last entry line ends with */
     bool in_text = false;          /* the last line was such text of a plain value */
-    yr_skip sk = {{0}, false};
+    yr_skip sk = {{0}, 0};
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         seq[i] = 0;

@@ -10,10 +10,11 @@
  * updated model must equal yr_doc_open of the new text: lines, breaks, entries,
  * per-line and context flags; what it knows of the text's bytes must hold. The
  * same check follows synthetic edits the rules may not make on these texts:
- * lines replaced, deleted, inserted (opening a block scalar or a quote that
- * changes the context of the copied lines after it), a copied line whose
- * output line the writer started, CRLF breaks, a dropped final line break,
- * and lines kept full size (over 65535 bytes, over 255 dashes). */
+ * lines replaced, deleted, inserted (opening a block scalar or a double or
+ * single quote that changes the context of the copied lines after it), a
+ * copied line whose output line the writer started, CRLF breaks, a dropped
+ * final line break, and lines kept full size (over 65535 bytes, over 255
+ * dashes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -118,9 +119,10 @@ static void check_rules(const char *name, const char *s, size_t n, const mf_prof
 }
 
 /* ---- synthetic edits: every k-th line (from line `first`) ---- */
-enum { REPLACE, DELETE, INSERT_BLOCK, INSERT_QUOTE, PREFIXED_COPY, JOIN, CRLF, EDITS };
+enum { REPLACE, DELETE, INSERT_BLOCK, INSERT_QUOTE, INSERT_SQ, PREFIXED_COPY, JOIN, CRLF, EDITS };
 static const char *const edit_name[EDITS] = {"replace", "delete", "insert a block header", "insert an open quote",
-                                             "a copy after written text", "join", "crlf"};
+                                             "insert an open single quote", "a copy after written text", "join",
+                                             "crlf"};
 
 static size_t edit(const yr_doc *d, mf_buf *out, int kind, size_t k, size_t first)
 {
@@ -144,8 +146,9 @@ static size_t edit(const yr_doc *d, mf_buf *out, int kind, size_t k, size_t firs
             break;
         case INSERT_BLOCK:
         case INSERT_QUOTE:
+        case INSERT_SQ:
             yr_put_line(&o, l);
-            yr_puts(&o, kind == INSERT_BLOCK ? "b: |" : "q: \"open");
+            yr_puts(&o, kind == INSERT_BLOCK ? "b: |" : kind == INSERT_QUOTE ? "q: \"open" : "- 'it''s");
             yr_endl(&o, "");
             break;
         case PREFIXED_COPY:
@@ -225,7 +228,7 @@ static void test_long_lines(void **state)
     check_rules("long lines", t.s, t.len, mf_profiles_get("generic_yaml"));
     mf_buf_free(&t);
     static const char *const small[] = {"", "a", "a\n", "\n\n", "a: |\n  b\nc: \"d\n  e\"\nf: g\n  h\n", "- \"v\n- \"v",
-                                         "x\n\ny"};
+                                         "x\n\ny", "a: 'b\n  c: d: e\n  f''g\\\n  h'\ni: j: k\n- 'v\n- 'v"};
     for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
         check_edits(small[i], small[i], strlen(small[i]));
         check_rules(small[i], small[i], strlen(small[i]), mf_profiles_get("generic_yaml"));

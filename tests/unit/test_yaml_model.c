@@ -3,7 +3,7 @@
  * yr_doc_open splits a text into lines once and parses each line's entry once:
  * line views without '\r\n', the end-of-line facts, the entry (indentation,
  * dashes, key, value), the per-line flags (inert, opens a block scalar, opens a
- * double-quoted value), and the output writer that copies unchanged lines as
+ * quoted value), and the output writer that copies unchanged lines as
  * one span gives back the text byte for byte. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,7 +89,7 @@ static void test_flags(void **state)
     yr_doc_close(&d);
 }
 
-/* The later lines of multi-line plain and double-quoted scalars are marked as such. */
+/* The later lines of multi-line plain and quoted scalars are marked as such. */
 static void test_context(void **state)
 {
     (void)state;
@@ -108,6 +108,31 @@ static void test_context(void **state)
     assert_int_equal(d.l[8].flags, YR_DQ_CONT);
     assert_int_equal(d.l[9].flags, YR_CTX_FREE);
     yr_doc_close(&d);
+
+    /* single quotes likewise: `''` is an escaped quote and a backslash escapes nothing,
+     * so the value opened on line 0 runs to line 3 and the one opened on line 5 closes
+     * on line 6 (regressions b78adf96, adcdb13d) */
+    static const char sq[] = "a: 'open\n  k: v: w\n  it''s \"x\n  end'\nb: \"c\"\n- 'x\\\n  y\\'\nc: 1\n";
+    assert_int_equal(yr_doc_open(&d, sq, sizeof sq - 1), 0);
+    assert_int_equal(d.count, 8);
+    assert_int_equal(d.l[0].flags, YR_OPENS_SQ | YR_CTX_FREE);
+    assert_int_equal(d.l[1].flags, YR_SQ_CONT | YR_VAL_COLON);
+    assert_int_equal(d.l[2].flags, YR_SQ_CONT);
+    assert_int_equal(d.l[3].flags, YR_SQ_CONT);
+    assert_int_equal(d.l[4].flags, YR_CTX_FREE);
+    assert_int_equal(d.l[5].flags, YR_OPENS_SQ | YR_CTX_FREE);
+    assert_int_equal(d.l[6].flags, YR_SQ_CONT);
+    assert_int_equal(d.l[7].flags, YR_CTX_FREE);
+    yr_doc_close(&d);
+    /* a rule's rewritten line that opens a single-quoted value: the skip state follows it */
+    yr_skip k = {{0}, 0};
+    yr_skip_note(&k, "- 'a", 4);
+    assert_int_equal(k.quote, '\'');
+    const yr_line cont = {"b''c", 4, false, true, 0}, close = {"d' e", 4, false, true, 0};
+    assert_true(yr_skip_line(&k, &cont));
+    assert_int_equal(k.quote, '\'');
+    assert_true(yr_skip_line(&k, &close));
+    assert_int_equal(k.quote, 0);
 }
 
 /* Unchanged lines written through yr_put_line come back byte for byte, also
