@@ -24,6 +24,7 @@
  * group) moves into a body written too far left (yr_fallen_body_line), and
  * the body under a quoted header that yaml.quoted-block-indicator restores. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include "yaml_repair.h"
 
@@ -92,8 +93,24 @@ static bool cr_parts_are_text(const yr_line *l, size_t val)
     return true;
 }
 
+/* A '#' glued to the closing quote of a quoted scalar inside a flow collection (`[{""#c`):
+ * the column of the opening quote and of the '#' plus 1 (0: none on the line). */
+typedef struct { uint32_t q, hash; } flow_glue;
+static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w);
+
+/* yr_run_line_rule; where g (one per line, may be NULL) names a glued comment in a flow
+ * line, that line is written by put_flow_glued instead of fn. */
+static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
+                        uint16_t kinds, const flow_glue *g);
+
 size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
                         uint16_t kinds)
+{
+    return run_lines(d, out, p, w, fn, kinds, NULL);
+}
+
+static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
+                        uint16_t kinds, const flow_glue *g)
 {
     yr_out o = {.b = out, .d = d};
     yr_skip sk = {{0}, 0};
@@ -132,7 +149,8 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         yr_entry e = yr_entry_at(d, i);
         /* a quoted block header's body is left alone, whatever fn does with the header */
         const yr_block qh = {quoted_block_header(d, i, &e), parent_col(&e), 0};
-        if (kinds && !(l->flags & kinds)) { /* fn would return 0 */
+        bool glued = g && g[i].hash;
+        if (kinds && !(l->flags & kinds) && !glued) { /* fn would return 0 */
             yr_put_line(&o, l);
             yr_skip_note_line(&sk, d, i);
             if (qh.active)
@@ -146,7 +164,9 @@ size_t yr_run_line_rule(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
          * rewriting the value would join the line after it into the value */
         bool lone_cr = d->cr && memchr(l->s, '\r', l->n) != NULL &&
                        !(fn == fix_unclosed && e.val < l->n && cr_parts_are_text(l, e.val));
-        size_t next = yr_entry_valued(&e) && e.val < e.end && !lone_cr ? fn(&o, d, i, &e, p, w) : 0;
+        size_t next = glued && !lone_cr                                  ? put_flow_glued(&o, d, i, &g[i], w)
+                      : yr_entry_valued(&e) && e.val < e.end && !lone_cr ? fn(&o, d, i, &e, p, w)
+                                                                         : 0;
         if (!next) {
             yr_put_line(&o, l);
             yr_skip_note_line(&sk, d, i);
@@ -965,9 +985,97 @@ static size_t fix_header_comment(yr_out *o, const yr_doc *d, size_t i, const yr_
     return i + 1;
 }
 
+/* The same inside a flow collection (`[{""#c` + `}]`, `tags: ["a"#b,` + `  c]`): libyaml
+ * reads a '#' glued to a token's end as a comment there too, and the flow's lines are no
+ * entries fix_header_comment sees. A flow starts at a line's value (or content) with '['
+ * or '{' outside scalar text and runs over the following lines to its closing bracket;
+ * a quote opens a scalar where a token starts (after '[', '{', ',' or ':'). Fills g[i]
+ * for each line holding such a '#' (*g allocated on the first one); stops at a quoted
+ * scalar left open on its line (a multi-line one: the scan gives up, the lines stay).
+ * Returns how many lines hold one (0 on OOM). */
+static size_t flow_glued_comments(const yr_doc *d, flow_glue **g)
+{
+    size_t depth = 0, found = 0;
+    bool tok = false; /* a token may start here: a quote opens a quoted scalar */
+    yr_block blk = {0};
+    *g = NULL;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        const char *s = l->s;
+        size_t j = 0;
+        if (depth == 0) {
+            if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_CONT)))
+                continue;
+            yr_block_note_line(&blk, d, i);
+            const yr_entry e = yr_entry_at(d, i);
+            j = yr_entry_valued(&e) ? e.val : e.content;
+            if (j >= e.end || (s[j] != '[' && s[j] != '{'))
+                continue;
+        } else if ((l->flags & YR_INERT) && l->n >= 3 && (memcmp(s, "---", 3) == 0 || memcmp(s, "...", 3) == 0)) {
+            depth = 0; /* a document marker ends the flow (libyaml: an error) */
+            continue;
+        }
+        int prev = 0; /* what precedes s[j]: 0 a blank or the line's start, 1 an indicator, 2 a closing quote, 3 text */
+        size_t qs = 0; /* the opening quote of the quoted scalar prev == 2 closes */
+        for (; j < l->n; j++) {
+            char c = s[j];
+            if (c == ' ' || c == '\t') {
+                prev = 0;
+            } else if (c == '#') {
+                if (prev == 2) {
+                    if (!*g && !(*g = calloc(d->count, sizeof **g)))
+                        return 0;
+                    (*g)[i] = (flow_glue){(uint32_t)qs, (uint32_t)j + 1};
+                    found++;
+                }
+                if (prev != 3)
+                    break; /* a comment: the rest of the line */
+            } else if ((c == '"' || c == '\'') && tok) {
+                size_t q = yr_quote_end(s, l->n, j);
+                if (!q)
+                    return found;
+                qs = j, j = q - 1, prev = 2, tok = false;
+            } else if (c == '[' || c == '{') {
+                depth++, prev = 1, tok = true;
+            } else if (c == ']' || c == '}') {
+                prev = 1, tok = false;
+                if (depth > 0 && --depth == 0)
+                    break; /* the flow ends: the rest of the line is the block's */
+            } else if (c == ',' || c == ':') {
+                prev = 1, tok = true;
+            } else {
+                prev = 3, tok = false;
+            }
+        }
+    }
+    return found;
+}
+
+static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w)
+{
+    const yr_line *l = &d->l[i];
+    size_t k = g->hash - 1, end = l->n;
+    while (end > k && (l->s[end - 1] == ' ' || l->s[end - 1] == '\t'))
+        end--;
+    yr_put(o, l->s, k);
+    yr_put(o, " ", 1);
+    yr_put(o, l->s + k, l->n - k);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
+                    "Read '%.*s' right after the quoted scalar %.*s in a flow collection as a comment, as YAML "
+                    "readers do (YAML 1.2 wants a blank before '#'): that text is not part of the value.",
+                    (int)(end - k), l->s + k, (int)(k - g->q), l->s + g->q);
+    return i + 1;
+}
+
 size_t yr_fix_block_header_comment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    return yr_run_line_rule(d, out, p, w, fix_header_comment, 0);
+    flow_glue *g = NULL;
+    if (memchr(d->text, '[', d->len) || memchr(d->text, '{', d->len))
+        flow_glued_comments(d, &g);
+    size_t n = run_lines(d, out, p, w, fix_header_comment, 0, g);
+    free(g);
+    return n;
 }
 
 /* ---- yaml.reserved-indicator ---- */
