@@ -214,6 +214,17 @@ static bool open_tag_line(const mf_profile *p, const char *s, size_t n)
     return !(p && p->tag && strlen(p->tag) == n - 2 && memcmp(p->tag, s + 1, n - 2) == 0);
 }
 
+/* Is [s, s+n) one self-closing tag ("<br/>"), a line yaml.xml-tag-lines strips? */
+static bool self_closing_tag_line(const char *s, size_t n)
+{
+    if (n <= 3 || s[0] != '<' || s[n - 2] != '/' || s[n - 1] != '>' || !isalpha((unsigned char)s[1]))
+        return false;
+    for (size_t i = 1; i + 2 < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("_.:-", s[i]))
+            return false;
+    return true;
+}
+
 size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int *line)
 {
     if (!s || (p && p->format == MF_FORMAT_JSON))
@@ -241,12 +252,7 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     for (size_t i = m.a + 2; close_tag && i + 1 < m.e; i++)
         close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
     /* so does a self-closing tag line (`<br/>`, which yaml.xml-tag-lines strips too) */
-    if (!close_tag && m.e - m.a > 3 && s[m.a] == '<' && s[m.e - 2] == '/' && s[m.e - 1] == '>' &&
-        isalpha((unsigned char)s[m.a + 1])) {
-        close_tag = true;
-        for (size_t i = m.a + 1; close_tag && i + 2 < m.e; i++)
-            close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
-    }
+    close_tag = close_tag || self_closing_tag_line(s + m.a, m.e - m.a);
     if ((open_tag_line(p, s + m.a, m.e - m.a) || close_tag) && !next_line(s, len, &pos, &m, &n2))
         return 0;
     const char *u = s + m.a;
@@ -314,8 +320,9 @@ static bool after_separator(const char *s, size_t a)
             return false;
         if (pe - pa == 3 && memcmp(s + pa, "---", 3) == 0)
             return pa > 0;
-        if (!mf_cand_closer_line(s + pa, pe - pa) && !open_tag_line(NULL, s + pa, pe - pa))
-            return false;               /* a bare tag line (`<yaml>`, for yaml.xml-tag-lines) is passed over too */
+        if (!mf_cand_closer_line(s + pa, pe - pa) && !open_tag_line(NULL, s + pa, pe - pa) &&
+            !self_closing_tag_line(s + pa, pe - pa))
+            return false;               /* a bare tag line (`<yaml>`, `<br/>`, for yaml.xml-tag-lines) is passed over too */
     }
     return false;
 }
@@ -454,7 +461,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
          * ("Notes: ..." + "---" + a paste marker), is cut with it too */
         if (cut == len && a > 0 && doc_marker(t, tn) && closers++ < 8)
             continue;
-        if (mf_cand_closer_line(t, tn) && closers++ < 8 &&
+        if ((mf_cand_closer_line(t, tn) || (cut < len && self_closing_tag_line(t, tn))) && closers++ < 8 &&
             (cut == len || !fence || (!fence_below && !fence_above(s, a)))) {
             fence_below |= fence;
             continue;                   /* below the prose: cut with it; above it: left to the tidying */
