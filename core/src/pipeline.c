@@ -139,6 +139,17 @@ static int parse_and_finish(run *R, const char *text, size_t len, bool allow_jso
     return 0;
 }
 
+/* A cap or out-of-memory error ends the run (no other attempt can do better):
+ * err becomes the result's error, w and text are freed. Returns -1. */
+static int end_run(run *R, mf_error *err, mf_warnings *w, mf_buf *text)
+{
+    mf_error_clear(&R->r->error);
+    R->r->error = *err;
+    mf_warnings_clear(w);
+    mf_buf_free(text);
+    return -1;
+}
+
 /* Pass B's YAML repair groups over text, re-parsing after each group that
  * changed it: 1 when a parse succeeded (*v set), 0 when none did (the best
  * error offered), -1 when a cap or out-of-memory ends the run (the error is
@@ -155,13 +166,8 @@ static int repair_groups(run *R, mf_buf *text, json_t **v, mf_warnings *w)
         mf_yaml_lines_free(lines); /* not held through the parse: peak memory stays the parse's */
         lines = NULL;
         ok = parse_and_finish(R, mf_buf_cstr(text), text->len, true, v, w, &err) == 0;
-        if (!ok && mf_error_is_final(&err)) {
-            mf_error_clear(&R->r->error);
-            R->r->error = err;
-            mf_warnings_clear(w);
-            mf_buf_free(text);
-            return -1;
-        }
+        if (!ok && mf_error_is_final(&err))
+            return end_run(R, &err, w, text);
         if (!ok) {
             offer_error(R, &err);
             mf_error_clear(&err);
@@ -195,13 +201,8 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
     size_t misread = w.count; /* those repairs stand whatever the parse says */
     int ok = !seen && parse_and_finish(R, yaml ? mf_buf_cstr(&text) : c->text, yaml ? text.len : c->len, repair,
                                        &v, &w, &err) == 0;
-    if (!ok && mf_error_is_final(&err)) { /* a cap or OOM: no other attempt can do better */
-        mf_error_clear(&R->r->error);
-        R->r->error = err;
-        mf_warnings_clear(&w);
-        mf_buf_free(&text);
-        return -1;
-    }
+    if (!ok && mf_error_is_final(&err))
+        return end_run(R, &err, &w, &text);
     if (!ok) {
         /* in pass A a JSON candidate that needed repair is not a rejection yet */
         if (!(R->p->format == MF_FORMAT_JSON && !repair))
@@ -231,13 +232,8 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
         mf_yaml_repair_misread_sure(&text, R->p, &w); /* a trailing `---` closer is no guess: it stays dropped */
         size_t sure = w.count;
         ok = parse_and_finish(R, mf_buf_cstr(&text), text.len, true, &v, &w, &err) == 0;
-        if (!ok && mf_error_is_final(&err)) {
-            mf_error_clear(&R->r->error);
-            R->r->error = err;
-            mf_warnings_clear(&w);
-            mf_buf_free(&text);
-            return -1;
-        }
+        if (!ok && mf_error_is_final(&err))
+            return end_run(R, &err, &w, &text);
         if (!ok) {
             offer_error(R, &err); /* a schema error of the text as written outranks the guess's syntax error */
             mf_error_clear(&err);

@@ -950,6 +950,24 @@ static size_t quote_glued_comment(const yr_line *l, const yr_entry *e)
     return q && q < e->end && l->s[q] == '#' ? q : 0;
 }
 
+/* Line i with a blank before its '#' at column k, and the warning that YAML
+ * reads the text from there as a comment, right after `what` (the token
+ * [e->val, k), shown between open and close). */
+static size_t split_glued_comment(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, size_t k,
+                                  const char *what, const char *open, const char *close, mf_warnings *w)
+{
+    const yr_line *l = &d->l[i];
+    yr_put(o, l->s, k);
+    yr_put(o, " ", 1);
+    yr_put(o, l->s + k, l->n - k);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
+                    "Read '%.*s' right after the %s %s%.*s%s as a comment, as YAML readers do "
+                    "(YAML 1.2 wants a blank before '#'): that text is not part of the value.",
+                    (int)(e->end - k), l->s + k, what, open, (int)(k - e->val), l->s + e->val, close);
+    return i + 1;
+}
+
 static size_t fix_header_comment(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                                  mf_warnings *w)
 {
@@ -958,31 +976,14 @@ static size_t fix_header_comment(yr_out *o, const yr_doc *d, size_t i, const yr_
     if (!yr_entry_valued(e))
         return 0;
     size_t k = quote_glued_comment(l, e);
-    if (k) {
-        yr_put(o, l->s, k);
-        yr_put(o, " ", 1);
-        yr_put(o, l->s + k, l->n - k);
-        yr_endl(o, YR_EOL(l));
-        mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
-                        "Read '%.*s' right after the quoted scalar %.*s as a comment, as YAML readers do "
-                        "(YAML 1.2 wants a blank before '#'): that text is not part of the value.",
-                        (int)(e->end - k), l->s + k, (int)(k - e->val), l->s + e->val);
-        return i + 1;
-    }
+    if (k)
+        return split_glued_comment(o, d, i, e, k, "quoted scalar", "", "", w);
     if (!yr_header_glued_comment(l->s + e->val, e->end - e->val))
         return 0;
     k = e->val + 1;
     while (l->s[k] != '#')
         k++;
-    yr_put(o, l->s, k);
-    yr_put(o, " ", 1);
-    yr_put(o, l->s + k, l->n - k);
-    yr_endl(o, YR_EOL(l));
-    mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
-                    "Read '%.*s' right after the block scalar header '%.*s' as a comment, as YAML readers do "
-                    "(YAML 1.2 wants a blank before '#'): that text is not part of the value.",
-                    (int)(e->end - k), l->s + k, (int)(k - e->val), l->s + e->val);
-    return i + 1;
+    return split_glued_comment(o, d, i, e, k, "block scalar header", "'", "'", w);
 }
 
 /* The same inside a flow collection (`[{""#c` + `}]`, `tags: ["a"#b,` + `  c]`): libyaml
