@@ -296,23 +296,25 @@ static bool closer_then_structure(const jp *p, size_t k)
 
 static bool closes_here(const jp *p, size_t k, bool is_key, bool inner);
 
-/* Is the quote at j directly followed by a closer, and a closing quote there
- * (`"}]}` at the end, `"}, {"path": ...`)? Then it closes the string: read as
- * an opening quote it would start a string of closers. */
+/* Is the quote at j followed by a closer (directly, or after blanks and line
+ * breaks: `"}]}` at the end, `"}, {"path": ...`, `"` then a line `}`), and a
+ * closing quote there? Then it closes the string: read as an opening quote it
+ * would start a string of blanks and closers. */
 static bool quote_then_closer(const jp *p, size_t j)
 {
-    int c = at(p, j + 1);
+    size_t c1 = jl_past_spaces(p, j + 1);
+    int c = at(p, c1);
     if (!(c == '}' || c == ']'))
         return false;
     /* not when text then a quote follows the closers on the line (`"a" "]ne"]`,
      * `"a" "]"]`): that quote closes a string the quote at j opened, whose
      * text starts with the closer; read as closers they leave the text stray */
-    size_t e = j + 1;
+    size_t e = c1;
     while (e < p->n && strchr("}] \t", at(p, e)))
         e++;
     while (e < p->n && jl_is_word(at(p, e)))
         e++;
-    if (e < p->n && at(p, e) == '"' && e > j + 1 && closes_here(p, e + 1, false, false))
+    if (e < p->n && at(p, e) == '"' && e > c1 && closes_here(p, e + 1, false, false))
         return false;
     return closes_here(p, j + 1, false, true);
 }
