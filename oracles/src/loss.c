@@ -269,16 +269,39 @@ static bool renamed_key(const mf_result *r, const char *s, size_t n)
     return false;
 }
 
+/* Is s[a, a + 3) a smart quote (U+2018, U+2019, U+201C, U+201D)? core
+ * concatenates strings in those quotes too (`"k"+ “v”`). */
+static bool smart_quote3(const char *s, size_t n, size_t a)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    return a + 2 < n && u[a] == 0xE2 && u[a + 1] == 0x80 &&
+           (u[a + 2] == 0x98 || u[a + 2] == 0x99 || u[a + 2] == 0x9C || u[a + 2] == 0x9D);
+}
+
 /* The token s[i, j) ends a string before a '+' or starts one after it, and
  * json.string-concat joined those strings: its word is glued to the next
- * string's first word in the output ("twoion" + "Build" = "twoionBuild"). */
+ * string's first word in the output ("twoion" + "Build" = "twoionBuild").
+ * The strings' delimiters are any quote core concatenates: '"', '\'', '`' or
+ * a smart quote. */
 static bool concat_edge(const mf_result *r, const char *s, size_t n, size_t i, size_t j)
 {
     size_t a = j, b = i;
-    while (a < n && s[a] && strchr("\"' \t\r\n", s[a]))   /* the operand may sit on the next line */
-        a++;
-    while (b > 0 && s[b - 1] && strchr("\"' \t\r\n", s[b - 1]))
-        b--;
+    for (;;) {                          /* the operand may sit on the next line */
+        if (a < n && s[a] && strchr("\"'` \t\r\n", s[a]))
+            a++;
+        else if (smart_quote3(s, n, a))
+            a += 3;
+        else
+            break;
+    }
+    for (;;) {
+        if (b > 0 && s[b - 1] && strchr("\"'` \t\r\n", s[b - 1]))
+            b--;
+        else if (b >= 3 && smart_quote3(s, n, b - 3))
+            b -= 3;
+        else
+            break;
+    }
     return ((a < n && s[a] == '+') || (b > 0 && s[b - 1] == '+')) && rule_fired(r, "json.string-concat");
 }
 

@@ -484,6 +484,36 @@ static void test_session7_prof1_glued_block_header(void **state)
     assert_int_equal(run(mf_oracle_structure, "refinement_changes", bare, value, &v), 1);
 }
 
+/* Strings in smart quotes joined by '+' (`"command_to_run"+ “node --check”`,
+ * run 8 entry 7467936b) glue the operand's first word onto the last one just
+ * as straight quotes do: json.string-concat names that. */
+static void test_session8_json_concat_smart_quotes(void **state)
+{
+    (void)state;
+    const char *texts[] = {
+        "{\"t\": {\"run\"+ \xe2\x80\x9cnode --check\xe2\x80\x9d}}",          /* “…” after the '+' */
+        "{\"t\": {\"k\": \xe2\x80\x9crun\xe2\x80\x9d +\n \"node --check\"}}", /* “…” before it */
+        "{\"t\": {\"k\": `run` + \xe2\x80\x98node --check\xe2\x80\x99}}",      /* backticks, ‘…’ */
+    };
+    const char *values[] = {
+        "{\"t\":{\"0\":\"runnode --check\"}}",
+        "{\"t\":{\"k\":\"runnode --check\"}}",
+        "{\"t\":{\"k\":\"runnode --check\"}}",
+    };
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        mf_result *r = fake(texts[k], values[k]);
+        mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, texts[k], strlen(texts[k]), r, NULL,
+                              MF_EXPECT_RAW, NULL};
+        mf_verdict v;
+        assert_int_equal(mf_oracle_conservation(&in, &v), 1);   /* no rule named the join: a loss */
+        assert_non_null(strstr(v.detail, "'node'") ? v.detail : strstr(v.detail, "'run'"));
+        mf_warnings_add(&r->warnings, "json.string-concat", 1, "strings joined by '+' concatenated into one string");
+        if (mf_oracle_conservation(&in, &v))
+            fail_msg("case %zu, glued by a concatenation in other quotes: %s", k, v.detail);
+        mf_result_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
         cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole),
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
+        cmocka_unit_test(test_session8_json_concat_smart_quotes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
