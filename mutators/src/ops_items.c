@@ -238,8 +238,29 @@ int mt_op_items_prd_refs(mf_op_ctx *ctx)
     return rc;
 }
 
+/* Does the value of key line j go on below it: a multi-line quoted scalar's
+ * later lines (block_body), a plain scalar's continuation or nested lines
+ * (indented deeper), a list at the key's own column, any line there that is
+ * no key? Moved alone, line j would leave the rest of its value behind under
+ * `answer:`, where it reads as another value (run 8 entry fa5e303b:
+ * `answered_at: "` moved above `answer:` swallowed it into the string). */
+static bool value_continues(const mt_lines *ls, size_t j)
+{
+    const mt_line *l = &ls->v[j];
+    size_t i = j + 1;
+    while (i < ls->n && !ls->v[i].block_body && (ls->v[i].blank || ls->v[i].comment))
+        i++;
+    if (i >= ls->n)
+        return false;
+    const mt_line *x = &ls->v[i];
+    if (x->block_body || x->indent > l->indent)
+        return true;
+    return x->indent == l->indent && (x->dash || !x->key_len);
+}
+
 /* full_answers: move answer.answered_by / answered_at (one or both) out of
- * the nested answer mapping to the question's own level, above `answer:`. */
+ * the nested answer mapping to the question's own level, above `answer:`.
+ * Only a field whose value is whole on its line moves (value_continues). */
 int mt_op_items_answer_sibling(mf_op_ctx *ctx)
 {
     if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "full_answers"))
@@ -256,7 +277,8 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
                 item_key(&ls, items[i], ie, "answered_at") != ls.n)
                 continue;
             for (size_t j = a + 1; j < ie && (skip(&ls.v[j]) || ls.v[j].indent > ls.v[a].indent); j++)
-                if (!skip(&ls.v[j]) && !ls.v[j].dash && (key_is(&ls.v[j], "answered_by") || key_is(&ls.v[j], "answered_at"))) {
+                if (!skip(&ls.v[j]) && !ls.v[j].dash && (key_is(&ls.v[j], "answered_by") || key_is(&ls.v[j], "answered_at")) &&
+                    !value_continues(&ls, j)) {
                     answers[n++] = a;
                     break;
                 }
@@ -284,7 +306,7 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
             /* the text's last line stays: moved away, the line above it would end the text,
              * where a line an earlier op left open (`selected: [icu`) reads as cut off (run 7) */
             if (l->indent == child && ((by && which != 1) || (at && which != 0)) && nc < 2 && !mt_line_block_indicator(l) &&
-                !noise && j + 1 != last) {
+                !noise && j + 1 != last && !value_continues(&ls, j)) {
                 for (size_t c = 0; c < col; c++)
                     e |= mt_putc(&moved, ' ');
                 e |= mt_put(&moved, l->s + l->indent, l->len - l->indent) | mt_putc(&moved, '\n');

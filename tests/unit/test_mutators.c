@@ -1683,6 +1683,36 @@ static void test_session7_cand_sites(void **state)
     free(raw);
 }
 
+/* session 8 run 8 (json): norm.answer-fields-sibling moves only an answer field whose value
+ * is whole on its line. `answered_at: "` opening a multi-line quoted scalar, moved alone above
+ * `answer:`, swallowed `answer:` into the string and left its later line behind (fa5e303b);
+ * a field beside it whose value is on its line still moves. */
+static void test_session8_json_sites(void **state)
+{
+    (void)state;
+    int moved = 0;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[700], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\n"
+                 "op: norm.answer-fields-sibling seed=%d\n---\nquestions:\n  - id: Q02\n    phase: structure\n"
+                 "    question: \"P\"\n    answer:\n      answered_at: \"\n      answered_atT08:11:40Z\"\n"
+                 "      answered_by: bob\n      selected: [a]\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "      answered_at: \"\n      answered_atT08:11:40Z\"\n"));
+        moved += strstr(raw, "    answered_by: bob\n    answer:\n") != NULL;
+        free(raw);
+        /* a plain value continued on a deeper line, and a list at the key's own column */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\n"
+                 "op: norm.answer-fields-sibling seed=%d\n---\nquestions:\n  - id: Q02\n    phase: structure\n"
+                 "    question: P\n    answer:\n      answered_by: Jane\n        Doe\n      answered_at:\n"
+                 "      - x\n      selected: [a]\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "    answer:\n      answered_by: Jane\n        Doe\n      answered_at:\n      - x\n"));
+        free(raw);
+    }
+    assert_true(moved > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1695,6 +1725,7 @@ int main(void)
         cmocka_unit_test(test_session7_prof1_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
+        cmocka_unit_test(test_session8_json_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
