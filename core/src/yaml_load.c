@@ -213,6 +213,15 @@ static bool empty_list_value(const frame *f, size_t n)
     return n == 0 && f->is_map && f->key && f->key_list;
 }
 
+/* Is the plain scalar s a null added to frame f although its key is a string
+ * field? So it is when the field is a list and the text spells null (`null`,
+ * `~`, or nothing): the string "null" would be no list either, and the
+ * canonical output writes that null as `null` (idempotence; run 8 0dec2039). */
+static bool null_list_value(const frame *f, const char *s, size_t n)
+{
+    return f->is_map && f->key && f->key_list && classify_plain(s, n) == PLAIN_NULL;
+}
+
 /* Do plain scalars added to frame f stay strings? Map values: when the key is
  * a string field; sequence items: when the sequence is such a key's value. */
 static bool frame_strings(const frame *f)
@@ -416,6 +425,9 @@ static json_t *scalar_value(loader *L, const yaml_event_t *e)
     const char *s = (const char *)e->data.scalar.value;
     size_t n = e->data.scalar.length;
     const char *tag = (const char *)e->data.scalar.tag;
+    if (!tag && e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && L->depth > 0 &&
+        null_list_value(&L->st[L->depth - 1], s, n))
+        return json_null();
     if (tag) {
         if (strcmp(tag, "tag:yaml.org,2002:str") == 0 || strcmp(tag, "!") == 0)
             return string_scalar(L, s, n, false);
@@ -442,7 +454,8 @@ static int fast_scalar(void *ctx, const char *s, size_t n, yaml_scalar_style_t s
         note_key(L, f);
         return 0;
     }
-    bool typed = style == YAML_PLAIN_SCALAR_STYLE && !(f && frame_strings(f) && !empty_list_value(f, n));
+    bool typed = style == YAML_PLAIN_SCALAR_STYLE &&
+                 !(f && frame_strings(f) && !empty_list_value(f, n) && !null_list_value(f, s, n));
     return emit(L, typed ? plain_value(L, s, n) : string_scalar(L, s, n, false), NULL, NULL, 1);
 }
 

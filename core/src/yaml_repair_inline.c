@@ -1051,9 +1051,20 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             continue;
         }
         yr_entry e = yr_entry_at(d, i);
-        while (depth && sib[depth - 1].indent > e.indent)
+        /* a property 1-2 columns left of its list item's key column (`- id: a` then
+         * `   text: x`, yaml.property-indent's in group 4) is at that column here: the
+         * item's mapping goes on, and a later `-id: b` still repeats its first key */
+        size_t ind = e.indent;
+        if (depth >= 2 && sib[depth - 1].first && sib[depth - 2].indent < ind && ind < sib[depth - 1].indent &&
+            sib[depth - 1].indent - ind <= 2 && plain_entry(&e, l->s))
+            ind = sib[depth - 1].indent;
+        while (depth && sib[depth - 1].indent > ind)
             depth--;
-        bool same = depth && sib[depth - 1].indent == e.indent;
+        /* a key with no value whose deeper lines followed holds them: a `-key:` line after
+         * them is no longer in its compact-sequence position (`tips:` + `  - N` + `-owners:`) */
+        if (depth && sib[depth - 1].indent < ind)
+            sib[depth - 1].opener = false;
+        bool same = depth && sib[depth - 1].indent == ind;
         bool prev_map = same && sib[depth - 1].map_entry, prev_opener = same && sib[depth - 1].opener;
         size_t c = e.content;
         /* `-<TAB>item`: a tab is no separator after a dash for the loader */
@@ -1094,7 +1105,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
         if (same)
             depth--;
         bool plain = plain_entry(&e, l->s);
-        sib[depth++] = (ds_sib){e.indent, plain, plain && e.val == e.end, first, first_n};
+        sib[depth++] = (ds_sib){(uint32_t)ind, plain, plain && e.val == e.end, first, first_n};
         if (e.dashes && e.key)
             sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end, l->s + e.key_s, (uint32_t)(e.key_e - e.key_s)};
         if (tab) {

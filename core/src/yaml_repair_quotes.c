@@ -550,7 +550,8 @@ static void close_q(yr_out *o, const char *s, size_t end, size_t from, char q)
 
 /* True when YAML's own reading of the value quoted with q opened on line i
  * holds together: the first quote after that line closes it as the last
- * character of its line (`a: "` / `b: 'c"`), so the value spans those lines.
+ * character of its line (`a: "` / `b: 'c"`), a comment aside, so the value
+ * spans those lines.
  * A single quote that opens the value of its own line (`o: '`) is that
  * line's opener, which this rule closes in the same pass (the line model
  * tracks open double quotes only, so that line is not skipped as text). */
@@ -565,7 +566,12 @@ static bool q_closes_at_line_end(const yr_doc *d, size_t i, char q)
                 yr_entry e = yr_entry_at(d, k);
                 if (q == '\'' && yr_entry_valued(&e) && e.val == j)
                     return false;
-                return mf_line_blank((mf_line){l->s + j + 1, l->n - j - 1});
+                /* a comment may follow, after blanks or glued to the quote (`text: "#"` after
+                 * `text: "`: the loader reads `#"` after the closing quote as a comment) */
+                size_t r = j + 1;
+                while (r < l->n && (l->s[r] == ' ' || l->s[r] == '\t'))
+                    r++;
+                return r == l->n || l->s[r] == '#' || mf_line_blank((mf_line){l->s + r, l->n - r});
             }
         }
     }

@@ -82,6 +82,36 @@ static bool plain_item(const mt_line *l)
     return c != '"' && c != '\'' && c != '[' && c != '{' && c != '|' && c != '>' && c != '-' && c != '&' && c != '*';
 }
 
+/* Is s[0, n) an identifier key as yaml.item-colon reads one (a letter or '_',
+ * then letters, digits, '_', '-', '.'), and no header name (capitalized
+ * words joined by '-': X-Trace-Id, EPIC-7)? Such an item is a one-key
+ * mapping for the rule, among strings too (its fixture README): unquoting
+ * `- "Cachebuild: it saves ten minutes"` changes the value (run 8
+ * d0ba0efa-r696c83ad). */
+static bool ident_key(const char *s, size_t n)
+{
+    if (!n || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_' || s[i] == '-' || s[i] == '.'))
+            return false;
+    size_t parts = 0, i = 0; /* a header name: capitalized alphanumeric words joined by '-' */
+    if (s[0] < 'A' || s[0] > 'Z')
+        return true;
+    while (i < n) {
+        size_t w = i;
+        while (i < n && ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+            i++;
+        if (i == w)
+            return true;
+        parts++;
+        if (i < n && (s[i] != '-' || ++i == n))
+            return true;
+    }
+    return parts < 2;
+}
+
 int mt_op_yaml_item_colon(mf_op_ctx *ctx)
 {
     if (!mt_is_yaml(ctx))
@@ -101,7 +131,7 @@ int mt_op_yaml_item_colon(mf_op_ctx *ctx)
         for (size_t k = 0; k + 1 < n; k++)
             if (in[k] == ':' && in[k + 1] == ' ')
                 colon = colon ? in + n : in + k;   /* exactly one ": " */
-        if (!colon || colon == in + n || !plain_ok(in, n))
+        if (!colon || colon == in + n || !plain_ok(in, n) || ident_key(in, (size_t)(colon - in)))
             continue;
         /* the text after ": " read as a mapping value starts no flow collection, alias,
          * tag, block scalar or list (`- Use it: [x`: yaml.unclosed-flow reads a list) */

@@ -58,13 +58,58 @@ static bool element_line(const mt_lines *ls, size_t i)
     return true;                        /* the document's first line */
 }
 
+/* May a plain scalar start with v[0, n)? (not quoted, no flow collection, block
+ * header, property, alias, comment or nested item) */
+static bool plain_start(const char *v, size_t n)
+{
+    return n && !strchr("\"'[]{}|>&*!%@`#", v[0]) && !(v[0] == '-' && (n == 1 || v[1] == ' '));
+}
+
+/* Does line i continue a multi-line plain scalar begun above it? Its text
+ * starts on the entry line above the text lines before i (its value, or the
+ * first of those lines when the entry has none), and every line deeper than
+ * the entry's column (its key's, or its dash's) is more of it, a `- [3, 4]`
+ * line too: `matrix:` + `   2` + `  - [3, 4]` is "2 - [3, 4]", and so is
+ * `matrix: 2` + `  - [3, 4]` (regression 5e4327db-rf7c57fe1). */
+static bool continues_plain(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i], *first = NULL;
+    size_t k = i;
+    while (k-- > 0) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank)
+            continue;
+        if (o->comment || o->block_body)
+            return false;
+        if (o->key_len || o->dash) {
+            const char *v;
+            size_t n, col = o->key_len ? o->body : o->indent;
+            if (o->key_len) {
+                n = mt_line_value(o, &v);
+            } else {
+                v = o->s + o->body;
+                n = o->len - o->body;
+                while (n && (v[n - 1] == ' ' || v[n - 1] == '\r'))
+                    n--;
+            }
+            if (!n && first) { /* no value on the entry line: the text starts on the next one */
+                v = first->s + first->indent;
+                n = first->len - first->indent;
+            }
+            return n && plain_start(v, n) && l->indent > col;
+        }
+        first = o; /* a text line: more of the scalar, or its first line */
+    }
+    return false;
+}
+
 /* Line i holds such a value and the next content line starts a new element
  * for the rule: a list item, or a key at or left of line i's key column. */
 static bool site(const mt_lines *ls, size_t i)
 {
     const mt_line *l = &ls->v[i];
     const char *v;
-    if (l->block_body || l->comment || !flow_value(l, &v) || !element_line(ls, i))
+    if (l->block_body || l->comment || !flow_value(l, &v) || !element_line(ls, i) || continues_plain(ls, i))
         return false;
     size_t j = i + 1;
     while (j < ls->n && (ls->v[j].blank || ls->v[j].comment))

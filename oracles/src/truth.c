@@ -6,7 +6,9 @@
  *
  * Documented normalizations (the profile files in core/profiles, DESIGN.md):
  *   string_fields:  a plain scalar under such a key (or an item of a list that
- *                   is such a key's value) stays its own text ("007", "2");
+ *                   is such a key's value) stays its own text ("007", "2"),
+ *                   except a null spelling (nothing, `~`, `null`) as the value
+ *                   of such a key the schema declares a list: null;
  *   integer_fields: an integral float (5.0) under such a key is the integer 5;
  *   non-finite floats (.inf, .nan) have no JSON form and stay text.
  * Anything else a clean artifact would need (aliases, enum maps, defaults,
@@ -126,6 +128,38 @@ static json_t *resolve_plain(const char *s, size_t n)
     return json_stringn(s, n);   /* .inf, .nan and every other word: text */
 }
 
+/* Does the profile's schema declare a property named key (at any depth) of
+ * type array? */
+static bool list_property(const json_t *s, const char *key, int depth)
+{
+    if (!json_is_object(s) || depth > 64)
+        return false;
+    const json_t *t = json_object_get(json_object_get(json_object_get(s, "properties"), key), "type");
+    if (json_is_string(t) && strcmp(json_string_value(t), "array") == 0)
+        return true;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)s, k, v) {
+        if (json_is_object(v) && list_property(v, key, depth + 1))
+            return true;
+        if (json_is_array(v))
+            for (size_t i = 0; i < json_array_size(v); i++)
+                if (list_property(json_array_get(v, i), key, depth + 1))
+                    return true;
+    }
+    return false;
+}
+
+/* Is the plain scalar s, the value of a string field the schema declares a
+ * list, a null spelling (nothing, `~`, `null`)? Documented: such a value is
+ * null, as "" or "null" would be no list either (core/src/yaml_load.c). */
+static bool list_field_null(const loader *L, const char *key, bool item, const char *s, size_t n)
+{
+    static const char *const nulls[] = {"", "~", "null", "Null", "NULL", NULL};
+    return !item && key && json_object_get(L->p->string_fields, key) && one_of(s, n, nulls) &&
+           list_property(L->p->schema, key, 0);
+}
+
 /* Does a plain scalar at this place keep its text (profile string_fields)? */
 static bool string_place(const loader *L, const char *key, bool item_of_key)
 {
@@ -164,6 +198,8 @@ static json_t *load_scalar(loader *L, yaml_event_t *e, const char *key, bool ite
     }
     if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || tag)
         v = json_stringn(s, n);
+    else if (list_field_null(L, key, item, s, n))
+        v = json_null();          /* documented: a list-typed string field's null stays null */
     else if (string_place(L, key, item))
         v = json_stringn(s, n);   /* documented: string fields keep the scalar's own text */
     else if (!(v = resolve_plain(s, n))) {

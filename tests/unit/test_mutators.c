@@ -1713,6 +1713,59 @@ static void test_session8_json_sites(void **state)
     assert_true(moved > 0);
 }
 
+/* Session 8 run 8 (yaml2): yaml.unclosed-flow leaves a `- [3, 4]` line deeper than the
+ * entry whose multi-line plain scalar it continues (`matrix:` + `   2`, `matrix: 2`;
+ * 5e4327db-rf7c57fe1); yaml.item-colon unquotes no item whose key is an identifier
+ * (`Cachebuild`: the rule keeps that item a one-key mapping; d0ba0efa-r696c83ad), a
+ * prose or header key still is a site */
+static void test_session8_yaml2_sites(void **state)
+{
+    (void)state;
+    static const char *const flow_text[] = {"matrix:\n   2\n  - [3, 4]\nnote: d\n",
+                                            "matrix: 2\n  - [3, 4]\nnote: d\n",
+                                            "m:\n  - 2\n    - [3, 4]\nnote: d\n"};
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300], *raw = NULL;
+        for (size_t k = 0; k < sizeof flow_text / sizeof *flow_text; k++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=%d\n---\n%s",
+                     seed, flow_text[k]);
+            contract_of(text, &raw);
+            assert_non_null(strstr(raw, "- [3, 4]\n"));
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=%d\n---\n"
+                 "matrix:\n  - 2\n  - [3, 4]\nnote: d\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "  - [3, 4\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=%d\n---\n"
+                 "tips:\n  - \"Cachebuild: it saves ten minutes\"\n  - N\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "- \"Cachebuild: it saves ten minutes\""));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=%d\n---\n"
+                 "tips:\n  - \"EPIC: x\"\n  - N\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "- \"EPIC: x\""));
+        free(raw);
+    }
+    bool prose = false, header = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=%d\n---\n"
+                 "tips:\n  - \"Cache the build: it saves ten minutes\"\n  - N\n", seed);
+        contract_of(text, &raw);
+        prose = prose || strstr(raw, "- Cache the build: it saves ten minutes\n");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=%d\n---\n"
+                 "tips:\n  - \"X-Trace-Id: abc\"\n  - N\n", seed);
+        contract_of(text, &raw);
+        header = header || strstr(raw, "- X-Trace-Id: abc\n");
+        free(raw);
+    }
+    assert_true(prose && header);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1722,7 +1775,7 @@ int main(void)
         cmocka_unit_test(test_op_sites_and_ambiguity),
         cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
         cmocka_unit_test(test_session7_cand_sites), cmocka_unit_test(test_session7_yaml_sites),
-        cmocka_unit_test(test_session7_prof1_sites),
+        cmocka_unit_test(test_session7_prof1_sites), cmocka_unit_test(test_session8_yaml2_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
         cmocka_unit_test(test_session8_json_sites),

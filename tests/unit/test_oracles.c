@@ -623,6 +623,29 @@ static void test_session7_prof1_accounting_null(void **state)
     mf_result_free(r);
 }
 
+/* session 8 run 8 (yaml2) 0dec2039: the value of a string field the schema declares a list
+ * (bead_status files_changed) is null when it spells null (nothing, `~`, `null`), as core
+ * loads it; any other text, and a non-list string field (summary), keeps its own text */
+static void test_session8_yaml2_truth_list_null(void **state)
+{
+    (void)state;
+    const mf_profile *bs = mf_profiles_get("bead_status");
+    mf_verdict v;
+    json_t *t;
+    const char *nulls[] = {"files_changed:\n", "files_changed: ~\n", "files_changed: null\n", "files_changed: NULL\n"};
+    for (size_t i = 0; i < sizeof nulls / sizeof *nulls; i++) {
+        assert_int_equal(mf_oracle_truth(bs, nulls[i], strlen(nulls[i]), &t, &v), 0);
+        if (!json_is_null(json_object_get(t, "files_changed")))
+            fail_msg("%s: not null", nulls[i]);
+        json_decref(t);
+    }
+    const char *text = "files_changed: nil\nsummary: null\n";
+    assert_int_equal(mf_oracle_truth(bs, text, strlen(text), &t, &v), 0);
+    assert_string_equal(json_string_value(json_object_get(t, "files_changed")), "nil");
+    assert_string_equal(json_string_value(json_object_get(t, "summary")), "null");
+    json_decref(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -636,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_rejected_reading), cmocka_unit_test(test_rejected_own_value),
         cmocka_unit_test(test_raw_context_strings), cmocka_unit_test(test_clean_text_repair_reading),
         cmocka_unit_test(test_session7_prof1_accounting_null),
+        cmocka_unit_test(test_session8_yaml2_truth_list_null),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

@@ -179,6 +179,37 @@ static void empty_string_field_values(void **state)
     }
 }
 
+/* session 8 run 8 (yaml2) 0dec2039: a null spelled out (`null`, `~`) under a string field
+ * the schema declares a list is null, as the empty value is: the canonical output writes
+ * that null as `null`, which read as the string "null" was no longer the value repaired */
+static void yaml2_null_spelled_list_field_values(void **state)
+{
+    (void)state;
+    static const struct { const char *profile, *text, *key; const char *string; } cases[] = {
+        {"bead_status", "files_changed: null\n", "files_changed", NULL},
+        {"bead_status", "files_changed: ~\n", "files_changed", NULL},
+        {"bead_status", "FILESCHANGED: Null\n", "FILESCHANGED", NULL},
+        {"prd", "generated_by:\n  api_contracts: null\n", NULL, NULL},
+        {"bead_status", "summary: null\n", "summary", "null"},
+        {"bead_status", "files_changed: nil\n", "files_changed", "nil"},
+        {"bead_status", "files_changed:\n  - null\n", NULL, "null"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bool renamed = false;
+        mf_yaml_load_opts o = {.profile = mf_profiles_get(cases[i].profile), .renamed_key = &renamed};
+        json_t *v = NULL;
+        mf_error err = {0};
+        assert_int_equal(mf_yaml_load(cases[i].text, strlen(cases[i].text), &o, &v, &err), 0);
+        json_t *got = cases[i].key ? json_object_get(v, cases[i].key)
+                      : json_object_get(v, "generated_by") ? json_object_get(json_object_get(v, "generated_by"), "api_contracts")
+                                                           : json_array_get(json_object_get(v, "files_changed"), 0);
+        if (cases[i].string ? !(json_is_string(got) && strcmp(json_string_value(got), cases[i].string) == 0)
+                            : !json_is_null(got))
+            fail_msg("%s: %s loads as %s", cases[i].profile, cases[i].text, json_is_null(got) ? "null" : "a string");
+        json_decref(v);
+    }
+}
+
 /* A collection as a mapping key is written as its JSON text; nested ones
  * escape each other, doubling the text per level: 40 levels of `{` in a
  * 100-byte input are 2^40 bytes. The key text is capped (MEMORY_LIMIT, run
@@ -214,6 +245,7 @@ int main(void)
         cmocka_unit_test(canonical_dash_keys),
         cmocka_unit_test(empty_string_field_values),
         cmocka_unit_test(nested_collection_keys_capped),
+        cmocka_unit_test(yaml2_null_spelled_list_field_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
