@@ -12,7 +12,14 @@
  * against the caps before it is copied, and the nodes aliases add may not
  * exceed an eighth of the text's length plus MF_ALIAS_NODES_MIN ("billion
  * laughs" stops at the first alias over it). Each cap and out-of-memory is
- * its own error type (NESTING_TOO_DEEP, TOO_MANY_NODES, OUT_OF_MEMORY). */
+ * its own error type (NESTING_TOO_DEEP, TOO_MANY_NODES, OUT_OF_MEMORY).
+ *
+ * A quoted scalar whose later line sits at or left of its block collection's
+ * column (a mapping's keys, a sequence's dashes) and reads as an entry there
+ * (`key: v` with a one-word key, `- x`) is a syntax error, as YAML 1.2 says of such a line
+ * (yaml-test-suite QB6E), though libyaml reads it into the value: it is the
+ * shape of a closing quote left out (or a stray opening one), which swallows
+ * the entries below, and which of the two the text meant is not known. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -38,6 +45,7 @@ typedef struct {
     char *key;          /* map: pending key, NULL when expecting a key */
     char *anchor;       /* anchor of this collection, registered when it ends */
     size_t first_node;  /* loader's node count when the collection started */
+    long col;           /* block collection: column of its first key or dash; flow: -1 */
 } frame;
 
 typedef struct {
@@ -56,6 +64,8 @@ typedef struct {
     size_t oom_before;  /* mf_oom_count() when loading began */
     mf_error *err;
     int line, col;      /* position of the current event */
+    const char *text;   /* the text libyaml reads, and a cursor in it: */
+    size_t text_len, cur_off, cur_line; /* the offset where line cur_line (0-based) starts */
     const mf_keymap *keys; /* the profile's key flags (MF_K_*), NULL when no key needs a look */
     const json_t *key_map; /* the profile's key aliasing map, NULL when aliasing is off */
     json_t **intern;    /* scalar values are never changed in place, so equal ones can be one json_t */
@@ -299,7 +309,7 @@ static int emit(loader *L, json_t *v, const char *anchor, const char *key_text, 
     return 0;
 }
 
-static int push(loader *L, json_t *node, bool is_map, const char *anchor)
+static int push(loader *L, json_t *node, bool is_map, const char *anchor, long col)
 {
     int max_depth = L->o && L->o->max_depth ? L->o->max_depth : MF_DEFAULT_MAX_DEPTH;
     if (!node)
@@ -326,7 +336,8 @@ static int push(loader *L, json_t *node, bool is_map, const char *anchor)
         json_decref(node);
         return fail_oom(L);
     }
-    L->st[L->depth++] = (frame){.node = node, .is_map = is_map, .strings = strings, .anchor = a, .first_node = L->nodes};
+    L->st[L->depth++] = (frame){.node = node, .is_map = is_map, .strings = strings, .anchor = a, .first_node = L->nodes,
+                               .col = col};
     return 0;
 }
 
@@ -464,7 +475,7 @@ static int fast_start(void *ctx, bool is_map)
     loader *L = ctx;
     if (++L->nodes > L->max_nodes)
         return -1;
-    return push(L, is_map ? json_object() : json_array(), is_map, NULL);
+    return push(L, is_map ? json_object() : json_array(), is_map, NULL, -1);
 }
 
 static int fast_end(void *ctx)
@@ -508,6 +519,94 @@ static bool load_fast(loader *L, const char *text, size_t len)
     return false;
 }
 
+/* Length of the line break at s[i] as libyaml counts lines (CR LF, CR, LF, NEL,
+ * LS, PS), or 0. */
+static size_t break_len(const char *s, size_t n, size_t i)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[i] == '\r')
+        return i + 1 < n && u[i + 1] == '\n' ? 2 : 1;
+    if (u[i] == '\n')
+        return 1;
+    if (u[i] == 0xC2 && i + 1 < n && u[i + 1] == 0x85)
+        return 2;
+    if (u[i] == 0xE2 && i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9))
+        return 3;
+    return 0;
+}
+
+/* Offset of the start of 0-based line `line` of L->text, as libyaml numbers
+ * lines (asked for in order: a cursor moves on). */
+static size_t line_start(loader *L, size_t line)
+{
+    while (L->cur_line < line && L->cur_off < L->text_len) {
+        size_t b = 0;
+        while (L->cur_off < L->text_len && !(b = break_len(L->text, L->text_len, L->cur_off)))
+            L->cur_off++;
+        L->cur_off += b;
+        L->cur_line++;
+    }
+    return L->cur_off;
+}
+
+/* Does the line [s, s+n) (of a quoted scalar: the last one ends at the closing
+ * quote) read as a block entry: `- ...`, `-`, or a one-word key, `key: ...` /
+ * `key:`? Words before a colon (`ich database: Postgres or SQLite?`) are the
+ * value's prose more likely than a key. */
+static bool entry_shaped(const char *s, size_t n)
+{
+    if (n && s[0] == '-')
+        return n == 1 || s[1] == ' ';
+    if (!n || strchr("#\"'", s[0]))
+        return false;
+    for (size_t i = 1; i < n && s[i] != ' '; i++)
+        if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' '))
+            return true;
+    return false;
+}
+
+/* A quoted scalar over several lines, in a block collection: the first of its
+ * later lines at or left of the collection's column that reads as an entry
+ * there fails the load (see the head of the file). */
+static int quoted_lines(loader *L, const yaml_event_t *e)
+{
+    const frame *f = L->depth > 0 ? &L->st[L->depth - 1] : NULL;
+    char q = e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE ? '"' : '\'';
+    if (!L->text || !f || f->col < 0 || e->end_mark.line <= e->start_mark.line ||
+        (e->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE && e->data.scalar.style != YAML_SINGLE_QUOTED_SCALAR_STYLE))
+        return 0;
+    for (size_t ln = e->start_mark.line + 1; ln <= e->end_mark.line; ln++) {
+        size_t a = line_start(L, ln), z = a, ind = 0;
+        while (z < L->text_len && !break_len(L->text, L->text_len, z))
+            z++;
+        while (a + ind < z && L->text[a + ind] == ' ')
+            ind++;
+        if ((long)ind > f->col)
+            continue;
+        if (ln == e->end_mark.line) /* the last line ends at the closing quote */
+            for (size_t i = a + ind; i < z; i++) {
+                if (q == '"' && L->text[i] == '\\') {
+                    i++;
+                } else if (L->text[i] == q) {
+                    if (q == '\'' && i + 1 < z && L->text[i + 1] == '\'') {
+                        i++;
+                        continue;
+                    }
+                    z = i;
+                    break;
+                }
+            }
+        if (entry_shaped(L->text + a + ind, z - a - ind)) {
+            L->line = (int)ln + 1;
+            L->col = (int)ind + 1;
+            return fail(L, "%s", "a quoted value runs over this line, which reads as an entry at or left of the "
+                        "column of its collection (YAML 1.2 does not allow the line there): its closing quote "
+                        "is missing, or its opening quote is stray");
+        }
+    }
+    return 0;
+}
+
 static int handle(loader *L, yaml_event_t *e)
 {
     if (e->type == YAML_SCALAR_EVENT || e->type == YAML_SEQUENCE_START_EVENT ||
@@ -518,6 +617,8 @@ static int handle(loader *L, yaml_event_t *e)
     switch (e->type) {
     case YAML_SCALAR_EVENT: {
         const char *anchor = (const char *)e->data.scalar.anchor;
+        if (quoted_lines(L, e))
+            return -1;
         bool key_pos = L->depth > 0 && L->st[L->depth - 1].is_map && !L->st[L->depth - 1].key;
         if (key_pos && !anchor) { /* the common key: its text becomes the pending key, no value is built */
             frame *f = &L->st[L->depth - 1];
@@ -558,9 +659,11 @@ static int handle(loader *L, yaml_event_t *e)
         return emit(L, key_pos && json_is_string(v) ? json_incref(v) : json_deep_copy(v), NULL, NULL, n);
     }
     case YAML_SEQUENCE_START_EVENT:
-        return push(L, json_array(), false, (const char *)e->data.sequence_start.anchor);
+        return push(L, json_array(), false, (const char *)e->data.sequence_start.anchor,
+                    e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE ? -1 : (long)e->start_mark.column);
     case YAML_MAPPING_START_EVENT:
-        return push(L, json_object(), true, (const char *)e->data.mapping_start.anchor);
+        return push(L, json_object(), true, (const char *)e->data.mapping_start.anchor,
+                    e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE ? -1 : (long)e->start_mark.column);
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
         return pop(L);
@@ -619,6 +722,8 @@ static int load_libyaml(loader *L, const char *text, size_t len)
         return -1;
     }
     eof_input in = {text, len, 0, len > 0 && text[len - 1] != '\n'};
+    L->text = text;
+    L->text_len = len;
     yaml_parser_set_input(&parser, read_eof_input, &in);
     int rc = 0;
     for (;;) {

@@ -410,18 +410,42 @@ static size_t inspiration_child(const mt_lines *ls, size_t k, size_t stop, const
     return ls->n;
 }
 
+/* Does the label text v (n bytes) read as a string where it is the value of
+ * inspiration itself? The profile keeps a label's text (`label: ~` is "~"),
+ * but a bare inspiration is typed: empty or a comment (`label: # `, whose
+ * label is ""), ~, null, true, 12 load as no string, which
+ * norm.change-inspiration does not take for a label (run 8, f7c45044). */
+static bool bare_label_is_string(const char *v, size_t n)
+{
+    char buf[600];
+    if (n + 16 > sizeof buf)
+        return false;
+    int len = snprintf(buf, sizeof buf, "inspiration: %.*s\n", (int)n, v);
+    mf_result *r = mf_repair(mf_profiles_get("generic_yaml"), buf, (size_t)len, NULL);
+    bool ok = r && r->status == MF_ACCEPTED && !r->warnings.count &&
+              json_is_string(json_object_get(r->value, "inspiration"));
+    mf_result_free(r);
+    return ok;
+}
+
 /* inspiration: {label: X, ...} written as the bare string inspiration: X
- * (exact where label was its only key; raw where id / alternative_draft go). */
+ * (exact where label was its only key; raw where id / alternative_draft go),
+ * where X reads as a string there too. */
 int mt_op_items_inspiration_string(mf_op_ctx *ctx)
 {
     mt_lines ls;
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
         return -1;
     size_t items[MAX_ITEMS], end = 0, n = change_items(ctx, &ls, items, &end), ok[MAX_ITEMS], m = 0;
-    size_t k, stop;
+    size_t k, stop, lab;
     for (size_t i = 0; i < n; i++)
-        if (inspiration_block(&ls, items, n, i, end, &k, &stop) && inspiration_child(&ls, k, stop, "label") < ls.n)
-            ok[m++] = i;
+        if (inspiration_block(&ls, items, n, i, end, &k, &stop) &&
+            (lab = inspiration_child(&ls, k, stop, "label")) < ls.n) {
+            const char *v;
+            size_t vn = mt_line_value(&ls.v[lab], &v);
+            if (bare_label_is_string(v, vn))
+                ok[m++] = i;
+        }
     int rc = 0;
     if (m && inspiration_block(&ls, items, n, ok[mt_rand(ctx, m)], end, &k, &stop)) {
         const mt_line *lab = &ls.v[inspiration_child(&ls, k, stop, "label")];
@@ -740,6 +764,32 @@ static int phase_rank(const mt_lines *ls, size_t d, size_t end)
     return 3;
 }
 
+/* The id of a question as norm.question-id reads it (1, q1, Q1, "Question 3"
+ * all Q##; another shape as written) into out: renumbering compares ids after
+ * that normalization, so two spellings of one number are one id. */
+static void question_id_key(const char *v, char *out, size_t cap)
+{
+    size_t n = strlen(v), i = 0;
+    while (i < n && v[i] == ' ')
+        i++;
+    while (n > i && v[n - 1] == ' ')
+        n--;
+    if (n - i >= 8 && !strncasecmp(v + i, "question", 8))
+        i += 8;
+    else if (i < n && (v[i] == 'q' || v[i] == 'Q'))
+        i++;
+    while (i < n && strchr("-_ #", v[i]))
+        i++;
+    size_t d = i;
+    long long num = 0;
+    while (d < n && d - i < 15 && v[d] >= '0' && v[d] <= '9')
+        num = num * 10 + (v[d++] - '0');
+    if (d > i && d == n)
+        snprintf(out, cap, "Q%02lld", num);
+    else
+        snprintf(out, cap, "%s", v);
+}
+
 /* A question moved up before questions of earlier phases, where the
  * questions were in phase order and it passes none of its own phase: the
  * rule's stable sort puts it back (exact). */
@@ -760,11 +810,15 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
         size_t ie = item_end(items, n, i, end), q = item_key(&ls, items[i], ie, "id");
         rank[i] = phase_rank(&ls, items[i], ie);
         id[i][0] = '\0';
-        if (q < ls.n)
-            value_of(&ls.v[q], id[i], sizeof id[i]);
+        if (q < ls.n) {
+            char v[64];
+            value_of(&ls.v[q], v, sizeof v);
+            question_id_key(v, id[i], sizeof id[i]);
+        }
         /* the item may move up only past items of another id: moving it before
          * an earlier item with its id (norm.duplicate-question-id's repeat)
-         * would change which of the two renumbering calls the duplicate */
+         * would change which of the two renumbering calls the duplicate; ids
+         * compare as norm.question-id reads them (q1 is Q01, run 8) */
         lo[i] = 0;
         for (size_t p = 0; id[i][0] && p < i; p++)
             if (!strcmp(id[p], id[i]))

@@ -574,13 +574,15 @@ static bool id_line_after(const mf_op_ctx *ctx, size_t key_off, size_t off)
     for (size_t i = off; i < ctx->len; i++) {
         if (ctx->text[i] != '\n')
             continue;
-        size_t j = i + 1;
+        size_t j = i + 1, dash = ctx->len;
         while (j < ctx->len && ctx->text[j] == ' ')
             j++;
-        if (j + 1 < ctx->len && ctx->text[j] == '-' && ctx->text[j + 1] == ' ')
-            for (j += 2; j < ctx->len && ctx->text[j] == ' '; j++)
+        /* `- id:`, or `-id:` with the dash's space left out (yaml.dash-space, which
+         * core reads as the item it is: run 8, dd57fdfa): the dash two columns left */
+        if (j < ctx->len && ctx->text[j] == '-')
+            for (dash = j++ - (i + 1); j < ctx->len && ctx->text[j] == ' '; j++)
                 ;
-        if (j - (i + 1) == col && j + 3 <= ctx->len && !memcmp(ctx->text + j, "id:", 3))
+        if ((j - (i + 1) == col || dash + 2 == col) && j + 3 <= ctx->len && !memcmp(ctx->text + j, "id:", 3))
             return true;
     }
     return false;

@@ -30,6 +30,10 @@ typedef struct {
     json_t *anchors;          /* anchor name -> value */
     char *why;                /* first reason the text is no strict artifact */
     size_t whylen;
+    const char *text;         /* the text parsed, for the lines of a quoted scalar */
+    size_t len;
+    long col;                 /* the innermost block collection's column (its first key or dash); -1: flow or none */
+    size_t line_no, line_off; /* a line of the text and its offset (scalars come in order: a cursor) */
 } loader;
 
 static int refuse(loader *L, const char *fmt, const char *arg)
@@ -186,6 +190,74 @@ static json_t *remember(loader *L, const yaml_char_t *anchor, json_t *v)
     return v;
 }
 
+/* Bytes of the line break at t[i] by YAML's count of lines (CR LF, CR, LF,
+ * NEL, LS, PS, as libyaml's marks number them), or 0. */
+static size_t line_break(const char *t, size_t n, size_t i)
+{
+    const unsigned char *u = (const unsigned char *)t;
+    if (u[i] == '\n')
+        return 1;
+    if (u[i] == '\r')
+        return i + 1 < n && u[i + 1] == '\n' ? 2 : 1;
+    if (i + 1 < n && u[i] == 0xC2 && u[i + 1] == 0x85)
+        return 2;
+    return i + 2 < n && u[i] == 0xE2 && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9) ? 3 : 0;
+}
+
+/* YAML 1.2 (flow scalars in block context, s-flow-line-prefix; yaml-test-suite
+ * QB6E): the later lines of a quoted scalar are indented past the block
+ * collection it sits in, which libyaml does not check. A later line at or
+ * left of that column that reads as an entry there (`key: v` of a one-word
+ * key, `- x`) is no
+ * strict YAML: it is the shape of a closing quote left out, not one value. */
+static bool quoted_runs_over_entry(loader *L, const yaml_event_t *e)
+{
+    yaml_scalar_style_t st = e->data.scalar.style;
+    if (L->col < 0 || !L->text || e->end_mark.line <= e->start_mark.line ||
+        (st != YAML_DOUBLE_QUOTED_SCALAR_STYLE && st != YAML_SINGLE_QUOTED_SCALAR_STYLE))
+        return false;
+    size_t line = L->line_no, i = L->line_off;
+    while (i < L->len && line <= e->end_mark.line) {
+        size_t a = i, b = 0;
+        L->line_no = line;
+        L->line_off = i;
+        while (i < L->len && !(b = line_break(L->text, L->len, i)))
+            i++;
+        size_t z = i;
+        i = i < L->len ? i + b : i;
+        if (line++ <= e->start_mark.line)
+            continue;
+        size_t ind = 0;
+        while (a + ind < z && L->text[a + ind] == ' ')
+            ind++;
+        if ((long)ind > L->col)
+            continue;
+        const char *s = L->text + a + ind;
+        size_t n = z - a - ind;
+        if (line - 1 == e->end_mark.line) {  /* the closing quote ends the scalar's text */
+            char q = st == YAML_DOUBLE_QUOTED_SCALAR_STYLE ? '"' : '\'';
+            for (size_t k = 0; k < n; k++) {
+                if (q == '"' && s[k] == '\\')
+                    k++;
+                else if (s[k] == q && q == '\'' && k + 1 < n && s[k + 1] == '\'')
+                    k++;
+                else if (s[k] == q) {
+                    n = k;
+                    break;
+                }
+            }
+        }
+        if (n && s[0] == '-' && (n == 1 || s[1] == ' '))
+            return true;
+        if (!n || s[0] == '#' || s[0] == '"' || s[0] == '\'' || s[0] == '-')
+            continue;
+        for (size_t k = 1; k < n && s[k] != ' '; k++)   /* a one-word key: words before a colon are prose */
+            if (s[k] == ':' && (k + 1 == n || s[k + 1] == ' '))
+                return true;
+    }
+    return false;
+}
+
 static json_t *load_scalar(loader *L, yaml_event_t *e, const char *key, bool item)
 {
     const char *s = (const char *)e->data.scalar.value;
@@ -194,6 +266,11 @@ static json_t *load_scalar(loader *L, yaml_event_t *e, const char *key, bool ite
     json_t *v;
     if (tag && strcmp(tag, "!") && strcmp(tag, "tag:yaml.org,2002:str")) {
         refuse(L, "explicit tag %s: not a plain artifact", tag);
+        return NULL;
+    }
+    if (quoted_runs_over_entry(L, e)) {
+        refuse(L, "%s", "not strict YAML: a quoted scalar runs over a line that reads as an entry at or left of "
+               "its collection's column (YAML 1.2, yaml-test-suite QB6E)");
         return NULL;
     }
     if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || tag)
@@ -215,6 +292,8 @@ static json_t *load_sequence(loader *L, yaml_event_t *start, const char *key, in
 {
     json_t *a = json_array();
     const yaml_char_t *anchor = start->data.sequence_start.anchor;
+    long outer = L->col;
+    L->col = start->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE ? -1 : (long)start->start_mark.column;
     char *name = anchor ? strdup((const char *)anchor) : NULL;
     for (;;) {
         yaml_event_t e;
@@ -224,6 +303,7 @@ static json_t *load_sequence(loader *L, yaml_event_t *start, const char *key, in
             yaml_event_delete(&e);
             json_t *r = remember(L, (const yaml_char_t *)name, a);
             free(name);
+            L->col = outer;
             return r;
         }
         json_t *v = load_node(L, &e, key, true, depth + 1);
@@ -233,6 +313,7 @@ static json_t *load_sequence(loader *L, yaml_event_t *start, const char *key, in
     }
     free(name);
     json_decref(a);
+    L->col = outer;
     return NULL;
 }
 
@@ -240,6 +321,8 @@ static json_t *load_mapping(loader *L, yaml_event_t *start, int depth)
 {
     json_t *m = json_object();
     const yaml_char_t *anchor = start->data.mapping_start.anchor;
+    long outer = L->col;
+    L->col = start->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE ? -1 : (long)start->start_mark.column;
     char *name = anchor ? strdup((const char *)anchor) : NULL;
     for (;;) {
         yaml_event_t e;
@@ -249,6 +332,7 @@ static json_t *load_mapping(loader *L, yaml_event_t *start, int depth)
             yaml_event_delete(&e);
             json_t *r = remember(L, (const yaml_char_t *)name, m);
             free(name);
+            L->col = outer;
             return r;
         }
         if (e.type != YAML_SCALAR_EVENT || e.data.scalar.tag) {
@@ -279,6 +363,7 @@ static json_t *load_mapping(loader *L, yaml_event_t *start, int depth)
     }
     free(name);
     json_decref(m);
+    L->col = outer;
     return NULL;
 }
 
@@ -317,7 +402,7 @@ static json_t *load_node(loader *L, yaml_event_t *e, const char *key, bool item,
 
 static json_t *load_yaml(const mf_profile *p, const char *text, size_t len, char *why, size_t whylen)
 {
-    loader L = {.p = p, .why = why, .whylen = whylen};
+    loader L = {.p = p, .why = why, .whylen = whylen, .col = -1};
     /* a last line is a line: its break is implied at the end of the input (yaml-test-suite
      * L24T-01, JEF9-02), which libyaml alone drops from a block scalar ending the input
      * (`a: |` / `  s` reads "s\n"; core's loader reads it so too) */
@@ -335,6 +420,8 @@ static json_t *load_yaml(const mf_profile *p, const char *text, size_t len, char
         return NULL;
     }
     yaml_parser_set_input_string(&L.parser, (const unsigned char *)text, len);
+    L.text = text;
+    L.len = len;
     L.anchors = json_object();
     json_t *root = NULL;
     int docs = 0;

@@ -1766,6 +1766,49 @@ static void test_session8_yaml2_sites(void **state)
     assert_true(prose && header);
 }
 
+/* session 8 run 8 (prof): norm.phase-out-of-order compares question ids as norm.question-id
+ * reads them, so it moves no question before another spelling of its id (q1 before Q01:
+ * renumbering would call the other one the duplicate, 072094ee, 9a8dba6a);
+ * norm.duplicate-question-id counts a later `-id:` item (yaml.dash-space) as a question whose
+ * id raises the batch maximum (dd57fdfa); norm.inspiration-string writes no label bare that
+ * reads as no string there (`label: # `, ~, 12: f7c45044). */
+static void test_session8_prof_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[700], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=15768186\n"
+                 "op: norm.id-variant seed=1\nop: norm.phase-out-of-order seed=%d\n---\nquestions:\n  - id: Q01\n"
+                 "    phase: foundation\n    question: W\n  - id: Q02\n    phase: structure\n    question: P\n", seed);
+        contract_of(text, &raw);
+        const char *w = strstr(raw, "question: W"), *p = strstr(raw, "question: P");
+        assert_true(w && p && w < p);
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.dash-space seed=8\n"
+                 "op: norm.duplicate-question-id seed=%d\n---\nquestions:\n  - id: Q01\n    phase: foundation\n"
+                 "    question: W\n    options:\n      - id: o\n        label: F \n      - id: o\n        label: F\n"
+                 "      - id: o\n        label: \"B\"\n"
+                 "  - id: Q02\n    phase: foundation\n    question: S\n  - id: Q03\n    phase: structure\n"
+                 "    question: L\n  - id: Q04\n    phase: assembly\n    question: H\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  -id: Q04"));
+        assert_non_null(strstr(raw, "id: Q03"));
+        free(raw);
+        static const char *const labels[] = {"# ", "~", "null", "12", "true", "''"};
+        for (size_t i = 0; i < sizeof labels / sizeof *labels; i++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: refinement_changes\nop: norm.inspiration-string seed=%d\n"
+                     "---\nchanges:\n  - type: modified\n    item_id: t\n    inspiration:\n      label: %s\n", seed,
+                     labels[i]);
+            contract_of(text, &raw);
+            if (i < 5)
+                assert_non_null(strstr(raw, "      label: "));
+            else
+                assert_non_null(strstr(raw, "    inspiration: ''\n"));
+            free(raw);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1779,6 +1822,7 @@ int main(void)
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
         cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
         cmocka_unit_test(test_session8_json_sites),
+        cmocka_unit_test(test_session8_prof_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

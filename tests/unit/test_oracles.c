@@ -646,6 +646,35 @@ static void test_session8_yaml2_truth_list_null(void **state)
     json_decref(t);
 }
 
+/* session 8 run 8 (prof) f152d195, 82d8abde: a quoted scalar whose later line sits at or
+ * left of its block collection's column and reads as an entry there (a one-word key, a
+ * dash) is no strict YAML (YAML 1.2, yaml-test-suite QB6E), though libyaml reads it into
+ * the value; a later line deeper than the collection, or prose with words before its
+ * colon, keeps the multi-line value */
+static void test_session8_prof_truth_quoted_lines(void **state)
+{
+    (void)state;
+    const mf_profile *gy = mf_profiles_get("generic_yaml");
+    mf_verdict v;
+    json_t *t;
+    const char *bad[] = {"q:\n  - id: Q02\n    question: \"\n    answer_type: s\n    x: y\"\n",
+                         "a: \"x\nb: 1\"\n", "l:\n  - 'x\n  - y'\n", "a:\n  b: \"x\nc: 1 and more\"\n",
+                         "a: \"x\r    y\rid: 1\"\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        if (mf_oracle_truth(gy, bad[i], strlen(bad[i]), &t, &v) != 2)
+            fail_msg("strict: %s", bad[i]);
+        assert_null(t);
+        assert_non_null(strstr(v.detail, "QB6E"));
+    }
+    const char *good[] = {"a: \"x\n  b: 1\"\n", "a: \"It reads\nWhich database: Postgres?\"\n",
+                          "l:\n  - \"x\n  so y\"\n", "a: [\"x\nb: 1\"]\n", "a: \"x # c\n  y: \"\n"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        if (mf_oracle_truth(gy, good[i], strlen(good[i]), &t, &v) != 0)
+            fail_msg("not strict: %s: %s", good[i], v.detail);
+        json_decref(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -660,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_raw_context_strings), cmocka_unit_test(test_clean_text_repair_reading),
         cmocka_unit_test(test_session7_prof1_accounting_null),
         cmocka_unit_test(test_session8_yaml2_truth_list_null),
+        cmocka_unit_test(test_session8_prof_truth_quoted_lines),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
