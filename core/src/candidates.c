@@ -657,6 +657,17 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
     if (!cut)
         return 0;
+    /* the tag lines after the prose open the profile's own envelope: its "tag"
+     * candidate is the artifact, the prose was read only to skip the raw text */
+    const char *tag = c->p ? c->p->tag : NULL;
+    size_t tl = tag ? strlen(tag) : 0;
+    for (size_t a = cut; tl && a < len && s[a] == '<';) {
+        if (a + 1 + tl < len && memcmp(s + a + 1, tag, tl) == 0 && open_tag_end(s, len, a, tl))
+            return 0;
+        const char *nl = memchr(s + a, '\n', len - a);
+        for (a = nl ? (size_t)(nl - s) + 1 : len; a < len && strchr(" \t\r\n", s[a]);)
+            a++;
+    }
     size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
     for (int k = 1; k < line && n < cut; n++)
         k += s[n] == '\n';
