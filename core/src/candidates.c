@@ -127,19 +127,27 @@ static bool fence_or_closer_in(const char *s, size_t n)
  * goes first: terminal noise or an orphan fence above it is only trailing
  * once the prose is cut. Noise before closing tag or fence lines at the end
  * ("\x1b[0m" + "</yaml>") is trailing too; those lines stay. */
+size_t mf_cand_trailing_cut(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed, bool *closed)
+{
+    size_t cut = mf_cand_trailing_prose(p, s, len, line, keyed);
+    bool fc = cut < len && fence_or_closer_in(s + cut, len - cut);
+    if (closed)
+        *closed = fc;
+    /* sentences without a key after a `---` are a second document YAML reads as
+     * it is (the raw text's reading, [artifact, "text"]): kept, not dropped;
+     * unless a fence or a closing tag comes between ("---" + "```" + "Done.",
+     * "---" + "</artifact>" + "Let me know ..."): the envelope ended, no document */
+    if (cut < len && !*keyed && len - cut >= 3 && memcmp(s + cut, "---", 3) == 0 && !fc)
+        cut = len;
+    return cut;
+}
+
 static int tidy(ctx *c, mf_warnings *w)
 {
     mf_buf *b = &c->tmp;
     int line;
     bool keyed;
-    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, &keyed);
-    /* sentences without a key after a `---` are a second document YAML reads as
-     * it is (the raw text's reading, [artifact, "text"]): kept, not dropped;
-     * unless a fence or a closing tag comes between ("---" + "```" + "Done.",
-     * "---" + "</artifact>" + "Let me know ..."): the envelope ended, no document */
-    if (cut < b->len && !keyed && b->len - cut >= 3 && memcmp(b->s + cut, "---", 3) == 0 &&
-        !fence_or_closer_in(b->s + cut, b->len - cut))
-        cut = b->len;
+    size_t cut = mf_cand_trailing_cut(c->p, b->s, b->len, &line, &keyed, NULL);
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';
