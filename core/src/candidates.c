@@ -448,13 +448,17 @@ static bool fallen_body_line(const char *s, size_t n, bool fallen)
  * and the lines indented deeper) are text: a fence there is no payload. */
 /* Is the bare fence line at `at` the orphan closer the tidy step trims: the
  * artifact above it, nothing after it but the trailing prose that step cuts
- * ('```' + '---' + 'Notes: ...')? Then the text after it is no payload. */
+ * ('```' + '---' + 'Notes: ...')? Then the text after it is no payload. So is
+ * a fence inside that trailing prose ('Let me know ...' + '```' + '---' +
+ * 'Notes: ...'): the step cuts it with the prose around it. */
 static bool orphan_closer(ctx *c, const char *s, size_t len, size_t at)
 {
     int line;
     bool keyed;
     size_t end, cut = mf_cand_trailing_prose(c->p, s, len, &line, &keyed);
-    return at > 0 && !blank(s, at) && cut > at && mf_cand_orphan_fence_cut(s, cut, &end, &line) == at;
+    if (at == 0 || blank(s, at) || cut == len)
+        return false;
+    return cut > at ? mf_cand_orphan_fence_cut(s, cut, &end, &line) == at : !blank(s, cut);
 }
 
 static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t *found_out)
