@@ -111,7 +111,9 @@ bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n)
 {
     size_t i = 0;
     bool lower = true;
-    for (; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'); i++)
+    /* one word: an identifier, or any token of printable bytes a key may hold
+     * (`ar|ifact: b`, `a.b: c`; no quote, comma or '#') */
+    for (; i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,#\"'", s[i]); i++)
         if (isupper((unsigned char)s[i]))
             lower = false;
     /* `key:value` glued (yaml.colon-space repairs it) is an entry too */
