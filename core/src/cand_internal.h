@@ -63,7 +63,8 @@ size_t mf_cand_fence_end(const char *s, size_t len, size_t st, bool *inside);
 bool mf_cand_block_header(const char *s, size_t n);
 
 /* Is the line [s, s+n) (no '\n') at column 0 a YAML entry of artifact data
- * rather than prose: an identifier key ([A-Za-z0-9_-], one word) in lower
+ * rather than prose: a one-word key (an identifier, or printable bytes but
+ * quotes, ',', '#' and ':', `ar|ifact`) in lower
  * case or one of p's keys or aliases in any case ("Beadid"), and a short
  * value that is no sentence ("ticket_id: T-1", "schema_version: 1")? The
  * anchor candidate must not drop such a line. */

@@ -29,8 +29,10 @@
  * ("```yaml" + "Okay, here it is:": the raw text, whose repairs would unwrap
  * the fence and keep the prose as a key) and a bare opening tag ("<yaml>")
  * are skipped (and cut with the prose), and
- * so is one bare opening tag line after it ("Okay, here it is:" + "<yaml>"):
- * the entry after the tag decides, and the tag line stays in the text.
+ * so are up to 8 bare tag lines after it ("Okay, here it is:" + "<yaml>", a
+ * doubled "<yaml>" + "<yaml>", "<response>" + "<yaml>", a stray closing or
+ * self-closing tag): the entry after the tags decides, and the tag lines stay
+ * in the text.
  * Only the first lines (plus blank and comment lines) are read.
  *
  * Trailing prose ("Let me know if you would like any changes.", rule
@@ -109,7 +111,9 @@ bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n)
 {
     size_t i = 0;
     bool lower = true;
-    for (; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'); i++)
+    /* one word: an identifier, or any token of printable bytes a key may hold
+     * (`ar|ifact: b`, `a.b: c`; no quote, comma or '#') */
+    for (; i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,#\"'", s[i]); i++)
         if (isupper((unsigned char)s[i]))
             lower = false;
     /* `key:value` glued (yaml.colon-space repairs it) is an entry too */
@@ -245,16 +249,23 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     if (!next_line(s, len, &pos, &m, &n2))
         return 0;
     size_t keep = m.a - m.ind;          /* the cut: the start of the line after the prose */
-    /* a tag line between the prose and the artifact (`<yaml>`, or a stray `</artifact>`
-     * yaml.xml-tag-lines strips: run 6 d8496298) stays with the artifact */
-    bool close_tag = m.e - m.a > 3 && s[m.a] == '<' && s[m.a + 1] == '/' && s[m.e - 1] == '>' &&
-                     isalpha((unsigned char)s[m.a + 2]);
-    for (size_t i = m.a + 2; close_tag && i + 1 < m.e; i++)
-        close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
-    /* so does a self-closing tag line (`<br/>`, which yaml.xml-tag-lines strips too) */
-    close_tag = close_tag || self_closing_tag_line(s + m.a, m.e - m.a);
-    if ((open_tag_line(p, s + m.a, m.e - m.a) || close_tag) && !next_line(s, len, &pos, &m, &n2))
-        return 0;
+    /* tag lines between the prose and the artifact (`<yaml>`, a doubled `<yaml>` + `<yaml>`
+     * or `<response>` + `<yaml>`, a stray `</artifact>` yaml.xml-tag-lines strips: run 6
+     * d8496298, run 8) stay with the artifact; at most 8 are passed over */
+    for (int k = 0; k < 8; k++) {
+        bool close_tag = m.e - m.a > 3 && s[m.a] == '<' && s[m.a + 1] == '/' && s[m.e - 1] == '>' &&
+                         isalpha((unsigned char)s[m.a + 2]);
+        for (size_t i = m.a + 2; close_tag && i + 1 < m.e; i++)
+            close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
+        /* so does a self-closing tag line (`<br/>`, which yaml.xml-tag-lines strips too) */
+        close_tag = close_tag || self_closing_tag_line(s + m.a, m.e - m.a);
+        /* the profile's own envelope too ("Work finished. Final marker:" + "<BEAD_STATUS>"):
+         * the prose must not let the raw text win first, its misread repairs strip the tags */
+        if (!open_tag_line(NULL, s + m.a, m.e - m.a) && !close_tag)
+            break;
+        if (!next_line(s, len, &pos, &m, &n2))
+            return 0;
+    }
     const char *u = s + m.a;
     size_t un = m.e - m.a;
     const char *colon = NULL;

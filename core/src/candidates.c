@@ -127,19 +127,27 @@ static bool fence_or_closer_in(const char *s, size_t n)
  * goes first: terminal noise or an orphan fence above it is only trailing
  * once the prose is cut. Noise before closing tag or fence lines at the end
  * ("\x1b[0m" + "</yaml>") is trailing too; those lines stay. */
+size_t mf_cand_trailing_cut(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed, bool *closed)
+{
+    size_t cut = mf_cand_trailing_prose(p, s, len, line, keyed);
+    bool fc = cut < len && fence_or_closer_in(s + cut, len - cut);
+    if (closed)
+        *closed = fc;
+    /* sentences without a key after a `---` are a second document YAML reads as
+     * it is (the raw text's reading, [artifact, "text"]): kept, not dropped;
+     * unless a fence or a closing tag comes between ("---" + "```" + "Done.",
+     * "---" + "</artifact>" + "Let me know ..."): the envelope ended, no document */
+    if (cut < len && !*keyed && len - cut >= 3 && memcmp(s + cut, "---", 3) == 0 && !fc)
+        cut = len;
+    return cut;
+}
+
 static int tidy(ctx *c, mf_warnings *w)
 {
     mf_buf *b = &c->tmp;
     int line;
     bool keyed;
-    size_t cut = mf_cand_trailing_prose(c->p, b->s, b->len, &line, &keyed);
-    /* sentences without a key after a `---` are a second document YAML reads as
-     * it is (the raw text's reading, [artifact, "text"]): kept, not dropped;
-     * unless a fence or a closing tag comes between ("---" + "```" + "Done.",
-     * "---" + "</artifact>" + "Let me know ..."): the envelope ended, no document */
-    if (cut < b->len && !keyed && b->len - cut >= 3 && memcmp(b->s + cut, "---", 3) == 0 &&
-        !fence_or_closer_in(b->s + cut, b->len - cut))
-        cut = b->len;
+    size_t cut = mf_cand_trailing_cut(c->p, b->s, b->len, &line, &keyed, NULL);
     if (cut < b->len) {
         b->len = cut;
         b->s[b->len] = '\0';
@@ -440,13 +448,17 @@ static bool fallen_body_line(const char *s, size_t n, bool fallen)
  * and the lines indented deeper) are text: a fence there is no payload. */
 /* Is the bare fence line at `at` the orphan closer the tidy step trims: the
  * artifact above it, nothing after it but the trailing prose that step cuts
- * ('```' + '---' + 'Notes: ...')? Then the text after it is no payload. */
+ * ('```' + '---' + 'Notes: ...')? Then the text after it is no payload. So is
+ * a fence inside that trailing prose ('Let me know ...' + '```' + '---' +
+ * 'Notes: ...'): the step cuts it with the prose around it. */
 static bool orphan_closer(ctx *c, const char *s, size_t len, size_t at)
 {
     int line;
     bool keyed;
     size_t end, cut = mf_cand_trailing_prose(c->p, s, len, &line, &keyed);
-    return at > 0 && !blank(s, at) && cut > at && mf_cand_orphan_fence_cut(s, cut, &end, &line) == at;
+    if (at == 0 || blank(s, at) || cut == len)
+        return false;
+    return cut > at ? mf_cand_orphan_fence_cut(s, cut, &end, &line) == at : !blank(s, cut);
 }
 
 static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t *found_out)
@@ -657,6 +669,17 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
     if (!cut)
         return 0;
+    /* the tag lines after the prose open the profile's own envelope: its "tag"
+     * candidate is the artifact, the prose was read only to skip the raw text */
+    const char *tag = c->p ? c->p->tag : NULL;
+    size_t tl = tag ? strlen(tag) : 0;
+    for (size_t a = cut; tl && a < len && s[a] == '<';) {
+        if (a + 1 + tl < len && memcmp(s + a + 1, tag, tl) == 0 && open_tag_end(s, len, a, tl))
+            return 0;
+        const char *nl = memchr(s + a, '\n', len - a);
+        for (a = nl ? (size_t)(nl - s) + 1 : len; a < len && strchr(" \t\r\n", s[a]);)
+            a++;
+    }
     size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
     for (int k = 1; k < line && n < cut; n++)
         k += s[n] == '\n';

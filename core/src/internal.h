@@ -114,6 +114,10 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
  * a block structure (cand_prose.c), or len when there are none. *line: line
  * of the first cut line; *keyed: one of them parses as an invented key. */
 size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed);
+/* The cut the candidate tidying makes (candidates.c): mf_cand_trailing_prose,
+ * but sentences after a `---` with no fence or closing line among them stay (a
+ * second document). *closed (may be NULL): the cut text holds such a line. */
+size_t mf_cand_trailing_cut(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed, bool *closed);
 
 /* ---- YAML loading (yaml_load.c) ---- */
 typedef struct {

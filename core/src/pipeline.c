@@ -18,7 +18,10 @@
  * a mapping; cand_prose.c) also skips the raw-first fast path: the raw text
  * parses, but with an invented key. So does trailing prose that parses as a
  * key the profile does not know ("That's all: let me know ..."); the tidied
- * candidates (even "raw") have it cut with a cand.trailing-prose warning. A candidate is valid when it parses and
+ * candidates (even "raw") have it cut with a cand.trailing-prose warning. So
+ * do trailing prose with a closing tag or fence line among it and a leading
+ * reasoning block: the raw text's misread repairs (tag lines, a `---` closer)
+ * may make it parse with that text as a document of its own. A candidate is valid when it parses and
  * survives unwrapping, aliasing, the profile's normalizers, schema
  * normalization and validation. First valid wins. For the generic profiles a
  * scalar root is a weak win: a later candidate with a mapping or sequence root
@@ -372,10 +375,19 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
     run R = {p, opt, raw, len, opt->max_depth ? opt->max_depth : MF_DEFAULT_MAX_DEPTH, r, NULL, {0}, NULL, NULL,
              NULL, {0}, NULL, 0, false, NULL, 0, {0}, {0}};
     mf_candidate rawc = {(char *)"raw", (char *)raw, len, {0}};
-    bool keyed;
-    mf_cand_trailing_prose(p, raw, len, NULL, &keyed);
+    bool keyed, closed;
+    int tline;
+    size_t tail = mf_cand_trailing_cut(p, raw, len, &tline, &keyed, &closed);
     bool prose = mf_cand_leading_prose(p, raw, len, NULL) || keyed;
-    int won = prose ? 0 : try_candidate(&R, &rawc, false);
+    /* the raw text's misread repairs may make it parse with text the candidates
+     * leave out: prose after a closing tag or fence (`<artifact>` + `---` + ... +
+     * `</artifact>` + "Let me know ...": the tag lines go, the prose stays a second
+     * document), a leading reasoning block before a `---` (a first document) */
+    size_t think = mf_cand_reasoning_end(raw, len);
+    bool skip = prose || (tail < len && closed);
+    for (size_t k = think; k && k < len && !skip; k++)
+        skip = raw[k] != ' ' && raw[k] != '\t' && raw[k] != '\r' && raw[k] != '\n';
+    int won = skip ? 0 : try_candidate(&R, &rawc, false);
     if (!won) {
         mf_candidates cs;
         /* a stash of the raw text: its strict parse failed, candidates need not parse it again */

@@ -1352,7 +1352,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
             continue;
         bool whitelisted = p && yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
         size_t c = e->key_s, k = i + 1;
-        bool empty_child = false;
+        bool empty_child = false, valued_child = false; /* the last child holds a plain value */
         while (k < d->count) {
             const yr_line *m = &d->l[k];
             size_t ind = mf_line_indent((mf_line){m->s, m->n});
@@ -1382,6 +1382,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
             size_t glued = glued_child(d, k, c, kids, p);
             if (glued) {
                 empty_child = false;
+                valued_child = true;
                 yr_spaces(&o, 2);
                 yr_put(&o, m->s, glued + 1);
                 yr_put(&o, " ", 1);
@@ -1393,9 +1394,17 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
             if (child_at(p, d, k, c, kids)) {
                 yr_entry ce = yr_entry_at(d, k);
                 empty_child = ce.val == ce.end;
+                char v = empty_child ? 0 : m->s[ce.val];
+                valued_child = v && (v == '"' || v == '\'' ? yr_quote_end(m->s, ce.end, ce.val) != 0
+                                                           : !strchr("|>[{&*!", v));
             }
             else if (!(ind > c || (empty_child && is_dash_at(m->s, m->n, ind) && ind == c)))
                 break;
+            else if (valued_child && !(m->flags & YR_INERT) && is_dash_at(m->s, m->n, ind) &&
+                     yr_entry_at(d, k).key)
+                break;  /* `label: L` + ` - type: added`: an item holding an entry is no text of
+                         * the value (YAML: "mapping values are not allowed"), but an item that
+                         * drifted off its list's column (yaml.sequence-indent-drift's) */
             yr_spaces(&o, 2);
             yr_put_line(&o, m);
             k++;

@@ -95,8 +95,9 @@ static bool cr_parts_are_text(const yr_line *l, size_t val)
 
 /* A '#' glued to the closing quote of a quoted scalar inside a flow collection (`[{""#c`):
  * the column of the opening quote and of the '#' plus 1 (0: none on the line). */
-typedef struct { uint32_t q, hash; } flow_glue;
+typedef struct { uint32_t q, hash, open; } flow_glue; /* open: see quote_cont_glued (0 in a flow) */
 static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w);
+static void put_cont_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w);
 
 /* yr_run_line_rule; where g (one per line, may be NULL) names a glued comment in a flow
  * line, that line is written by put_flow_glued instead of fn. */
@@ -123,6 +124,12 @@ static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         if (yr_skip_line(&sk, l) || root[i]) { /* root[i]: text of a root plain scalar */
+            if (g && g[i].open && (l->flags & YR_QUOTE_CONT)) { /* `"#W"` after a multi-line quote's close */
+                put_cont_glued(&o, d, i, &g[i], w);
+                changes++;
+                yr_flush(&o);
+                continue;
+            }
             yr_put_line(&o, l);
             continue;
         }
@@ -1032,7 +1039,7 @@ static size_t flow_glued_comments(const yr_doc *d, flow_glue **g)
                 if (prev == 2) {
                     if (!*g && !(*g = calloc(d->count, sizeof **g)))
                         return 0;
-                    (*g)[i] = (flow_glue){(uint32_t)qs, (uint32_t)j + 1};
+                    (*g)[i] = (flow_glue){(uint32_t)qs, (uint32_t)j + 1, 0};
                     found++;
                 }
                 if (prev != 3)
@@ -1075,11 +1082,64 @@ static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_gl
     return i + 1;
 }
 
+/* The same on the line where a multi-line quoted scalar closes (`text: "` + `  more"#W`):
+ * libyaml reads the '#' glued to that closing quote as a comment too, and the line is
+ * the scalar's text, no entry fix_header_comment sees. Fills g[i] with the quote's
+ * column, the '#' plus 1 and the 1-based line the scalar opened on (*g allocated on the
+ * first one). Returns false on OOM. */
+static bool quote_cont_glued(const yr_doc *d, flow_glue **g)
+{
+    size_t open = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        const yr_line *l = &d->l[i];
+        if (l->flags & (YR_OPENS_DQ | YR_OPENS_SQ))
+            open = i + 1;
+        if (!(l->flags & YR_QUOTE_CONT) || !open || !memchr(l->s, '#', l->n))
+            continue;
+        char q = l->flags & YR_DQ_CONT ? '"' : '\'';
+        size_t j = 0;
+        for (; j < l->n; j++) {
+            if (q == '"' && l->s[j] == '\\')
+                j++;
+            else if (l->s[j] == q && q == '\'' && j + 1 < l->n && l->s[j + 1] == '\'')
+                j++;
+            else if (l->s[j] == q)
+                break;
+        }
+        if (j + 1 >= l->n || l->s[j + 1] != '#')
+            continue;
+        if (!*g && !(*g = calloc(d->count, sizeof **g)))
+            return false;
+        (*g)[i] = (flow_glue){(uint32_t)j, (uint32_t)j + 2, (uint32_t)open};
+    }
+    return true;
+}
+
+static void put_cont_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w)
+{
+    const yr_line *l = &d->l[i];
+    size_t k = g->hash - 1, end = l->n;
+    while (end > k && (l->s[end - 1] == ' ' || l->s[end - 1] == '\t'))
+        end--;
+    yr_put(o, l->s, k);
+    yr_put(o, " ", 1);
+    yr_put(o, l->s + k, l->n - k);
+    yr_endl(o, YR_EOL(l));
+    mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
+                    "Read '%.*s' right after the closing quote of the quoted scalar opened at line %u as a "
+                    "comment, as YAML readers do (YAML 1.2 wants a blank before '#'): that text is not part "
+                    "of the value.", (int)(end - k), l->s + k, (unsigned)g->open);
+}
+
 size_t yr_fix_block_header_comment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     flow_glue *g = NULL;
     if (memchr(d->text, '[', d->len) || memchr(d->text, '{', d->len))
         flow_glued_comments(d, &g);
+    if (memchr(d->text, '#', d->len) && !quote_cont_glued(d, &g)) {
+        free(g);
+        return 0;
+    }
     size_t n = run_lines(d, out, p, w, fix_header_comment, 0, g);
     free(g);
     return n;
