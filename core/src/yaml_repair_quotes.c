@@ -40,20 +40,7 @@ static size_t next_nonblank(const yr_doc *d, size_t i);
  * header. The deeper lines are its body, so the rules before it leave them alone. */
 static bool quoted_block_header(const yr_doc *d, size_t i, const yr_entry *e)
 {
-    const char *s = d->l[i].s;
-    size_t a = e->val, end = e->end;
-    if (!yr_entry_valued(e) || a + 2 >= end || (s[a] != '"' && s[a] != '\''))
-        return false;
-    char q = s[a];
-    size_t nq = s[a + 1] == q ? 2 : 1, b = a + nq;
-    while (b < end && s[b] != q)
-        b++;
-    if (b + nq > end || (nq == 2 && s[b + 1] != q) || !yr_is_block_header(s + a + nq, b - a - nq))
-        return false;
-    size_t r = b + nq;
-    while (r < end && (s[r] == ' ' || s[r] == '\t'))
-        r++;
-    if (r < end && !(s[r] == '#' && r > b + nq))
+    if (!yr_entry_valued(e) || !(d->l[i].flags & YR_QUOTED_BLOCK))
         return false;
     size_t k = next_nonblank(d, i);
     return k < d->count && mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) > parent_col(e);
