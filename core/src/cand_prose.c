@@ -374,6 +374,18 @@ static size_t continued_end(const char *s, size_t len)
  * noise after the closing quote is no text (the tidying trims it). A quote
  * left open to the end of the text is no such scalar: yaml.unclosed-quote
  * closes it, and the prose after it stays prose. Block scalar bodies are text. */
+/* Does the quote at s[j] start a value: after a key's `: ` or an item's `- ` on its line,
+ * blanks only between? */
+static bool value_start(const char *s, size_t j)
+{
+    size_t k = j;
+    while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+        k--;
+    if (k == j || k == 0)
+        return false;
+    return s[k - 1] == ':' || (s[k - 1] == '-' && (k == 1 || s[k - 2] == ' ' || s[k - 2] == '\n'));
+}
+
 static bool last_multiline_quote(const char *s, size_t len, size_t *from, size_t *to)
 {
     bool found = false;
@@ -430,6 +442,14 @@ static bool last_multiline_quote(const char *s, size_t len, size_t *from, size_t
                 clean = clean || mf_cand_noise_only(s + r, k - r);
                 if (clean && nl)
                     *from = nl, *to = k, found = true;
+                if (!clean && nl && value_start(s, j)) {
+                    /* `generated_at: "2` ... `question: "Wh` + `ich database: x?"`: text after a
+                     * closing quote that starts a value is that value's opening quote; the
+                     * quote before it was left open on its line (yaml.unclosed-quote closes it
+                     * there), so the scan goes on from this one (run 8 c8c699b1) */
+                    i = j;
+                    continue;
+                }
                 i = k;
                 break;
             }

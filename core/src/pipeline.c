@@ -165,9 +165,10 @@ static int repair_groups(run *R, mf_buf *text, json_t **v, mf_warnings *w)
     for (int g = 1; g <= MF_YAML_GROUPS && !ok; g++) {
         if (mf_yaml_repair_group_on(g, text, &lines, R->p, w) == 0)
             continue;
-        size_t repaired = w->count;
         mf_yaml_lines_free(lines); /* not held through the parse: peak memory stays the parse's */
         lines = NULL;
+        mf_yaml_repair_glued_comments(text, R->p, w); /* a '#' the group's repairs glued to a quote */
+        size_t repaired = w->count;
         ok = parse_and_finish(R, mf_buf_cstr(text), text->len, true, v, w, &err) == 0;
         if (!ok && mf_error_is_final(&err))
             return end_run(R, &err, w, text);

@@ -448,6 +448,24 @@ size_t mf_yaml_repair_misread_sure(mf_buf *text, const mf_profile *p, mf_warning
     return n;
 }
 
+/* The glued-comment check alone (yaml.block-header-comment), for a text a repair group
+ * changed: a repair can make the quote a '#' is glued to a closing one (`- id:"` + ...
+ * `text: "#Wh"`: yaml.colon-space's `id: "` opens a scalar the second quote closes), and
+ * the text then loads without the later group that names it (run 8 entry 6fc8839a). */
+static const model_rule glued_rules[] = {{0, yr_fix_block_header_comment, "|>\"'+#", NULL, 0},
+                                         {0, NULL, NULL, NULL, 0}};
+
+size_t mf_yaml_repair_glued_comments(mf_buf *text, const mf_profile *p, mf_warnings *w)
+{
+    const char *s = mf_buf_cstr(text);
+    if (!memchr(s, '#', text->len))
+        return 0;
+    mf_yaml_lines *m = NULL;
+    size_t n = lines_of(&m) ? run_chain(glued_rules, 0, text, m, p, w) : 0;
+    mf_yaml_lines_free(m);
+    return n;
+}
+
 size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 {
     if (!may_be_misread(mf_buf_cstr(text), text->len, p))

@@ -40,6 +40,9 @@ enum {
     YR_CTX_FREE = 512,  /* context: no scalar or block body was open before this line */
     YR_OPENS_SQ = 1024, /* the entry's value is a single-quoted scalar not closed on the line */
     YR_SQ_CONT = 2048,  /* context: a later line of a single-quoted scalar opened on an earlier line */
+    YR_QUOTED_BLOCK = 4096, /* the entry's value is a block scalar header in quotes, once or doubled
+                           (`notes: '|-'`, `''|''`): yaml.quoted-block-indicator reads it back as a
+                           header, so the deeper lines after it are its body for every rule before */
 };
 /* Later lines of a quoted scalar (double or single) opened on an earlier line. */
 #define YR_QUOTE_CONT (YR_DQ_CONT | YR_SQ_CONT)
@@ -265,7 +268,7 @@ static inline yr_entry yr_entry_at(const yr_doc *d, size_t i)
 static inline bool yr_entry_valued(const yr_entry *e) { return e->key || e->dashes > 0; }
 static inline void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
 {
-    if (!(d->l[i].flags & YR_OPENS_BLOCK))
+    if (!(d->l[i].flags & (YR_OPENS_BLOCK | YR_QUOTED_BLOCK)))
         return;
     b->active = true;
     const yr_centry *c = &d->ce[i];
@@ -279,7 +282,7 @@ static inline void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
 }
 static inline void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i)
 {
-    if (d->l[i].flags & YR_OPENS_BLOCK)
+    if (d->l[i].flags & (YR_OPENS_BLOCK | YR_QUOTED_BLOCK))
         yr_block_note_line(&k->blk, d, i);
     if (d->l[i].flags & YR_OPENS_DQ)
         k->quote = '"';
@@ -291,6 +294,9 @@ bool yr_line_inert(const char *s, size_t n);
 /* True when [s, s+n) is a block scalar header: up to two properties (&anchor, !tag), then
  * [|>][0-9+-]* then blanks or a comment. */
 bool yr_is_block_header(const char *s, size_t n);
+/* True when [s, s+n) is a block scalar header in quotes, once or doubled (`"|"`, `''|-''`),
+ * with only blanks or a comment after it; *hdr (may be NULL) is set to the header's offset. */
+bool yr_is_quoted_block_header(const char *s, size_t n, size_t *hdr);
 /* True when [s, s+n) is a simple identifier key: [A-Za-z_][A-Za-z0-9_-]*. */
 bool yr_is_ident(const char *s, size_t n);
 /* True when [s, s+n) is a header-like key: capitalized words joined by '-' (X-Request-Id, EPIC-1). */

@@ -26,6 +26,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yaml.h>
 #include "yaml_repair.h"
 
 static const char MSG_QUOTED[] = "Repaired improperly quoted YAML scalar value.";
@@ -40,20 +41,7 @@ static size_t next_nonblank(const yr_doc *d, size_t i);
  * header. The deeper lines are its body, so the rules before it leave them alone. */
 static bool quoted_block_header(const yr_doc *d, size_t i, const yr_entry *e)
 {
-    const char *s = d->l[i].s;
-    size_t a = e->val, end = e->end;
-    if (!yr_entry_valued(e) || a + 2 >= end || (s[a] != '"' && s[a] != '\''))
-        return false;
-    char q = s[a];
-    size_t nq = s[a + 1] == q ? 2 : 1, b = a + nq;
-    while (b < end && s[b] != q)
-        b++;
-    if (b + nq > end || (nq == 2 && s[b + 1] != q) || !yr_is_block_header(s + a + nq, b - a - nq))
-        return false;
-    size_t r = b + nq;
-    while (r < end && (s[r] == ' ' || s[r] == '\t'))
-        r++;
-    if (r < end && !(s[r] == '#' && r > b + nq))
+    if (!yr_entry_valued(e) || !(d->l[i].flags & YR_QUOTED_BLOCK))
         return false;
     size_t k = next_nonblank(d, i);
     return k < d->count && mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) > parent_col(e);
@@ -95,9 +83,8 @@ static bool cr_parts_are_text(const yr_line *l, size_t val)
 
 /* A '#' glued to the closing quote of a quoted scalar inside a flow collection (`[{""#c`):
  * the column of the opening quote and of the '#' plus 1 (0: none on the line). */
-typedef struct { uint32_t q, hash, open; } flow_glue; /* open: see quote_cont_glued (0 in a flow) */
+typedef struct { uint32_t q, hash; bool flow; } flow_glue;
 static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w);
-static void put_cont_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w);
 
 /* yr_run_line_rule; where g (one per line, may be NULL) names a glued comment in a flow
  * line, that line is written by put_flow_glued instead of fn. */
@@ -123,14 +110,17 @@ static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
     yr_root_plain_mark(d, root);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
+        /* a glued comment the scanner found on a line no rule reads as an entry (the last
+         * line of a multi-line quoted scalar, a document marker's line): that line alone */
+        bool glued_text = g && g[i].hash && !(d->cr && memchr(l->s, '\r', l->n));
         if (yr_skip_line(&sk, l) || root[i]) { /* root[i]: text of a root plain scalar */
-            if (g && g[i].open && (l->flags & YR_QUOTE_CONT)) { /* `"#W"` after a multi-line quote's close */
-                put_cont_glued(&o, d, i, &g[i], w);
+            if (glued_text) {
+                put_flow_glued(&o, d, i, &g[i], w);
                 changes++;
                 yr_flush(&o);
-                continue;
+            } else {
+                yr_put_line(&o, l);
             }
-            yr_put_line(&o, l);
             continue;
         }
         if (hdr != NO_HEADER && !mf_line_blank((mf_line){l->s, l->n})) {
@@ -146,7 +136,13 @@ static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
                 hdr = NO_HEADER;
         }
         if (l->flags & YR_INERT) {
-            yr_put_line(&o, l);
+            if (glued_text) {
+                put_flow_glued(&o, d, i, &g[i], w);
+                changes++;
+                yr_flush(&o);
+            } else {
+                yr_put_line(&o, l);
+            }
             continue;
         }
         if (l->flags & YR_OPENS_BLOCK) {
@@ -1039,7 +1035,7 @@ static size_t flow_glued_comments(const yr_doc *d, flow_glue **g)
                 if (prev == 2) {
                     if (!*g && !(*g = calloc(d->count, sizeof **g)))
                         return 0;
-                    (*g)[i] = (flow_glue){(uint32_t)qs, (uint32_t)j + 1, 0};
+                    (*g)[i] = (flow_glue){(uint32_t)qs, (uint32_t)j + 1, true};
                     found++;
                 }
                 if (prev != 3)
@@ -1065,6 +1061,27 @@ static size_t flow_glued_comments(const yr_doc *d, flow_glue **g)
     return found;
 }
 
+/* flow_glue.q of a quoted scalar opened on an earlier line than its glued '#' */
+#define NO_QUOTE_START ((uint32_t)-1)
+
+/* Column of line l's first non-blank byte. */
+static size_t first_text(const yr_line *l)
+{
+    size_t k = 0;
+    while (k < l->n && (l->s[k] == ' ' || l->s[k] == '\t'))
+        k++;
+    return k;
+}
+
+/* True when the text holds a quote right before a '#' (`"#`, `'#`). */
+static bool quote_before_hash(const char *s, size_t n)
+{
+    for (const char *p = s; n > 1 && (p = memchr(p, '#', n - (size_t)(p - s))) != NULL; p++)
+        if (p > s && (p[-1] == '"' || p[-1] == '\''))
+            return true;
+    return false;
+}
+
 static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w)
 {
     const yr_line *l = &d->l[i];
@@ -1076,59 +1093,68 @@ static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_gl
     yr_put(o, l->s + k, l->n - k);
     yr_endl(o, YR_EOL(l));
     mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
-                    "Read '%.*s' right after the quoted scalar %.*s in a flow collection as a comment, as YAML "
+                    "Read '%.*s' right after the quoted scalar %s%.*s%s as a comment, as YAML "
                     "readers do (YAML 1.2 wants a blank before '#'): that text is not part of the value.",
-                    (int)(end - k), l->s + k, (int)(k - g->q), l->s + g->q);
+                    (int)(end - k), l->s + k, g->q == NO_QUOTE_START ? "ending '" : "",
+                    (int)(k - (g->q == NO_QUOTE_START ? first_text(l) : g->q)),
+                    l->s + (g->q == NO_QUOTE_START ? first_text(l) : g->q),
+                    g->flow ? " in a flow collection" : g->q == NO_QUOTE_START ? "'" : "");
     return i + 1;
 }
 
-/* The same on the line where a multi-line quoted scalar closes (`text: "` + `  more"#W`):
- * libyaml reads the '#' glued to that closing quote as a comment too, and the line is
- * the scalar's text, no entry fix_header_comment sees. Fills g[i] with the quote's
- * column, the '#' plus 1 and the 1-based line the scalar opened on (*g allocated on the
- * first one). Returns false on OOM. */
-static bool quote_cont_glued(const yr_doc *d, flow_glue **g)
+/* Every quoted scalar libyaml's scanner closes right before a '#' (a root scalar `''#j`,
+ * a quoted key `"a"#b: 1`, one after properties `&x 'v'#c`, the last line of a scalar
+ * written over several lines `text: "` ... `  more"#x`): the scanner reads the '#' as a
+ * comment whatever precedes it, so the text from there is lost. The lines' own scans
+ * (fix_header_comment, flow_glued_comments) see a quote that opens a value on its line;
+ * this one sees every quoted scalar the scanner reads before its first error. Fills
+ * g[i] (first '#' of line i; *g allocated on the first one) where g[i] is empty. */
+static void scan_glued_comments(const yr_doc *d, flow_glue **g)
 {
-    size_t open = 0;
-    for (size_t i = 0; i < d->count; i++) {
-        const yr_line *l = &d->l[i];
-        if (l->flags & (YR_OPENS_DQ | YR_OPENS_SQ))
-            open = i + 1;
-        if (!(l->flags & YR_QUOTE_CONT) || !open || !memchr(l->s, '#', l->n))
+    const unsigned char *t = (const unsigned char *)d->text;
+    size_t len = d->len, at = 0, chars = 0, line = 0; /* byte offset `at` is character `chars` */
+    if (len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF)
+        at = 3; /* the reader drops a BOM: marks count from after it */
+    yaml_parser_t ps;
+    if (!yaml_parser_initialize(&ps))
+        return;
+    yaml_parser_set_input_string(&ps, t, len);
+    yaml_token_t tk;
+    while (yaml_parser_scan(&ps, &tk)) {
+        yaml_token_type_t type = tk.type;
+        bool quoted = type == YAML_SCALAR_TOKEN &&
+                      (tk.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                       tk.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+        size_t from = tk.start_mark.index, to = tk.end_mark.index;
+        yaml_token_delete(&tk);
+        if (type == YAML_STREAM_END_TOKEN)
+            break;
+        if (!quoted || to < chars)
             continue;
-        char q = l->flags & YR_DQ_CONT ? '"' : '\'';
-        size_t j = 0;
-        for (; j < l->n; j++) {
-            if (q == '"' && l->s[j] == '\\')
-                j++;
-            else if (l->s[j] == q && q == '\'' && j + 1 < l->n && l->s[j + 1] == '\'')
-                j++;
-            else if (l->s[j] == q)
-                break;
+        size_t qs = NO_QUOTE_START; /* the opening quote's byte offset, when on the closing quote's line */
+        while (chars < to && at < len) {
+            if (chars == from)
+                qs = at;
+            at++;
+            while (at < len && (t[at] & 0xC0) == 0x80)
+                at++;
+            chars++;
         }
-        if (j + 1 >= l->n || l->s[j + 1] != '#')
+        if (chars == from)
+            qs = at;
+        if (at >= len || t[at] != '#')
+            continue;
+        while (line + 1 < d->count && (size_t)(d->l[line + 1].s - d->text) <= at)
+            line++;
+        size_t ls = (size_t)(d->l[line].s - d->text);
+        if (at - ls >= d->l[line].n || (*g && (*g)[line].hash))
             continue;
         if (!*g && !(*g = calloc(d->count, sizeof **g)))
-            return false;
-        (*g)[i] = (flow_glue){(uint32_t)j, (uint32_t)j + 2, (uint32_t)open};
+            break;
+        (*g)[line] = (flow_glue){qs != NO_QUOTE_START && qs >= ls ? (uint32_t)(qs - ls) : NO_QUOTE_START,
+                                 (uint32_t)(at - ls) + 1, false};
     }
-    return true;
-}
-
-static void put_cont_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w)
-{
-    const yr_line *l = &d->l[i];
-    size_t k = g->hash - 1, end = l->n;
-    while (end > k && (l->s[end - 1] == ' ' || l->s[end - 1] == '\t'))
-        end--;
-    yr_put(o, l->s, k);
-    yr_put(o, " ", 1);
-    yr_put(o, l->s + k, l->n - k);
-    yr_endl(o, YR_EOL(l));
-    mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
-                    "Read '%.*s' right after the closing quote of the quoted scalar opened at line %u as a "
-                    "comment, as YAML readers do (YAML 1.2 wants a blank before '#'): that text is not part "
-                    "of the value.", (int)(end - k), l->s + k, (unsigned)g->open);
+    yaml_parser_delete(&ps);
 }
 
 size_t yr_fix_block_header_comment(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
@@ -1136,10 +1162,8 @@ size_t yr_fix_block_header_comment(const yr_doc *d, mf_buf *out, const mf_profil
     flow_glue *g = NULL;
     if (memchr(d->text, '[', d->len) || memchr(d->text, '{', d->len))
         flow_glued_comments(d, &g);
-    if (memchr(d->text, '#', d->len) && !quote_cont_glued(d, &g)) {
-        free(g);
-        return 0;
-    }
+    if (quote_before_hash(d->text, d->len))
+        scan_glued_comments(d, &g);
     size_t n = run_lines(d, out, p, w, fix_header_comment, 0, g);
     free(g);
     return n;

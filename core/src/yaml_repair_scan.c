@@ -47,6 +47,8 @@ static uint16_t line_flags(const yr_line *l, const yr_entry *e, size_t q0)
         f |= YR_DASH_TEXT;
     if ((c == '|' || c == '>' || c == '&' || c == '!') && yr_is_block_header(l->s + e->val, e->end - e->val))
         f |= YR_OPENS_BLOCK;
+    else if ((c == '"' || c == '\'') && yr_is_quoted_block_header(l->s + e->val, e->end - e->val, NULL))
+        f |= YR_QUOTED_BLOCK;
     size_t after = e->val; /* where a ':' of the value may start a key: after a leading closed quoted scalar */
     if (c == '"' || c == '\'') {
         size_t q = e->val == e->content && q0 != NO_QUOTE_END ? q0 : yr_quote_end(l->s, e->end, e->val);
@@ -417,11 +419,32 @@ bool yr_is_block_header(const char *s, size_t n)
     return i == n || s[i] == '#';
 }
 
+bool yr_is_quoted_block_header(const char *s, size_t n, size_t *hdr)
+{
+    if (n < 3 || (s[0] != '"' && s[0] != '\''))
+        return false;
+    char q = s[0];
+    size_t nq = s[1] == q ? 2 : 1, b = nq;
+    while (b < n && s[b] != q)
+        b++;
+    if (b + nq > n || (nq == 2 && s[b + 1] != q) || !yr_is_block_header(s + nq, b - nq))
+        return false;
+    size_t r = b + nq;
+    while (r < n && (s[r] == ' ' || s[r] == '\t'))
+        r++;
+    if (r < n && !(s[r] == '#' && r > b + nq))
+        return false;
+    if (hdr)
+        *hdr = nq;
+    return true;
+}
+
 void yr_block_note(yr_block *b, const char *s, size_t n)
 {
     yr_entry e;
     yr_entry_parse(s, n, &e);
-    if (!yr_entry_valued(&e) || !yr_is_block_header(s + e.val, e.end - e.val))
+    if (!yr_entry_valued(&e) || (!yr_is_block_header(s + e.val, e.end - e.val) &&
+                                 !yr_is_quoted_block_header(s + e.val, e.end - e.val, NULL)))
         return;
     b->active = true;
     b->parent = e.key ? e.key_s : e.dash;

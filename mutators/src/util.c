@@ -148,6 +148,27 @@ static bool commented_header(const mt_line *x)
     return i < n && v[i] == '#';
 }
 
+/* A block scalar header in quotes (`notes: '|-'`, `- "|"`, written by
+ * yaml.quoted-block-indicator): yaml.quoted-block-indicator reads it back as
+ * the header, so its deeper lines are block text all the same, which no later
+ * op may edit as YAML lines: their indentation and `key: value` shapes are
+ * text there (run 8 entries 94752c25, 8f6d87b4). */
+static bool quoted_header(const mt_line *x)
+{
+    const char *v = x->s + (x->key_len ? x->val : x->body);
+    size_t n = x->key_len ? mt_line_value(x, &v) : x->len - x->body, i = 2;
+    if (x->comment || (!x->key_len && !x->dash) || n < 3 || (v[0] != '"' && v[0] != '\'') ||
+        (v[1] != '|' && v[1] != '>'))
+        return false;
+    while (i < n && (v[i] == '-' || v[i] == '+' || isdigit((unsigned char)v[i])))
+        i++;
+    if (i >= n || v[i] != v[0])
+        return false;
+    for (i++; i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == '\r');)
+        i++;
+    return i == n || v[i] == '#';
+}
+
 /* Does [s, s+n) read as an entry with any plain key (`(name: |`, which no
  * simple key matches) whose value is a block scalar header? Its body lines
  * are block text all the same (regression b3a642eb). */
@@ -283,12 +304,12 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                     !memchr(s + b, '\'', (size_t)(cs - s) - b) && quote_open_after(w + 1, (size_t)(s + l - w) - 1, *w))
                     in_quote = *w;
             }
-            if (mt_line_block_indicator(x) || commented_header(x) ||
+            if (mt_line_block_indicator(x) || commented_header(x) || (x->key_len && quoted_header(x)) ||
                 (!x->key_len && !x->comment && other_key_header(s + b, l - b))) {
                 in_block = true;
                 block_col = x->body;
             } else if (x->dash && x->key_len == 0 && x->body < l &&
-                       (s[x->body] == '|' || s[x->body] == '>')) {
+                       (s[x->body] == '|' || s[x->body] == '>' || quoted_header(x))) {
                 in_block = true;
                 block_col = x->indent;
             } else if (!x->dash && !x->key_len && !x->comment && x->indent + 1 < l && s[x->indent] == '-') {

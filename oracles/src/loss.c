@@ -408,9 +408,23 @@ static size_t unescape(char *s, size_t n, bool yaml)
 {
     size_t k = 0;
     bool dq = false;                    /* YAML: inside a double-quoted scalar */
+    bool sq = false;                    /* YAML: inside a single-quoted scalar (no escapes; a '"' is text) */
     char nb = '\n';                     /* the last non-blank byte before i */
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
+        if (sq) { /* `'"pinnale: "some rul'`: its double quotes open no scalar (run 8 a99bb9dc) */
+            s[k++] = c;
+            if (c == '\'' && i + 1 < n && s[i + 1] == '\'')
+                s[k++] = s[++i]; /* '' is one quote */
+            else if (c == '\'')
+                sq = false, nb = c;
+            continue;
+        }
+        if (yaml && !dq && c == '\'' && quote_opens(i ? s[i - 1] : '\n', nb, i > 1 ? s[i - 2] : '\n')) {
+            sq = true;
+            s[k++] = c;
+            continue;
+        }
         bool opens = yaml && c == '"' && (dq || quote_opens(i ? s[i - 1] : '\n', nb, i > 1 ? s[i - 2] : '\n'));
         if (c != ' ' && c != '\t')
             nb = c;

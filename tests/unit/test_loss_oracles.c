@@ -514,6 +514,28 @@ static void test_session8_json_concat_smart_quotes(void **state)
     }
 }
 
+/* Run 8 (yaml1, a99bb9dc): the double quotes inside a single-quoted scalar open no
+ * double-quoted one, so the next line's double-quoted value still decodes its \x1e
+ * escape (the token 'x1espan' was read as lost); a real loss still fails. */
+static void test_session8_yaml1_single_quoted_dq(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *text = "motto: '\"pinnale: \"some rul'\nkind: \"'\\\"epic\\\" | \\\"user_story\\\"'dhandle: "
+                       "\\\"@trace\\x1espan-id\\\"\"\n";
+    const char *value = "{\"motto\":\"\\\"pinnale: \\\"some rul\",\"kind\":\"'\\\"epic\\\" | \\\"user_story\\\"'"
+                        "dhandle: \\\"@trace\\u001espan-id\\\"\"}";
+    if (run(mf_oracle_conservation, "generic_yaml", text, value, &v))
+        fail_msg("double quotes in a single-quoted scalar: %s", v.detail);
+    const char *lost = "{\"motto\":\"\\\"pinnale: \\\"some rul\",\"kind\":\"'\\\"epic\\\" | \\\"user_story\\\"'"
+                       "dhandle: \\\"@trace\\u001e-id\\\"\"}";
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", text, lost, &v), 1);
+    /* '' is one quote inside single quotes: the scalar goes on after it */
+    if (run(mf_oracle_conservation, "generic_yaml", "a: 'it''s \"x'\nb: \"y\\x41z\"\n",
+            "{\"a\":\"it's \\\"x\",\"b\":\"yAz\"}", &v))
+        fail_msg("doubled single quote: %s", v.detail);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -530,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole),
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
         cmocka_unit_test(test_session8_json_concat_smart_quotes),
+        cmocka_unit_test(test_session8_yaml1_single_quoted_dq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

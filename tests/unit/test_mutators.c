@@ -1809,6 +1809,32 @@ static void test_session8_prof_sites(void **state)
     }
 }
 
+/* Run 8 (yaml1): a block header in quotes (`notes: '|-'`, yaml.quoted-block-indicator's damage)
+ * still opens a block body for the ops after it: yaml.inline-sequence-parent joins no body
+ * lines (`status:` + `  - not a real list` is text whose indentation no rule can restore,
+ * 94752c25) and yaml.unclosed-quote opens no quote over it (`notes: "|-` + its body reads
+ * as one multi-line string, 8f6d87b4). */
+static void test_session8_yaml1_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[500], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-block-indicator seed=8\n"
+                 "op: yaml.inline-sequence-parent seed=%d\n---\nowner: |\n  status:\n    - not a real list\n"
+                 "  note: this is text\nb: c\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  status:\n    - not a real list\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-block-indicator seed=%d\n"
+                 "op: yaml.unclosed-quote seed=%d\n---\nitems:\n  - id: Q\n    notes: |-\n      first:  l\n", seed,
+                 seed * 7);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "notes: \"|-\n"));
+        assert_null(strstr(raw, "notes: '|-\n"));
+        free(raw);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1823,6 +1849,7 @@ int main(void)
         cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
         cmocka_unit_test(test_session8_json_sites),
         cmocka_unit_test(test_session8_prof_sites),
+        cmocka_unit_test(test_session8_yaml1_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

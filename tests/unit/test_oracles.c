@@ -675,6 +675,30 @@ static void test_session8_prof_truth_quoted_lines(void **state)
     }
 }
 
+/* Run 8 (yaml1, 9e1f11d6-r2e9db956): a '#' glued to a quoted scalar's closing quote is a
+ * comment for libyaml but an error for YAML 1.2 (X4QW), and core names the text it drops:
+ * such a clean artifact is no strict artifact, wherever the scalar is; a spaced comment,
+ * a '#' inside the quotes and one glued to a plain word are fine. */
+static void test_session8_yaml1_truth_glued_comment(void **state)
+{
+    (void)state;
+    const mf_profile *gy = mf_profiles_get("generic_yaml");
+    mf_verdict v;
+    json_t *t;
+    const char *bad[] = {"a: 'x'#c\n", "''#j\n", "items:\n  - id: Q\n    text: \"\n      more\"#W\n",
+                         "t: [\"a\"#b\n  ]\n", "\"k\"#c: 1\n", "\xc3\xa9: '\xc3\xbc'#c\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(mf_oracle_truth(gy, bad[i], strlen(bad[i]), &t, &v), 2);
+        assert_null(t);
+        assert_non_null(strstr(v.detail, "comment glued"));
+    }
+    const char *good[] = {"a: 'x' #c\n", "a: 'x#c'\n", "a: x#c\n", "a: \"x\" # c\nb: '#'\n"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        assert_int_equal(mf_oracle_truth(gy, good[i], strlen(good[i]), &t, &v), 0);
+        json_decref(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -690,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_session7_prof1_accounting_null),
         cmocka_unit_test(test_session8_yaml2_truth_list_null),
         cmocka_unit_test(test_session8_prof_truth_quoted_lines),
+        cmocka_unit_test(test_session8_yaml1_truth_glued_comment),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
