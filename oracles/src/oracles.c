@@ -484,8 +484,8 @@ typedef struct {
     char bad[200];
 } invent_ctx;
 
-/* Every word of s is a word of the input. */
-static bool words_known(const wordset *w, const char *s, size_t n, char *missing, size_t mlen)
+/* Every word of s is a word of the input; else the first unknown word is s[*at, *at + *len). */
+static bool words_known(const wordset *w, const char *s, size_t n, size_t *at, size_t *len)
 {
     for (size_t i = 0; i < n;) {
         size_t k = sep_len(s, n, i);
@@ -495,7 +495,8 @@ static bool words_known(const wordset *w, const char *s, size_t n, char *missing
         }
         size_t j = word_end(s, n, i);
         if (!ws_has(w, word_hash(s + i, j - i))) {
-            snprintf(missing, mlen, "%.*s", (int)(j - i > 40 ? 40 : j - i), s + i);
+            *at = i;
+            *len = j - i;
             return false;
         }
         i = j;
@@ -543,7 +544,7 @@ static bool invented(const json_t *v, invent_ctx *c, char *path, size_t plen, in
     }
     char text[64], missing[48];
     const char *s;
-    size_t n;
+    size_t n, at = 0, len = 0;
     if (json_is_string(v)) {
         s = json_string_value(v);
         n = json_string_length(v);
@@ -554,14 +555,21 @@ static bool invented(const json_t *v, invent_ctx *c, char *path, size_t plen, in
     } else {
         return false;
     }
-    if (words_known(c->ws, s, n, missing, sizeof missing))
+    if (words_known(c->ws, s, n, &at, &len))
         return false;
+    /* the whole word is judged (a long word glued by '+' is an input word's prefix no more);
+     * a shortened copy of it is named */
+    char *word = strndup(s + at, len);
+    if (!word)
+        return false;
+    snprintf(missing, sizeof missing, "%.*s", (int)(len > 40 ? 40 : len), word);
+    bool named = warned_about(c->in->result, word) || warned_about(c->in->result, missing) ||
+                 (rule_fired(c->in->result, "json.string-concat") && glued_words(c->ws, word, len, 3));
+    free(word);
     const mf_profile *p = profile_of(c->in);
     if (json_is_string(v) && (enum_value(p, s) || from_options(c->in->opt, s)))
         return false;
-    if (warned_about(c->in->result, s) || warned_about(c->in->result, missing))
-        return false;
-    if (rule_fired(c->in->result, "json.string-concat") && glued_words(c->ws, missing, strlen(missing), 3))
+    if (named || warned_about(c->in->result, s))
         return false;
     snprintf(c->bad, sizeof c->bad, "%s: word '%s' is not in the input and no warning names it", *path ? path : "/",
              missing);
