@@ -302,6 +302,24 @@ static bool plain_value_cont(const yr_doc *d, size_t i)
     return e.key && e.val < e.end && yr_is_ident(d->l[k].s + e.key_s, e.key_e - e.key_s);
 }
 
+/* Would the space after a glued key starting at column kcol orphan the lines that
+ * continue line i's plain scalar (`- id:Q02` + `    t`, the string "id:Q02 t")? Once
+ * the item reads as `id: Q02`, a continuation line at or left of the key's column no
+ * longer continues anything and the loader rejects it (run 9, five no-data-loss
+ * entries): the item stays the string YAML reads. A glued `key:value` line there
+ * is a property the rule spaces as well (`- id:Q01` + `  skipped:false`). */
+static bool split_orphans_cont(const yr_doc *d, size_t i, size_t kcol)
+{
+    for (size_t k = next_content(d, i); k < d->count && (d->l[k].flags & YR_PLAIN_CONT); k = next_content(d, k)) {
+        const yr_entry ke = yr_entry_at(d, k);
+        if (missing_space_colon(d->l[k].s, ke.end, ke.content))
+            return false; /* `  skipped:false`: a glued property the rule spaces too, an entry */
+        if (ke.indent <= kcol)
+            return true;
+    }
+    return false;
+}
+
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -331,6 +349,8 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
             k = 0;
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
+        if (k && split_orphans_cont(d, i, l->s[e.content] == '-' ? e.content + 2 : e.content))
+            k = 0;
         if (e.dashes) {
             prev_dash = e.indent;
             prev_keyed = e.key || k;
