@@ -762,6 +762,10 @@ static size_t fix_unclosed_flow(yr_out *o, const yr_doc *d, size_t i, const yr_e
     for (size_t k = 0; k < depth; k++)
         close[k] = want[depth - 1 - k];
     yr_put(o, s, vend);
+    /* `[3, 4:` ends on an empty value: `4:]` is a ':' libyaml rejects inside a plain
+     * scalar, `4: ]` the entry 4: null the text means (run 9 5e4327db-r47fd2db3) */
+    if (s[vend - 1] == ':')
+        yr_put(o, " ", 1);
     yr_put(o, close, depth);
     yr_put(o, s + vend, l->n - vend);
     yr_endl(o, YR_EOL(l));
