@@ -114,8 +114,8 @@ static size_t sep_len(const char *str, size_t n, size_t i)
     const unsigned char *s = (const unsigned char *)str;
     if (s[i] < 0x80)
         return isalnum(s[i]) ? 0 : 1;
-    if (s[i] == 0xC2 && i + 1 < n && s[i + 1] == 0xA0)
-        return 2;
+    if (s[i] == 0xC2 && i + 1 < n && (s[i + 1] == 0xA0 || s[i + 1] == 0x85))
+        return 2; /* U+00A0, U+0085 (NEL: a YAML line break as libyaml reads it, YAML's \N) */
     if (s[i] == 0xE2 && i + 2 < n && (s[i + 1] == 0x80 || s[i + 1] == 0x81))
         return 3;
     if (s[i] == 0xE3 && i + 2 < n && s[i + 1] == 0x80)
@@ -599,9 +599,17 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
     memcpy(s, in->result->text, n + 1);
     const mf_profile *p = in->profile;
     if (!p || p->format != MF_FORMAT_JSON) {
-        for (size_t i = 0; i < n; i++)  /* a lone CR is a YAML line break: '\r#o' is a comment line */
+        for (size_t i = 0; i < n; i++) { /* a lone CR is a YAML line break: '\r#o' is a comment line */
+            unsigned char *u = (unsigned char *)s;
             if (s[i] == '\r' && (i + 1 == n || s[i + 1] != '\n'))
                 s[i] = '\n';
+            /* so are NEL, LS and PS, as libyaml (and core's loader) reads them: "\u0085" alone
+             * is an empty document, "\u0085#o" a comment line (run 9 97b0a31e-r56a07f80) */
+            if (u[i] == 0xC2 && i + 1 < n && u[i + 1] == 0x85)
+                s[i] = ' ', s[i + 1] = '\n';
+            if (u[i] == 0xE2 && i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9))
+                s[i] = s[i + 1] = ' ', s[i + 2] = '\n';
+        }
         blank_yaml_syntax(s, n);
     } else {
         blank_json_comments(s, n);

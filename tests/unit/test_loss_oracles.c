@@ -536,6 +536,22 @@ static void test_session8_yaml1_single_quoted_dq(void **state)
         fail_msg("doubled single quote: %s", v.detail);
 }
 
+/* run 9 97b0a31e-r56a07f80: NEL (and LS, PS) is a YAML line break as libyaml and core
+ * read it, no word: "\u0085" alone is an empty document, "\u0085#o" a comment line; a
+ * word lost after one is still named */
+static void test_session9_yaml1_nel_break(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    if (run(mf_oracle_conservation, "generic_yaml", "\xc2\x85", "null", &v))
+        fail_msg("a lone NEL: %s", v.detail);
+    if (run(mf_oracle_conservation, "generic_yaml", "\xc2\x85#o\n", "null", &v))
+        fail_msg("a comment after NEL: %s", v.detail);
+    if (run(mf_oracle_conservation, "generic_yaml", "a: 1\xe2\x80\xa8#o\n", "{\"a\":1}", &v))
+        fail_msg("a comment after LS: %s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "a: 1\xc2\x85" "b: lost\n", "{\"a\":1}", &v), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -553,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
         cmocka_unit_test(test_session8_json_concat_smart_quotes),
         cmocka_unit_test(test_session8_yaml1_single_quoted_dq),
+        cmocka_unit_test(test_session9_yaml1_nel_break),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
