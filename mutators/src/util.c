@@ -227,6 +227,57 @@ static bool quote_open_after(const char *s, size_t n, char q)
     return true;
 }
 
+/* Does a later line [s, s+n) of a quoted scalar opened with q, at or left of
+ * its block collection's column, read as an entry there (`- x`, `-`, a
+ * one-word key `key: x` / `key:`; on the line that closes the quote, only the
+ * text before the quote counts)? Core does not read such a line as the
+ * value's: its loader fails there (YAML 1.2, yaml-test-suite QB6E,
+ * core/src/yaml_load.c entry_shaped), and yaml.unclosed-quote closes the
+ * quote before it (at the end of its own line when that line comes next). */
+static bool quote_entry_line(const char *s, size_t n, char q)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (q == '"' && s[i] == '\\') {
+            i++;
+        } else if (s[i] == q && q == '\'' && i + 1 < n && s[i + 1] == '\'') {
+            i++;
+        } else if (s[i] == q) {
+            n = i;
+            break;
+        }
+    }
+    if (n && s[0] == '-')
+        return n == 1 || s[1] == ' ';
+    if (!n || strchr("#\"'", s[0]))
+        return false;
+    for (size_t i = 1; i < n && s[i] != ' '; i++)
+        if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' '))
+            return true;
+    return false;
+}
+
+/* Does the first q in [s, s+n) close a quoted scalar as the last thing on
+ * its line (blanks or a comment after it)? Then YAML's own reading of the
+ * open value holds together and yaml.unclosed-quote guesses nothing: core
+ * rejects the text (QB6E) rather than close the quote earlier, and its lines
+ * stay the value's text here, as they always were. No such q: the quote is
+ * left open, and the rule closes it. */
+static bool quote_closes_at_line_end(const char *s, size_t n, char q)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (q == '"' && s[i] == '\\') {
+            i++;
+        } else if (s[i] == q && q == '\'' && i + 1 < n && s[i + 1] == '\'') {
+            i++;
+        } else if (s[i] == q) {
+            for (i++; i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r');)
+                i++;
+            return i == n || s[i] == '\n' || s[i] == '#';
+        }
+    }
+    return false;
+}
+
 int mt_lines_scan(const char *text, size_t len, mt_lines *out)
 {
     size_t cap = 16, n = 0;
@@ -236,6 +287,7 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
     size_t block_col = 0;
     bool in_block = false;
     char in_quote = 0; /* a multi-line quoted scalar is open: its lines are its text */
+    size_t quote_col = 0; /* the column of the block collection holding it (keys or dashes) */
     for (size_t off = 0; off < len || (off == len && n == 0 && len == 0);) {
         const char *s = text + off;
         const char *nl = memchr(s, '\n', len - off);
@@ -260,6 +312,17 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
             i++;
         x->blank = i == l;
         x->comment = !x->blank && s[x->indent] == '#';
+        /* a line at or left of the open quote's collection that reads as an
+         * entry there is no text of the value (quote_entry_line): the quote
+         * was left open, core closes it before this line (run 9 entries
+         * 5ac1cf15, d3c273ab, ...: norm.answer-fields-sibling took the next
+         * question's `answered_by: u` for the open question's own), unless
+         * the next quote closes it at the end of a line, where core guesses
+         * nothing and rejects (quote_closes_at_line_end) */
+        if (in_quote && !x->blank && x->indent <= quote_col &&
+            quote_entry_line(s + x->indent, l - x->indent, in_quote) &&
+            !quote_closes_at_line_end(s, len - off, in_quote))
+            in_quote = 0;
         if (in_quote) {
             x->block_body = true;
             if (!quote_open_after(s, l, in_quote))
@@ -287,8 +350,10 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
             const char *qv = s + (x->key_len ? x->val : x->body);
             size_t qn = l - (size_t)(qv - s);
             if (!x->comment && qn > 0 && (x->key_len || x->dash) && (qv[0] == '"' || qv[0] == '\'') &&
-                quote_open_after(qv + 1, qn - 1, qv[0]))
+                quote_open_after(qv + 1, qn - 1, qv[0])) {
                 in_quote = qv[0];
+                quote_col = x->key_len ? x->body : x->indent;
+            }
             /* a key no simple key (`alternative_draft:cription: '`): its
              * value's quote opens a multi-line scalar all the same */
             const char *cs = NULL;
@@ -301,8 +366,10 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                 while (w < s + l && *w == ' ')
                     w++;
                 if (w < s + l && (*w == '"' || *w == '\'') && !memchr(s + b, '"', (size_t)(cs - s) - b) &&
-                    !memchr(s + b, '\'', (size_t)(cs - s) - b) && quote_open_after(w + 1, (size_t)(s + l - w) - 1, *w))
+                    !memchr(s + b, '\'', (size_t)(cs - s) - b) && quote_open_after(w + 1, (size_t)(s + l - w) - 1, *w)) {
                     in_quote = *w;
+                    quote_col = b;
+                }
             }
             if (mt_line_block_indicator(x) || commented_header(x) || (x->key_len && quoted_header(x)) ||
                 (!x->key_len && !x->comment && other_key_header(s + b, l - b))) {

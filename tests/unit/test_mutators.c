@@ -1835,6 +1835,55 @@ static void test_session8_yaml1_sites(void **state)
     }
 }
 
+/* Run 9 (prof2): a quote left open (`answered_by: "ai:o`, yaml.unclosed-quote's
+ * damage) whose next line starts the next question is closed by core at the end of
+ * its line (QB6E), so the ops' line model ends it there too: norm.answer-fields-sibling
+ * takes no later question's `answered_by: u` for the open question's own (run 9
+ * entries 5ac1cf15, d3c273ab, 8bcb7203, ...); a quote that a later line closes at its
+ * end stays open over the lines before (core rejects that text, 143e56c5). */
+static void test_session9_prof2_sites(void **state)
+{
+    (void)state;
+    int moved = 0;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[700], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\n"
+                 "op: norm.answer-fields-sibling seed=%d\n---\nquestions:\n  - id: Q01\n    phase: foundation\n"
+                 "    question: W\n    answer:\n      free_text: \"\"\n      answered_by: \"ai:o\n  - id: Q02\n"
+                 "    phase: structure\n    question: P\n    answer:\n      free_text: \"\"\n      answered_by: u\n"
+                 "      answered_at: \"2\"\n", seed);
+        contract_of(text, &raw);
+        const char *q2 = strstr(raw, "- id: Q02"), *u = strstr(raw, "answered_by: u\n");
+        assert_true(q2 && u && q2 < u);
+        moved += strstr(raw, "    answered_by: u\n    answer:\n") != NULL;
+        /* core reads each question's answer back whole */
+        mf_result *res = mf_repair(mf_profiles_get("full_answers"), raw, strlen(raw), NULL);
+        assert_non_null(res);
+        assert_int_equal(res->status, MF_ACCEPTED);
+        json_t *qs = json_object_get(res->value, "questions");
+        assert_string_equal(json_string_value(json_object_get(
+                                json_object_get(json_array_get(qs, 0), "answer"), "answered_by")), "ai:o");
+        assert_string_equal(json_string_value(json_object_get(
+                                json_object_get(json_array_get(qs, 1), "answer"), "answered_by")), "u");
+        mf_result_free(res);
+        free(raw);
+    }
+    assert_true(moved > 0);
+    /* a later line closing the quote at its end: core guesses nothing (it rejects the
+     * text), the lines up to it stay the open value's text, no answer field to move */
+    for (int seed = 1; seed < 40; seed++) {
+        char text[700], *raw = NULL;
+        const char *clean = "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n    answer:\n"
+                            "      free_text: \"\"\n      answered_by: \"ai:o\n  - id: Q02\n    phase: structure\n"
+                            "    question: P\n    answer:\n      answered_by: u\"\n      free_text: x\n";
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\n"
+                 "op: norm.answer-fields-sibling seed=%d\n---\n%s", seed, clean);
+        contract_of(text, &raw);
+        assert_string_equal(raw, clean);
+        free(raw);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1850,6 +1899,7 @@ int main(void)
         cmocka_unit_test(test_session8_json_sites),
         cmocka_unit_test(test_session8_prof_sites),
         cmocka_unit_test(test_session8_yaml1_sites),
+        cmocka_unit_test(test_session9_prof2_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
