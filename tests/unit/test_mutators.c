@@ -1841,14 +1841,15 @@ static void test_session8_yaml1_sites(void **state)
  * (the next item's answered_at landed beside the wrong question's answer: 7175b31b,
  * e2fef673, 99809b66, cb32baca, 3c00d29f); norm.phase-out-of-order moves no item holding one
  * (what follows the list, a front-matter closer or prose, went along into the list: 20dd84bf,
- * ffb8d298). */
+ * ffb8d298); norm.duplicate-question-id takes the batch maximum over every spelling
+ * norm.question-id reads (a q3 before the last question: 072094ee-re97ce07b). */
 static void test_session9_prof_sites(void **state)
 {
     (void)state;
     static const char qs[] = "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n    answer:\n"
                              "      answered_at: \"2026-\"\n  - id: Q02\n    phase: structure\n    question: \"P\"\n"
                              "    answer:\n      answered_by: ai:o\n      answered_at: \"2026-\"\n";
-    bool moved = false, reordered = false;
+    bool moved = false, reordered = false, dup = false;
     for (int seed = 1; seed < 40; seed++) {
         char text[1200], *raw = NULL;
         snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\nop: val.yaml-syntax seed=2\n"
@@ -1884,8 +1885,20 @@ static void test_session9_prof_sites(void **state)
         contract_of(text, &raw);
         reordered = reordered || strstr(raw, "id: Q01") > strstr(raw, "id: Q02");
         free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id: q3\n    phase: assembly\n"
+                 "    question: M\n  - id: Q02\n    phase: structure\n    question: H\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "id: Q02\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id: q2\n    phase: structure\n"
+                 "    question: M\n  - id: Q03\n    phase: assembly\n    question: H\n", seed);
+        contract_of(text, &raw);
+        dup = dup || (!strstr(raw, "id: Q03") && strstr(strstr(raw, "id: Q01") + 1, "id: Q01"));
+        free(raw);
     }
-    assert_true(moved && reordered);
+    assert_true(moved && reordered && dup);
 }
 
 int main(void)
