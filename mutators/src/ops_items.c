@@ -258,6 +258,22 @@ static bool value_continues(const mt_lines *ls, size_t j)
     return x->indent == l->indent && (x->dash || !x->key_len);
 }
 
+/* Does the answer block under key line a run over a quoted value's later
+ * line at or left of `answer:`'s column (`answered_by: "ai:o` left open, then
+ * `- id: Q02`)? The line model reads that line as text of the value, so the
+ * block seems to go on into the next item; yaml.unclosed-quote closes the
+ * value at the end of its line (or core rejects the text), so the keys below
+ * are the next item's, and a field moved from there would land beside the
+ * wrong question's answer (run 9 entries 7175b31b, e2fef673, 99809b66). */
+static bool answer_spills(const mt_lines *ls, size_t a)
+{
+    size_t col = ls->v[a].indent;
+    for (size_t j = a + 1; j < ls->n && (skip(&ls->v[j]) || ls->v[j].indent > col); j++)
+        if (ls->v[j].block_body && !ls->v[j].blank && ls->v[j].indent <= col)
+            return true;
+    return false;
+}
+
 /* full_answers: move answer.answered_by / answered_at (one or both) out of
  * the nested answer mapping to the question's own level, above `answer:`.
  * Only a field whose value is whole on its line moves (value_continues). */
@@ -274,7 +290,7 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
         for (size_t i = 0; i < ni; i++) {
             size_t ie = item_end(items, ni, i, end), a = item_key(&ls, items[i], ie, "answer");
             if (a == ls.n || a == items[i] || item_key(&ls, items[i], ie, "answered_by") != ls.n ||
-                item_key(&ls, items[i], ie, "answered_at") != ls.n)
+                item_key(&ls, items[i], ie, "answered_at") != ls.n || answer_spills(&ls, a))
                 continue;
             for (size_t j = a + 1; j < ie && (skip(&ls.v[j]) || ls.v[j].indent > ls.v[a].indent); j++)
                 if (!skip(&ls.v[j]) && !ls.v[j].dash && (key_is(&ls.v[j], "answered_by") || key_is(&ls.v[j], "answered_at")) &&
@@ -834,6 +850,13 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
                     (unsigned char)ctx->text[c] == 0x7f ||
                     (ctx->text[c] == '.' && (c == 0 || ctx->text[c - 1] == '\n') && c + 3 <= z &&
                      !memcmp(ctx->text + c, "...", 3) && (c + 3 == z || strchr("\r\n \t", ctx->text[c + 3])));
+        /* a quote left open in the item hides from the line model what follows
+         * it (the next items, a front-matter closer, prose after the list): to
+         * yaml.unclosed-quote it ends at the end of its line, so those lines
+         * are no part of the item, and moved up with it they would sit inside
+         * the list, where no rule removes them (run 9 entries 20dd84bf, ffb8d298) */
+        for (size_t c = items[i] + 1; c < ie && c < ls.n && !noise; c++)
+            noise = ls.v[c].block_body && !ls.v[c].blank && ls.v[c].indent <= ls.v[items[i]].indent;
         if (i && rank[i - 1] < rank[i] && lo[i] < i && !noise)
             sites[m++] = i;
     }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "mut_internal.h"
 
 typedef struct {
@@ -595,6 +596,29 @@ static bool id_line_after(const mf_op_ctx *ctx, size_t key_off, size_t off)
  * answer-only blocks (ctx.answer-only-blocks): two blocks with one id are
  * no overlay (which question does the second answer?), so nothing renumbers
  * them and core rejects the blocks (regression e54db825). */
+/* The number of a question id as norm.question-id reads it (Q01, q1, Q1, 1,
+ * "Question 3"), or -1 for another shape: renumbering takes the maximum over
+ * every spelling, so a q3 before the last question raises it (run 9). */
+static long qid_number(const char *v)
+{
+    size_t n = strlen(v), i = 0;
+    while (i < n && isspace((unsigned char)v[i]))
+        i++;
+    while (n > i && isspace((unsigned char)v[n - 1]))
+        n--;
+    if (n - i >= 8 && !strncasecmp(v + i, "question", 8))
+        i += 8;
+    else if (i < n && (v[i] == 'q' || v[i] == 'Q'))
+        i++;
+    while (i < n && strchr("-_ #", v[i]))
+        i++;
+    long num = 0;
+    size_t d = i;
+    while (d < n && d - i < 9 && isdigit((unsigned char)v[d]))
+        num = num * 10 + (v[d++] - '0');
+    return d > i && d == n ? num : -1;
+}
+
 int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
 {
     if (!(has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers")))
@@ -605,11 +629,9 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
     size_t first = s.n, last = s.n, count = 0;
     long max_other = 0, last_num = -1;
     for (size_t i = 0; i < s.n; i++) {
-        if (!key_is(ctx, &s.v[i], "id") || s.v[i].val[0] != 'Q' || strlen(s.v[i].val) != 3 ||
-            !isdigit((unsigned char)s.v[i].val[1]) || !isdigit((unsigned char)s.v[i].val[2]) ||
-            !question_id_site(ctx, s.v[i].key_off))
+        long num = key_is(ctx, &s.v[i], "id") ? qid_number(s.v[i].val) : -1;
+        if (num < 0 || !question_id_site(ctx, s.v[i].key_off))
             continue;
-        long num = atol(s.v[i].val + 1);
         if (first == s.n)
             first = i;
         if (last != s.n && last_num > max_other)
