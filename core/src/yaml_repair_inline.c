@@ -1125,12 +1125,22 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             first = l->s + e.key_s;
             first_n = (uint32_t)(e.key_e - e.key_s);
         }
+        /* `-id: a` given its space is the item `- id: a`: its mapping holds the column of
+         * `id`, and a later `-id: b` there (a dash drifted to the property column) repeats its
+         * first key as after a written `- id: a` (run 9 f70f83fc) */
+        bool item = fire && dk;
+        if (item) {
+            first = l->s + c + 1;
+            first_n = (uint32_t)(dk - c - 1);
+        }
         if (same)
             depth--;
         bool plain = plain_entry(&e, l->s);
         sib[depth++] = (ds_sib){(uint32_t)ind, plain, plain && e.val == e.end, first, first_n};
-        if (e.dashes && e.key)
+        if (e.dashes && e.key && !item)
             sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end, l->s + e.key_s, (uint32_t)(e.key_e - e.key_s)};
+        if (item)
+            sib[depth++] = (ds_sib){(uint32_t)(c + 2), true, e.val == e.end, first, first_n};
         if (tab) {
             size_t k = c + 1;
             while (k < l->n && l->s[k] == '\t')
