@@ -302,14 +302,15 @@ static bool plain_value_cont(const yr_doc *d, size_t i)
     return e.key && e.val < e.end && yr_is_ident(d->l[k].s + e.key_s, e.key_e - e.key_s);
 }
 
-/* Does the plain scalar of item line i (`- id:Q02`, e its entry) go on over a text
- * line at or left of e->content, the column its key would take once spaced
- * (`- id:Q02` + `    t`, the string "id:Q02 t")? A mapping's value goes on only
- * deeper than its key, so the spaced entry could not load: the item is the string
- * YAML reads (run 9 7804d7ee). A text line at the column of a dash that drifted
- * deeper (`    - id:Q02` + `    t`, yaml.sequence-indent-drift moves the dash
- * back) counts too; a glued `key:value` line is a property, no text. */
-static bool plain_cont_at_or_left(const yr_doc *d, size_t i, const yr_entry *e)
+/* Does the plain scalar of item line i (`- id:Q02`) go on over a text line at or
+ * left of key, the column its key takes once spaced (`- id:Q02` + `    t`, the
+ * string "id:Q02 t")? A mapping's value goes on only deeper than its key, so the
+ * spaced entry could not load: the item is the string YAML reads (run 9 7804d7ee).
+ * dash and key are the columns once yaml.sequence-indent-drift has moved a drifted
+ * dash back (`    - id:Q02` + `    t` under a list at column 2, run 9 0e68e425); a
+ * line at or left of dash goes on no item's scalar, and a glued `key:value` line is
+ * a property, no text. */
+static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t key)
 {
     for (size_t k = i + 1; k < d->count; k++) {
         if (d->l[k].flags & YR_INERT)
@@ -317,9 +318,9 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, const yr_entry *e)
         if (d->l[k].flags & YR_QUOTE_CONT)
             return false;
         const yr_entry n = yr_entry_at(d, k);
-        if (n.key || n.dashes || n.indent < e->dash || missing_space_colon(d->l[k].s, n.end, n.content))
+        if (n.key || n.dashes || n.indent <= dash || missing_space_colon(d->l[k].s, n.end, n.content))
             return false; /* `  skipped:false`: a glued property, the item is a mapping */
-        if (n.indent <= e->content)
+        if (n.indent <= key)
             return true;
     }
     return false;
@@ -350,8 +351,11 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
                        (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
                                                   (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
         prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
-        if (k && e.dashes && !e.key && (!item_is_mapping(d, i, &e, sibling) || plain_cont_at_or_left(d, i, &e)))
-            k = 0;
+        if (k && e.dashes && !e.key) {
+            size_t dash = sibling && prev_dash != e.indent ? prev_dash : e.indent; /* once drift is undone */
+            if (!item_is_mapping(d, i, &e, sibling) || plain_cont_at_or_left(d, i, dash, dash + e.content - e.indent))
+                k = 0;
+        }
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
         if (e.dashes) {
