@@ -302,19 +302,25 @@ static bool plain_value_cont(const yr_doc *d, size_t i)
     return e.key && e.val < e.end && yr_is_ident(d->l[k].s + e.key_s, e.key_e - e.key_s);
 }
 
-/* Would the space after a glued key starting at column kcol orphan the lines that
- * continue line i's plain scalar (`- id:Q02` + `    t`, the string "id:Q02 t")? Once
- * the item reads as `id: Q02`, a continuation line at or left of the key's column no
- * longer continues anything and the loader rejects it (run 9, five no-data-loss
- * entries): the item stays the string YAML reads. A glued `key:value` line there
- * is a property the rule spaces as well (`- id:Q01` + `  skipped:false`). */
-static bool split_orphans_cont(const yr_doc *d, size_t i, size_t kcol)
+/* Does the plain scalar of item line i (`- id:Q02`) go on over a text line at or
+ * left of key, the column its key takes once spaced (`- id:Q02` + `    t`, the
+ * string "id:Q02 t")? A mapping's value goes on only deeper than its key, so the
+ * spaced entry could not load: the item is the string YAML reads (run 9 7804d7ee).
+ * dash and key are the columns once yaml.sequence-indent-drift has moved a drifted
+ * dash back (`    - id:Q02` + `    t` under a list at column 2, run 9 0e68e425); a
+ * line at or left of dash goes on no item's scalar, and a glued `key:value` line is
+ * a property, no text. */
+static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t key)
 {
-    for (size_t k = next_content(d, i); k < d->count && (d->l[k].flags & YR_PLAIN_CONT); k = next_content(d, k)) {
-        const yr_entry ke = yr_entry_at(d, k);
-        if (missing_space_colon(d->l[k].s, ke.end, ke.content))
-            return false; /* `  skipped:false`: a glued property the rule spaces too, an entry */
-        if (ke.indent <= kcol)
+    for (size_t k = i + 1; k < d->count; k++) {
+        if (d->l[k].flags & YR_INERT)
+            continue;
+        if (d->l[k].flags & YR_QUOTE_CONT)
+            return false;
+        const yr_entry n = yr_entry_at(d, k);
+        if (n.key || n.dashes || n.indent <= dash || missing_space_colon(d->l[k].s, n.end, n.content))
+            return false; /* `  skipped:false`: a glued property, the item is a mapping */
+        if (n.indent <= key)
             return true;
     }
     return false;
@@ -345,12 +351,13 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
                        (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
                                                   (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
         prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
-        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, sibling))
-            k = 0;
+        if (k && e.dashes && !e.key) {
+            size_t dash = sibling && prev_dash != e.indent ? prev_dash : e.indent; /* once drift is undone */
+            if (!item_is_mapping(d, i, &e, sibling) || plain_cont_at_or_left(d, i, dash, dash + e.content - e.indent))
+                k = 0;
+        }
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
-        if (k && split_orphans_cont(d, i, l->s[e.content] == '-' ? e.content + 2 : e.content))
-            k = 0;
         if (e.dashes) {
             prev_dash = e.indent;
             prev_keyed = e.key || k;
@@ -1122,12 +1129,22 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             first = l->s + e.key_s;
             first_n = (uint32_t)(e.key_e - e.key_s);
         }
+        /* `-id: a` given its space is the item `- id: a`: its mapping holds the column of
+         * `id`, and a later `-id: b` there (a dash drifted to the property column) repeats its
+         * first key as after a written `- id: a` (run 9 f70f83fc) */
+        bool item = fire && dk;
+        if (item) {
+            first = l->s + c + 1;
+            first_n = (uint32_t)(dk - c - 1);
+        }
         if (same)
             depth--;
         bool plain = plain_entry(&e, l->s);
         sib[depth++] = (ds_sib){(uint32_t)ind, plain, plain && e.val == e.end, first, first_n};
-        if (e.dashes && e.key)
+        if (e.dashes && e.key && !item)
             sib[depth++] = (ds_sib){e.key_s, true, e.val == e.end, l->s + e.key_s, (uint32_t)(e.key_e - e.key_s)};
+        if (item)
+            sib[depth++] = (ds_sib){(uint32_t)(c + 2), true, e.val == e.end, first, first_n};
         if (tab) {
             size_t k = c + 1;
             while (k < l->n && l->s[k] == '\t')

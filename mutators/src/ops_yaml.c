@@ -1001,14 +1001,25 @@ static size_t sibling(const mt_lines *ls, size_t i)
 /* How far (at most 3) the dash of sibling line j may drift right: when the
  * line above it is a block scalar header with no body (`notes: |-`), a dash
  * deeper than that header would be the block's text (valid YAML, nothing
- * tells it from a drifted item), so it stays at or left of the header. */
+ * tells it from a drifted item), so it stays at or left of the header; after
+ * the body's last line it stays left of the body's column, for the same reason. */
 static size_t drift_room(const mt_lines *ls, size_t j)
 {
     size_t k = j;
     while (k > 0 && ls->v[k - 1].blank)
         k--;
     const mt_line *h = k > 0 ? &ls->v[k - 1] : NULL;
-    if (!h || h->block_body || !mt_line_block_indicator(h))
+    if (h && h->block_body) {
+        /* after a block scalar's body (`notes: |-` + `     !`), a dash at or deeper than
+         * the body's column is one more line of its text (run 9 f6324322): it stays left of it */
+        size_t col = (size_t)-1;
+        for (size_t b = k; b > 0 && ls->v[b - 1].block_body; b--)
+            if (!ls->v[b - 1].blank && ls->v[b - 1].indent < col)
+                col = ls->v[b - 1].indent;
+        size_t room = col != (size_t)-1 && col > ls->v[j].indent + 1 ? col - ls->v[j].indent - 1 : 0;
+        return room < 3 ? room : 3;
+    }
+    if (!h || !mt_line_block_indicator(h))
         return 3;
     size_t room = h->indent > ls->v[j].indent ? h->indent - ls->v[j].indent : 0;
     return room < 3 ? room : 3;

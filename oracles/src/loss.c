@@ -403,7 +403,8 @@ static bool quote_opens(char prev, char nb, char prev2)
  * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are the character they spell). A \x, \u or
  * \U without all its hex digits is no escape ("req\uired" kept as text by
  * json.invalid-escape): only its backslash separates. In YAML (yaml true)
- * only double-quoted scalars have escapes: a plain `st\tus` is text. */
+ * only double-quoted scalars have escapes: a plain `st\tus` is text; there a
+ * backslash ending a line escapes the break (YAML 1.2 s-double-escaped). */
 static size_t unescape(char *s, size_t n, bool yaml)
 {
     size_t k = 0;
@@ -435,6 +436,14 @@ static size_t unescape(char *s, size_t n, bool yaml)
         }
         if (yaml && !dq) {
             s[k++] = s[i];
+            continue;
+        }
+        if (yaml && s[i] == '\\' && i + 1 < n && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n'))) {
+            /* an escaped line break (`"# Constitution\` + `  profihip`): the break and the next
+             * line's leading blanks are no text, the words either side are one (run 9 4668f83b) */
+            i += s[i + 1] == '\r' ? 2 : 1;
+            while (i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t'))
+                i++;
             continue;
         }
         size_t e = numeric_escape(s, n, i);

@@ -338,8 +338,8 @@ static int hex_digits(const char *s, size_t n, int want)
 }
 
 /* The input with JSON/YAML backslash escapes decoded (\n, \", \uXXXX incl.
- * surrogate pairs, YAML's \xXX and \UXXXXXXXX), so "\nimport" and
- * "Cr\u00e8me" give the words of the value. */
+ * surrogate pairs, YAML's \xXX and \UXXXXXXXX, YAML's escaped line break), so
+ * "\nimport" and "Cr\u00e8me" give the words of the value. */
 static char *unescape(const char *s, size_t n, size_t *out_len)
 {
     char *o = malloc(n + 1);
@@ -349,6 +349,14 @@ static char *unescape(const char *s, size_t n, size_t *out_len)
     for (size_t i = 0; i < n; i++) {
         if (s[i] != '\\' || i + 1 >= n) {
             o[k++] = s[i];
+            continue;
+        }
+        if (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n')) {
+            /* a YAML escaped line break (`"# Constitution\` + `  profihip`): the break and the
+             * next line's leading blanks are no text, the words either side are one (run 9 4668f83b) */
+            i += s[i + 1] == '\r' ? 2 : 1;
+            while (i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t'))
+                i++;
             continue;
         }
         char c = s[++i];

@@ -552,6 +552,26 @@ static void test_session9_yaml1_nel_break(void **state)
     assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "a: 1\xc2\x85" "b: lost\n", "{\"a\":1}", &v), 1);
 }
 
+/* Session 8 run 9 (yaml2, entry 9d9f0c2b-r4668f83b): in a YAML double-quoted scalar a
+ * backslash ending a line escapes the break: `"# Constitution\` + `  profihip small"` is
+ * "# Constitutionprofihip small", no word lost; a token the value does not hold still is. */
+static void test_session9_yaml2_escaped_line_break(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *text = "- content: \"# Constitution\\\n  profihip small\"\n";
+    if (run(mf_oracle_conservation, "generic_yaml", text, "[{\"content\":\"# Constitutionprofihip small\"}]", &v))
+        fail_msg("escaped line break: %s", v.detail);
+    if (run(mf_oracle_conservation, "generic_yaml", "- c: \"a\\\r\nb\"\n", "[{\"c\":\"ab\"}]", &v))
+        fail_msg("escaped CRLF: %s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", text, "[{\"content\":\"# Constitution small\"}]", &v), 1);
+    assert_non_null(strstr(v.detail, "profihip"));
+    /* the raw invented-word check reads the glued word as the input's */
+    assert_int_equal(run(mf_oracle_no_data_loss, "generic_yaml", text, "[{\"content\":\"# Constitutionprofihip small\"}]", &v), 0);
+    assert_int_equal(run(mf_oracle_no_data_loss, "generic_yaml", text, "[{\"content\":\"# Constitutionprofihap small\"}]", &v), 1);
+    assert_non_null(strstr(v.detail, "Constitutionprofihap"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_session8_json_concat_smart_quotes),
         cmocka_unit_test(test_session8_yaml1_single_quoted_dq),
         cmocka_unit_test(test_session9_yaml1_nel_break),
+        cmocka_unit_test(test_session9_yaml2_escaped_line_break),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1953,6 +1953,29 @@ static void test_session9_prof_sites(void **state)
     assert_true(moved && reordered && dup);
 }
 
+/* Session 8 run 9 (yaml2): yaml.sequence-indent-drift keeps a dash that follows a block
+ * scalar's body left of the body's column, where it would be one more line of its text
+ * (`notes: |-` + `     !` + `     - id: Q`, entry f6324322); it still drifts it short of it. */
+static void test_session9_yaml2_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[500], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "items:\n  - id: Q\n    text: \"W\"\n    notes: |-\n     !\n  - id: R\n    text: p\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "     - id: R"));
+        assert_true(strstr(raw, "\n   - id: R\n") || strstr(raw, "\n    - id: R\n"));
+        free(raw);
+        /* a body deeper than its header leaves the dash its whole room */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "items:\n  - id: Q\n    notes: |-\n        deep\n  - id: R\n    text: p\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n  - id: R\n"));
+        free(raw);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1970,6 +1993,7 @@ int main(void)
         cmocka_unit_test(test_session8_yaml1_sites),
         cmocka_unit_test(test_session9_prof2_sites),
         cmocka_unit_test(test_session9_prof_sites),
+        cmocka_unit_test(test_session9_yaml2_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
