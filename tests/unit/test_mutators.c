@@ -1835,6 +1835,36 @@ static void test_session8_yaml1_sites(void **state)
     }
 }
 
+/* Session 9 run 9 (beads): norm.context-guidance writes each item as a "- text" line of
+ * the guidance prose, which the rule trims, splits at line breaks and at a "patterns:"
+ * marker: an item with a leading or trailing blank, a whitespace-only item, one holding
+ * LS/PS/NEL or a marker word with a colon is no site (f4821805, 3b493b90, 95aa5dcf,
+ * 89a60c2d); simple items still are. */
+static void test_session9_beads_sites(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"\" \"", "'trailing space '", "\" lead\"", "\"line\xE2\x80\xA8sep\"",
+                                      "'a\xC2\x85" "b'", "\"see Anti-patterns: x\"", "\"use patterns : y\""};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char text[600], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.context-guidance seed=1\n---\n"
+                 "beads:\n  - id: p\n    title: P\n    prd_refs: [US-1-1]\n    context_guidance:\n"
+                 "      patterns:\n        - %s\n      anti_patterns:\n        - L\n"
+                 "    acceptance_criteria:\n      - A\n", bad[k]);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "context_guidance: |-"));
+        free(raw);
+    }
+    char text[600], *raw = NULL;
+    snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.context-guidance seed=1\n---\n"
+             "beads:\n  - id: p\n    title: P\n    prd_refs: [US-1-1]\n    context_guidance:\n"
+             "      patterns:\n        - \"Use  two spaces\"\n      anti_patterns:\n        - 'L x'\n"
+             "    acceptance_criteria:\n      - A\n");
+    contract_of(text, &raw);
+    assert_non_null(strstr(raw, "context_guidance: |-\n      Patterns:\n      - Use  two spaces\n"));
+    free(raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1850,6 +1880,7 @@ int main(void)
         cmocka_unit_test(test_session8_json_sites),
         cmocka_unit_test(test_session8_prof_sites),
         cmocka_unit_test(test_session8_yaml1_sites),
+        cmocka_unit_test(test_session9_beads_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
