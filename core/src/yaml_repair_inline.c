@@ -158,6 +158,23 @@ static size_t opener_item_dash(const yr_doc *d, size_t nx, const yr_entry *e, co
     return x;
 }
 
+/* True when the dash line nx (a `- key: v` item at x) is no sibling of the moved
+ * item: its next line is a property left of its content column and at or left of
+ * the moved item's key column (col), where a sibling's properties never are: the
+ * item drifted off an outer list (`test_commands: - m` / `     - id: b` /
+ * `    title: T`, yaml.sequence-indent-drift moves it back; run 9 08e53d4a). */
+static bool outer_drifted_item(const yr_doc *d, size_t nx, size_t col)
+{
+    const yr_entry n = yr_entry_at(d, nx);
+    if (!n.key || n.dashes != 1 || (d->l[nx].flags & (YR_INERT | YR_CONT)))
+        return false;
+    size_t k = next_content(d, nx);
+    if (k >= d->count || (d->l[k].flags & (YR_INERT | YR_CONT)))
+        return false;
+    const yr_entry f = yr_entry_at(d, k);
+    return f.key && !f.dashes && f.indent < n.content && f.indent <= col;
+}
+
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -181,7 +198,9 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
         if (nx < d->count) {
             const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
-            if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
+            if (is_dash_at(n->s, n->n, x) && x > e.key_s && outer_drifted_item(d, nx, e.key_s))
+                dash = e.key_s + 2;
+            else if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = opener_item_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
                 dash = sibling_dash(d, nx, e.key_s, min_property_col(d, nx, e.key_s, x, &budget) - 2);
@@ -286,6 +305,29 @@ static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool p
     return n->indent > e->dash || (n->dashes && n->indent == e->indent && n->key);
 }
 
+/* A one-line item `- k:v` whose dash drifted 1-3 columns off its list (at lists[],
+ * the columns of the lists open above it, none at the dash's own), the line above
+ * opening no nested list, and whose properties follow at that list's property column,
+ * left of the item's content (`      - "x"` / `     - id:t` / `    title: R` under
+ * `  - id: i`): the properties name it a mapping item, as yaml.sequence-indent-drift
+ * reads it when it moves the dash back (run 9 8055079a, b799617c). */
+static bool drifted_item_with_props(const yr_doc *d, size_t i, const yr_entry *e, const size_t *lists,
+                                    size_t nlists, bool prev_opener)
+{
+    if (prev_opener || (nlists && lists[nlists - 1] == e->dash))
+        return false;
+    size_t nx = next_content(d, i);
+    if (nx >= d->count || (d->l[nx].flags & (YR_INERT | YR_CONT)))
+        return false;
+    const yr_entry n = yr_entry_at(d, nx);
+    if (!n.key || n.dashes || n.indent >= e->content || n.indent < 2 || n.indent - 2 == e->dash)
+        return false;
+    for (size_t j = nlists; j-- > 0;)
+        if (lists[j] == n.indent - 2)
+            return (lists[j] > e->dash ? lists[j] - e->dash : e->dash - lists[j]) <= 3;
+    return false;
+}
+
 /* Is line i a continuation line of the plain value of an identifier key
  * (`schema_version: 1` + ` Etle:tixamp`)? A glued `- id:Q01` above is no
  * such key: its deeper lines are its properties. */
@@ -309,6 +351,10 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     yr_block blk = {0};
     size_t changes = 0, prev_dash = (size_t)-1;
     bool prev_keyed = false, prev_opener = true;
+    size_t *lists = malloc((d->count + 1) * sizeof *lists), nlists = 0; /* dash columns of the lists open */
+    if (!lists) {
+        return 0;
+    }
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         /* a continuation line of a plain value (`schema_version: 1` + ` Etle:tixamp`,
@@ -326,9 +372,17 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         bool sibling = prev_keyed && prev_dash != (size_t)-1 &&
                        (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
                                                   (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
+        bool above_opener = prev_opener;
         prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
-        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, sibling))
+        while (nlists && (e.dashes ? lists[nlists - 1] > e.indent : lists[nlists - 1] >= e.indent))
+            nlists--;
+        if (k && e.dashes && !e.key && !item_is_mapping(d, i, &e, sibling) &&
+            !drifted_item_with_props(d, i, &e, lists, nlists, above_opener))
             k = 0;
+        if (e.dashes && (!nlists || lists[nlists - 1] != e.indent))
+            lists[nlists++] = e.indent;
+        if (e.dashes && e.dash != e.indent) /* `- - a`: the inner list too */
+            lists[nlists++] = e.dash;
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
         if (e.dashes) {
@@ -352,6 +406,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
                         "Repaired YAML mapping keys missing a space after colon before parsing.");
         changes++;
     }
+    free(lists);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }
