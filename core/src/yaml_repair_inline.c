@@ -1216,11 +1216,28 @@ static bool bare_key(const yr_line *l, const yr_entry *e)
 /* The whitelisted children when line l is a bare parent key (nothing but a
  * comment after ':'), else the children the text nests under a key of that
  * name elsewhere (learned, or NULL). */
+/* The whitelisted children of parent key [k, k+n): its own, or its canonical name's when it is
+ * one of the profile's aliases (`Sourceprd:` for source_prd, run 9 17cb68f8); NULL when none. */
+static const json_t *whitelisted_children(const mf_profile *p, const char *k, size_t n)
+{
+    const json_t *kids = p ? yr_children_of(p, k, n) : NULL;
+    if (kids || !p || !p->key_map || n == 0 || n >= 128)
+        return kids;
+    char raw[128];
+    memcpy(raw, k, n);
+    raw[n] = '\0';
+    char *nk = mf_key_normalize(raw);
+    const char *canon = nk ? json_string_value(json_object_get(p->key_map, nk)) : NULL;
+    kids = canon ? yr_children_of(p, canon, strlen(canon)) : NULL;
+    free(nk);
+    return kids;
+}
+
 static const json_t *bare_parent(const mf_profile *p, const yr_line *l, const yr_entry *e, const json_t *learned)
 {
     if (!bare_key(l, e))
         return NULL;
-    const json_t *kids = p ? yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s) : NULL;
+    const json_t *kids = whitelisted_children(p, l->s + e->key_s, e->key_e - e->key_s);
     return kids ? kids : learned ? json_object_getn(learned, l->s + e->key_s, e->key_e - e->key_s) : NULL;
 }
 
@@ -1405,7 +1422,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
         size_t nx = next_content(d, i);
         if (!(kids = bare_parent(p, l, e, learned)) || nx >= d->count || !child_at(p, d, nx, e->key_s, kids))
             continue;
-        bool whitelisted = p && yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
+        bool whitelisted = whitelisted_children(p, l->s + e->key_s, e->key_e - e->key_s) != NULL;
         size_t c = e->key_s, k = i + 1;
         bool empty_child = false, valued_child = false; /* the last child holds a plain value */
         while (k < d->count) {
