@@ -1863,6 +1863,19 @@ static void test_session9_beads_sites(void **state)
     contract_of(text, &raw);
     assert_non_null(strstr(raw, "context_guidance: |-\n      Patterns:\n      - Use  two spaces\n"));
     free(raw);
+    /* yaml.doubled-quotes: a bare CR inside the quotes makes the scalar a multi-line one (f305f26c) */
+    for (int seed = 1; seed < 20; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.doubled-quotes seed=%d\n---\n"
+                 "status: done\nsummary: \"Added Idempotency\rKey \"\nchecks:\n  tests: p\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"\"Added"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.doubled-quotes seed=%d\n---\n"
+                 "status: done\nsummary: \"Added Idempotency Key \"\nchecks:\n  tests: p\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"\"Added"));
+        free(raw);
+    }
 }
 
 int main(void)
