@@ -1876,6 +1876,21 @@ static void test_session9_beads_sites(void **state)
         assert_non_null(strstr(raw, "\"\"Added"));
         free(raw);
     }
+    /* ctx.inspiration-ordinal: an inspiration holding alternative_draft twice is no site (90b14f25) */
+    static const char insp[] = "malform-case 1\nprofile: refinement_changes\n"
+                               "opts: {\"roster\":[\"openai/gpt-4o\",\"anthropic/claude-3.5-sonnet\"]}\n"
+                               "op: ctx.inspiration-ordinal seed=1\n---\nartifact: prd\nticket_id: L\nchanges:\n"
+                               "  - type: modified\n    item_type: u\n    item_id: U\n    description: C\n"
+                               "    rationale: T\n    inspiration:\n      alternative_draft: anthropic/claude-3.5-sonnet\n"
+                               "%s      id: U\n      label: R\n";
+    snprintf(text, sizeof text, insp, "      alternative_draft: anthropic/claude-3.5-sonnet\n");
+    contract_of(text, &raw);
+    assert_null(strstr(raw, "alternative_draft: 2"));
+    free(raw);
+    snprintf(text, sizeof text, insp, "");
+    contract_of(text, &raw);
+    assert_non_null(strstr(raw, "alternative_draft: 2"));
+    free(raw);
 }
 
 int main(void)
