@@ -351,7 +351,8 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     yr_block blk = {0};
     size_t changes = 0, prev_dash = (size_t)-1;
     bool prev_keyed = false, prev_opener = true;
-    size_t *lists = malloc((d->count + 1) * sizeof *lists), nlists = 0; /* dash columns of the lists open */
+    /* dash columns of the lists open: at most two pushed per line (`- - a`) */
+    size_t *lists = malloc(2 * (d->count + 1) * sizeof *lists), nlists = 0;
     if (!lists) {
         return 0;
     }
