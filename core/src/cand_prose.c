@@ -450,6 +450,15 @@ static bool last_multiline_quote(const char *s, size_t len, size_t *from, size_t
                     i = j;
                     continue;
                 }
+                if (!clean && nl) {
+                    /* `description: "D` + `  - type: added` ... `to "en".'`: the quote that ends
+                     * the run leaves text after it, so YAML's reading of the run does not hold;
+                     * the quote was left open on its line (yaml.unclosed-quote closes it there)
+                     * and the lines after it are scanned as they read, a later quoted value's
+                     * lines too (run 9 9866491f) */
+                    i = nl - 1;
+                    break;
+                }
                 i = k;
                 break;
             }

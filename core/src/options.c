@@ -36,5 +36,8 @@ const json_t *mf_options_context(const mf_options *o, const mf_profile *p, const
 
 const char *mf_options_context_string(const mf_options *o, const mf_profile *p, const char *key)
 {
-    return json_string_value(mf_options_context(o, p, key));
+    /* an empty string names nothing (`--ticket-id ""`): no runtime value, so a normalizer
+     * keeps the artifact's own rather than write "" over it (run 9 aefc144e-rdf179936) */
+    const char *s = json_string_value(mf_options_context(o, p, key));
+    return s && *s ? s : NULL;
 }

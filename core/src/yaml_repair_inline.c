@@ -158,6 +158,23 @@ static size_t opener_item_dash(const yr_doc *d, size_t nx, const yr_entry *e, co
     return x;
 }
 
+/* True when the dash line nx (a `- key: v` item at x) is no sibling of the moved
+ * item: its next line is a property left of its content column and at or left of
+ * the moved item's key column (col), where a sibling's properties never are: the
+ * item drifted off an outer list (`test_commands: - m` / `     - id: b` /
+ * `    title: T`, yaml.sequence-indent-drift moves it back; run 9 08e53d4a). */
+static bool outer_drifted_item(const yr_doc *d, size_t nx, size_t col)
+{
+    const yr_entry n = yr_entry_at(d, nx);
+    if (!n.key || n.dashes != 1 || (d->l[nx].flags & (YR_INERT | YR_CONT)))
+        return false;
+    size_t k = next_content(d, nx);
+    if (k >= d->count || (d->l[k].flags & (YR_INERT | YR_CONT)))
+        return false;
+    const yr_entry f = yr_entry_at(d, k);
+    return f.key && !f.dashes && f.indent < n.content && f.indent <= col;
+}
+
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -181,7 +198,9 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
         if (nx < d->count) {
             const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
-            if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
+            if (is_dash_at(n->s, n->n, x) && x > e.key_s && outer_drifted_item(d, nx, e.key_s))
+                dash = e.key_s + 2;
+            else if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = opener_item_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
                 dash = sibling_dash(d, nx, e.key_s, min_property_col(d, nx, e.key_s, x, &budget) - 2);
@@ -286,6 +305,29 @@ static bool item_is_mapping(const yr_doc *d, size_t i, const yr_entry *e, bool p
     return n->indent > e->dash || (n->dashes && n->indent == e->indent && n->key);
 }
 
+/* A one-line item `- k:v` whose dash drifted 1-3 columns off its list (at lists[],
+ * the columns of the lists open above it, none at the dash's own), the line above
+ * opening no nested list, and whose properties follow at that list's property column,
+ * left of the item's content (`      - "x"` / `     - id:t` / `    title: R` under
+ * `  - id: i`): the properties name it a mapping item, as yaml.sequence-indent-drift
+ * reads it when it moves the dash back (run 9 8055079a, b799617c). */
+static bool drifted_item_with_props(const yr_doc *d, size_t i, const yr_entry *e, const size_t *lists,
+                                    size_t nlists, bool prev_opener)
+{
+    if (prev_opener || (nlists && lists[nlists - 1] == e->dash))
+        return false;
+    size_t nx = next_content(d, i);
+    if (nx >= d->count || (d->l[nx].flags & (YR_INERT | YR_CONT)))
+        return false;
+    const yr_entry n = yr_entry_at(d, nx);
+    if (!n.key || n.dashes || n.indent >= e->content || n.indent < 2 || n.indent - 2 == e->dash)
+        return false;
+    for (size_t j = nlists; j-- > 0;)
+        if (lists[j] == n.indent - 2)
+            return (lists[j] > e->dash ? lists[j] - e->dash : e->dash - lists[j]) <= 3;
+    return false;
+}
+
 /* Is line i a continuation line of the plain value of an identifier key
  * (`schema_version: 1` + ` Etle:tixamp`)? A glued `- id:Q01` above is no
  * such key: its deeper lines are its properties. */
@@ -333,6 +375,11 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     yr_block blk = {0};
     size_t changes = 0, prev_dash = (size_t)-1;
     bool prev_keyed = false, prev_opener = true;
+    /* dash columns of the lists open: at most two pushed per line (`- - a`) */
+    size_t *lists = malloc(2 * (d->count + 1) * sizeof *lists), nlists = 0;
+    if (!lists) {
+        return 0;
+    }
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         /* a continuation line of a plain value (`schema_version: 1` + ` Etle:tixamp`,
@@ -350,12 +397,20 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         bool sibling = prev_keyed && prev_dash != (size_t)-1 &&
                        (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
                                                   (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
+        bool above_opener = prev_opener;
         prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
+        while (nlists && (e.dashes ? lists[nlists - 1] > e.indent : lists[nlists - 1] >= e.indent))
+            nlists--;
         if (k && e.dashes && !e.key) {
             size_t dash = sibling && prev_dash != e.indent ? prev_dash : e.indent; /* once drift is undone */
-            if (!item_is_mapping(d, i, &e, sibling) || plain_cont_at_or_left(d, i, dash, dash + e.content - e.indent))
+            if ((!item_is_mapping(d, i, &e, sibling) && !drifted_item_with_props(d, i, &e, lists, nlists, above_opener)) ||
+                plain_cont_at_or_left(d, i, dash, dash + e.content - e.indent))
                 k = 0;
         }
+        if (e.dashes && (!nlists || lists[nlists - 1] != e.indent))
+            lists[nlists++] = e.indent;
+        if (e.dashes && e.dash != e.indent) /* `- - a`: the inner list too */
+            lists[nlists++] = e.dash;
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
         if (e.dashes) {
@@ -379,6 +434,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
                         "Repaired YAML mapping keys missing a space after colon before parsing.");
         changes++;
     }
+    free(lists);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }
@@ -1198,11 +1254,28 @@ static bool bare_key(const yr_line *l, const yr_entry *e)
 /* The whitelisted children when line l is a bare parent key (nothing but a
  * comment after ':'), else the children the text nests under a key of that
  * name elsewhere (learned, or NULL). */
+/* The whitelisted children of parent key [k, k+n): its own, or its canonical name's when it is
+ * one of the profile's aliases (`Sourceprd:` for source_prd, run 9 17cb68f8); NULL when none. */
+static const json_t *whitelisted_children(const mf_profile *p, const char *k, size_t n)
+{
+    const json_t *kids = p ? yr_children_of(p, k, n) : NULL;
+    if (kids || !p || !p->key_map || n == 0 || n >= 128)
+        return kids;
+    char raw[128];
+    memcpy(raw, k, n);
+    raw[n] = '\0';
+    char *nk = mf_key_normalize(raw);
+    const char *canon = nk ? json_string_value(json_object_get(p->key_map, nk)) : NULL;
+    kids = canon ? yr_children_of(p, canon, strlen(canon)) : NULL;
+    free(nk);
+    return kids;
+}
+
 static const json_t *bare_parent(const mf_profile *p, const yr_line *l, const yr_entry *e, const json_t *learned)
 {
     if (!bare_key(l, e))
         return NULL;
-    const json_t *kids = p ? yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s) : NULL;
+    const json_t *kids = whitelisted_children(p, l->s + e->key_s, e->key_e - e->key_s);
     return kids ? kids : learned ? json_object_getn(learned, l->s + e->key_s, e->key_e - e->key_s) : NULL;
 }
 
@@ -1387,7 +1460,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
         size_t nx = next_content(d, i);
         if (!(kids = bare_parent(p, l, e, learned)) || nx >= d->count || !child_at(p, d, nx, e->key_s, kids))
             continue;
-        bool whitelisted = p && yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s);
+        bool whitelisted = whitelisted_children(p, l->s + e->key_s, e->key_e - e->key_s) != NULL;
         size_t c = e->key_s, k = i + 1;
         bool empty_child = false, valued_child = false; /* the last child holds a plain value */
         while (k < d->count) {

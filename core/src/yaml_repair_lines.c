@@ -513,8 +513,10 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         keys += !(d->l[i].flags & (YR_INERT | YR_CONT)) && yr_entry_at(d, i).key;
     dk_table tab = {calloc(keys + keys / 2 + 16, sizeof(dk_slot)), keys + keys / 2 + 16};
     dk_scope *st = malloc((d->count + 1) * sizeof *st);
-    if (!tab.t || !st) {
-        free(tab.t), free(st), free(end), free(fend);
+    uint32_t *lists = malloc((d->count + 1) * sizeof *lists); /* columns of the lists open, opened under a bare `key:` or `-` */
+    size_t nlists = 0;
+    if (!tab.t || !st || !lists) {
+        free(tab.t), free(st), free(lists), free(end), free(fend);
         return 0;
     }
     size_t depth = 0, next_id = 1, changes = 0, flow = 0;
@@ -537,31 +539,39 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         }
         yr_entry e = yr_entry_at(d, i);
         if (e.dashes) {
-            bool listed = false; /* a list is open at this dash's column */
+            while (nlists && lists[nlists - 1] > e.dash)
+                nlists--;
+            bool listed = nlists && lists[nlists - 1] == e.dash; /* a list is open at this dash's column */
             for (size_t k = depth; k-- > 0 && !listed;)
                 listed = st[k].item && st[k].dash == e.dash;
+            if (opener && !listed)
+                lists[nlists++] = (uint32_t)e.dash;
             while (depth && st[depth - 1].col > e.dash)
                 depth--;
             /* a dash at the key column of a list item's mapping that follows a bare `key:`
              * at that column (or an earlier such dash) is an item of that key's list
              * (`  acceptance_criteria:` / `  - d`, valid YAML): the mapping goes on */
-            bool compact = depth && st[depth - 1].item && st[depth - 1].col == e.dash &&
+            bool compact = depth && st[depth - 1].col == e.dash &&
                            (opener_key == e.dash || compact_id == st[depth - 1].id);
             if (compact)
                 compact_id = st[depth - 1].id, compact_col = e.dash;
-            /* any other dash at the key column of a list item's mapping ends that mapping for
-             * this rule: an item drifted in among the previous item's keys (`    - id: Q2`
-             * under `  - id: Q1` / `    phase: a`) starts a new mapping, not more of it */
-            while (!compact && depth && st[depth - 1].col == e.dash && st[depth - 1].item)
+            /* any other dash at the key column of a mapping ends that mapping for this rule:
+             * an item drifted in among the previous item's keys (`    - id: Q2` under
+             * `  - id: Q1` / `    phase: a`) starts a new mapping, not more of it; so it does
+             * when that item's own dash drifted too, leaving its keys a mapping of their own
+             * (`   - id: r` / `    title: R` / ... / `    - id: t` / `    title: R`, run 9 6c17659b) */
+            while (!compact && depth && st[depth - 1].col == e.dash)
                 depth--;
             /* so does a dash 1-3 columns right of that key column where no list is open
              * and that opens no nested one (no bare `key:` or `-` before it): a drifted sibling item
              * (yaml.sequence-indent-drift moves it back in group 4) */
-            if (!compact && depth && !opener && !listed && st[depth - 1].item && e.dash - st[depth - 1].col <= 3)
+            if (!compact && depth && !opener && !listed && e.dash - st[depth - 1].col <= 3)
                 depth--;
             if (e.key)
                 st[depth++] = (dk_scope){e.key_s, (uint32_t)next_id++, e.dash, true};
         } else {
+            while (nlists && lists[nlists - 1] >= e.indent)
+                nlists--;
             while (depth && st[depth - 1].col > e.indent)
                 depth--;
             if (e.indent <= compact_col)
@@ -618,6 +628,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     }
     free(tab.t);
     free(st);
+    free(lists);
     free(end);
     free(fend);
     size_t n = yr_finish(&o, d, changes);

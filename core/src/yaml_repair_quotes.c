@@ -581,6 +581,52 @@ static bool q_closes_at_line_end(const yr_doc *d, size_t i, char q)
     return false;
 }
 
+/* Does a later line read as a block entry at or left of col, as the loader's QB6E
+ * check reads one (yaml_load.c entry_shaped: `- ...`, `-`, or a one-word key)?
+ * [s, s+n) is the line's text after its indentation. */
+static bool q_entry_shaped(const char *s, size_t n)
+{
+    if (n && s[0] == '-')
+        return n == 1 || s[1] == ' ';
+    if (!n || strchr("#\"'", s[0]))
+        return false;
+    for (size_t i = 1; i < n && s[i] != ' '; i++)
+        if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' '))
+            return true;
+    return false;
+}
+
+/* True when YAML's own reading of the value quoted with q opened on line i, a
+ * block entry whose collection sits at col, loads: the first quote after that
+ * line closes it as the last character of its line (q_closes_at_line_end), and
+ * no line it runs over (up to that quote) reads as an entry at or left of col,
+ * which the loader rejects (QB6E). A line such as ` L question: no RTL locale
+ * is planned."`, words before a colon, is text of the value for the loader:
+ * the value holds together and another line is what failed (run 9 28d9b3c4). */
+static bool q_reading_loads(const yr_doc *d, size_t i, size_t col, char q)
+{
+    if (!q_closes_at_line_end(d, i, q))
+        return false;
+    for (size_t k = i + 1; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        size_t ind = mf_line_indent((mf_line){l->s, l->n}), z = l->n;
+        bool closes = false;
+        for (size_t j = 0; j < l->n; j++) {
+            if (l->s[j] == '\\' && q == '"') {
+                j++;
+            } else if (l->s[j] == q) {
+                z = j, closes = true;
+                break;
+            }
+        }
+        if (ind <= col && ind < z && q_entry_shaped(l->s + ind, z - ind))
+            return false;
+        if (closes)
+            return true;
+    }
+    return false;
+}
+
 /* Is the next content line after property line i (entry e, no dash) a key at
  * the content column of the list item i belongs to, while i itself sits 1-2
  * columns off it (`- id: a` / `   title: "x` / `    description: y`)? That
@@ -635,6 +681,8 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
                                         "that it ends at the end of its line).");
         return i + 1;
     }
+    if (q_reading_loads(d, i, col, q))
+        return 0;
     /* a lone quote after a key (`inspiration: '`) over deeper lines that are all entries of
      * that key's nested_children (`alternative_draft: m`, `id: Q`) is a stray quote before
      * its mapping, not a value that swallows them (run 7 61607f58) */
@@ -1367,6 +1415,11 @@ static size_t sq_to_block(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
         const yr_line *m = &d->l[k];
         if (mf_line_blank((mf_line){m->s, m->n}))
             continue;
+        /* every later line, the closing one too, sits deeper than the key: a line at or
+         * left of it is no line of a block body (run 9 9866491f: `description: ' ` then
+         * `build error or falls back to "en".'` at column 0 lost the value's fold) */
+        if (mf_line_indent((mf_line){m->s, m->n}) <= col)
+            return 0;
         size_t c = sq_close(m->s, m->n, 0);
         if (c) {
             size_t r = c;
@@ -1377,8 +1430,6 @@ static size_t sq_to_block(yr_out *o, const yr_doc *d, size_t i, const yr_entry *
             last = k;
             break;
         }
-        if (mf_line_indent((mf_line){m->s, m->n}) <= col)
-            return 0;
     }
     if (!last)
         return 0;

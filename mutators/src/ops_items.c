@@ -481,14 +481,16 @@ int mt_op_items_inspiration_string(mf_op_ctx *ctx)
     return rc;
 }
 
-/* The alternative_draft lines of the changes' inspirations in out. */
+/* The alternative_draft lines of the changes' inspirations in out. An inspiration
+ * holding the key twice (a repeat yaml.duplicate-key drops) is no site: rewriting
+ * one copy makes the copies differ, a duplicate no rule repairs (run 9 90b14f25). */
 static size_t draft_sites(const mf_op_ctx *ctx, const mt_lines *ls, size_t *out)
 {
     size_t items[MAX_ITEMS], end = 0, n = change_items(ctx, ls, items, &end), m = 0, k, stop;
     for (size_t i = 0; i < n; i++)
         if (inspiration_block(ls, items, n, i, end, &k, &stop)) {
             size_t j = inspiration_child(ls, k, stop, "alternative_draft");
-            if (j < ls->n)
+            if (j < ls->n && inspiration_child(ls, j, stop, "alternative_draft") >= ls->n)
                 out[m++] = j;
         }
     return m;

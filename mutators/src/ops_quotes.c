@@ -29,6 +29,11 @@ static bool simple_quoted(const mt_line *l, const char *text, size_t *a, size_t 
     for (size_t i = 1; i + 1 < n; i++)
         if (v[i] == '"' || v[i] == '\'' || v[i] == '\\' || v[i] == '#')
             return false;
+    /* a bare CR (or NEL, LS, PS) inside is a line break to YAML: the scalar is a
+     * multi-line one, which the one-line rules do not promise (run 9 f305f26c) */
+    if (memchr(v, '\r', n) || memmem(v, n, "\xC2\x85", 2) || memmem(v, n, "\xE2\x80\xA8", 3) ||
+        memmem(v, n, "\xE2\x80\xA9", 3))
+        return false;
     *a = (size_t)(v - text);
     *z = *a + n;
     return true;

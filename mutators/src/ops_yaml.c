@@ -1130,7 +1130,33 @@ int mt_op_yaml_prop(mf_op_ctx *ctx) { return line_op(ctx, s_prop, e_prop); }
 
 /* ---- beads context_guidance written as one string (seed 000 Beads) ---- */
 
-/* Content of a bare list item, unquoted; 0 when it is not a simple scalar. */
+/* An item's text reads back the same from a "- text" line of the guidance
+ * prose (norm.context-guidance trims each line, splits it at line breaks and
+ * at a "patterns:" / "anti-patterns:" marker): no leading or trailing blank,
+ * no line break of any kind (NEL, LS, PS: libyaml breaks a block scalar's line
+ * there), no marker word followed by a colon (run 9 f4821805, 3b493b90,
+ * 95aa5dcf, 89a60c2d). */
+static bool guidance_item_ok(const char *c, size_t n)
+{
+    if (n == 0 || isspace((unsigned char)c[0]) || isspace((unsigned char)c[n - 1]))
+        return false;
+    if (has(c, n, "\xC2\x85") || has(c, n, "\xE2\x80\xA8") || has(c, n, "\xE2\x80\xA9") ||
+        memchr(c, '\n', n) || memchr(c, '\r', n))
+        return false;
+    for (size_t i = 0; i + 8 <= n; i++) {
+        if (strncasecmp(c + i, "patterns", 8))
+            continue;
+        size_t k = i + 8;
+        while (k < n && (c[k] == ' ' || c[k] == '\t'))
+            k++;
+        if (k < n && c[k] == ':')
+            return false;
+    }
+    return true;
+}
+
+/* Content of a bare list item, unquoted; 0 when it is not a simple scalar
+ * that the guidance prose carries unchanged. */
 static size_t item_text(const mt_line *l, const char **c)
 {
     const char *v;
@@ -1138,11 +1164,11 @@ static size_t item_text(const mt_line *l, const char **c)
     if (!l->dash || l->key_len || n == 0)
         return 0;
     if ((cn = dq_plain(v, n, c)) || (cn = sq_plain(v, n, c)))
-        return cn;
+        return guidance_item_ok(*c, cn) ? cn : 0;
     if (strchr("\"'|>[{&*!%@`#", v[0]))
         return 0;
     *c = v;
-    return n;
+    return guidance_item_ok(v, n) ? n : 0;
 }
 
 /* End (exclusive) of the guidance block at line i, or 0 when its shape is not

@@ -1976,6 +1976,64 @@ static void test_session9_yaml2_sites(void **state)
     }
 }
 
+/* Session 9 run 9 (beads): norm.context-guidance writes each item as a "- text" line of
+ * the guidance prose, which the rule trims, splits at line breaks and at a "patterns:"
+ * marker: an item with a leading or trailing blank, a whitespace-only item, one holding
+ * LS/PS/NEL or a marker word with a colon is no site (f4821805, 3b493b90, 95aa5dcf,
+ * 89a60c2d); simple items still are. */
+static void test_session9_beads_sites(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"\" \"", "'trailing space '", "\" lead\"", "\"line\xE2\x80\xA8sep\"",
+                                      "'a\xC2\x85" "b'", "\"see Anti-patterns: x\"", "\"use patterns : y\""};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char text[600], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.context-guidance seed=1\n---\n"
+                 "beads:\n  - id: p\n    title: P\n    prd_refs: [US-1-1]\n    context_guidance:\n"
+                 "      patterns:\n        - %s\n      anti_patterns:\n        - L\n"
+                 "    acceptance_criteria:\n      - A\n", bad[k]);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "context_guidance: |-"));
+        free(raw);
+    }
+    char text[600], *raw = NULL;
+    snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.context-guidance seed=1\n---\n"
+             "beads:\n  - id: p\n    title: P\n    prd_refs: [US-1-1]\n    context_guidance:\n"
+             "      patterns:\n        - \"Use  two spaces\"\n      anti_patterns:\n        - 'L x'\n"
+             "    acceptance_criteria:\n      - A\n");
+    contract_of(text, &raw);
+    assert_non_null(strstr(raw, "context_guidance: |-\n      Patterns:\n      - Use  two spaces\n"));
+    free(raw);
+    /* yaml.doubled-quotes: a bare CR inside the quotes makes the scalar a multi-line one (f305f26c) */
+    for (int seed = 1; seed < 20; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.doubled-quotes seed=%d\n---\n"
+                 "status: done\nsummary: \"Added Idempotency\rKey \"\nchecks:\n  tests: p\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\"\"Added"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.doubled-quotes seed=%d\n---\n"
+                 "status: done\nsummary: \"Added Idempotency Key \"\nchecks:\n  tests: p\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"\"Added"));
+        free(raw);
+    }
+    /* ctx.inspiration-ordinal: an inspiration holding alternative_draft twice is no site (90b14f25) */
+    static const char insp[] = "malform-case 1\nprofile: refinement_changes\n"
+                               "opts: {\"roster\":[\"openai/gpt-4o\",\"anthropic/claude-3.5-sonnet\"]}\n"
+                               "op: ctx.inspiration-ordinal seed=1\n---\nartifact: prd\nticket_id: L\nchanges:\n"
+                               "  - type: modified\n    item_type: u\n    item_id: U\n    description: C\n"
+                               "    rationale: T\n    inspiration:\n      alternative_draft: anthropic/claude-3.5-sonnet\n"
+                               "%s      id: U\n      label: R\n";
+    snprintf(text, sizeof text, insp, "      alternative_draft: anthropic/claude-3.5-sonnet\n");
+    contract_of(text, &raw);
+    assert_null(strstr(raw, "alternative_draft: 2"));
+    free(raw);
+    snprintf(text, sizeof text, insp, "");
+    contract_of(text, &raw);
+    assert_non_null(strstr(raw, "alternative_draft: 2"));
+    free(raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1994,6 +2052,7 @@ int main(void)
         cmocka_unit_test(test_session9_prof2_sites),
         cmocka_unit_test(test_session9_prof_sites),
         cmocka_unit_test(test_session9_yaml2_sites),
+        cmocka_unit_test(test_session9_beads_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

@@ -34,7 +34,7 @@ void mf_options_from_json(const json_t *obj, mf_options *o);
 /* The context value `key` when profile p declares it (p NULL: any key) and the
  * value has the declared type; else NULL. Borrowed from o->context. */
 const json_t *mf_options_context(const mf_options *o, const mf_profile *p, const char *key);
-/* mf_options_context as a C string (NULL when absent or not a string). */
+/* mf_options_context as a C string (NULL when absent, not a string or empty). */
 const char *mf_options_context_string(const mf_options *o, const mf_profile *p, const char *key);
 
 #define MF_DEFAULT_MAX_INPUT (64u * 1024u * 1024u)
