@@ -834,6 +834,12 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
                     (unsigned char)ctx->text[c] == 0x7f ||
                     (ctx->text[c] == '.' && (c == 0 || ctx->text[c - 1] == '\n') && c + 3 <= z &&
                      !memcmp(ctx->text + c, "...", 3) && (c + 3 == z || strchr("\r\n \t", ctx->text[c + 3])));
+        /* a line at or left of the item's dash that is no list line (the sentence
+         * cand.prose-after or the marker cand.bracketed-paste put after the artifact,
+         * read into the item past an open quote): moved up, it sits inside the list
+         * (run 9) */
+        for (size_t j = items[i] + 1; j < ie && !noise; j++)
+            noise = !ls.v[j].blank && !ls.v[j].comment && !ls.v[j].dash && ls.v[j].indent <= ls.v[items[i]].indent;
         if (i && rank[i - 1] < rank[i] && lo[i] < i && !noise)
             sites[m++] = i;
     }
