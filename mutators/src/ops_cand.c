@@ -369,9 +369,11 @@ static bool json_cut(const mf_op_ctx *ctx)
     return depth > 0 || (end < ctx->len && strchr("\"'`", ctx->text[end]));
 }
 
-/* Does the YAML text end with a bare `---` line (past blank and comment
- * lines, as yaml.front-matter-closer writes it)? A sentence after it is a
- * second document, which core keeps (the field case quillmark#646). */
+/* Does the YAML text end with a bare `---` line (past blank, comment and
+ * noise lines, as yaml.front-matter-closer writes it)? A sentence after it is
+ * a second document, which core keeps (the field case quillmark#646). Role
+ * prefixes before it (`[assistant] ---`) and terminal noise glued after it
+ * (`---` ESC[0m) hide no marker: core reads through both (run 9). */
 static bool ends_doc_marker(const mf_op_ctx *ctx)
 {
     size_t e = ctx->len;
@@ -380,11 +382,22 @@ static bool ends_doc_marker(const mf_op_ctx *ctx)
         while (a > 0 && ctx->text[a - 1] != '\n')
             a--;
         const char *l = ctx->text + a;
-        size_t i = 0, n = b - a;
-        while (i < n && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
-            i++;
-        if (i < n && l[i] != '#')
-            return i == 0 && n >= 3 && !memcmp(l, "---", 3) && (n == 3 || l[3] == ' ' || l[3] == '\t');
+        size_t i = 0, n = b - a, p = 0;
+        for (size_t r; (r = mt_role_prefix(l + p, n - p));)
+            for (p += r; p < n && l[p] == ' ';)
+                p++;
+        for (i = p; i < n && blank_or_noise(l, n, &i);)
+            ;
+        if (i < n && l[i] != '#') {
+            if (i != p || n - p < 3 || memcmp(l + p, "---", 3))
+                return false;
+            size_t k = p + 3;
+            if (k == n || l[k] == ' ' || l[k] == '\t')
+                return true;
+            while (k < n && blank_or_noise(l, n, &k))
+                ;
+            return k == n;
+        }
         e = a;
     }
     return false;

@@ -1856,6 +1856,20 @@ static void test_session9_cand_sites(void **state)
             assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
             free(raw);
         }
+        /* a sentence after a front-matter closer behind role prefixes, or with noise glued
+         * to it, is a second document as after a bare one (044c7381, d8abcbfe) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=517970008564241\n"
+                 "op: cand.transcript-prefix seed=13233848383385249393\nop: cand.prose-after seed=%d\n---\nitems:\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.front-matter-closer seed=517970008564241\n"
+                 "op: cand.fence-unclosed seed=2\nop: cand.ansi-noise seed=13669615685799402834\n"
+                 "op: cand.prose-after seed=%d\n---\nitems:\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-after seed=%d\n---\na: ---x\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        free(raw);
         snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.fence-unclosed seed=%d\n---\nmatri x:\n",
                  seed);
         assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
