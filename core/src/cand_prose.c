@@ -145,9 +145,13 @@ static bool glued_key(const char *s, size_t n)
     return i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/';
 }
 
-/* A YAML block mapping entry ("key: v", "key:") or sequence item ("- x", "-"). */
+/* A YAML block mapping entry ("key: v", "key:", or an explicit key "? k" and
+ * its value ": v", as an emitter writes a key over 128 bytes) or sequence
+ * item ("- x", "-"). */
 static bool entry_or_item(const char *s, size_t n)
 {
+    if (n > 0 && (s[0] == '?' || s[0] == ':') && (n == 1 || s[1] == ' ' || s[1] == '\t' || s[1] == '\r'))
+        return true;
     if (s[0] == '-' && (n == 1 || s[1] == ' ' || s[1] == '\t'))
         return true;                    /* `-atrix: x` is a key (or an item missing its space): read on */
     if (s[0] == '#')

@@ -99,6 +99,16 @@ size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
     if (noise_start == (size_t)-1)
         return len;
     *line = mf_cand_line_at(s, noise_start);
+    /* noise on lines of its own: the cut starts at its line, so whitespace lines
+     * above it stay (a block scalar's `   ` line is text: "x\n " under `|-`, and
+     * `|+` keeps its blank lines) */
+    size_t ls = noise_start;
+    while (ls > content_end && s[ls - 1] != '\n')
+        ls--;
+    if (ls > content_end) {
+        *keep_nl = false;
+        return ls;
+    }
     *keep_nl = content_end > 0 && memchr(s + content_end, '\n', len - content_end) != NULL;
     return content_end;
 }

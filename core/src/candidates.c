@@ -729,6 +729,25 @@ static bool anchor_line(const mf_profile *p, const char *s, size_t n, const char
             return true;
         }
     }
+    /* a YAML key spelled as one of its profile aliases, any case (`BEADID: a`, which
+     * norm.key-alias renames to bead_id): a one-word key at column 0 */
+    size_t j = 0;
+    while (!json && j < n && j < 64 && (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '-'))
+        j++;
+    if (json || j == 0 || j >= n || s[j] != ':' ||
+        !(j + 1 == n || s[j + 1] == ' ' || s[j + 1] == '\t' || s[j + 1] == '\r' || s[j + 1] == '\n'))
+        return false;
+    char word[65];
+    memcpy(word, s, j);
+    word[j] = '\0';
+    const char *canon = p->key_map ? mf_norm_key_canonical(p->key_map, word) : NULL;
+    for (size_t k = 0; canon && k < json_array_size(p->top_level_keys); k++) {
+        const char *name = json_string_value(json_array_get(p->top_level_keys, k));
+        if (name && strcmp(name, canon) == 0) {
+            *key = name;
+            return true;
+        }
+    }
     return false;
 }
 

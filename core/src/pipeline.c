@@ -14,6 +14,9 @@
  * statement of where the artifact is; if the raw or prefix-stripped text went
  * first, pass B's yaml.xml-tag-lines would drop the tag lines and accept the
  * prose before them ("Work finished. Final marker:") as an invented key.
+ * With such a leading prose line the preferred candidates get both passes
+ * before any other candidate's pass A: pass A's misread repairs (a tag line
+ * next to a `...`) strip the tag lines just the same.
  * A leading prose line that YAML reads as a key ("Okay, here it is:" before
  * a mapping; cand_prose.c) also skips the raw-first fast path: the raw text
  * parses, but with an invented key. So does trailing prose that parses as a
@@ -379,7 +382,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
     bool keyed, closed;
     int tline;
     size_t tail = mf_cand_trailing_cut(p, raw, len, &tline, &keyed, &closed);
-    bool prose = mf_cand_leading_prose(p, raw, len, NULL) || keyed;
+    bool lead = mf_cand_leading_prose(p, raw, len, NULL), prose = lead || keyed;
     /* the raw text's misread repairs may make it parse with text the candidates
      * leave out: prose after a closing tag or fence (`<artifact>` + `---` + ... +
      * `</artifact>` + "Let me know ...": the tag lines go, the prose stays a second
@@ -394,16 +397,20 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
         /* a stash of the raw text: its strict parse failed, candidates need not parse it again */
         bool nonstrict = R.stash && R.stash_text == raw && R.stash_len == len;
         if (mf_candidates_build_step(p, raw, len, 1, nonstrict, &cs) == 0) {
-            for (int pass = 0; pass < 2 && !won; pass++)
-                for (int first = 2; first >= 0 && !won; first--)
-                    for (size_t i = 0; i < cs.count && !won; i++) {
-                        bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 &&
-                                           cs.items[i].len == len && cs.items[i].warnings.count == 0;
-                        if (preferred(p, cs.items[i].name) != first || (pass == 0 && same_as_raw) ||
-                            (same_as_raw && prose && R.weak))
-                            continue;   /* the raw reading holds the prose: no better than a trimmed scalar */
-                        won = try_candidate(&R, &cs.items[i], pass == 1);
-                    }
+            /* leading prose: the preferred candidates (the envelope, the prose-trimmed text) get
+             * both passes before the others' pass A, whose misread repairs (yr_fix_tag_documents:
+             * a tag line next to a `...`) may strip the tag lines and read the prose as a key */
+            for (int step = 0; step < 6 && !won; step++) {
+                int pass = lead ? step % 2 : step / 3, first = lead ? 2 - step / 2 : 2 - step % 3;
+                for (size_t i = 0; i < cs.count && !won; i++) {
+                    bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 && cs.items[i].len == len &&
+                                       cs.items[i].warnings.count == 0;
+                    if (preferred(p, cs.items[i].name) != first || (pass == 0 && same_as_raw) ||
+                        (same_as_raw && prose && R.weak))
+                        continue;   /* the raw reading holds the prose: no better than a trimmed scalar */
+                    won = try_candidate(&R, &cs.items[i], pass == 1);
+                }
+            }
             /* the JSON extractions go last in pass B (never preferred, never in pass A): built only now */
             size_t before = cs.count;
             if (!won && p->format == MF_FORMAT_JSON && mf_candidates_build_step(p, raw, len, 2, nonstrict, &cs) == 0)

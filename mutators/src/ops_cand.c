@@ -199,9 +199,11 @@ static bool empty_text(const char *text, size_t len)
     /* one plain scalar line ("null", "~", "done"): a sentence next to it is as much the document */
     const char *t = text + i;
     size_t n = e - i;
+    /* a dash glued to a word ('-at') starts a plain scalar, no sequence item */
+    bool dash_item = t[0] == '-' && (n == 1 || t[1] == ' ' || t[1] == '\t' || t[1] == '\r' || t[1] == '\n');
     if (memchr(t, '\n', n))    /* a multi-line plain scalar is as much one scalar */
-        return t[0] != '-' && t[0] != '[' && t[0] != '{' && plain_scalar_doc(t, n);
-    if (strchr("-[{\"'", t[0]))
+        return !dash_item && t[0] != '[' && t[0] != '{' && plain_scalar_doc(t, n);
+    if (dash_item || strchr("[{\"'", t[0]) || (t[0] == '-' && !plain_scalar_doc(t, n)))
         return false;
     for (size_t k = 0; k + 1 < n; k++)
         if (t[k] == ':' && (t[k + 1] == ' ' || t[k + 1] == '\t'))
@@ -367,9 +369,11 @@ static bool json_cut(const mf_op_ctx *ctx)
     return depth > 0 || (end < ctx->len && strchr("\"'`", ctx->text[end]));
 }
 
-/* Does the YAML text end with a bare `---` line (past blank and comment
- * lines, as yaml.front-matter-closer writes it)? A sentence after it is a
- * second document, which core keeps (the field case quillmark#646). */
+/* Does the YAML text end with a bare `---` line (past blank, comment and
+ * noise lines, as yaml.front-matter-closer writes it)? A sentence after it is
+ * a second document, which core keeps (the field case quillmark#646). Role
+ * prefixes before it (`[assistant] ---`) and terminal noise glued after it
+ * (`---` ESC[0m) hide no marker: core reads through both (run 9). */
 static bool ends_doc_marker(const mf_op_ctx *ctx)
 {
     size_t e = ctx->len;
@@ -378,11 +382,22 @@ static bool ends_doc_marker(const mf_op_ctx *ctx)
         while (a > 0 && ctx->text[a - 1] != '\n')
             a--;
         const char *l = ctx->text + a;
-        size_t i = 0, n = b - a;
-        while (i < n && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
-            i++;
-        if (i < n && l[i] != '#')
-            return i == 0 && n >= 3 && !memcmp(l, "---", 3) && (n == 3 || l[3] == ' ' || l[3] == '\t');
+        size_t i = 0, n = b - a, p = 0;
+        for (size_t r; (r = mt_role_prefix(l + p, n - p));)
+            for (p += r; p < n && l[p] == ' ';)
+                p++;
+        for (i = p; i < n && blank_or_noise(l, n, &i);)
+            ;
+        if (i < n && l[i] != '#') {
+            if (i != p || n - p < 3 || memcmp(l + p, "---", 3))
+                return false;
+            size_t k = p + 3;
+            if (k == n || l[k] == ' ' || l[k] == '\t')
+                return true;
+            while (k < n && blank_or_noise(l, n, &k))
+                ;
+            return k == n;
+        }
         e = a;
     }
     return false;
@@ -454,13 +469,28 @@ static bool fence_line_anywhere(const mf_op_ctx *ctx)
     return false;
 }
 
+/* Is the artifact one line ending with ':' with a space in it ("matri x:", a
+ * mapping with one null value)? cand.fence reads such a fenced line as a
+ * caption ("Here is the output:"), no payload: the two readings are one text. */
+static bool caption_line(const mf_op_ctx *ctx)
+{
+    const char *s = ctx->text;
+    size_t a = 0, e = ctx->len;
+    while (a < e && strchr(" \t\r\n", s[a]))
+        a++;
+    while (e > a && strchr(" \t\r\n", s[e - 1]))
+        e--;
+    return e > a && s[e - 1] == ':' && !memchr(s + a, '\n', e - a) && memchr(s + a, ' ', e - a);
+}
+
 static int fence(mf_op_ctx *ctx, const char *tag, bool close)
 {
     if (fence_line_anywhere(ctx))
         return 0;
     /* a fence around an empty or one-scalar artifact holds no structure: cand.fence
-     * takes only structured text, and the fenced scalar is as much prose */
-    bool empty = mt_empty_artifact(ctx);
+     * takes only structured text, and the fenced scalar is as much prose; so is a
+     * fenced one-line caption-like mapping ("matri x:") */
+    bool empty = mt_empty_artifact(ctx) || (mt_is_yaml(ctx) && caption_line(ctx));
     char pre[160], post[160];
     bool prose = mt_param_int(ctx, "prose", (long)mt_rand(ctx, 2));
     snprintf(pre, sizeof pre, "%s```%s\n", prose ? "Here is the output:\n\n" : "", tag);

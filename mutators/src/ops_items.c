@@ -859,6 +859,12 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
          * the list, where no rule removes them (run 9 entries 20dd84bf, ffb8d298) */
         for (size_t c = items[i] + 1; c < ie && c < ls.n && !noise; c++)
             noise = ls.v[c].block_body && !ls.v[c].blank && ls.v[c].indent <= ls.v[items[i]].indent;
+        /* a line at or left of the item's dash that is no list line (the sentence
+         * cand.prose-after or the marker cand.bracketed-paste put after the artifact,
+         * read into the item past an open quote): moved up, it sits inside the list
+         * (run 9) */
+        for (size_t j = items[i] + 1; j < ie && !noise; j++)
+            noise = !ls.v[j].blank && !ls.v[j].comment && !ls.v[j].dash && ls.v[j].indent <= ls.v[items[i]].indent;
         if (i && rank[i - 1] < rank[i] && lo[i] < i && !noise)
             sites[m++] = i;
     }
