@@ -750,6 +750,25 @@ static void test_session9_json_cut_before_defaults(void **state)
     json_decref(t);
 }
 
+/* Run 9 (json, 380b9dd0, d0920934): "\\u0000" is strict JSON (RFC 8259 escapes any
+ * code point) and core's strict parse reads it, so a clean artifact holding it has
+ * a ground truth: without one the structure oracle could not see that a value op
+ * put member-shaped text into a string. */
+static void test_session9_json_truth_nul(void **state)
+{
+    (void)state;
+    const mf_profile *gj = mf_profiles_get("generic_json");
+    mf_verdict v;
+    json_t *t;
+    const char *nul = "{\"a\": \"x\\u0000y\", \"b\": \"k: v\\nc: d\"}";
+    assert_int_equal(mf_oracle_truth(gj, nul, strlen(nul), &t, &v), 0);
+    assert_int_equal(json_string_length(json_object_get(t, "a")), 3);
+    json_decref(t);
+    const char *dup = "{\"a\": \"\\u0000\", \"a\": 1}";   /* still strict otherwise */
+    assert_int_equal(mf_oracle_truth(gj, dup, strlen(dup), &t, &v), 2);
+    assert_null(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -768,6 +787,7 @@ int main(void)
         cmocka_unit_test(test_session8_yaml1_truth_glued_comment),
         cmocka_unit_test(test_session8_raw_long_glued_word),
         cmocka_unit_test(test_session9_json_cut_before_defaults),
+        cmocka_unit_test(test_session9_json_truth_nul),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
