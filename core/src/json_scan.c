@@ -886,6 +886,13 @@ static size_t orphan_fence_between(const jp *p)
     return v < p->n && (at(p, v) == '{' || at(p, v) == '[') ? k - p->i : 0;
 }
 
+/* A C0 control byte other than NUL, tab and line breaks, or DEL: terminal
+ * noise (an escape sequence's ESC, ^A from a pasted control key). */
+static bool noise_byte(int c)
+{
+    return c == 0x7f || (c > 0 && c < 0x20 && c != '\t' && c != '\r' && c != '\n');
+}
+
 int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf_json_tops *out,
                  mf_warnings *w, mf_error *err)
 {
@@ -943,6 +950,16 @@ int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf
                 p.implicit_closes--;
             }
             jl_advance(&p);
+            if (jl_skip_ws(&p))
+                goto error;
+        }
+        /* control characters after a complete value (a terminal's noise) before
+         * another value or the end: no data, like trailing terminal noise */
+        if (noise_byte(cur(&p))) {
+            int nl = p.line;
+            while (noise_byte(cur(&p)))
+                jl_advance(&p);
+            jl_note(&p, MF_RULE_CAND_TERMINAL_NOISE, nl, "control characters after the JSON value removed");
             if (jl_skip_ws(&p))
                 goto error;
         }
