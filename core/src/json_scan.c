@@ -284,7 +284,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         }
         if (jl_placeholder_at(p, p->i)) {
             size_t k = jl_past_spaces_comments(p, p->i + 3);
-            if (at(p, k) == ',' || at(p, k) == '}') {
+            /* `"a": 1, ... …}`: a placeholder missing its comma before another one */
+            if (at(p, k) == ',' || at(p, k) == '}' || jl_placeholder_at(p, k)) {
                 jl_note(p, MF_RULE_JSON_PLACEHOLDER, p->line, "placeholder '%.3s' for omitted members dropped", p->s + p->i);
                 jl_advance_n(p, 3);
                 need_sep = true;
