@@ -492,7 +492,14 @@ static bool escaped_key_end(const jp *p, size_t j)
         return false;
     m = jl_past_spaces(p, m + 1);
     int c = at(p, m);
-    return c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-';
+    if (!(c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-'))
+        return false;
+    /* the key read as JSON closes later on its line, before its own ':'
+     * (`"a \"b\":[ c": 1`: escaped member text inside a valid key): no guess */
+    for (m = j + 2; m < p->n && at(p, m) != '\n' && at(p, m) != '"'; m++)
+        if (at(p, m) == '\\')
+            m++;
+    return !(at(p, m) == '"' && at(p, jl_past_spaces(p, m + 1)) == ':');
 }
 
 /* Is [a, e) one word (letters, digits, '_', '-', '.')? */
