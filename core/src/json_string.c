@@ -210,6 +210,13 @@ static bool unquoted_member_at(const jp *p, size_t k)
         w++;
     while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
         w++;
+    if (at(p, w) == ':') {              /* `b:` and only blanks to the end of input: a member the end cut */
+        size_t x = w + 1;
+        while (x < p->n && is_ws(at(p, x)))
+            x++;
+        if (x >= p->n)
+            return true;
+    }
     if (at(p, w) != ':' || !(at(p, w + 1) == ' ' || at(p, w + 1) == '\t'))
         return false;
     size_t v = jl_past_spaces(p, w + 1), e;
