@@ -1363,6 +1363,13 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         if (!inner && !is_key && q != Q_BACKTICK && q != Q_SINGLE && (c == '\'' || c == '"' || c == '`' || c == 0xE2) &&
             separator_before(p, content, p->i) && other_kind_member_at(p, q, p->i)) {
             size_t end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0);
+            if (end && !text_open_before(p, &opened_in, content, end)) {
+                /* ended at this key, the string must not hold an earlier member
+                 * (`”text",` then a line `"files": x.js"`, then this key) */
+                size_t sw = swallowed_member(p, q, content, end);
+                if (sw != SIZE_MAX)
+                    return swallow_fail(p, sw, open, open_line, open_bol);
+            }
             if (end && !text_open_before(p, &opened_in, content, end) &&
                 end_before_key(p, b, content, open_line, open_bol))
                 break;                  /* `"b, 'c': 'd'`: a key in another quote style after a missing quote */
