@@ -123,8 +123,10 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
 }
 
 /* At a '}' (cursor) of an object that is not itself a member: do members
- * follow (`}, "key":`)? Then the object was closed too early. */
-static bool early_closer(const jp *p)
+ * follow (`}, "key":`)? Then the object was closed too early. A key without
+ * its ':' counts only outside an array: in one, `}, "x" {` (or `"x" 2`) is
+ * more simply two items missing their comma (run 9, b12a3306). */
+static bool early_closer(const jp *p, bool in_array)
 {
     size_t k = jl_past_spaces(p, p->i + 1);
     if (at(p, k) != ',')
@@ -132,7 +134,7 @@ static bool early_closer(const jp *p)
     k = jl_past_spaces(p, k + 1);
     if (at(p, k) == '"' && at(p, k + 1) == '"' && at(p, jl_past_spaces(p, k + 2)) == ':')
         return true;                    /* `}, "": 1` */
-    return at(p, k) == '"' && (jl_key_at(p, k) || jl_key_without_colon(p, k));
+    return at(p, k) == '"' && (jl_key_at(p, k) || (!in_array && jl_key_without_colon(p, k)));
 }
 
 /* Is the first element of the object at the cursor a lone value followed by
@@ -163,7 +165,7 @@ static bool set_ahead(const jp *p)
 static int object_bracket(jp *p, bool *closed, bool in_array)
 {
     *closed = false;
-    if (p->implicit_closes > 0 || (!in_array && early_closer(p))) {
+    if (p->implicit_closes > 0 || (!in_array && early_closer(p, in_array))) {
         if (p->implicit_closes > 0)
             p->implicit_closes--;
         jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "stray ']' in an object dropped");
@@ -224,7 +226,7 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         if (c == '}') {
             if (comma)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
-            if (!member && early_closer(p)) {
+            if (!member && early_closer(p, in_array)) {
                 jl_note(p, MF_RULE_JSON_EARLY_CLOSER, p->line, "'}' closed the object before its last members; "
                         "the members after it were kept in the object");
                 jl_advance(p);
@@ -284,7 +286,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         }
         if (jl_placeholder_at(p, p->i)) {
             size_t k = jl_past_spaces_comments(p, p->i + 3);
-            if (at(p, k) == ',' || at(p, k) == '}') {
+            /* `"a": 1, ... …}`: a placeholder missing its comma before another one */
+            if (at(p, k) == ',' || at(p, k) == '}' || jl_placeholder_at(p, k)) {
                 jl_note(p, MF_RULE_JSON_PLACEHOLDER, p->line, "placeholder '%.3s' for omitted members dropped", p->s + p->i);
                 jl_advance_n(p, 3);
                 need_sep = true;
@@ -886,6 +889,13 @@ static size_t orphan_fence_between(const jp *p)
     return v < p->n && (at(p, v) == '{' || at(p, v) == '[') ? k - p->i : 0;
 }
 
+/* A C0 control byte other than NUL, tab and line breaks, or DEL: terminal
+ * noise (an escape sequence's ESC, ^A from a pasted control key). */
+static bool noise_byte(int c)
+{
+    return c == 0x7f || (c > 0 && c < 0x20 && c != '\t' && c != '\r' && c != '\n');
+}
+
 int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf_json_tops *out,
                  mf_warnings *w, mf_error *err)
 {
@@ -943,6 +953,16 @@ int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf
                 p.implicit_closes--;
             }
             jl_advance(&p);
+            if (jl_skip_ws(&p))
+                goto error;
+        }
+        /* control characters after a complete value (a terminal's noise) before
+         * another value or the end: no data, like trailing terminal noise */
+        if (noise_byte(cur(&p))) {
+            int nl = p.line;
+            while (noise_byte(cur(&p)))
+                jl_advance(&p);
+            jl_note(&p, MF_RULE_CAND_TERMINAL_NOISE, nl, "control characters after the JSON value removed");
             if (jl_skip_ws(&p))
                 goto error;
         }

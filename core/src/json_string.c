@@ -210,6 +210,13 @@ static bool unquoted_member_at(const jp *p, size_t k)
         w++;
     while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
         w++;
+    if (at(p, w) == ':') {              /* `b:` and only blanks to the end of input: a member the end cut */
+        size_t x = w + 1;
+        while (x < p->n && is_ws(at(p, x)))
+            x++;
+        if (x >= p->n)
+            return true;
+    }
     if (at(p, w) != ':' || !(at(p, w + 1) == ' ' || at(p, w + 1) == '\t'))
         return false;
     size_t v = jl_past_spaces(p, w + 1), e;
@@ -492,7 +499,14 @@ static bool escaped_key_end(const jp *p, size_t j)
         return false;
     m = jl_past_spaces(p, m + 1);
     int c = at(p, m);
-    return c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-';
+    if (!(c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-'))
+        return false;
+    /* the key read as JSON closes later on its line, before its own ':'
+     * (`"a \"b\":[ c": 1`: escaped member text inside a valid key): no guess */
+    for (m = j + 2; m < p->n && at(p, m) != '\n' && at(p, m) != '"'; m++)
+        if (at(p, m) == '\\')
+            m++;
+    return !(at(p, m) == '"' && at(p, jl_past_spaces(p, m + 1)) == ':');
 }
 
 /* Is [a, e) one word (letters, digits, '_', '-', '.')? */
@@ -1349,6 +1363,13 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         if (!inner && !is_key && q != Q_BACKTICK && q != Q_SINGLE && (c == '\'' || c == '"' || c == '`' || c == 0xE2) &&
             separator_before(p, content, p->i) && other_kind_member_at(p, q, p->i)) {
             size_t end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0);
+            if (end && !text_open_before(p, &opened_in, content, end)) {
+                /* ended at this key, the string must not hold an earlier member
+                 * (`”text",` then a line `"files": x.js"`, then this key) */
+                size_t sw = swallowed_member(p, q, content, end);
+                if (sw != SIZE_MAX)
+                    return swallow_fail(p, sw, open, open_line, open_bol);
+            }
             if (end && !text_open_before(p, &opened_in, content, end) &&
                 end_before_key(p, b, content, open_line, open_bol))
                 break;                  /* `"b, 'c': 'd'`: a key in another quote style after a missing quote */

@@ -266,6 +266,8 @@ typedef struct {
     size_t depth, cap;
     mf_buf shown;     /* the rendered pointer of the last warning */
     int rc;
+    bool drop_only;   /* the pass after normalization: only drop aliases that repeat their canonical key */
+    size_t kept;      /* aliases kept beside a canonical key of another value */
 } alias_ctx;
 
 /* The canonical spelling of key in map (normalized key -> canonical), or NULL when it names nothing. */
@@ -378,8 +380,9 @@ static void alias_visit(alias_ctx *A, json_t *v)
                 if (mf_warnings_add(A->w, MF_RULE_ID(NORM_KEY_ALIAS), 0,
                                     "Dropped key \"%s\" at %s: it repeats the value of \"%s\".", k, at(A), c))
                     A->rc = -1;
-            } else if (other) {
+            } else if (other || A->drop_only) {
                 json_object_set(v, k, x); /* conflicting values: keep both, validation decides */
+                A->kept += other != NULL;
             } else {
                 json_object_set(v, c, x);
                 if (mf_warnings_add(A->w, MF_RULE_ID(NORM_KEY_ALIAS), 0, "Renamed key \"%s\" to \"%s\" at %s.", k, c, at(A)))
@@ -429,16 +432,23 @@ json_t *mf_norm_key_map(const mf_profile *p)
     return map;
 }
 
-int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w)
+static int norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w, bool drop_only, size_t *kept)
 {
     if (!p || (json_object_size(p->aliases) == 0 && !p->schema))
         return 0;
-    alias_ctx A = {p->key_map ? json_incref(p->key_map) : mf_norm_key_map(p), w, NULL, 0, 0, {0}, 0};
+    alias_ctx A = {p->key_map ? json_incref(p->key_map) : mf_norm_key_map(p), w, NULL, 0, 0, {0}, 0, drop_only, 0};
     alias_visit(&A, root);
     free(A.path);
     mf_buf_free(&A.shown);
     json_decref(A.map);
+    if (kept)
+        *kept = A.kept;
     return A.rc;
+}
+
+int mf_norm_aliases(const mf_profile *p, json_t *root, mf_warnings *w)
+{
+    return norm_aliases(p, root, w, false, NULL);
 }
 
 /* ---- the stages after parsing, in order ---- */
@@ -447,8 +457,9 @@ int mf_normalize(const mf_profile *p, const mf_options *o, json_t **v, bool keys
                  mf_error *err)
 {
     json_t *parsed = *v;
+    size_t kept = 0;
     if (mf_norm_unwrap(p, v, w) ||
-        ((!keys_kept || *v != parsed) && mf_norm_aliases(p, *v, w))) {
+        ((!keys_kept || *v != parsed) && norm_aliases(p, *v, w, false, &kept))) {
         mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "cannot normalize artifact");
         return -1;
     }
@@ -456,7 +467,16 @@ int mf_normalize(const mf_profile *p, const mf_options *o, json_t **v, bool keys
     for (size_t i = 0; i < c->nnormalizers; i++)
         if (c->normalizers[i].fn(v, p, o, w, err))
             return -1;
-    if (c->gated)
-        return 0; /* the last normalizer ran the schema gate and only read afterwards */
-    return mf_schema_gate(p, *v, w, err); /* schema normalization and validation in one walk */
+    /* when the last normalizer ran the schema gate it only read afterwards */
+    if (!c->gated && mf_schema_gate(p, *v, w, err)) /* schema normalization and validation in one walk */
+        return -1;
+    /* An alias kept beside its canonical key of another value may repeat it
+     * once the canonical value is normalized (7.0 -> 7, "Invest" -> "invest",
+     * ["a"] -> "a"): repairing the output would then drop it, so drop it now
+     * (idempotence). Only drops: the validated shape keeps every other key. */
+    if (kept && norm_aliases(p, *v, w, true, NULL)) {
+        mf_error_set(err, 2, "SCHEMA_VIOLATION", "", 0, 0, "cannot normalize artifact");
+        return -1;
+    }
+    return 0;
 }

@@ -171,8 +171,8 @@ static int e_nl(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in
 int mt_op_json_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
 
 /* Does the string token [s, s+n) hold an escaped quote, then ',' and
- * another escaped quote (`\", \"notes`), or an escaped quote then ':' (a
- * key shape, `{\"a\": [`)? Unescaped, that reads as the end of the string
+ * another escaped quote (`\", \"notes`), an escaped quote then ':' (a
+ * key shape, `{\"a\": [`) or then a closer (`\"hi\"} twice`)? Unescaped, that reads as the end of the string
  * and more members or elements (core refuses a string that would hold a
  * member): nothing tells the two readings apart. */
 static bool quoted_separator(const char *s, size_t n)
@@ -184,6 +184,11 @@ static bool quoted_separator(const char *s, size_t n)
         while (j < n && (s[j] == ' ' || s[j] == '\t'))
             j++;
         if (j < n && s[j] == ':')
+            return true;
+        /* `\"}` / `\"]`: unescaped, the quote and the closer read as the end of
+         * the string and its container; when that container is the root, the
+         * rest of the line is text after the artifact (run 9, fbbd3288) */
+        if (j < n && (s[j] == '}' || s[j] == ']'))
             return true;
         if (j >= n || s[j] != ',')
             continue;

@@ -168,8 +168,11 @@ typedef struct {
     const json_t *cut;   /* the last scalar of the output when json.truncated fired, else NULL */
 } subset_ctx;
 
-/* The last scalar of v in document order. */
-static const json_t *last_scalar(const json_t *v, int d)
+/* The last scalar of v in document order. A member holding its profile
+ * default (defaults: key -> value) is left out: core appends the defaults it
+ * fills after the members the text gave, so the value the text was cut in
+ * comes before them. */
+static const json_t *last_scalar(const json_t *v, const json_t *defaults, int d)
 {
     if (d > 64)
         return NULL;
@@ -177,11 +180,15 @@ static const json_t *last_scalar(const json_t *v, int d)
         const json_t *last = NULL;
         const char *k;
         json_t *x;
-        json_object_foreach((json_t *)v, k, x) last = x;
-        return last ? last_scalar(last, d + 1) : NULL;
+        json_object_foreach((json_t *)v, k, x) {
+            const json_t *def = json_is_object(defaults) ? json_object_get(defaults, k) : NULL;
+            if (!def || !json_equal((json_t *)def, x))
+                last = x;
+        }
+        return last ? last_scalar(last, defaults, d + 1) : NULL;
     }
     if (json_is_array(v))
-        return json_array_size(v) ? last_scalar(json_array_get(v, json_array_size(v) - 1), d + 1) : NULL;
+        return json_array_size(v) ? last_scalar(json_array_get(v, json_array_size(v) - 1), defaults, d + 1) : NULL;
     return v;
 }
 
@@ -613,7 +620,8 @@ int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v)
         break;
     case MF_EXPECT_SUBSET: {
         subset_ctx c = {profile_of(in) ? profile_of(in)->defaults : NULL, r,
-                        acc && rule_fired(r, "json.truncated") ? last_scalar(r->value, 0) : NULL};
+                        acc && rule_fired(r, "json.truncated")
+                            ? last_scalar(r->value, profile_of(in) ? profile_of(in)->defaults : NULL, 0) : NULL};
         if (acc && in->truth && !subset(r->value, in->truth, NULL, &c, path, sizeof path, 0))
             snprintf(v->detail, sizeof v->detail, "subset contract broken at %.300s: value changed or invented",
                      *path ? path : "/");

@@ -536,7 +536,7 @@ int mf_oracle_truth(const mf_profile *p, const char *clean, size_t len, json_t *
     json_t *t;
     if (p->format == MF_FORMAT_JSON) {
         json_error_t je;
-        t = json_loadb(clean, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+        t = json_loadb(clean, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
         if (!t)
             snprintf(why, sizeof why, "not strict JSON: line %d: %s", je.line, je.text);
     } else {

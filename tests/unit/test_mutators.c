@@ -2098,6 +2098,26 @@ static void test_session9_cand_sites(void **state)
     }
 }
 
+/* Session 8 run 9 (json): json.unescaped-quote leaves an escaped quote followed by a
+ * closer (`\"hi\"} twice`: unescaped, `"}` ends the string and its object, at the
+ * root with text after the artifact; fbbd3288); other escaped quotes of the value
+ * are still a site */
+static void test_session9_json_sites(void **state)
+{
+    (void)state;
+    int applied = 0;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\n  \"quote\": \"He said \\\"hi\\\"} twice\",\n  \"b\": \"x \\\"y\\\" z\"\n}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "He said \\\"hi\\\"} twice"));
+        applied += strstr(raw, "x \"y\" z") != NULL;
+        free(raw);
+    }
+    assert_true(applied > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2118,6 +2138,7 @@ int main(void)
         cmocka_unit_test(test_session9_yaml2_sites),
         cmocka_unit_test(test_session9_beads_sites),
         cmocka_unit_test(test_session9_cand_sites),
+        cmocka_unit_test(test_session9_json_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

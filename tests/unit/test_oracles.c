@@ -722,6 +722,53 @@ static void test_session8_yaml1_truth_glued_comment(void **state)
     }
 }
 
+/* Run 9 (json, c252f14e): core appends the defaults it fills after the members the
+ * text gave, so after json.truncated the value the text was cut in is the last one
+ * before them (here a prose list joined into a string): it may be a prefix; any
+ * earlier one may not. */
+static void test_session9_json_cut_before_defaults(void **state)
+{
+    (void)state;
+    const mf_profile *inv = mf_profiles_get("investor_decision");
+    assert_non_null(inv);
+    const json_t *def = json_object_get(inv->defaults, "funding_ask");
+    assert_non_null(def);
+    mf_verdict v;
+    json_t *t = J("{\"reasoning\":\"S\",\"key_conditions\":\"a\\nb\\nc\"}");
+    mf_result *r = fake(J("{\"reasoning\":\"S\",\"key_conditions\":\"a\\nb\"}"), "raw", true);
+    json_object_set(r->value, "funding_ask", (json_t *)def);
+    mf_warnings_add(&r->warnings, "json.truncated", 1, "closed the truncated text");
+    mf_oracle_input in = {inv, NULL, "", 0, r, t, MF_EXPECT_SUBSET, NULL};
+    if (mf_oracle_no_data_loss(&in, &v))
+        fail_msg("cut before a filled default: %s", v.detail);
+    json_object_set_new(r->value, "reasoning", json_string(""));   /* an earlier value is not the cut */
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
+    json_object_set_new(r->value, "reasoning", json_string("S"));
+    json_object_set_new(r->value, "funding_ask", json_string("2M"));   /* not a default: it is the last value */
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
+    mf_result_free(r);
+    json_decref(t);
+}
+
+/* Run 9 (json, 380b9dd0, d0920934): "\\u0000" is strict JSON (RFC 8259 escapes any
+ * code point) and core's strict parse reads it, so a clean artifact holding it has
+ * a ground truth: without one the structure oracle could not see that a value op
+ * put member-shaped text into a string. */
+static void test_session9_json_truth_nul(void **state)
+{
+    (void)state;
+    const mf_profile *gj = mf_profiles_get("generic_json");
+    mf_verdict v;
+    json_t *t;
+    const char *nul = "{\"a\": \"x\\u0000y\", \"b\": \"k: v\\nc: d\"}";
+    assert_int_equal(mf_oracle_truth(gj, nul, strlen(nul), &t, &v), 0);
+    assert_int_equal(json_string_length(json_object_get(t, "a")), 3);
+    json_decref(t);
+    const char *dup = "{\"a\": \"\\u0000\", \"a\": 1}";   /* still strict otherwise */
+    assert_int_equal(mf_oracle_truth(gj, dup, strlen(dup), &t, &v), 2);
+    assert_null(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -739,6 +786,8 @@ int main(void)
         cmocka_unit_test(test_session8_prof_truth_quoted_lines),
         cmocka_unit_test(test_session8_yaml1_truth_glued_comment),
         cmocka_unit_test(test_session8_raw_long_glued_word),
+        cmocka_unit_test(test_session9_json_cut_before_defaults),
+        cmocka_unit_test(test_session9_json_truth_nul),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
