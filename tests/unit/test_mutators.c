@@ -1985,7 +1985,7 @@ static void test_session9_beads_sites(void **state)
 {
     (void)state;
     static const char *const bad[] = {"\" \"", "'trailing space '", "\" lead\"", "\"line\xE2\x80\xA8sep\"",
-                                      "'a\xC2\x85" "b'", "\"see Anti-patterns: x\"", "\"use patterns : y\""};
+                                      "'a\302\205b'", "\"see Anti-patterns: x\"", "\"use patterns : y\""};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char text[600], *raw = NULL;
         snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.context-guidance seed=1\n---\n"
