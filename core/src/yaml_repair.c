@@ -269,6 +269,12 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
         n += run_chain(model_rules, 1, text, m, p, w);
         n += run_chain(model_rules, 2, text, m, p, w);
     }
+    /* a property group 4 put back on its item's column (`   phase: x` under `  - id: Q`)
+     * no longer has the next line deeper than it: a glued `question:H` that group 2 read
+     * as text of phase's plain value is the item's next property, and group 2 looks again
+     * (run 10 entry 1036b32c) */
+    if (group == 4 && more)
+        n += run_chain(model_rules, 2, text, m, p, w);
     /* a repeated entry that the group's later rules repaired on one copy only (`""W""` after
      * `"W"`, a drifted dash that ran the copy's value on) repeats its first exactly only now:
      * yaml.duplicate-key looks again, as the loader refuses every repeated key */

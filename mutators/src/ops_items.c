@@ -844,13 +844,16 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
         sorted = sorted && (!i || rank[i - 1] <= rank[i]);
         /* the last item carries the text's end, where cand.ansi-noise puts its noise and
          * an emitter its `...` document end (after a `|+` value): moved up, they would sit
-         * inside the list, where no rule cuts them (run 7) */
+         * inside the list, where no rule cuts them (run 7). Control bytes are noise in any
+         * item, also one that ends before the text's end: cand.ansi-noise glues its suffix
+         * to the last line and a second noise line at column 0 ends the list before it
+         * (run 10 entry 839106b1-r17c56f53) */
         size_t a = ls.v[items[i]].off, z = ie < ls.n ? ls.v[ie].off : ctx->len;
         bool noise = false;
-        for (size_t c = a; z == ctx->len && c < z && !noise; c++)
+        for (size_t c = a; c < z && !noise; c++)
             noise = ((unsigned char)ctx->text[c] < 0x20 && !strchr("\t\r\n", ctx->text[c])) ||
                     (unsigned char)ctx->text[c] == 0x7f ||
-                    (ctx->text[c] == '.' && (c == 0 || ctx->text[c - 1] == '\n') && c + 3 <= z &&
+                    (z == ctx->len && ctx->text[c] == '.' && (c == 0 || ctx->text[c - 1] == '\n') && c + 3 <= z &&
                      !memcmp(ctx->text + c, "...", 3) && (c + 3 == z || strchr("\r\n \t", ctx->text[c + 3])));
         /* a quote left open in the item hides from the line model what follows
          * it (the next items, a front-matter closer, prose after the list): to

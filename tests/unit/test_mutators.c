@@ -2118,6 +2118,46 @@ static void test_session9_json_sites(void **state)
     assert_true(applied > 0);
 }
 
+/* Run 10 (misc): cand.ansi-noise's suffix glued to the last question's last
+ * line, with a second noise line at column 0 after the list, stays at the
+ * text's end (norm.phase-out-of-order moves no item holding control bytes,
+ * entry 839106b1-r17c56f53); yaml.unclosed-quote leaves no value open that
+ * ends in a blank (the line's trailing whitespace to core, entry 44fc3e7f). */
+static void test_session10_misc_sites(void **state)
+{
+    (void)state;
+    bool reordered = false, opened = false;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[800], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: cand.ansi-noise seed=5677142696618323611\n"
+                 "op: cand.ansi-noise seed=12481860746204995121\nop: norm.phase-out-of-order seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: \"W\"\n  - id: Q02\n"
+                 "    phase: structure\n    question: H\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "H\x1b"));
+        assert_true(strchr(raw, '\x1b') > strstr(raw, "id: Q01") && strchr(raw, '\x1b') > strstr(raw, "id: Q02"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.phase-out-of-order seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: \"W\"\n  - id: Q02\n"
+                 "    phase: structure\n    question: H\n", seed);
+        contract_of(text, &raw);
+        reordered = reordered || strstr(raw, "id: Q01") > strstr(raw, "id: Q02");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-quote seed=%d\n---\n"
+                 "items:\n  - id: Q\n    text: \"What: exactly?- \"\n  - id: R\n    text: \"tab\t\"\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "text: \"What: exactly?- \"\n"));
+        assert_non_null(strstr(raw, "text: \"tab\t\"\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-quote seed=%d\n---\n"
+                 "items:\n  - id: Q\n    text: \"What: exactly?-\"\n", seed);
+        contract_of(text, &raw);
+        opened = opened || strstr(raw, "text: \"What: exactly?-\n");
+        free(raw);
+    }
+    assert_true(reordered && opened);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2139,6 +2179,7 @@ int main(void)
         cmocka_unit_test(test_session9_beads_sites),
         cmocka_unit_test(test_session9_cand_sites),
         cmocka_unit_test(test_session9_json_sites),
+        cmocka_unit_test(test_session10_misc_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
