@@ -157,7 +157,8 @@ size_t mf_yaml_repair_misread(mf_buf *text, const mf_profile *p, mf_warnings *w)
 /* Only the misread repair that never guesses (yaml.front-matter-closer): what the pipeline keeps
  * of the misread repairs when the guessing ones led to no loadable text. */
 size_t mf_yaml_repair_misread_sure(mf_buf *text, const mf_profile *p, mf_warnings *w);
-/* yaml.block-header-comment alone, on a text a repair group changed (names a '#' the repair glued to a quote). */
+/* yaml.quoted-hash and yaml.block-header-comment, on a text a repair group changed (a ' #' inside
+ * quotes of a plain value the repair made, a '#' the repair glued to a quote). */
 size_t mf_yaml_repair_glued_comments(mf_buf *text, const mf_profile *p, mf_warnings *w);
 /* False when rule mf_yaml_repairs[index] cannot change text [s, s+n): it lacks
  * every byte the rule repairs, or every kind of line it rewrites (the group driver

@@ -454,11 +454,16 @@ size_t mf_yaml_repair_misread_sure(mf_buf *text, const mf_profile *p, mf_warning
     return n;
 }
 
-/* The glued-comment check alone (yaml.block-header-comment), for a text a repair group
- * changed: a repair can make the quote a '#' is glued to a closing one (`- id:"` + ...
+/* The '#' checks of the misread pass, for a text a repair group changed: a repair can
+ * make a plain value whose ' #' sits inside quotes (yaml.quoted-hash: `steps: - name: tag
+ * "v1 # rc" and ship` is no plain value as written, yaml.inline-sequence-parent's
+ * `- name: tag "v1 # rc" and ship` is, and would load with the quoted phrase cut as a
+ * comment; run 10 entry e66c5e2d). And the glued-comment check (yaml.block-header-comment):
+ * a repair can make the quote a '#' is glued to a closing one (`- id:"` + ...
  * `text: "#Wh"`: yaml.colon-space's `id: "` opens a scalar the second quote closes), and
  * the text then loads without the later group that names it (run 8 entry 6fc8839a). */
-static const model_rule glued_rules[] = {{0, yr_fix_block_header_comment, "|>\"'+#", NULL, 0},
+static const model_rule glued_rules[] = {{0, yr_fix_quoted_hash, "\"'+#", NULL, 0},
+                                         {0, yr_fix_block_header_comment, "|>\"'+#", NULL, 0},
                                          {0, NULL, NULL, NULL, 0}};
 
 size_t mf_yaml_repair_glued_comments(mf_buf *text, const mf_profile *p, mf_warnings *w)

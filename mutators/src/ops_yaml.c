@@ -291,6 +291,20 @@ static bool block_item_dash_body(const mt_lines *ls, size_t j)
     return false;
 }
 
+/* Does the item of dash line d (no key) hold a '-' word (`- s - s`, `- src  - src`, `- a -`)?
+ * Moved up, `files_changed: - s - s` reads as the one item "s - s" as well as
+ * the inline list [s, s] yaml.inline-keys writes one item per line (its
+ * documented guess that each " - " starts an item): no rule can tell (run 10
+ * entries 313c7e2f, ce9937b1, ...). */
+static bool item_holds_dash_word(const mt_line *d)
+{
+    for (size_t k = d->body + 1; k < d->len; k++)
+        if (d->s[k] == '-' && (d->s[k - 1] == ' ' || d->s[k - 1] == '\t') &&
+            (k + 1 == d->len || d->s[k + 1] == ' ' || d->s[k + 1] == '\t' || d->s[k + 1] == '\r'))
+            return true;
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -306,6 +320,8 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (j < ls->n && ls->v[j].dash && !ls->v[j].key_len && item_reads_as_keys(&ls->v[j]))
         return false;
     if (j < ls->n && ls->v[j].dash && block_item_dash_body(ls, j))
+        return false;
+    if (j < ls->n && ls->v[j].dash && !ls->v[j].key_len && item_holds_dash_word(&ls->v[j]))
         return false;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
            !mt_line_block_indicator(&ls->v[j]) &&

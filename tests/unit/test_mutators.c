@@ -2158,6 +2158,35 @@ static void test_session10_misc_sites(void **state)
     assert_true(reordered && opened);
 }
 
+/* Session 8 run 10 (inline): yaml.inline-sequence-parent moves up no item without
+ * a key that holds a '-' word (`files_changed: - s - s` reads as ["s - s"] and as
+ * the list [s, s] yaml.inline-keys guesses: 313c7e2f, ce9937b1, ...); an item
+ * without one, or a keyed item whose value holds one, still moves */
+static void test_session10_inline_sites(void **state)
+{
+    (void)state;
+    static const char *const items[] = {"- s - s", "- src  - src", "- a -"};
+    for (size_t k = 0; k < sizeof items / sizeof *items; k++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                 "---\nfiles_changed:\n%s\nowner: a\n", items[k]);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "files_changed: -"));
+        free(raw);
+    }
+    char *raw = NULL;
+    static const char plain[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                                "---\nfiles_changed:\n- s-t\n- u\nowner: a\n";
+    contract_of(plain, &raw);
+    assert_non_null(strstr(raw, "files_changed: - s-t"));
+    free(raw);
+    static const char keyed[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                                "---\nsteps:\n- id: a - b\n  x: 1\n";
+    contract_of(keyed, &raw);
+    assert_non_null(strstr(raw, "steps: - id: a - b"));
+    free(raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2180,6 +2209,7 @@ int main(void)
         cmocka_unit_test(test_session9_cand_sites),
         cmocka_unit_test(test_session9_json_sites),
         cmocka_unit_test(test_session10_misc_sites),
+        cmocka_unit_test(test_session10_inline_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
