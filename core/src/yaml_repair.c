@@ -377,9 +377,9 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             return true; /* maybe a ' #' inside quotes (quoted-hash) */
         const char *bar = bars && i < e ? memchr(s + i, '|', e - i) : NULL;
         const char *gt = gts && i < e ? memchr(s + i, '>', e - i) : NULL;
-        if ((bar && bar > s + i && bar[-1] == ' ' && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
-            (gt && gt > s + i && gt[-1] == ' ' && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
-            return true; /* `key: |#text` (block-header-comment) */
+        if ((bar && (bar == s + i || bar[-1] == ' ') && yr_header_glued_comment(bar, (size_t)(s + e - bar))) ||
+            (gt && (gt == s + i || gt[-1] == ' ') && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
+            return true; /* `key: |#text`, a root `>#m` (block-header-comment) */
         for (const char *h = hash; h; h = memchr(h + 1, '#', (size_t)(s + e - h) - 1))
             if (h > s + i && (h[-1] == '"' || h[-1] == '\''))
                 return true; /* maybe `key: 'text'#more`, `["a"#b` (block-header-comment) */

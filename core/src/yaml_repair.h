@@ -333,7 +333,8 @@ bool yr_plain_start(const char *s, size_t n);
  * `2`), YAML reads the lines after it up to the first comment, document marker or key
  * line without a dash (an error there) as that scalar's text, `- x` lines too: mark[k]
  * is 1 for those lines, else 0 (mark: d->count bytes). No rule reads them as entries
- * (a quote written there would be text). */
+ * (a quote written there would be text). So are the deeper `- x` lines without a key
+ * after a key's or item's plain value (`p: o` + ` - x`: "o - x"), up to a comment. */
 void yr_root_plain_mark(const yr_doc *d, unsigned char *mark);
 
 /* ---- profile lookups (p may be NULL) ---- */

@@ -1125,12 +1125,20 @@ static size_t first_text(const yr_line *l)
     return k;
 }
 
-/* True when the text holds a quote right before a '#' (`"#`, `'#`). */
+/* True when the text holds a quote right before a '#' (`"#`, `'#`), or a block scalar
+ * header's indicator (`>#`, `|-#`, `|2+#`). */
 static bool quote_before_hash(const char *s, size_t n)
 {
-    for (const char *p = s; n > 1 && (p = memchr(p, '#', n - (size_t)(p - s))) != NULL; p++)
+    for (const char *p = s; n > 1 && (p = memchr(p, '#', n - (size_t)(p - s))) != NULL; p++) {
         if (p > s && (p[-1] == '"' || p[-1] == '\''))
             return true;
+        for (const char *h = p; h > s && h >= p - 3; h--) {
+            if (h[-1] == '|' || h[-1] == '>')
+                return true;
+            if (!strchr("123456789+-", h[-1]))
+                break;
+        }
+    }
     return false;
 }
 
@@ -1144,6 +1152,13 @@ static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_gl
     yr_put(o, " ", 1);
     yr_put(o, l->s + k, l->n - k);
     yr_endl(o, YR_EOL(l));
+    if (!g->flow && g->q != NO_QUOTE_START && (l->s[g->q] == '|' || l->s[g->q] == '>')) {
+        mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
+                        "Read '%.*s' right after the block scalar header '%.*s' as a comment, as YAML readers do "
+                        "(YAML 1.2 wants a blank before '#'): that text is not part of the value.",
+                        (int)(end - k), l->s + k, (int)(k - g->q), l->s + g->q);
+        return i + 1;
+    }
     mf_warnings_add(w, MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), yr_lineno(i),
                     "Read '%.*s' right after the quoted scalar %s%.*s%s as a comment, as YAML "
                     "readers do (YAML 1.2 wants a blank before '#'): that text is not part of the value.",
@@ -1177,11 +1192,15 @@ static void scan_glued_comments(const yr_doc *d, flow_glue **g)
         bool quoted = type == YAML_SCALAR_TOKEN &&
                       (tk.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
                        tk.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+        /* a block scalar's header with a '#' glued to it (a root `>#m`, `&a |-#x`): the
+         * scanner reads that '#' as a comment too (run 10 97b0a31e-r1a0e3111) */
+        bool block = type == YAML_SCALAR_TOKEN && (tk.data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
+                                                   tk.data.scalar.style == YAML_FOLDED_SCALAR_STYLE);
         size_t from = tk.start_mark.index, to = tk.end_mark.index;
         yaml_token_delete(&tk);
         if (type == YAML_STREAM_END_TOKEN)
             break;
-        if (!quoted || to < chars)
+        if (!(quoted || block) || to < chars)
             continue;
         size_t qs = NO_QUOTE_START; /* the opening quote's byte offset, when on the closing quote's line */
         while (chars < to && at < len) {
@@ -1194,17 +1213,25 @@ static void scan_glued_comments(const yr_doc *d, flow_glue **g)
         }
         if (chars == from)
             qs = at;
-        if (at >= len || t[at] != '#')
+        size_t hat = at; /* the glued '#' */
+        if (block) {
+            if (qs == NO_QUOTE_START || qs >= len || (t[qs] != '|' && t[qs] != '>'))
+                continue;
+            hat = qs + 1;
+            while (hat < len && hat <= qs + 2 && t[hat] && strchr("123456789+-", t[hat]))
+                hat++;
+        }
+        if (hat >= len || t[hat] != '#')
             continue;
-        while (line + 1 < d->count && (size_t)(d->l[line + 1].s - d->text) <= at)
+        while (line + 1 < d->count && (size_t)(d->l[line + 1].s - d->text) <= hat)
             line++;
         size_t ls = (size_t)(d->l[line].s - d->text);
-        if (at - ls >= d->l[line].n || (*g && (*g)[line].hash))
+        if (hat - ls >= d->l[line].n || (*g && (*g)[line].hash))
             continue;
         if (!*g && !(*g = calloc(d->count, sizeof **g)))
             break;
         (*g)[line] = (flow_glue){qs != NO_QUOTE_START && qs >= ls ? (uint32_t)(qs - ls) : NO_QUOTE_START,
-                                 (uint32_t)(at - ls) + 1, false};
+                                 (uint32_t)(hat - ls) + 1, false};
     }
     yaml_parser_delete(&ps);
 }

@@ -723,17 +723,21 @@ void yr_keyset_free(yr_keyset *k)
 void yr_root_plain_mark(const yr_doc *d, unsigned char *mark)
 {
     bool start = true, root = false; /* start: no content yet in this document */
+    size_t pcol = NO_PLAIN;          /* a key's or item's plain value goes on at lines deeper than this */
     for (size_t k = 0; k < d->count; k++) {
         const yr_line *l = &d->l[k];
         mark[k] = 0;
         if (l->flags & YR_CONT) {
             start = root = false;
+            if (!(l->flags & YR_PLAIN_CONT))
+                pcol = NO_PLAIN;
             continue;
         }
         if (l->flags & YR_INERT) {
             if (mf_line_blank((mf_line){l->s, l->n}))
                 continue;
             root = false; /* a comment ends the scalar; a marker starts a new document */
+            pcol = NO_PLAIN;
             start = start || (l->n >= 3 && memcmp(l->s, "---", 3) == 0);
             continue;
         }
@@ -742,6 +746,21 @@ void yr_root_plain_mark(const yr_doc *d, unsigned char *mark)
             mark[k] = 1;
             continue;
         }
+        /* `p: o` + ` - "" 4`: a deeper dash line without a key after a key's (or item's)
+         * plain value is that value's text, as YAML reads it ("o - \"\" 4"); a rule that
+         * quoted it there wrote its quotes and escapes into the value (run 10 fe8908c4,
+         * 79187e2f-rd293974f). A key line there is an error of the load: rules judge it. */
+        if (pcol != NO_PLAIN && !e.key && e.dashes && e.indent > pcol) {
+            mark[k] = 1;
+            if (yr_value_end(l, &e, false) < e.end)
+                pcol = NO_PLAIN; /* a comment ends the scalar */
+            start = false;
+            continue;
+        }
+        pcol = NO_PLAIN;
+        if (yr_entry_valued(&e) && e.val < e.end && yr_plain_start(l->s + e.val, e.end - e.val) &&
+            yr_value_end(l, &e, false) == e.end)
+            pcol = e.key ? e.key_s : e.dash;
         root = start && !e.key && !e.dashes && yr_plain_start(l->s + e.content, e.end - e.content);
         start = false;
     }

@@ -507,10 +507,16 @@ static void blank_yaml_syntax(char *s, size_t n)
         else if ((c == '|' || c == '>') && (i == 0 || strchr(" \t:-\n", s[i - 1])) && ends_as_header(s, n, i))
             for (size_t k = i + 1; k < n && k <= i + 2 && strchr("123456789+-", s[k]) && s[k]; k++)
                 s[k] = ' '; /* a block header's indentation and chomping indicators: syntax */
-        else if ((c == '!' || c == '&' || c == '*') && (i == 0 || strchr(" \t:[{,-\n", s[i - 1])) && i + 1 < n &&
-                 s[i + 1] != ' ')
+        else if ((c == '!' || c == '&' || c == '*') && quote_opens(i ? s[i - 1] : '\n', pnb, i > 1 ? s[i - 2] : '\n') &&
+                 i + 1 < n && s[i + 1] != ' ') {
+            /* a property or an alias starts a node, as a quoted scalar does: inside a plain
+             * scalar (`+ *: "\x0b:"`, key '+ *') it is text, and blanking it took the key's
+             * ':' along, so the value's quote opened nothing (run 10 5292483c-rbf8b2d67).
+             * After a property the next node still starts there (`&a "v"`, `!t &a x`). */
             while (i < n && s[i] != ' ' && s[i] != '\n')
                 s[i++] = ' ';
+            nb = pnb;
+        }
         if (i < n && s[i] == '\n')
             q = 0;
     }
@@ -559,6 +565,11 @@ static void blank_preview(char *s, size_t n, const char *o, size_t pl)
     while (pl > 0 && pre[pl - 1] == ' ')
         pl--;
     for (size_t i = 0; pl && i < n; i++) {
+        /* a value's start begins no word of the text midway: the warning's preview may hold a
+         * '"' of its own ("000"e 0ee..." quotes the line 000"e 0ee...), and its tail alone
+         * ('e 0ee...') then matched inside 'p:0e 0ee...' (run 10 b1165c70) */
+        if (i > 0 && word_char((unsigned char)pre[0]) && word_char((unsigned char)s[i - 1]))
+            continue;
         size_t e = preview_match(s, n, i, pre, pl);
         if (e)
             for (; i < e || (i < n && s[i] != '\n'); i++)

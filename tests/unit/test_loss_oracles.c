@@ -572,6 +572,32 @@ static void test_session9_yaml2_escaped_line_break(void **state)
     assert_non_null(strstr(v.detail, "Constitutionprofihap"));
 }
 
+/* Session 8 run 10 (raw): an alias-looking '*' inside a plain key ('+ *') is text, not an
+ * alias: blanking it took the key's ':' along, so the value's quote opened nothing and its
+ * \x0b escape read as the word 'x0b' (5292483c-rbf8b2d67); a real alias and properties
+ * before a quoted value stay syntax. A warning's preview holding a '"' of its own is
+ * no value start inside a word: its tail matched in 'p:0e ...' (b1165c70). */
+static void test_session10_raw_syntax_and_previews(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    if (run(mf_oracle_conservation, "generic_yaml", "+ *: \"\\x0b:\"\n", "{\"+ *\":\"\\u000b:\"}", &v))
+        fail_msg("'*' inside a plain key: %s", v.detail);
+    if (run(mf_oracle_conservation, "generic_yaml", "a: &x \"\\x0bv\"\nb: *x\nc: !t &y 'w'\n",
+            "{\"a\":\"\\u000bv\",\"b\":\"\\u000bv\",\"c\":\"w\"}", &v))
+        fail_msg("properties and aliases: %s", v.detail);
+    /* text after a '*' in a plain scalar is data */
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "k: a *lost\n", "{\"k\":\"a\"}", &v), 1);
+    const char *text = "p:0e 0ee00000000000";
+    mf_result *r = fake(text, "\"p:0e 0ee00000000000\"");
+    mf_warnings_add(&r->warnings, "cand.leading-prose", 1,
+                    "Dropped the leading prose line \"000000000000000000000000000\"e 0ee00000000000...\" (line 1): it reads as a sentence, not as a key.");
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("a preview's tail inside a word: %s", v.detail);
+    mf_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -591,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_session8_yaml1_single_quoted_dq),
         cmocka_unit_test(test_session9_yaml1_nel_break),
         cmocka_unit_test(test_session9_yaml2_escaped_line_break),
+        cmocka_unit_test(test_session10_raw_syntax_and_previews),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
