@@ -134,6 +134,10 @@ int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
                  json_t **out, mf_error *err);
 /* Core-schema type of a plain scalar's text (new reference; a string when nothing else fits); s must be valid UTF-8. */
 json_t *mf_yaml_plain_value(const char *s, size_t n);
+/* Does the line text [s, s+n) (after its indentation) read as a block entry, `- ...`, `-` or a
+ * one-word key, so that a quoted scalar running over it at or left of its collection's column
+ * is no YAML 1.2 (yaml-test-suite QB6E)? */
+bool mf_yaml_entry_shaped(const char *s, size_t n);
 
 /* ---- YAML structural repairs (yaml_repair*.c) ---- */
 /* A text rule rewrites `in` into `out` (always writes the whole text) and

@@ -549,11 +549,9 @@ static size_t line_start(loader *L, size_t line)
     return L->cur_off;
 }
 
-/* Does the line [s, s+n) (of a quoted scalar: the last one ends at the closing
- * quote) read as a block entry: `- ...`, `-`, or a one-word key, `key: ...` /
- * `key:`? Words before a colon (`ich database: Postgres or SQLite?`) are the
- * value's prose more likely than a key. */
-static bool entry_shaped(const char *s, size_t n)
+/* Words before a colon (`ich database: Postgres or SQLite?`) are the value's prose
+ * more likely than a key: only a one-word key reads as an entry. */
+bool mf_yaml_entry_shaped(const char *s, size_t n)
 {
     if (n && s[0] == '-')
         return n == 1 || s[1] == ' ';
@@ -596,7 +594,7 @@ static int quoted_lines(loader *L, const yaml_event_t *e)
                     break;
                 }
             }
-        if (entry_shaped(L->text + a + ind, z - a - ind)) {
+        if (mf_yaml_entry_shaped(L->text + a + ind, z - a - ind)) {
             L->line = (int)ln + 1;
             L->col = (int)ind + 1;
             return fail(L, "%s", "a quoted value runs over this line, which reads as an entry at or left of the "

@@ -581,21 +581,6 @@ static bool q_closes_at_line_end(const yr_doc *d, size_t i, char q)
     return false;
 }
 
-/* Does a later line read as a block entry at or left of col, as the loader's QB6E
- * check reads one (yaml_load.c entry_shaped: `- ...`, `-`, or a one-word key)?
- * [s, s+n) is the line's text after its indentation. */
-static bool q_entry_shaped(const char *s, size_t n)
-{
-    if (n && s[0] == '-')
-        return n == 1 || s[1] == ' ';
-    if (!n || strchr("#\"'", s[0]))
-        return false;
-    for (size_t i = 1; i < n && s[i] != ' '; i++)
-        if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' '))
-            return true;
-    return false;
-}
-
 /* True when YAML's own reading of the value quoted with q opened on line i, a
  * block entry whose collection sits at col, loads: the first quote after that
  * line closes it as the last character of its line (q_closes_at_line_end), and
@@ -619,7 +604,7 @@ static bool q_reading_loads(const yr_doc *d, size_t i, size_t col, char q)
                 break;
             }
         }
-        if (ind <= col && ind < z && q_entry_shaped(l->s + ind, z - ind))
+        if (ind <= col && ind < z && mf_yaml_entry_shaped(l->s + ind, z - ind))
             return false;
         if (closes)
             return true;
