@@ -98,6 +98,9 @@ bool mt_has_fence(const mf_op_ctx *ctx);
 bool mt_key_repeated(const char *text, size_t len, size_t off);
 /* Replace bytes [a, b) of the text with repl (n bytes). 1 applied, -1 OOM. */
 int mt_splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n);
+/* The number of a question id as norm.question-id reads it (Q01, q1, Q1, 1, "Question 3"),
+ * or -1 for another shape (ops_norm.c). */
+long mt_qid_number(const char *v);
 
 /* ---- JSON token view ---- */
 typedef enum { JT_STR, JT_KEY, JT_NUM, JT_LIT, JT_OPEN, JT_CLOSE, JT_COMMA, JT_COLON } mt_jkind;

@@ -787,23 +787,9 @@ static int phase_rank(const mt_lines *ls, size_t d, size_t end)
  * that normalization, so two spellings of one number are one id. */
 static void question_id_key(const char *v, char *out, size_t cap)
 {
-    size_t n = strlen(v), i = 0;
-    while (i < n && v[i] == ' ')
-        i++;
-    while (n > i && v[n - 1] == ' ')
-        n--;
-    if (n - i >= 8 && !strncasecmp(v + i, "question", 8))
-        i += 8;
-    else if (i < n && (v[i] == 'q' || v[i] == 'Q'))
-        i++;
-    while (i < n && strchr("-_ #", v[i]))
-        i++;
-    size_t d = i;
-    long long num = 0;
-    while (d < n && d - i < 15 && v[d] >= '0' && v[d] <= '9')
-        num = num * 10 + (v[d++] - '0');
-    if (d > i && d == n)
-        snprintf(out, cap, "Q%02lld", num);
+    long num = mt_qid_number(v);
+    if (num >= 0)
+        snprintf(out, cap, "Q%02ld", num);
     else
         snprintf(out, cap, "%s", v);
 }

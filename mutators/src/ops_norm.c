@@ -599,7 +599,7 @@ static bool id_line_after(const mf_op_ctx *ctx, size_t key_off, size_t off)
 /* The number of a question id as norm.question-id reads it (Q01, q1, Q1, 1,
  * "Question 3"), or -1 for another shape: renumbering takes the maximum over
  * every spelling, so a q3 before the last question raises it (run 9). */
-static long qid_number(const char *v)
+long mt_qid_number(const char *v)
 {
     size_t n = strlen(v), i = 0;
     while (i < n && isspace((unsigned char)v[i]))
@@ -629,7 +629,7 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
     size_t first = s.n, last = s.n, count = 0;
     long max_other = 0, last_num = -1;
     for (size_t i = 0; i < s.n; i++) {
-        long num = key_is(ctx, &s.v[i], "id") ? qid_number(s.v[i].val) : -1;
+        long num = key_is(ctx, &s.v[i], "id") ? mt_qid_number(s.v[i].val) : -1;
         if (num < 0 || !question_id_site(ctx, s.v[i].key_off))
             continue;
         if (first == s.n)
