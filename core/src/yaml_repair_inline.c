@@ -1251,26 +1251,29 @@ static bool bare_key(const yr_line *l, const yr_entry *e)
     return e->key && (e->val >= e->end || l->s[e->val] == '#');
 }
 
-/* The whitelisted children when line l is a bare parent key (nothing but a
- * comment after ':'), else the children the text nests under a key of that
- * name elsewhere (learned, or NULL). */
+/* The canonical name of key [k, k+n) under the profile's key aliasing, or NULL. */
+static const char *alias_canonical(const mf_profile *p, const char *k, size_t n)
+{
+    if (!p || !p->key_map || n == 0 || n >= 128)
+        return NULL;
+    char raw[128];
+    memcpy(raw, k, n);
+    raw[n] = '\0';
+    return mf_norm_key_canonical(p->key_map, raw);
+}
+
 /* The whitelisted children of parent key [k, k+n): its own, or its canonical name's when it is
  * one of the profile's aliases (`Sourceprd:` for source_prd, run 9 17cb68f8); NULL when none. */
 static const json_t *whitelisted_children(const mf_profile *p, const char *k, size_t n)
 {
     const json_t *kids = p ? yr_children_of(p, k, n) : NULL;
-    if (kids || !p || !p->key_map || n == 0 || n >= 128)
-        return kids;
-    char raw[128];
-    memcpy(raw, k, n);
-    raw[n] = '\0';
-    char *nk = mf_key_normalize(raw);
-    const char *canon = nk ? json_string_value(json_object_get(p->key_map, nk)) : NULL;
-    kids = canon ? yr_children_of(p, canon, strlen(canon)) : NULL;
-    free(nk);
-    return kids;
+    const char *canon = kids ? NULL : alias_canonical(p, k, n);
+    return canon ? yr_children_of(p, canon, strlen(canon)) : kids;
 }
 
+/* The whitelisted children when line l is a bare parent key (nothing but a
+ * comment after ':'), else the children the text nests under a key of that
+ * name elsewhere (learned, or NULL). */
 static const json_t *bare_parent(const mf_profile *p, const yr_line *l, const yr_entry *e, const json_t *learned)
 {
     if (!bare_key(l, e))
@@ -1428,16 +1431,8 @@ static bool child_named(const mf_profile *p, const char *key, size_t kn, const j
 {
     if (yr_list_has(kids, key, kn))
         return true;
-    if (!p || !p->key_map || kn >= 128)
-        return false;
-    char raw[128];
-    memcpy(raw, key, kn);
-    raw[kn] = '\0';
-    char *nk = mf_key_normalize(raw);
-    const char *canon = nk ? json_string_value(json_object_get(p->key_map, nk)) : NULL;
-    bool kid = canon && yr_list_has(kids, canon, strlen(canon));
-    free(nk);
-    return kid;
+    const char *canon = alias_canonical(p, key, kn);
+    return canon && yr_list_has(kids, canon, strlen(canon));
 }
 
 size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)

@@ -86,6 +86,18 @@ static bool cr_parts_are_text(const yr_line *l, size_t val)
 typedef struct { uint32_t q, hash; bool flow; } flow_glue;
 static size_t put_flow_glued(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w);
 
+/* Line i as written, or with its glued comment split off when g names one (then 1, a change). */
+static size_t put_as_is(yr_out *o, const yr_doc *d, size_t i, const flow_glue *g, mf_warnings *w)
+{
+    if (!g) {
+        yr_put_line(o, &d->l[i]);
+        return 0;
+    }
+    put_flow_glued(o, d, i, g, w);
+    yr_flush(o);
+    return 1;
+}
+
 /* yr_run_line_rule; where g (one per line, may be NULL) names a glued comment in a flow
  * line, that line is written by put_flow_glued instead of fn. */
 static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w, yr_line_fix fn,
@@ -114,13 +126,7 @@ static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
          * line of a multi-line quoted scalar, a document marker's line): that line alone */
         bool glued_text = g && g[i].hash && !(d->cr && memchr(l->s, '\r', l->n));
         if (yr_skip_line(&sk, l) || root[i]) { /* root[i]: text of a root plain scalar */
-            if (glued_text) {
-                put_flow_glued(&o, d, i, &g[i], w);
-                changes++;
-                yr_flush(&o);
-            } else {
-                yr_put_line(&o, l);
-            }
+            changes += put_as_is(&o, d, i, glued_text ? &g[i] : NULL, w);
             continue;
         }
         if (hdr != NO_HEADER && !mf_line_blank((mf_line){l->s, l->n})) {
@@ -136,13 +142,7 @@ static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
                 hdr = NO_HEADER;
         }
         if (l->flags & YR_INERT) {
-            if (glued_text) {
-                put_flow_glued(&o, d, i, &g[i], w);
-                changes++;
-                yr_flush(&o);
-            } else {
-                yr_put_line(&o, l);
-            }
+            changes += put_as_is(&o, d, i, glued_text ? &g[i] : NULL, w);
             continue;
         }
         if (l->flags & YR_OPENS_BLOCK) {

@@ -211,10 +211,10 @@ static bool other_key_header(const char *s, size_t n)
     return k == n || s[k] == '#';
 }
 
-/* Does a quoted scalar opened with q stay open past [s, s+n) (from the
- * start of the text after its opening quote)? Double quotes escape with a
- * backslash, single quotes by doubling. */
-static bool quote_open_after(const char *s, size_t n, char q)
+/* Offset in [s, s+n) (from the start of the text after its opening quote) of
+ * the quote that closes a quoted scalar opened with q, or n when it stays open.
+ * Double quotes escape with a backslash, single quotes by doubling. */
+static size_t quote_close_at(const char *s, size_t n, char q)
 {
     for (size_t i = 0; i < n; i++) {
         if (q == '"' && s[i] == '\\')
@@ -222,9 +222,14 @@ static bool quote_open_after(const char *s, size_t n, char q)
         else if (s[i] == q && q == '\'' && i + 1 < n && s[i + 1] == '\'')
             i++;
         else if (s[i] == q)
-            return false;
+            return i;
     }
-    return true;
+    return n;
+}
+
+static bool quote_open_after(const char *s, size_t n, char q)
+{
+    return quote_close_at(s, n, q) == n;
 }
 
 /* Does a later line [s, s+n) of a quoted scalar opened with q, at or left of
@@ -232,20 +237,11 @@ static bool quote_open_after(const char *s, size_t n, char q)
  * one-word key `key: x` / `key:`; on the line that closes the quote, only the
  * text before the quote counts)? Core does not read such a line as the
  * value's: its loader fails there (YAML 1.2, yaml-test-suite QB6E,
- * core/src/yaml_load.c entry_shaped), and yaml.unclosed-quote closes the
+ * core/src/yaml_load.c mf_yaml_entry_shaped), and yaml.unclosed-quote closes the
  * quote before it (at the end of its own line when that line comes next). */
 static bool quote_entry_line(const char *s, size_t n, char q)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (q == '"' && s[i] == '\\') {
-            i++;
-        } else if (s[i] == q && q == '\'' && i + 1 < n && s[i + 1] == '\'') {
-            i++;
-        } else if (s[i] == q) {
-            n = i;
-            break;
-        }
-    }
+    n = quote_close_at(s, n, q);
     if (n && s[0] == '-')
         return n == 1 || s[1] == ' ';
     if (!n || strchr("#\"'", s[0]))
@@ -264,18 +260,12 @@ static bool quote_entry_line(const char *s, size_t n, char q)
  * left open, and the rule closes it. */
 static bool quote_closes_at_line_end(const char *s, size_t n, char q)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (q == '"' && s[i] == '\\') {
-            i++;
-        } else if (s[i] == q && q == '\'' && i + 1 < n && s[i + 1] == '\'') {
-            i++;
-        } else if (s[i] == q) {
-            for (i++; i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r');)
-                i++;
-            return i == n || s[i] == '\n' || s[i] == '#';
-        }
-    }
-    return false;
+    size_t i = quote_close_at(s, n, q);
+    if (i == n)
+        return false;
+    for (i++; i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r');)
+        i++;
+    return i == n || s[i] == '\n' || s[i] == '#';
 }
 
 int mt_lines_scan(const char *text, size_t len, mt_lines *out)
