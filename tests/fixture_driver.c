@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "internal.h"
+#include "malform/oracles.h"
 
 static int passed, failed;
 
@@ -117,6 +118,24 @@ static bool check_text_rule_twice(const char *what, const char *rule, const char
     return true;
 }
 
+/* A fixture whose input a strict load already reads (as another value than
+ * the fixture's) shows its rule rewriting valid text: the rule must say so
+ * (mf_rule_reads_valid_text), for the fuzz oracles keep a valid text as
+ * written unless such a rule names it. */
+static void check_valid_text(const char *what, const char *rule, const char *in, size_t len, const mf_profile *p,
+                             const json_t *want)
+{
+    json_t *t = NULL;
+    mf_verdict v;
+    if (!mf_rule_reads_valid_text(rule) && mf_oracle_truth(p, in, len, &t, &v) == 0 && !json_equal(t, want)) {
+        char *ts = json_dumps(t, JSON_COMPACT | JSON_ENCODE_ANY);
+        fail(what, "the input is strictly valid (it loads as %s) and the rule rewrites it, but "
+             "mf_rule_reads_valid_text does not list the rule", ts);
+        free(ts);
+    }
+    json_decref(t);
+}
+
 static void run_case(const char *rule, const char *dir, const char *base)
 {
     char path[4096], what[1024];
@@ -172,8 +191,8 @@ static void run_case(const char *rule, const char *dir, const char *base)
             fail(what, "no warning from rule %s", rule), printf("  got %s\n", d);
         } else if (expect_no_rule && mf_warnings_has(&r->warnings, rule)) {
             fail(what, "rule %s fired but must not", rule), printf("  got %s\n", d);
-        } else if (check_idempotent(what, p, &o, r->value)) {
-            check_text_rule_twice(what, rule, in, len, p);
+        } else if (check_idempotent(what, p, &o, r->value) && check_text_rule_twice(what, rule, in, len, p)) {
+            check_valid_text(what, rule, in, len, p, want);
         }
         json_decref(want);
     }

@@ -77,6 +77,12 @@ extern const mf_rule mf_rules[MF_RULE_COUNT];
 #define RULE(cname, id, section, description) extern const char mf_rule_id_##cname[];
 #include "rules.def"
 #undef RULE
+/* May rule id rewrite a text that a strict YAML/JSON load already accepts
+ * (a slip that happens to parse: `-key: v`, prose read as a key, every
+ * normalization)? Every other rule acts only on text a strict load refuses,
+ * so a valid text it names is kept as written (tests/fixture_driver.c checks
+ * the list against the rule fixtures). */
+bool mf_rule_reads_valid_text(const char *id);
 
 /* ---- prompt echo (echo.c) ---- */
 /* True (and err filled as PROMPT_ECHO, tier 1) when raw is the model's prompt echoed back. */

@@ -1,5 +1,6 @@
 /* rules.c - the rule registry: rules.def as a table, in its stable order. */
 #include <stdbool.h>
+#include <string.h>
 #include "internal.h"
 
 #define RULE(cname, id, section, description) const char mf_rule_id_##cname[] = id;
@@ -40,4 +41,24 @@ const mf_rule *mf_rules_find(const char *id)
         if (same_id(mf_rules[i].id, id))
             return &mf_rules[i];
     return NULL;
+}
+
+/* The rules outside the normalization stages that rewrite strictly valid
+ * text (each has a fixture showing it). */
+static const char *const valid_text_rules[] = {
+    MF_RULE_ID(CAND_LEADING_PROSE),   MF_RULE_ID(CAND_TRAILING_PROSE), MF_RULE_ID(CAND_JSON_BALANCED),
+    MF_RULE_ID(YAML_NESTED_CHILDREN), MF_RULE_ID(YAML_COLON_SPACE),    MF_RULE_ID(YAML_DASH_SPACE),
+    MF_RULE_ID(YAML_DUPLICATE_KEY),   MF_RULE_ID(YAML_ITEM_COLON),     MF_RULE_ID(YAML_QUOTED_HASH),
+};
+
+bool mf_rule_reads_valid_text(const char *id)
+{
+    if (!id)
+        return false;
+    if (!strncmp(id, "norm.", 5) || !strncmp(id, "schema.", 7))
+        return true;
+    for (size_t i = 0; i < sizeof valid_text_rules / sizeof *valid_text_rules; i++)
+        if (same_id(valid_text_rules[i], id))
+            return true;
+    return false;
 }

@@ -157,6 +157,9 @@ int cmd_check(int argc, char **argv)
         printf("value diff vs ground truth: %s\n%s", d && *d ? "" : "none", d ? d : "");
         free(d);
     }
+    if (k.valid_render)
+        printf("valid render: the damaged text loads strictly as the value core gave; it is kept as written, "
+               "so the difference is the ops' (a site an op should not damage), not the pipeline's\n");
     printf("oracles:\n");
     for (int i = 0; i < MF_ORACLE_COUNT; i++)
         printf("  %-13s %s%s%s\n", mf_oracle_name((mf_oracle_id)i),

@@ -98,6 +98,10 @@ int cmd_fuzz(int argc, char **argv)
     printf("malform fuzz: %lld execs in %.0fs (%.0f/s), %zu rules fired, %zu distinct failures -> %s/stats.json\n",
            (long long)execs, secs, secs > 0 ? (double)execs / secs : 0,
            json_object_size(json_object_get(doc, "rules_fired")), nf, o.workdir);
+    json_int_t vr = json_integer_value(json_object_get(doc, "valid_renders"));
+    if (vr)
+        printf("malform fuzz: %lld execs were valid renders (an op's damage loaded strictly as another value, which "
+               "core kept as written): judged no failure; see `malform check` on such a case\n", (long long)vr);
     json_decref(doc);
     return nf ? 1 : 0;
 }

@@ -29,6 +29,8 @@ typedef struct {
     mf_result *result;
     mf_verdict v[MF_ORACLE_COUNT];
     int failed;                 /* failed oracles (incl. a dirty clean artifact when strict) */
+    bool valid_render;          /* the ops' damage rendered another strictly valid text, which core read as
+                                   written: the ops' mistake, not the pipeline's (check.c valid_render) */
     char *ops;                  /* applied op ids, comma-separated, or "-" */
     char *rules;                /* fired rule ids, comma-separated, or "-" */
     char *meta_ops;             /* raw mode: the metamorphic variant's op, NULL when none was built */

@@ -22,7 +22,7 @@ static struct {
     unsigned long long *rules;     /* per mf_rules_at index */
     unsigned long long *ops;       /* per mf_ops_at index */
     unsigned long long verdicts[MF_ORACLE_COUNT][2];
-    unsigned long long findings, known_findings, repeat_findings;
+    unsigned long long findings, known_findings, repeat_findings, valid_renders;
     time_t last;
     bool init;
 } S;
@@ -75,6 +75,7 @@ void mf_stats_record(const mf_check *k)
                         S.ops[j]++;
                         break;
                     }
+    S.valid_renders += k->valid_render;
     for (int i = 0; i < MF_ORACLE_COUNT; i++)
         if (k->v[i].ran)
             S.verdicts[i][k->v[i].failed]++;
@@ -102,6 +103,7 @@ void mf_stats_dump(void)
     json_object_set_new(o, "findings", json_integer((json_int_t)S.findings));
     json_object_set_new(o, "known_findings", json_integer((json_int_t)S.known_findings));
     json_object_set_new(o, "repeat_findings", json_integer((json_int_t)S.repeat_findings));
+    json_object_set_new(o, "valid_renders", json_integer((json_int_t)S.valid_renders));
     json_object_set_new(o, "rules_fired", rules);
     json_object_set_new(o, "ops_applied", ops);
     json_object_set_new(o, "verdicts", ver);

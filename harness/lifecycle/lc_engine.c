@@ -345,6 +345,7 @@ static unsigned long long merge_stats(fz *z, json_t *doc)
     json_object_set(doc, "verdicts", json_object_get(acc, "verdicts"));
     json_object_set_new(doc, "known_findings", json_integer(json_integer_value(json_object_get(acc, "known_findings"))));
     json_object_set_new(doc, "findings_recorded", json_integer(json_integer_value(json_object_get(acc, "findings"))));
+    json_object_set_new(doc, "valid_renders", json_integer(json_integer_value(json_object_get(acc, "valid_renders"))));
     unsigned long long execs = (unsigned long long)json_integer_value(json_object_get(acc, "execs"));
     json_decref(acc);
     return execs;

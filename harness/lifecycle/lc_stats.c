@@ -24,7 +24,8 @@ static void sum_into(json_t *acc, const char *key, const json_t *v)
 
 void mf_lc_stats_add(json_t *acc, const json_t *doc)
 {
-    static const char *const keys[] = {"execs", "rules_fired", "ops_applied", "verdicts", "known_findings", "findings"};
+    static const char *const keys[] = {"execs", "rules_fired", "ops_applied", "verdicts", "known_findings", "findings",
+                                       "valid_renders"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         const json_t *v = json_object_get(doc, keys[i]);
         if (v)
