@@ -329,8 +329,10 @@ static bool drifted_item_with_props(const yr_doc *d, size_t i, const yr_entry *e
 }
 
 /* Is line i a continuation line of the plain value of an identifier key
- * (`schema_version: 1` + ` Etle:tixamp`)? A glued `- id:Q01` above is no
- * such key: its deeper lines are its properties. */
+ * (`schema_version: 1` + ` Etle:tixamp`) or of a plain list item (`- A` +
+ * `    role:wrev`, the string "A role:wrev": an item that is a string has no
+ * properties, run 11 9e1f11d6)? A glued `- id:Q01` above is no such item:
+ * its deeper lines are its properties. */
 static bool plain_value_cont(const yr_doc *d, size_t i)
 {
     if (!(d->l[i].flags & YR_PLAIN_CONT))
@@ -340,8 +342,11 @@ static bool plain_value_cont(const yr_doc *d, size_t i)
         k--;
     if (d->l[k].flags & (YR_PLAIN_CONT | YR_INERT | YR_CONT))
         return false;
+    const yr_line *h = &d->l[k];
     yr_entry e = yr_entry_at(d, k);
-    return e.key && e.val < e.end && yr_is_ident(d->l[k].s + e.key_s, e.key_e - e.key_s);
+    if (!e.key)
+        return e.dashes && e.content < e.end && !missing_space_colon(h->s, e.end, e.content);
+    return e.val < e.end && yr_is_ident(h->s + e.key_s, e.key_e - e.key_s);
 }
 
 /* Does the plain scalar of item line i (`- id:Q02`) go on over a text line at or

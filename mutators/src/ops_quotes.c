@@ -117,6 +117,16 @@ static bool ident_key(const char *s, size_t n)
     return parts < 2;
 }
 
+/* Does line l hold a list item after its key or dash (`tips: - A`, `- - A`)? */
+static bool holds_inline_item(const mt_line *l)
+{
+    const char *v = l->s + l->body;
+    size_t n = l->len - l->body;
+    if (l->key_len)
+        n = mt_line_value(l, &v);
+    return n && v[0] == '-' && (n == 1 || v[1] == ' ' || v[1] == '\t');
+}
+
 int mt_op_yaml_item_colon(mf_op_ctx *ctx)
 {
     if (!mt_is_yaml(ctx))
@@ -152,6 +162,19 @@ int mt_op_yaml_item_colon(mf_op_ctx *ctx)
                 const mt_line *s = &ls.v[j];
                 if (s->blank || s->comment)
                     continue;
+                /* a dash glued to its item (`-name: A`, yaml.dash-space's damage, an op
+                 * applied before this one) is a sibling item too, and may be a mapping,
+                 * which makes the rule read this item as one (run 11 f1b6aef9) */
+                if (s->indent == l->indent && !s->dash && s->s[s->indent] == '-') {
+                    ok = false;
+                    break;
+                }
+                /* so is an item on the list's parent line (`tips: - name: A`,
+                 * yaml.inline-sequence-parent's damage) */
+                if (s->indent < l->indent && dir < 0 && holds_inline_item(s)) {
+                    ok = false;
+                    break;
+                }
                 if (s->indent < l->indent || (s->indent == l->indent && !s->dash))
                     break;
                 if (s->indent > l->indent || s->block_body) {

@@ -3,6 +3,7 @@
  * short list and moves on. Exact: yaml.unclosed-flow appends the closers
  * still open when the next line starts a new element. Not on the text's last
  * content line (the rule leaves that one: it may be a truncation). */
+#include <stdlib.h>
 #include <string.h>
 #include "mut_internal.h"
 
@@ -65,51 +66,62 @@ static bool plain_start(const char *v, size_t n)
     return n && !strchr("\"'[]{}|>&*!%@`#", v[0]) && !(v[0] == '-' && (n == 1 || v[1] == ' '));
 }
 
-/* Does line i continue a multi-line plain scalar begun above it? Its text
- * starts on the entry line above the text lines before i (its value, or the
- * first of those lines when the entry has none), and every line deeper than
- * the entry's column (its key's, or its dash's) is more of it, a `- [3, 4]`
- * line too: `matrix:` + `   2` + `  - [3, 4]` is "2 - [3, 4]", and so is
- * `matrix: 2` + `  - [3, 4]` (regression 5e4327db-rf7c57fe1). */
-static bool continues_plain(const mt_lines *ls, size_t i)
+/* The value of entry line o (its key's, or its item's text after the dash) and its
+ * length; 0 when it has none. */
+static size_t entry_value(const mt_line *o, const char **v)
 {
-    const mt_line *l = &ls->v[i], *first = NULL;
-    size_t k = i;
-    while (k-- > 0) {
-        const mt_line *o = &ls->v[k];
+    if (o->key_len)
+        return mt_line_value(o, v);
+    *v = o->s + o->body;
+    size_t n = o->len - o->body;
+    while (n && ((*v)[n - 1] == ' ' || (*v)[n - 1] == '\r'))
+        n--;
+    return n;
+}
+
+/* Marks in cont[] the lines that continue a multi-line plain scalar begun above
+ * them. Its text starts on an entry line (its value, or the next text line when
+ * the entry has none), and every later line deeper than the entry's column (its
+ * key's, or its dash's) without a key is more of it, an item line too:
+ * `matrix:` + `   2` + `  - [3, 4]` is "2 - [3, 4]", and so is `matrix: 2` +
+ * `  - [3, 4]` (regression 5e4327db-rf7c57fe1), `matrix: g` + `  - [1, 2~` +
+ * `  - [3, 4]` (5e4327db-r6f4bdae1) and `- g` + `    - x [1` + `    - [3, 4]`.
+ * A comment line, a block scalar or any other line ends it. */
+static void mark_plain_cont(const mt_lines *ls, bool *cont)
+{
+    const size_t none = (size_t)-1;
+    size_t open_col = none, empty_col = none; /* the entry of the open scalar; of an entry with no value */
+    for (size_t i = 0; i < ls->n; i++) {
+        const mt_line *o = &ls->v[i];
+        cont[i] = false;
         if (o->blank)
             continue;
-        if (o->comment || o->block_body)
-            return false;
-        if (o->key_len || o->dash) {
+        bool entry = o->key_len || o->dash;
+        if (o->comment || o->block_body) {
+            open_col = empty_col = none;
+        } else if (open_col != none && !o->key_len && o->indent > open_col) {
+            cont[i] = true;
+        } else if (!entry) {
+            bool starts = empty_col != none && o->indent > empty_col &&
+                          plain_start(o->s + o->indent, o->len - o->indent);
+            open_col = starts ? empty_col : none;
+            empty_col = none;
+        } else {
             const char *v;
-            size_t n, col = o->key_len ? o->body : o->indent;
-            if (o->key_len) {
-                n = mt_line_value(o, &v);
-            } else {
-                v = o->s + o->body;
-                n = o->len - o->body;
-                while (n && (v[n - 1] == ' ' || v[n - 1] == '\r'))
-                    n--;
-            }
-            if (!n && first) { /* no value on the entry line: the text starts on the next one */
-                v = first->s + first->indent;
-                n = first->len - first->indent;
-            }
-            return n && plain_start(v, n) && l->indent > col;
+            size_t n = entry_value(o, &v), col = o->key_len ? o->body : o->indent;
+            open_col = n && plain_start(v, n) ? col : none;
+            empty_col = n ? none : col;
         }
-        first = o; /* a text line: more of the scalar, or its first line */
     }
-    return false;
 }
 
 /* Line i holds such a value and the next content line starts a new element
  * for the rule: a list item, or a key at or left of line i's key column. */
-static bool site(const mt_lines *ls, size_t i)
+static bool site(const mt_lines *ls, const bool *cont, size_t i)
 {
     const mt_line *l = &ls->v[i];
     const char *v;
-    if (l->block_body || l->comment || !flow_value(l, &v) || !element_line(ls, i) || continues_plain(ls, i))
+    if (l->block_body || l->comment || cont[i] || !flow_value(l, &v) || !element_line(ls, i))
         return false;
     size_t j = i + 1;
     while (j < ls->n && (ls->v[j].blank || ls->v[j].comment))
@@ -134,10 +146,17 @@ int mt_op_yaml_unclosed_flow(mf_op_ctx *ctx)
     mt_lines ls;
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
         return -1;
+    bool *cont = malloc((ls.n + 1) * sizeof *cont);
+    if (!cont) {
+        mt_lines_free(&ls);
+        return -1;
+    }
+    mark_plain_cont(&ls, cont);
     size_t sites[256], m = 0;
     for (size_t i = 0; i < ls.n && m < 256; i++)
-        if (site(&ls, i))
+        if (site(&ls, cont, i))
             sites[m++] = i;
+    free(cont);
     int rc = 0;
     if (m) {
         const mt_line *l = &ls.v[sites[mt_rand(ctx, m)]];

@@ -2187,6 +2187,61 @@ static void test_session10_inline_sites(void **state)
     free(raw);
 }
 
+/* Run 11 (session 9, yamlstruct): yaml.unclosed-flow leaves a `- [3, 4]` line that
+ * continues a plain scalar over a key-less item line above it (`matrix: g` + `  - [1, 2~`,
+ * the string "g - [1, 2~ - [3, 4]"; 5e4327db-r6f4bdae1), a real item after such a line
+ * is still a site; yaml.item-colon unquotes no item of a list whose sibling item is one
+ * the op cannot vouch for as a string, left by an op before it: a glued dash
+ * (`-name: A`, yaml.dash-space; f1b6aef9) or an item on the parent line
+ * (`tips: - name: A`, yaml.inline-sequence-parent) */
+static void test_run11_yamlstruct_sites(void **state)
+{
+    (void)state;
+    static const char *const text_flow[] = {"matrix: g\n  - [1, 2~\n  - [3, 4]\nnote: d\n",
+                                            "matrix: g\n  - [1, 2]\n  - [3, 4]\nnote: d\n",
+                                            "m:\n  - g\n    - x [1\n    - [3, 4]\nnote: d\n"};
+    bool dashed = false, inlined = false, unquoted = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300], *raw = NULL;
+        for (size_t k = 0; k < sizeof text_flow / sizeof *text_flow; k++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=%d\n---\n%s",
+                     seed, text_flow[k]);
+            contract_of(text, &raw);
+            assert_non_null(strstr(raw, "- [3, 4]\n"));
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=%d\n---\n"
+                 "matrix:\n  - g\n  - [1, 2]\n  - [3, 4]\nnote: d\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "  - [3, 4\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=%d\n"
+                 "op: yaml.item-colon seed=%d\n---\ntips:\n  - A \n  - \"Cache the build: it saves ten minutes\"\n"
+                 "  - name: A\n", seed, seed);
+        contract_of(text, &raw);
+        if (strstr(raw, "-name: A")) {
+            dashed = true;
+            assert_non_null(strstr(raw, "- \"Cache the build: it saves ten minutes\""));
+        }
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n"
+                 "op: yaml.item-colon seed=%d\n---\ntips:\n  - name: A\n  - \"Cache the build: it saves ten minutes\"\n"
+                 "  - B\n", seed, seed);
+        contract_of(text, &raw);
+        if (strstr(raw, "tips: - name: A")) {
+            inlined = true;
+            assert_non_null(strstr(raw, "- \"Cache the build: it saves ten minutes\""));
+        }
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=%d\n---\n"
+                 "tips:\n  - A\n  - \"Cache the build: it saves ten minutes\"\n  - B\n", seed);
+        contract_of(text, &raw);
+        unquoted = unquoted || strstr(raw, "- Cache the build: it saves ten minutes\n");
+        free(raw);
+    }
+    assert_true(dashed && inlined && unquoted);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2210,6 +2265,7 @@ int main(void)
         cmocka_unit_test(test_session9_json_sites),
         cmocka_unit_test(test_session10_misc_sites),
         cmocka_unit_test(test_session10_inline_sites),
+        cmocka_unit_test(test_run11_yamlstruct_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
