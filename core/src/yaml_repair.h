@@ -195,7 +195,8 @@ static inline void yr_put(yr_out *o, const char *s, size_t n)
 }
 void yr_puts(yr_out *o, const char *s);
 void yr_spaces(yr_out *o, size_t n);
-/* Append s as a double-quoted YAML scalar whose value is exactly s. */
+/* Append s as a double-quoted YAML scalar whose value is exactly s (a control byte
+ * YAML rejects anywhere stays raw: the text stays unloadable). */
 void yr_put_dq(yr_out *o, const char *s, size_t n);
 /* End an output line: eol then '\n'. */
 void yr_endl(yr_out *o, const char *eol);
