@@ -158,6 +158,9 @@ size_t yr_fix_quoted_hash(const yr_doc *, mf_buf *, const mf_profile *, mf_warni
 size_t yr_fix_block_header_comment(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 /* True when [s, s+n) starts with a block scalar header glued to a comment: [|>][0-9+-]{0,2}'#'. */
 bool yr_header_glued_comment(const char *s, size_t n);
+/* True when c may end a token libyaml's scanner reads a glued '#' after as a comment: a
+ * closing quote or a flow indicator (`'x'#c`, `[1, 2]#c`, `{a,#c`). */
+bool yr_glues_comment(char c);
 size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
