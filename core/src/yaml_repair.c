@@ -52,7 +52,7 @@
     X(MF_RULE_ID(YAML_INNER_QUOTES), inner_quotes, 3, "\"'", NULL, YR_QUOTE_MORE)               \
     X(MF_RULE_ID(YAML_QUOTED_FRAGMENT), quoted_fragment, 3, "\"'", NULL, YR_QUOTE_MORE)         \
     X(MF_RULE_ID(YAML_QUOTED_BLOCK_INDICATOR), quoted_block_ind, 3, "|>+\"'", NULL, 0)          \
-    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>\"'+#", NULL, 0)       \
+    X(MF_RULE_ID(YAML_BLOCK_HEADER_COMMENT), block_header_comment, 3, "|>\"'[{+#", NULL, 0)     \
     X(MF_RULE_ID(YAML_TYPE_UNION), type_union, 3, "|", NULL, YR_QUOTE_MORE)                     \
     X(MF_RULE_ID(YAML_RESERVED_INDICATOR), reserved_indicator, 3, "`@|>*", NULL, 0)             \
     X(MF_RULE_ID(YAML_QUOTED_HASH), quoted_hash, 3, "\"'+#", NULL, 0)                           \
@@ -381,8 +381,8 @@ static bool may_be_misread(const char *s, size_t n, const mf_profile *p)
             (gt && (gt == s + i || gt[-1] == ' ') && yr_header_glued_comment(gt, (size_t)(s + e - gt))))
             return true; /* `key: |#text`, a root `>#m` (block-header-comment) */
         for (const char *h = hash; h; h = memchr(h + 1, '#', (size_t)(s + e - h) - 1))
-            if (h > s + i && (h[-1] == '"' || h[-1] == '\''))
-                return true; /* maybe `key: 'text'#more`, `["a"#b` (block-header-comment) */
+            if (h > s + i && yr_glues_comment(h[-1]))
+                return true; /* maybe `key: 'text'#more`, `["a"#b`, `[1, 2]#c` (block-header-comment) */
         if (!colons) { /* only `-word` / `-<TAB>` (dash-space) is left to look for */
             if (i + 1 < e && s[i] == '-') {
                 char c = s[i + 1];
@@ -437,7 +437,7 @@ static const model_rule misread_rules[] = {
     {0, yr_fix_front_matter_closer, "-", NULL, 0}, {0, yr_fix_dash_space, NULL, NULL, YR_DASH_TEXT},
     {0, yr_fix_colon_space_child, ":", NULL, 0},   {0, yr_fix_nested_children, NULL, NULL, 0},
     {0, yr_fix_item_colon, ":", NULL, 0},
-    {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>\"'+#", NULL, 0},
+    {0, yr_fix_quoted_hash, "\"'+#", NULL, 0},     {0, yr_fix_block_header_comment, "|>\"'[{+#", NULL, 0},
     {0, NULL, NULL, NULL, 0}};
 
 /* The misread repair that never guesses: a trailing bare `---` closer. */
@@ -463,7 +463,7 @@ size_t mf_yaml_repair_misread_sure(mf_buf *text, const mf_profile *p, mf_warning
  * `text: "#Wh"`: yaml.colon-space's `id: "` opens a scalar the second quote closes), and
  * the text then loads without the later group that names it (run 8 entry 6fc8839a). */
 static const model_rule glued_rules[] = {{0, yr_fix_quoted_hash, "\"'+#", NULL, 0},
-                                         {0, yr_fix_block_header_comment, "|>\"'+#", NULL, 0},
+                                         {0, yr_fix_block_header_comment, "|>\"'[{+#", NULL, 0},
                                          {0, NULL, NULL, NULL, 0}};
 
 size_t mf_yaml_repair_glued_comments(mf_buf *text, const mf_profile *p, mf_warnings *w)

@@ -158,6 +158,9 @@ size_t yr_fix_quoted_hash(const yr_doc *, mf_buf *, const mf_profile *, mf_warni
 size_t yr_fix_block_header_comment(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 /* True when [s, s+n) starts with a block scalar header glued to a comment: [|>][0-9+-]{0,2}'#'. */
 bool yr_header_glued_comment(const char *s, size_t n);
+/* True when c may end a token libyaml's scanner reads a glued '#' after as a comment: a
+ * closing quote or a flow indicator (`'x'#c`, `[1, 2]#c`, `{a,#c`). */
+bool yr_glues_comment(char c);
 size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
@@ -195,7 +198,8 @@ static inline void yr_put(yr_out *o, const char *s, size_t n)
 }
 void yr_puts(yr_out *o, const char *s);
 void yr_spaces(yr_out *o, size_t n);
-/* Append s as a double-quoted YAML scalar whose value is exactly s. */
+/* Append s as a double-quoted YAML scalar whose value is exactly s (a control byte
+ * YAML rejects anywhere stays raw: the text stays unloadable). */
 void yr_put_dq(yr_out *o, const char *s, size_t n);
 /* End an output line: eol then '\n'. */
 void yr_endl(yr_out *o, const char *eol);

@@ -300,23 +300,20 @@ void yr_spaces(yr_out *o, size_t n)
     }
 }
 
+/* A control byte YAML's character set holds nowhere (C0 but tab and line breaks, DEL)
+ * stays as written: libyaml rejects it in a quoted scalar too, while its escape would
+ * make it value text that loads silently (terminal noise glued to a value, `x\x1b[0m`,
+ * which the candidates' tidy cuts; run 11 entries bcaf89fa, 128bbc6f). */
 void yr_put_dq(yr_out *o, const char *s, size_t n)
 {
     yr_put(o, "\"", 1);
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\' || (c < 0x20 && c != '\t') || c == 0x7f) {
+        char c = s[i];
+        if (c == '"' || c == '\\' || c == '\n' || c == '\r') {
+            char esc[2] = {'\\', c == '\n' ? 'n' : c == '\r' ? 'r' : c};
             yr_put(o, s + run, i - run);
-            if (c == '"' || c == '\\' || c == '\n') {
-                char esc[2] = {'\\', c == '\n' ? 'n' : (char)c};
-                yr_put(o, esc, 2);
-            } else {
-                char esc[5];
-                static const char hex[] = "0123456789abcdef";
-                esc[0] = '\\', esc[1] = 'x', esc[2] = hex[c >> 4], esc[3] = hex[c & 15];
-                yr_put(o, esc, 4);
-            }
+            yr_put(o, esc, 2);
             run = i + 1;
         }
     }
