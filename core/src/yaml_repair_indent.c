@@ -179,7 +179,25 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
 
 /* ---- yaml.property-indent ---- */
 
-typedef struct { uint32_t dash, col; } pi_item;
+/* A list item: its dash, its properties' column, and the column its last
+ * property was written at when this rule moved it (NO_FROM: not moved). A
+ * later line written at that column is the moved line's sibling, not its
+ * child, after a nested list too (`    options:` + `      - o` +
+ * `    answer:` under `   phase:`; run 11 fcd4dba5): it moves along, or
+ * the move made it the child of the line it sat beside. */
+typedef struct { uint32_t dash, col, from; } pi_item;
+#define NO_FROM UINT32_MAX
+
+/* Does the property line at x (not a dash) under item `it` belong on the
+ * item's column: 1-2 columns off it, right of the dash, and either the
+ * sibling of a property just before it on that column or written where the
+ * item's last moved property was? */
+static bool off_item_column(const pi_item *it, size_t x, bool after_property_at_col)
+{
+    if (x == it->col || x <= it->dash || diff(x, it->col) > 2)
+        return false;
+    return after_property_at_col || x == it->from;
+}
 
 size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
@@ -217,14 +235,19 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
         if (e.dashes) {
             while (depth && it[depth - 1].dash >= x)
                 depth--;
-            it[depth++] = (pi_item){e.dash, e.key ? e.key_s : e.content};
+            for (size_t j = depth; j > 0 && it[j - 1].col + 2 >= x; j--)
+                if (it[j - 1].from != NO_FROM && x <= it[j - 1].from)
+                    it[j - 1].from = NO_FROM; /* an item written there: no more siblings of the moved line */
+            it[depth++] = (pi_item){e.dash, e.key ? e.key_s : e.content, NO_FROM};
             prev_col = e.key ? e.key_s : (size_t)-1;
         } else {
             while (depth && it[depth - 1].dash >= x)
                 depth--;
-            if (e.key && depth && !prev_opener && prev_col == it[depth - 1].col && x != it[depth - 1].col &&
-                x > it[depth - 1].dash && diff(x, it[depth - 1].col) <= 2)
-                to = it[depth - 1].col;
+            pi_item *top = depth ? &it[depth - 1] : NULL;
+            if (e.key && top && off_item_column(top, x, !prev_opener && prev_col == top->col))
+                to = top->col;
+            if (e.key && top && to == top->col)
+                top->from = to != x ? (uint32_t)x : NO_FROM;
             prev_col = e.key ? to : (size_t)-1;
         }
         if (to != x) {

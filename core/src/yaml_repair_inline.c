@@ -47,19 +47,24 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
 /* The column of the moved item's list: the first sibling dash after its
  * property lines (deeper than col, from line k on) when there is one at or
  * right of col, else `guess` (the properties' column - 2). A property 1-2
- * columns off is yaml.property-indent's to move. */
-static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess)
+ * columns off is yaml.property-indent's to move. A dash at the properties'
+ * column or deeper is an item of a property's own list, no sibling: the scan
+ * goes on past it (`options:` + `      - id: o` hid the sibling `  - id: Q02`,
+ * and a first property drifted left set the column; run 11 fcd4dba5). */
+static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess, size_t *budget)
 {
     bool block = false; /* a property opened a block scalar: a dash after it may have drifted */
-    for (; k < d->count; k = next_content(d, k)) {
+    for (; k < d->count && *budget; k = next_content(d, k), --*budget) {
         const yr_line *l = &d->l[k];
         if (l->flags & YR_CONT)
             continue;
         size_t x = mf_line_indent((mf_line){l->s, l->n});
         if (is_dash_at(l->s, l->n, x) && block && x != guess)
             return guess; /* the dash drifted after the block (yaml.sequence-indent-drift moves it back) */
+        if (is_dash_at(l->s, l->n, x) && x >= guess + 2)
+            continue;
         if (is_dash_at(l->s, l->n, x))
-            return x >= col && x + 2 >= guess && x < guess + 2 ? x : guess; /* a nested list sits at the properties' column or deeper */
+            return x >= col && x + 2 >= guess ? x : guess;
         block = block || (l->flags & YR_OPENS_BLOCK);
         if (x <= col)
             break;
@@ -203,7 +208,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             else if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = opener_item_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
-                dash = sibling_dash(d, nx, e.key_s, min_property_col(d, nx, e.key_s, x, &budget) - 2);
+                dash = sibling_dash(d, nx, e.key_s, min_property_col(d, nx, e.key_s, x, &budget) - 2, &budget);
             /* `key: - |2-`: the indentation indicator counts from the dash, and the
              * next lines are the body, not properties; the dash goes at the key's
              * column, as a YAML emitter writes `key:` / `- |2-`, when the body is

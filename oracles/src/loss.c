@@ -331,11 +331,13 @@ static void blank_json_comments(char *s, size_t n)
     }
 }
 
-/* Length of the numeric escape at s[i] with all its hex digits (\xNN,
- * \uNNNN, \UNNNNNNNN), or 0. */
-static size_t numeric_escape(const char *s, size_t n, size_t i)
+/* Length of the numeric escape at s[i] with all its hex digits, or 0:
+ * \uNNNN, and in YAML (yaml true) also \xNN and \UNNNNNNNN. JSON has no
+ * \x or \U: json.invalid-escape keeps "\xec(" as the text it shows, so
+ * reading it as 'ì(' named a token no output could hold (run 11 312e3774). */
+static size_t numeric_escape(const char *s, size_t n, size_t i, bool yaml)
 {
-    if (s[i] != '\\' || i + 1 >= n || (s[i + 1] != 'x' && s[i + 1] != 'u' && s[i + 1] != 'U'))
+    if (s[i] != '\\' || i + 1 >= n || (s[i + 1] != 'u' && (!yaml || (s[i + 1] != 'x' && s[i + 1] != 'U'))))
         return 0;
     size_t digits = s[i + 1] == 'x' ? 2 : s[i + 1] == 'u' ? 4 : 8;
     for (size_t j = i + 2; j < i + 2 + digits; j++)
@@ -399,8 +401,8 @@ static bool quote_opens(char prev, char nb, char prev2)
     return strchr("\n:-?[{,", nb) != NULL;
 }
 
-/* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; the
- * numeric escapes \xNN, \uNNNN, \UNNNNNNNN are the character they spell). A \x, \u or
+/* Decode backslash escapes in place ("\n" -> newline, "\"" -> quote; a
+ * numeric escape (numeric_escape) is the character it spells). A \x, \u or
  * \U without all its hex digits is no escape ("req\uired" kept as text by
  * json.invalid-escape): only its backslash separates. In YAML (yaml true)
  * only double-quoted scalars have escapes: a plain `st\tus` is text; there a
@@ -446,10 +448,10 @@ static size_t unescape(char *s, size_t n, bool yaml)
                 i++;
             continue;
         }
-        size_t e = numeric_escape(s, n, i);
+        size_t e = numeric_escape(s, n, i, yaml);
         if (e) {
             unsigned long cp = escape_value(s + i + 2, e - 2);
-            if (cp >= 0xD800 && cp < 0xDC00 && e == 6 && numeric_escape(s, n, i + 6) == 6 && s[i + 7] == 'u') {
+            if (cp >= 0xD800 && cp < 0xDC00 && e == 6 && numeric_escape(s, n, i + 6, yaml) == 6 && s[i + 7] == 'u') {
                 unsigned long lo = escape_value(s + i + 8, 4);  /* a surrogate pair: one character */
                 if (lo >= 0xDC00 && lo < 0xE000) {
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -770,11 +772,11 @@ static bool truth_holds_run(const json_t *v, const char *key, int run, int d)
 
 /* ---- was the string a string in the input already? ---- */
 
-/* Does the quoted string opening at raw[q] (a double quote: JSON and YAML
- * escapes; a YAML single quote: '' is one quote) close on its own line and
+/* Does the quoted string opening at raw[q] (a double quote: JSON escapes,
+ * and YAML's too when yaml; a YAML single quote: '' is one quote) close on its own line and
  * decode to exactly s? A string that runs over a line break is the shape
  * of an unclosed quote that swallowed the next line, so it proves nothing. */
-static bool quoted_is(const char *raw, size_t rn, size_t q, const char *s, size_t sn)
+static bool quoted_is(const char *raw, size_t rn, size_t q, const char *s, size_t sn, bool yaml)
 {
     char quote = raw[q], buf[8];
     size_t p = 0;
@@ -790,10 +792,10 @@ static bool quoted_is(const char *raw, size_t rn, size_t q, const char *s, size_
                 return p == sn;
             }
         } else if (quote == '"' && raw[i] == '\\') {
-            size_t e = numeric_escape(raw, rn, i);
+            size_t e = numeric_escape(raw, rn, i, yaml);
             if (e) {
                 unsigned long cp = escape_value(raw + i + 2, e - 2);
-                if (cp >= 0xD800 && cp < 0xDC00 && e == 6 && numeric_escape(raw, rn, i + 6) == 6 && raw[i + 7] == 'u') {
+                if (cp >= 0xD800 && cp < 0xDC00 && e == 6 && numeric_escape(raw, rn, i + 6, yaml) == 6 && raw[i + 7] == 'u') {
                     unsigned long lo = escape_value(raw + i + 8, 4);
                     if (lo >= 0xDC00 && lo < 0xE000) {
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -868,12 +870,12 @@ static bool block_header(const char *raw, size_t ls, size_t le)
  * string on one line that decodes to s, or the body of a YAML block scalar
  * (the lines indented under a `key: |` header) that spells s's words? Then
  * its member-shaped text is the string's own, not a member it swallowed. */
-static bool input_holds_string(const char *raw, size_t rn, const char *s, size_t sn)
+static bool input_holds_string(const char *raw, size_t rn, const char *s, size_t sn, bool yaml)
 {
     if (!raw)
         return false;
     for (size_t q = 0; q < rn; q++)
-        if ((raw[q] == '"' || raw[q] == '\'') && quoted_is(raw, rn, q, s, sn))
+        if ((raw[q] == '"' || raw[q] == '\'') && quoted_is(raw, rn, q, s, sn, yaml))
             return true;
     for (size_t ls = 0; ls < rn;) {
         size_t le = ls;
@@ -952,7 +954,8 @@ static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, con
                 continue;
             }
             if (!run || truth_holds_run(c->in->truth, run == 2 ? key : first, run, 0) ||
-                input_holds_string(c->in->raw, c->in->raw_len, json_string_value(x), json_string_length(x)) ||
+                input_holds_string(c->in->raw, c->in->raw_len, json_string_value(x), json_string_length(x),
+                                   !c->in->profile || c->in->profile->format != MF_FORMAT_JSON) ||
                 kept_whole(c->in->result, json_string_value(x), json_string_length(x)))
                 continue;
             snprintf(c->detail, c->dn, "%s/%s: the string holds %s '%s:' its object lacks (a swallowed key)", path, k,

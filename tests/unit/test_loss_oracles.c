@@ -204,11 +204,11 @@ static void test_fuzz_false_positives(void **state)
     mf_verdict v;
     const char *text = "{\"id\": \"T-\\US-1\", \"note\": \"title req\\uired\", \"x\": \"\\u00e9t\\x41\"}";
     if (run(mf_oracle_conservation, "generic_json", text,
-            "{\"id\":\"T-\\\\US-1\",\"note\":\"title req\\\\uired\",\"x\":\"\\u00e9tA\"}", &v))
+            "{\"id\":\"T-\\\\US-1\",\"note\":\"title req\\\\uired\",\"x\":\"\\u00e9t\\\\x41\"}", &v))
         fail_msg("invalid escapes kept as text: %s", v.detail);
     /* a whole word the output lacks is still seen */
     assert_int_equal(run(mf_oracle_conservation, "generic_json", text,
-                         "{\"id\":\"T-\\\\US-1\",\"note\":\"title\",\"x\":\"\\u00e9tA\"}", &v), 1);
+                         "{\"id\":\"T-\\\\US-1\",\"note\":\"title\",\"x\":\"\\u00e9t\\\\x41\"}", &v), 1);
     assert_non_null(strstr(v.detail, "'req'"));
 
     /* a warning quoting the replaced value cut short names all of it */
@@ -246,6 +246,16 @@ static void test_fuzz_false_positives(void **state)
     if (mf_oracle_conservation(&in6, &v))
         fail_msg("word after a \\u escape in a warning: %s", v.detail);
     mf_result_free(r);
+    /* JSON has no \x or \U escape: json.invalid-escape keeps "\xec(" and "\xdef" as the text they show,
+     * no 'ì(' or 'Þf' (run 11 312e3774, ad26ccf9); in a YAML double-quoted scalar \xNN is the character */
+    if (run(mf_oracle_conservation, "generic_json", "{\"a\": \"});\\xec(`CREATE\", \"b\": \"])\\xdef test \\U0001F600\"}",
+            "{\"a\":\"});\\\\xec(`CREATE\",\"b\":\"])\\\\xdef test \\\\U0001F600\"}", &v))
+        fail_msg("JSON \\x and \\U kept as text: %s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_json", "{\"a\": \"});\\xec(`CREATE\"}",
+                         "{\"a\":\"});\\u00ec(`CREATE\"}", &v), 1);
+    assert_non_null(strstr(v.detail, "'xec'"));
+    if (run(mf_oracle_conservation, "generic_yaml", "a: \"caf\\xe9 \\U0001F600x\"\n", "{\"a\":\"caf\\u00e9 \\ud83d\\ude00x\"}", &v))
+        fail_msg("YAML \\x and \\U are numeric escapes: %s", v.detail);
     /* a \uXXXX escape is the character it spells, part of its word ("t\ue333" is one word; so is a surrogate pair) */
     const char *pu = "{\"a\": \"t\\ue33333 ok\", \"b\": \"party\\ud83c\\udf89time\"}";
     if (run(mf_oracle_conservation, "generic_json", pu, "{\"a\":\"t\xee\x8c\xb3" "33 ok\",\"b\":\"party\xf0\x9f\x8e\x89" "time\"}", &v))
