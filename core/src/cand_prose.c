@@ -375,7 +375,7 @@ static bool after_separator(const char *s, size_t a)
     for (int k = 0; k < 8; k++) {       /* closer lines between (`</artifact>`, a fence, noise): cut with it */
         if (!prev_line(s, &end, &pa, &pe))
             return false;
-        if (pe - pa == 3 && memcmp(s + pa, "---", 3) == 0)
+        if (doc_marker(s + pa, pe - pa))
             return pa > 0;
         if (!mf_cand_closer_line(s + pa, pe - pa) && !open_tag_line(NULL, s + pa, pe - pa) &&
             !self_closing_tag_line(s + pa, pe - pa))
@@ -572,8 +572,8 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
             cut = a;                    /* `---` + `<yaml>` + `Notes: ...`: the tag line goes with the prose */
             continue;
         }
-        if (cut < len && e - a == 3 && memcmp(t, "---", 3) == 0 && a > 0) {
-            cut = a;                    /* the document separator before trailing prose */
+        if (cut < len && doc_marker(t, tn) && a > 0) {
+            cut = a;                    /* the document separator (`--- # end of front matter` too) before trailing prose */
             continue;
         }
         if (cut < len && t[0] == '#')
