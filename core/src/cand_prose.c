@@ -32,7 +32,10 @@
  * so are up to 8 bare tag lines after it ("Okay, here it is:" + "<yaml>", a
  * doubled "<yaml>" + "<yaml>", "<response>" + "<yaml>", a stray closing or
  * self-closing tag): the entry after the tags decides, and the tag lines stay
- * in the text.
+ * in the text. A second sentence among those lines (no ": " in it or in the
+ * line before, same indentation: "I reviewed ..." + "<yaml>" + "Here is the
+ * requested artifact." + "items:") is prose too, up to 4 such lines; the cut
+ * then runs to the line after the last one.
  * Only the first lines (plus blank and comment lines) are read.
  *
  * Trailing prose ("Let me know if you would like any changes.", rule
@@ -233,7 +236,33 @@ static bool self_closing_tag_line(const char *s, size_t n)
     return true;
 }
 
-size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int *line)
+/* Is [s, s+n) a line yaml.xml-tag-lines strips: one bare opening tag (the
+ * profile's own too), closing tag or self-closing tag? */
+static bool tag_line(const char *s, size_t n)
+{
+    bool close_tag = n > 3 && s[0] == '<' && s[1] == '/' && s[n - 1] == '>' && isalpha((unsigned char)s[2]);
+    for (size_t i = 2; close_tag && i + 1 < n; i++)
+        close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
+    return close_tag || self_closing_tag_line(s, n) || open_tag_line(NULL, s, n);
+}
+
+/* Sentence-like line [t, t+tn): a letter or digit first, a space, and no key
+ * glued to its value. */
+static bool sentence_line(const char *t, size_t tn)
+{
+    return isalnum((unsigned char)t[0]) && memchr(t, ' ', tn) && sentence(t, tn) && !glued_key(t, tn);
+}
+
+/* The first ": " of [t, t+tn), or NULL. */
+static const char *spaced_colon(const char *t, size_t tn)
+{
+    for (size_t i = 0; i + 1 < tn; i++)
+        if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
+            return t + i;
+    return NULL;
+}
+
+size_t mf_cand_leading_prose_run(const mf_profile *p, const char *s, size_t len, int *line, int *count)
 {
     if (!s || (p && p->format == MF_FORMAT_JSON))
         return 0;
@@ -247,7 +276,7 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
            (l.e - l.a >= 3 && (s[l.a] == '`' || s[l.a] == '~') && s[l.a + 1] == s[l.a] && s[l.a + 2] == s[l.a]));
     const char *t = s + l.a;
     size_t tn = l.e - l.a;
-    if (!isalnum((unsigned char)t[0]) || !memchr(t, ' ', tn) || !sentence(t, tn) || glued_key(t, tn))
+    if (!sentence_line(t, tn))
         return 0;
     n2 = n1;
     if (!next_line(s, len, &pos, &m, &n2))
@@ -255,27 +284,33 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
     size_t keep = m.a - m.ind;          /* the cut: the start of the line after the prose */
     /* tag lines between the prose and the artifact (`<yaml>`, a doubled `<yaml>` + `<yaml>`
      * or `<response>` + `<yaml>`, a stray `</artifact>` yaml.xml-tag-lines strips: run 6
-     * d8496298, run 8) stay with the artifact; at most 8 are passed over */
-    for (int k = 0; k < 8; k++) {
-        bool close_tag = m.e - m.a > 3 && s[m.a] == '<' && s[m.a + 1] == '/' && s[m.e - 1] == '>' &&
-                         isalpha((unsigned char)s[m.a + 2]);
-        for (size_t i = m.a + 2; close_tag && i + 1 < m.e; i++)
-            close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
-        /* so does a self-closing tag line (`<br/>`, which yaml.xml-tag-lines strips too) */
-        close_tag = close_tag || self_closing_tag_line(s + m.a, m.e - m.a);
-        /* the profile's own envelope too ("Work finished. Final marker:" + "<BEAD_STATUS>"):
-         * the prose must not let the raw text win first, its misread repairs strip the tags */
-        if (!open_tag_line(NULL, s + m.a, m.e - m.a) && !close_tag)
+     * d8496298, run 8; the profile's own envelope too: "Work finished. Final marker:" +
+     * "<BEAD_STATUS>" must not let the raw text win first, its misread repairs strip the
+     * tags) stay with the artifact; at most 8 are passed over. A second sentence behind
+     * them ("Here is the requested artifact." inside the `<yaml>` envelope after prose
+     * before it, run 11 60805895) continues the prose: no ": " in either line, same
+     * indentation; the cut moves past it, up to 4 such lines */
+    int lines = 1;
+    for (int tags = 0;;) {
+        bool more = lines < 4 && m.ind == l.ind && !entry_or_item(s + m.a, m.e - m.a) &&
+                    sentence_line(s + m.a, m.e - m.a) && !spaced_colon(t, tn) && !spaced_colon(s + m.a, m.e - m.a);
+        if (!more && (tags == 8 || !tag_line(s + m.a, m.e - m.a)))
             break;
+        if (more) {
+            t = s + m.a;
+            tn = m.e - m.a;
+            lines++;
+        } else {
+            tags++;
+        }
         if (!next_line(s, len, &pos, &m, &n2))
             return 0;
+        if (more)
+            keep = m.a - m.ind;
     }
     const char *u = s + m.a;
     size_t un = m.e - m.a;
-    const char *colon = NULL;
-    for (size_t i = 0; i + 1 < tn && !colon; i++)
-        if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
-            colon = t + i;
+    const char *colon = spaced_colon(t, tn);
     bool prose = false;
     /* the entry may still miss its colon space (`schema_version:1`, for yaml.colon-space) */
     bool entry = entry_or_item(u, un) || glued_key(u, un);
@@ -304,7 +339,14 @@ size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int
         return 0;
     if (line)
         *line = n1;
+    if (count)
+        *count = lines;
     return keep;
+}
+
+size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int *line)
+{
+    return mf_cand_leading_prose_run(p, s, len, line, NULL);
 }
 
 /* The line [a, e) (no '\n') read backwards from the end of s[0, len). */
@@ -333,7 +375,7 @@ static bool after_separator(const char *s, size_t a)
     for (int k = 0; k < 8; k++) {       /* closer lines between (`</artifact>`, a fence, noise): cut with it */
         if (!prev_line(s, &end, &pa, &pe))
             return false;
-        if (pe - pa == 3 && memcmp(s + pa, "---", 3) == 0)
+        if (doc_marker(s + pa, pe - pa))
             return pa > 0;
         if (!mf_cand_closer_line(s + pa, pe - pa) && !open_tag_line(NULL, s + pa, pe - pa) &&
             !self_closing_tag_line(s + pa, pe - pa))
@@ -530,8 +572,8 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
             cut = a;                    /* `---` + `<yaml>` + `Notes: ...`: the tag line goes with the prose */
             continue;
         }
-        if (cut < len && e - a == 3 && memcmp(t, "---", 3) == 0 && a > 0) {
-            cut = a;                    /* the document separator before trailing prose */
+        if (cut < len && doc_marker(t, tn) && a > 0) {
+            cut = a;                    /* the document separator (`--- # end of front matter` too) before trailing prose */
             continue;
         }
         if (cut < len && t[0] == '#')

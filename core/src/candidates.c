@@ -665,8 +665,8 @@ static int scan_tags(ctx *c, const char *s, size_t len)
 
 static int scan_leading_prose(ctx *c, const char *s, size_t len)
 {
-    int line = 0;
-    size_t cut = mf_cand_leading_prose(c->p, s, len, &line);
+    int line = 0, count = 1;
+    size_t cut = mf_cand_leading_prose_run(c->p, s, len, &line, &count);
     if (!cut)
         return 0;
     /* the tag lines after the prose open the profile's own envelope: its "tag"
@@ -680,6 +680,10 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
         for (a = nl ? (size_t)(nl - s) + 1 : len; a < len && strchr(" \t\r\n", s[a]);)
             a++;
     }
+    /* so does such a tag between two prose lines: the tag candidate cuts the second one */
+    for (const char *q = s; count > 1 && tl && (q = find(s, cut, (size_t)(q - s), "<", 1)); q++)
+        if ((size_t)(q - s) + 1 + tl < cut && memcmp(q + 1, tag, tl) == 0 && open_tag_end(s, cut, (size_t)(q - s), tl))
+            return 0;
     size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
     for (int k = 1; k < line && n < cut; n++)
         k += s[n] == '\n';
@@ -688,6 +692,11 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
     size_t e = n;
     while (e < cut && s[e] != '\n' && s[e] != '\r')
         e++;
+    if (count > 1)
+        return emit(c, "prose-trimmed", s + cut, len - cut, MF_RULE_ID(CAND_LEADING_PROSE), line,
+                    "Dropped %d leading prose lines, the first \"%.*s%s\" (line %d): they read as sentences, "
+                    "not as keys.",
+                    count, (int)(e - n > 60 ? 60 : e - n), s + n, e - n > 60 ? "..." : "", line);
     return emit(c, "prose-trimmed", s + cut, len - cut, MF_RULE_ID(CAND_LEADING_PROSE), line,
                 "Dropped the leading prose line \"%.*s%s\" (line %d): it reads as a sentence, not as a key.",
                 (int)(e - n > 60 ? 60 : e - n), s + n, e - n > 60 ? "..." : "", line);

@@ -115,6 +115,9 @@ void mf_candidates_free(mf_candidates *c);
  * read as a key ("Okay, here it is:" before a mapping; cand_prose.c), or 0
  * when there is none. *line (may be NULL): 1-based line of the prose. */
 size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int *line);
+/* The same; *count (may be NULL): how many sentence lines the cut drops
+ * (consecutive ones, or one behind an envelope's tag line; up to 4). */
+size_t mf_cand_leading_prose_run(const mf_profile *p, const char *s, size_t len, int *line, int *count);
 
 /* Length of the text without the sentence-like lines at its end that follow
  * a block structure (cand_prose.c), or len when there are none. *line: line

@@ -90,7 +90,8 @@ static const char *const anchor_prose[] = {
 
 /* Does the text already start with prose an earlier op put there? A second
  * paragraph of prose before the artifact is no longer "a leading line" that
- * any rule cuts: such an op finds no site. */
+ * any rule cuts (core cuts only a run of plain sentences, cand_prose.c): such
+ * an op finds no site. */
 bool mt_starts_with_prose(const mf_op_ctx *ctx)
 {
     const char *const *lists[] = {prose_before, anchor_prose};
