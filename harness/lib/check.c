@@ -235,8 +235,9 @@ static bool ops_read_valid_text(const mf_check *k)
  * from plain text), and core accepted exactly that value, or rejected it as
  * the profile's schema does, core kept a valid text as written: what the
  * y_ principle asks, unless an applied op names a rule that rewrites valid
- * text. Then no loss is the pipeline's; the case counts as a valid render. */
-static bool valid_render(const mf_check *k)
+ * text. Then no loss is the pipeline's; the case counts as a valid render
+ * (harness.h). */
+bool mf_check_valid_render(const mf_check *k)
 {
     const mf_result *r = k->result;
     if (!k->structured || !k->truth || ops_read_valid_text(k))
@@ -350,7 +351,7 @@ int mf_check_run_opts(mf_check *k, const char *data, size_t len, const mf_profil
         nd->failed = false;
         nd->detail[0] = '\0';
     }
-    if (nd->failed && (expect == MF_EXPECT_EXACT || expect == MF_EXPECT_REPAIR) && valid_render(k)) {
+    if (nd->failed && (expect == MF_EXPECT_EXACT || expect == MF_EXPECT_REPAIR) && mf_check_valid_render(k)) {
         nd->failed = false;
         nd->detail[0] = '\0';
         k->valid_render = true;

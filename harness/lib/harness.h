@@ -52,6 +52,11 @@ void mf_check_free(mf_check *k);
 /* Is v one of k->readings: a value core's YAML repair pass reads the clean
  * artifact's own text as (a structured case's exact contract accepts it)? */
 bool mf_check_is_reading(const mf_check *k, const json_t *v);
+/* Is k's rendered text, damaged by ops that name no rule rewriting valid
+ * text (mf_rule_reads_valid_text), strictly valid as another value than the
+ * truth, which core accepted as it loads (or rejected for the profile's
+ * schema)? Such a loss is the ops' mistake, not the pipeline's. */
+bool mf_check_valid_render(const mf_check *k);
 /* Let mf_check_run reuse the ground truth of recently seen clean artifacts
  * (fuzz targets; the CLI and tests recompute it every time). */
 void mf_check_cache(bool on);

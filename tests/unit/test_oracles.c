@@ -627,6 +627,52 @@ static void test_clean_text_repair_reading(void **state)
     mf_check_free(&k);
 }
 
+/* Run 11's 5e4327db-r6f4bdae1 (session 9): yaml.unclosed-flow dropped the ']'
+ * of `- [3, 4]`, text of the plain scalar "g - [1, 2~ - [3, 4]"; the damaged
+ * text still loads, as "... [3, 4", which core kept as written. The check
+ * sees the rendered text directly (the op no longer damages that site). */
+static void set_raw(mf_check *k, const char *raw)
+{
+    mf_result_free(k->result);
+    k->raw = raw;
+    k->raw_len = strlen(raw);
+    k->result = mf_repair(k->profile, raw, k->raw_len, &k->opt);
+}
+
+static void test_session9_valid_render(void **state)
+{
+    (void)state;
+    const char *kase = "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=2\n---\n"
+                       "matrix:\n  - [1, 2]\n  - [3, 4]\nnote: d\n";
+    mf_check k;
+    assert_int_equal(mf_check_run(&k, kase, strlen(kase), NULL, false, true), 0);
+    assert_true(k.render.applied[0]);
+    assert_false(k.valid_render);            /* `- [3, 4` does not load: a real repair case */
+    const char *raw = k.raw;
+    set_raw(&k, "matrix: g\n  - [1, 2~\n  - [3, 4\nnote: d\n");
+    assert_true(mf_check_valid_render(&k));  /* loads as another value, core keeps it */
+    json_t *kept = json_incref(k.result->value);
+    mf_result_free(k.result);                /* core giving anything else is still judged */
+    k.result = mf_repair(k.profile, "matrix: g\nnote: d\n", 18, &k.opt);
+    assert_false(mf_check_valid_render(&k));
+    json_decref(kept);
+    set_raw(&k, "matrix:\n  - [1, 2]\n  - [3, 4]\nnote: d\n");
+    assert_false(mf_check_valid_render(&k)); /* the truth itself */
+    set_raw(&k, raw);
+    mf_check_free(&k);
+    /* an op whose rule rewrites valid text (yaml.dash-space: `-name: A` loads) keeps its exact contract */
+    const char *dash = "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=1\n---\n"
+                       "steps:\n  - name: A\n  - name: B\n";
+    assert_int_equal(mf_check_run(&k, dash, strlen(dash), NULL, false, true), 0);
+    assert_true(k.render.applied[0]);
+    raw = k.raw;
+    set_raw(&k, "steps:\n  - name: A\n  - name: C\n");  /* kept as written, but the op's rule may read it */
+    assert_true(k.result->status == MF_ACCEPTED && !k.result->warnings.count);
+    assert_false(mf_check_valid_render(&k));
+    set_raw(&k, raw);
+    mf_check_free(&k);
+}
+
 /* session 7 run 7 (prof1) 8e101565, c94114f1: YAML 1.2 core reads Null and NULL as null too; a
  * declared string field keeps the text "Null", as it keeps "null" and "~" */
 static void test_session7_prof1_accounting_null(void **state)
@@ -786,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_session8_prof_truth_quoted_lines),
         cmocka_unit_test(test_session8_yaml1_truth_glued_comment),
         cmocka_unit_test(test_session8_raw_long_glued_word),
+        cmocka_unit_test(test_session9_valid_render),
         cmocka_unit_test(test_session9_json_cut_before_defaults),
         cmocka_unit_test(test_session9_json_truth_nul),
     };
