@@ -46,9 +46,9 @@ const mf_rule *mf_rules_find(const char *id)
 /* The rules outside the normalization stages that rewrite strictly valid
  * text (each has a fixture showing it). */
 static const char *const valid_text_rules[] = {
-    MF_RULE_ID(CAND_LEADING_PROSE),   MF_RULE_ID(CAND_TRAILING_PROSE), MF_RULE_ID(CAND_JSON_BALANCED),
-    MF_RULE_ID(YAML_NESTED_CHILDREN), MF_RULE_ID(YAML_COLON_SPACE),    MF_RULE_ID(YAML_DASH_SPACE),
-    MF_RULE_ID(YAML_DUPLICATE_KEY),   MF_RULE_ID(YAML_ITEM_COLON),     MF_RULE_ID(YAML_QUOTED_HASH),
+    MF_RULE_ID(CAND_LEADING_PROSE), MF_RULE_ID(CAND_TRAILING_PROSE), MF_RULE_ID(YAML_NESTED_CHILDREN),
+    MF_RULE_ID(YAML_COLON_SPACE),   MF_RULE_ID(YAML_DASH_SPACE),     MF_RULE_ID(YAML_ITEM_COLON),
+    MF_RULE_ID(YAML_QUOTED_HASH),
 };
 
 bool mf_rule_reads_valid_text(const char *id)
