@@ -35,7 +35,9 @@
  * in the text. A second sentence among those lines (no ": " in it or in the
  * line before, same indentation: "I reviewed ..." + "<yaml>" + "Here is the
  * requested artifact." + "items:") is prose too, up to 4 such lines; the cut
- * then runs to the line after the last one.
+ * then runs to the line after the last one. Comment lines after the first
+ * sentence ("# Result" again inside the envelope) are passed over like tag
+ * lines (8 such lines in all).
  * Only the first lines (plus blank and comment lines) are read.
  *
  * Trailing prose ("Let me know if you would like any changes.", rule
@@ -289,19 +291,21 @@ size_t mf_cand_leading_prose_run(const mf_profile *p, const char *s, size_t len,
      * tags) stay with the artifact; at most 8 are passed over. A second sentence behind
      * them ("Here is the requested artifact." inside the `<yaml>` envelope after prose
      * before it, run 11 60805895) continues the prose: no ": " in either line, same
-     * indentation; the cut moves past it, up to 4 such lines */
+     * indentation; the cut moves past it, up to 4 such lines. Comment lines among them
+     * (a markdown heading, "# Result", repeated inside the envelope: run 12
+     * d8496298-ra569c2ff) are passed over like tag lines: YAML reads nothing in them */
     int lines = 1;
-    for (int tags = 0;;) {
+    for (int passed = 0;;) {
         bool more = lines < 4 && m.ind == l.ind && !entry_or_item(s + m.a, m.e - m.a) &&
                     sentence_line(s + m.a, m.e - m.a) && !spaced_colon(t, tn) && !spaced_colon(s + m.a, m.e - m.a);
-        if (!more && (tags == 8 || !tag_line(s + m.a, m.e - m.a)))
+        if (!more && (passed == 8 || (s[m.a] != '#' && !tag_line(s + m.a, m.e - m.a))))
             break;
         if (more) {
             t = s + m.a;
             tn = m.e - m.a;
             lines++;
         } else {
-            tags++;
+            passed++;
         }
         if (!next_line(s, len, &pos, &m, &n2))
             return 0;
