@@ -188,6 +188,7 @@ def load_campaign(path, workdir, problems):
     c["target"] = str(d.get("target") or (parts[-1] if len(parts) > 1 else "unknown"))
     c["seconds"] = float(_num(d.get("seconds")))
     c["execs"] = int(_num(d.get("execs")))
+    c["valid_renders"] = int(_num(d.get("valid_renders")))
     eps = d.get("execs_per_sec")
     c["execs_per_sec"] = float(_num(eps)) if eps is not None else (c["execs"] / c["seconds"] if c["seconds"] else 0.0)
     # edges for every engine; libFuzzer's features only where labelled as such

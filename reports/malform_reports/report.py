@@ -294,12 +294,14 @@ def build_summary(workdir, history_dir=None, rules_file=None, ops_file=None, mal
         "run": run,
         "missing": problems,
         "campaigns": [{k: c[k] for k in ("engine", "target", "seconds", "execs", "execs_per_sec", "coverage",
-                                          "corpus", "interrupted", "path", "timeline_source", "pipeline")}
+                                          "corpus", "interrupted", "path", "timeline_source", "pipeline",
+                                          "valid_renders")}
                       | {"failures": len(c["failures"])} for c in campaigns],
         "totals": dict({
             "campaigns": len(campaigns),
             "execs": sum(c["execs"] for c in campaigns),
             "seconds": sum(c["seconds"] for c in campaigns),
+            "valid_renders": sum(c["valid_renders"] for c in campaigns),
             "failures": sum(len(c["failures"]) for c in campaigns) + len(findings),
             "signatures": len(signatures)}, **counts),
         "rules": {"fired": fired, "registry": len(rules_reg) if rules_reg is not None else None,
@@ -411,7 +413,11 @@ def render_md(summary):
             f"{t['fixed']} fixed",
             f"- rules fired: {len(summary['rules']['fired'])}"
             + (f" of {summary['rules']['registry']} ({len(summary['rules']['never_fired'])} never fired)"
-               if summary['rules']['registry'] is not None else ""), ""]
+               if summary['rules']['registry'] is not None else "")]
+    if t["valid_renders"]:
+        out.append(f"- valid renders: {t['valid_renders']:,} executions whose damage loaded strictly as another "
+                   "value, which the pipeline kept as written (op sites to fix, not pipeline failures)")
+    out.append("")
     if summary["campaigns"]:
         feats = any(c["coverage"]["features"] is not None for c in summary["campaigns"])
         out += ["| engine | target | seconds | execs | execs/s | edges |" + (" features (kind) |" if feats else "")

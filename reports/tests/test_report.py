@@ -100,6 +100,9 @@ def test_full_report(fix, tmp_path):
     md = (tmp_path / "summary.md").read_text()
     assert "| libfuzzer | structured | 120 | 88,008 | 733 | 640 | 1,826 (libFuzzer ft:) |" in md
     assert "| **new** |" in md and "signatures: 4 = 1 new + 2 open + 0 untriaged + 1 fixed" in md
+    # executions the harness judged valid renders (an op's mistake) are counted apart from failures
+    assert s["totals"]["valid_renders"] == 7 and [c["valid_renders"] for c in s["campaigns"]].count(7) == 1
+    assert "- valid renders: 7 executions whose damage loaded strictly as another value" in md
 
 
 def test_empty_workdir(fix, tmp_path):
