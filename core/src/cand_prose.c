@@ -27,8 +27,10 @@
  *     entry then makes invalid (or, before items, one run-on string).
  * Comment lines before it ("# Result", a markdown heading), a fence opener
  * ("```yaml" + "Okay, here it is:": the raw text, whose repairs would unwrap
- * the fence and keep the prose as a key) and a bare opening tag ("<yaml>")
- * are skipped (and cut with the prose), and
+ * the fence and keep the prose as a key) and a bare opening tag ("<yaml>",
+ * the profile's own envelope too: "<BEAD_STATUS>" + "Work finished. Final
+ * marker:" + "<BEAD_STATUS>" must skip the raw text, whose misread repairs
+ * strip the tags) are skipped (and cut with the prose), and
  * so are up to 8 bare tag lines after it ("Okay, here it is:" + "<yaml>", a
  * doubled "<yaml>" + "<yaml>", "<response>" + "<yaml>", a stray closing or
  * self-closing tag): the entry after the tags decides, and the tag lines stay
@@ -37,7 +39,10 @@
  * requested artifact." + "items:") is prose too, up to 4 such lines; the cut
  * then runs to the line after the last one. Comment lines after the first
  * sentence ("# Result" again inside the envelope) are passed over like tag
- * lines (8 such lines in all).
+ * lines (8 such lines in all). A sentence ending in ':' continues the run too
+ * (the same test then holds for it as for a first line ending in ':'); when
+ * the longer run is no prose (the line keys a deeper block: a real key), the
+ * run ends before that line, as it did without it.
  * Only the first lines (plus blank and comment lines) are read.
  *
  * Trailing prose ("Let me know if you would like any changes.", rule
@@ -215,16 +220,15 @@ static bool doc_marker(const char *s, size_t n)
     return i == n || (i > 3 && s[i] == '#');
 }
 
-/* Is [s, s+n) one bare opening tag ("<yaml>") other than the profile's own
- * envelope (its tag candidate already starts after that one)? */
-static bool open_tag_line(const mf_profile *p, const char *s, size_t n)
+/* Is [s, s+n) one bare opening tag ("<yaml>", the profile's own envelope too)? */
+static bool open_tag_line(const char *s, size_t n)
 {
     if (n < 3 || s[0] != '<' || s[n - 1] != '>' || !isalpha((unsigned char)s[1]))
         return false;
     for (size_t i = 1; i + 1 < n; i++)
         if (!isalnum((unsigned char)s[i]) && !strchr("_.:-", s[i]))
             return false;
-    return !(p && p->tag && strlen(p->tag) == n - 2 && memcmp(p->tag, s + 1, n - 2) == 0);
+    return true;
 }
 
 /* Is [s, s+n) one self-closing tag ("<br/>"), a line yaml.xml-tag-lines strips? */
@@ -245,7 +249,7 @@ static bool tag_line(const char *s, size_t n)
     bool close_tag = n > 3 && s[0] == '<' && s[1] == '/' && s[n - 1] == '>' && isalpha((unsigned char)s[2]);
     for (size_t i = 2; close_tag && i + 1 < n; i++)
         close_tag = isalnum((unsigned char)s[i]) || (s[i] && strchr("_.:-", s[i]));
-    return close_tag || self_closing_tag_line(s, n) || open_tag_line(NULL, s, n);
+    return close_tag || self_closing_tag_line(s, n) || open_tag_line(s, n);
 }
 
 /* Sentence-like line [t, t+tn): a letter or digit first, a space, and no key
@@ -264,26 +268,70 @@ static const char *spaced_colon(const char *t, size_t tn)
     return NULL;
 }
 
+/* A sentence line that YAML reads as a key with no value ("Work finished. Final
+ * marker:", no ": " inside): it ends with one ':'. */
+static bool colon_ended(const char *t, size_t tn)
+{
+    return t[tn - 1] == ':' && (tn < 2 || t[tn - 2] != ':');
+}
+
+/* Is the run of sentence lines that starts at l and ends with [t, t+tn)
+ * prose, given the line m after it (tag and comment lines passed over; pos and
+ * n2 are just past m)? */
+static bool prose_before(const mf_profile *p, const char *s, size_t len, const line_t *l, const char *t, size_t tn,
+                         const line_t *m, size_t pos, int n2)
+{
+    const char *u = s + m->a;
+    size_t un = m->e - m->a;
+    const char *colon = spaced_colon(t, tn);
+    /* the entry may still miss its colon space (`schema_version:1`, for yaml.colon-space) */
+    bool entry = entry_or_item(u, un) || glued_key(u, un);
+    if (l->ind == 0 && m->ind == 0 && doc_marker(u, un)) {
+        /* a sentence, then `---`: a preamble, not a first document; unless nothing
+         * but markers and closing lines follows (`m` + `---`: the document itself,
+         * with a front-matter closer) */
+        line_t r;
+        bool more = false;
+        while (!more && next_line(s, len, &pos, &r, &n2))
+            more = !(r.ind == 0 && doc_marker(s + r.a, r.e - r.a)) && s[r.a] != '#' &&
+                   !mf_cand_closer_line(s + r.a - r.ind, r.e - r.a + r.ind);
+        return !colon && more;
+    }
+    if (colon_ended(t, tn) || !colon)
+        return m->ind == l->ind && entry;
+    if (p && json_array_size(p->top_level_keys) && l->ind == 0 && m->ind == 0) {
+        size_t kn = (size_t)(colon - t);
+        return kn && memchr(t, ' ', kn) && !profile_key(p, t, kn) && (anchor_key(p, u, un) || profile_key_line(p, u, un));
+    }
+    return false;
+}
+
+/* Where the run stands: its last sentence line, the cut after it, the line after it. */
+typedef struct {
+    const char *t;
+    size_t tn, keep, pos;
+    int lines, n2;
+    line_t m;
+    bool ended;                         /* no line after the run */
+} run_state;
+
 size_t mf_cand_leading_prose_run(const mf_profile *p, const char *s, size_t len, int *line, int *count)
 {
     if (!s || (p && p->format == MF_FORMAT_JSON))
         return 0;
     size_t pos = 0;
-    int n1 = 0, n2;
-    line_t l, m;
-    do                                  /* comment lines ("# Result") and a fence opener first */
+    int n1 = 0;
+    line_t l;
+    do                                  /* comment lines ("# Result"), a fence opener, an opening tag first */
         if (!next_line(s, len, &pos, &l, &n1))
             return 0;
-    while (s[l.a] == '#' || open_tag_line(p, s + l.a, l.e - l.a) || (l.ind == 0 && doc_marker(s + l.a, l.e - l.a)) ||
+    while (s[l.a] == '#' || open_tag_line(s + l.a, l.e - l.a) || (l.ind == 0 && doc_marker(s + l.a, l.e - l.a)) ||
            (l.e - l.a >= 3 && (s[l.a] == '`' || s[l.a] == '~') && s[l.a + 1] == s[l.a] && s[l.a + 2] == s[l.a]));
-    const char *t = s + l.a;
-    size_t tn = l.e - l.a;
-    if (!sentence_line(t, tn))
+    run_state r = {s + l.a, l.e - l.a, 0, pos, 1, n1, {0}, false}, before_heading;
+    bool heading_seen = false;
+    if (!sentence_line(r.t, r.tn) || !next_line(s, len, &r.pos, &r.m, &r.n2))
         return 0;
-    n2 = n1;
-    if (!next_line(s, len, &pos, &m, &n2))
-        return 0;
-    size_t keep = m.a - m.ind;          /* the cut: the start of the line after the prose */
+    r.keep = r.m.a - r.m.ind;           /* the cut: the start of the line after the prose */
     /* tag lines between the prose and the artifact (`<yaml>`, a doubled `<yaml>` + `<yaml>`
      * or `<response>` + `<yaml>`, a stray `</artifact>` yaml.xml-tag-lines strips: run 6
      * d8496298, run 8; the profile's own envelope too: "Work finished. Final marker:" +
@@ -293,59 +341,49 @@ size_t mf_cand_leading_prose_run(const mf_profile *p, const char *s, size_t len,
      * before it, run 11 60805895) continues the prose: no ": " in either line, same
      * indentation; the cut moves past it, up to 4 such lines. Comment lines among them
      * (a markdown heading, "# Result", repeated inside the envelope: run 12
-     * d8496298-ra569c2ff) are passed over like tag lines: YAML reads nothing in them */
-    int lines = 1;
+     * d8496298-ra569c2ff) are passed over like tag lines: YAML reads nothing in them.
+     * A sentence ending in ':' continues it too (the doubled envelope's "Work finished.
+     * Final marker:" + "<BEAD_STATUS>" after other prose: run 13 2116fd0f); should the
+     * longer run not be prose (the line keys a nested block), the run ends before it */
     for (int passed = 0;;) {
-        bool more = lines < 4 && m.ind == l.ind && !entry_or_item(s + m.a, m.e - m.a) &&
-                    sentence_line(s + m.a, m.e - m.a) && !spaced_colon(t, tn) && !spaced_colon(s + m.a, m.e - m.a);
-        if (!more && (passed == 8 || (s[m.a] != '#' && !tag_line(s + m.a, m.e - m.a))))
+        const char *v = s + r.m.a;
+        size_t vn = r.m.e - r.m.a;
+        bool next = r.lines < 4 && r.m.ind == l.ind && sentence_line(v, vn) && !spaced_colon(r.t, r.tn) &&
+                    !spaced_colon(v, vn);
+        bool heading = next && colon_ended(v, vn);
+        bool more = next && (heading || !entry_or_item(v, vn));
+        if (!more && (passed == 8 || (s[r.m.a] != '#' && !tag_line(v, vn))))
             break;
+        if (heading && !heading_seen) {
+            before_heading = r;
+            heading_seen = true;
+        }
         if (more) {
-            t = s + m.a;
-            tn = m.e - m.a;
-            lines++;
+            r.t = v;
+            r.tn = vn;
+            r.lines++;
         } else {
             passed++;
         }
-        if (!next_line(s, len, &pos, &m, &n2))
-            return 0;
+        if (!next_line(s, len, &r.pos, &r.m, &r.n2)) {
+            r.ended = true;
+            break;
+        }
         if (more)
-            keep = m.a - m.ind;
+            r.keep = r.m.a - r.m.ind;
     }
-    const char *u = s + m.a;
-    size_t un = m.e - m.a;
-    const char *colon = spaced_colon(t, tn);
-    bool prose = false;
-    /* the entry may still miss its colon space (`schema_version:1`, for yaml.colon-space) */
-    bool entry = entry_or_item(u, un) || glued_key(u, un);
-    if (l.ind == 0 && m.ind == 0 && doc_marker(u, un)) {
-        /* a sentence, then `---`: a preamble, not a first document; unless nothing
-         * but markers and closing lines follows (`m` + `---`: the document itself,
-         * with a front-matter closer) */
-        size_t q = pos;
-        int nq = n2;
-        line_t r;
-        bool more = false;
-        while (!more && next_line(s, len, &q, &r, &nq))
-            more = !(r.ind == 0 && doc_marker(s + r.a, r.e - r.a)) && s[r.a] != '#' &&
-                   !mf_cand_closer_line(s + r.a - r.ind, r.e - r.a + r.ind);
-        prose = !colon && more;
+    if (r.ended || !prose_before(p, s, len, &l, r.t, r.tn, &r.m, r.pos, r.n2)) {
+        if (!heading_seen)
+            return 0;
+        r = before_heading;
+        if (!prose_before(p, s, len, &l, r.t, r.tn, &r.m, r.pos, r.n2))
+            return 0;
     }
-    else if (t[tn - 1] == ':' && (tn < 2 || t[tn - 2] != ':'))
-        prose = m.ind == l.ind && entry;
-    else if (!colon)
-        prose = m.ind == l.ind && entry;
-    else if (p && json_array_size(p->top_level_keys) && l.ind == 0 && m.ind == 0) {
-        size_t kn = (size_t)(colon - t);
-        prose = kn && memchr(t, ' ', kn) && !profile_key(p, t, kn) && (anchor_key(p, u, un) || profile_key_line(p, u, un));
-    }
-    if (!prose)
-        return 0;
     if (line)
         *line = n1;
     if (count)
-        *count = lines;
-    return keep;
+        *count = r.lines;
+    return r.keep;
 }
 
 size_t mf_cand_leading_prose(const mf_profile *p, const char *s, size_t len, int *line)
@@ -381,7 +419,7 @@ static bool after_separator(const char *s, size_t a)
             return false;
         if (doc_marker(s + pa, pe - pa))
             return pa > 0;
-        if (!mf_cand_closer_line(s + pa, pe - pa) && !open_tag_line(NULL, s + pa, pe - pa) &&
+        if (!mf_cand_closer_line(s + pa, pe - pa) && !open_tag_line(s + pa, pe - pa) &&
             !self_closing_tag_line(s + pa, pe - pa))
             return false;               /* a bare tag line (`<yaml>`, `<br/>`, for yaml.xml-tag-lines) is passed over too */
     }
@@ -572,7 +610,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
                 continue;
             }
         }
-        if (cut < len && open_tag_line(NULL, t, tn) && after_separator(s, a)) {
+        if (cut < len && open_tag_line(t, tn) && after_separator(s, a)) {
             cut = a;                    /* `---` + `<yaml>` + `Notes: ...`: the tag line goes with the prose */
             continue;
         }

@@ -680,8 +680,10 @@ static int scan_leading_prose(ctx *c, const char *s, size_t len)
         for (a = nl ? (size_t)(nl - s) + 1 : len; a < len && strchr(" \t\r\n", s[a]);)
             a++;
     }
-    /* so does such a tag between two prose lines: the tag candidate cuts the second one */
-    for (const char *q = s; count > 1 && tl && (q = find(s, cut, (size_t)(q - s), "<", 1)); q++)
+    /* so does such a tag before the prose or between two prose lines: the tag candidate
+     * cuts what follows it (`<BEAD_STATUS>` + `---` + "Work finished. Final marker:" +
+     * `<BEAD_STATUS>`, run 13 9a486071-r2033da63) */
+    for (const char *q = s; tl && (q = find(s, cut, (size_t)(q - s), "<", 1)); q++)
         if ((size_t)(q - s) + 1 + tl < cut && memcmp(q + 1, tag, tl) == 0 && open_tag_end(s, cut, (size_t)(q - s), tl))
             return 0;
     size_t n = 0;                       /* the prose line (comment or fence lines may precede it) */
