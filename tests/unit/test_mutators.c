@@ -2242,6 +2242,31 @@ static void test_run11_yamlstruct_sites(void **state)
     assert_true(dashed && inlined && unquoted);
 }
 
+/* Run 13 (session 9, dupkey): a block scalar header on a compact nested
+ * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
+ * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
+ * `status: done` there: e2aab0da, 86769b48) */
+static void test_run13_dupkey_sites(void **state)
+{
+    (void)state;
+    static const char *const ops[] = {"yaml.duplicate-key", "yaml.colon-space", "yaml.dash-space",
+                                      "yaml.inline-keys", "yaml.plain-colon", "yaml.item-colon"};
+    static const char body[] = "matrix:\n  - - |\n      Sure!\n      status: done\n      - x\n"
+                               "  - - - >-\n        a: b\n";
+    bool repeated = false;
+    for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+        for (int seed = 1; seed < 20; seed++) {
+            char text[400], *raw = NULL;
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: %s seed=%d\n---\n%snote: d\n",
+                     ops[k], seed, body);
+            contract_of(text, &raw);
+            assert_non_null(strstr(raw, "  - - |\n      Sure!\n      status: done\n      - x\n  - - - >-\n        a: b\nnote"));
+            repeated = repeated || strstr(raw, "note: d\nnote: d");
+            free(raw);
+        }
+    assert_true(repeated);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2266,6 +2291,7 @@ int main(void)
         cmocka_unit_test(test_session10_misc_sites),
         cmocka_unit_test(test_session10_inline_sites),
         cmocka_unit_test(test_run11_yamlstruct_sites),
+        cmocka_unit_test(test_run13_dupkey_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
