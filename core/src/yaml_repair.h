@@ -301,6 +301,13 @@ bool yr_is_block_header(const char *s, size_t n);
 /* True when [s, s+n) is a block scalar header in quotes, once or doubled (`"|"`, `''|-''`),
  * with only blanks or a comment after it; *hdr (may be NULL) is set to the header's offset. */
 bool yr_is_quoted_block_header(const char *s, size_t n, size_t *hdr);
+/* Flow collections written over several lines: for a line whose value opens
+ * `[` or `{` without closing it, fend[k] = the line that closes it (the last
+ * line when none does); 0 for every other line (fend: d->count entries).
+ * Quotes inside the collection may span lines too; a ` #` outside quotes ends
+ * a line's text. The lines after an opener up to fend[k] are the flow's text,
+ * no entries (yaml_repair_lines.c). */
+void yr_flow_ends(const yr_doc *d, uint32_t *fend);
 /* True when [s, s+n) is a simple identifier key: [A-Za-z_][A-Za-z0-9_-]*. */
 bool yr_is_ident(const char *s, size_t n);
 /* True when [s, s+n) is a header-like key: capitalized words joined by '-' (X-Request-Id, EPIC-1). */

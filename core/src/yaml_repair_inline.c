@@ -1125,24 +1125,38 @@ static bool plain_entry(const yr_entry *e, const char *s)
     return e->key && !e->dashes && !dash_key(s, e->end, e->content);
 }
 
+/* The next content line after line i and the lines of a flow collection line i
+ * opens (fend, yr_flow_ends): a flow's later lines are no siblings (`  - [1` +
+ * `, 2]` at column 0 is still the list item's value). */
+static size_t next_entry_line(const yr_doc *d, const uint32_t *fend, size_t i)
+{
+    return next_content(d, fend[i] ? fend[i] : i);
+}
+
 size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     ds_sib *sib = malloc(2 * (d->count + 1) * sizeof *sib);
-    if (!sib)
+    uint32_t *fend = malloc((d->count + 1) * sizeof *fend);
+    if (!sib || !fend) {
+        free(sib), free(fend);
         return 0;
+    }
+    yr_flow_ends(d, fend);
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0, depth = 0, budget = 4 * d->count + 4096;
+    size_t changes = 0, depth = 0, budget = 4 * d->count + 4096, flow = 0;
     char msg[256]; /* the last warning's text and the key it names: a repeat is not formatted again */
     const char *msg_key = NULL;
     size_t msg_kn = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT))) {
+        if (i < flow || yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
+        if (fend[i])
+            flow = fend[i] + 1;
         yr_entry e = yr_entry_at(d, i);
         /* a property 1-2 columns left of its list item's key column (`- id: a` then
          * `   text: x`, yaml.property-indent's in group 4) is at that column here: the
@@ -1168,12 +1182,12 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
                       memcmp(at_col->first, l->s + c + 1, at_col->first_n) == 0;
         bool fire = dk && (!prev_map || prev_opener || repeat);
         if (fire && !e.dashes && !prev_opener && !repeat) {
-            size_t nx = next_content(d, i);
+            size_t nx = next_entry_line(d, fend, i);
             /* the first line at its column: past its children to its next sibling (a budget keeps
              * nested `-a:` chains linear); after an item (`- id: a`, then `-id: b` and its
              * children) the next line decides, as a compact list's parent keys share its column */
             while (!same && nx < d->count && budget && yr_entry_at(d, nx).indent > e.indent)
-                nx = next_content(d, nx), budget--;
+                nx = next_entry_line(d, fend, nx), budget--;
             if (nx < d->count) {
                 const yr_entry ne = yr_entry_at(d, nx);
                 fire = !(ne.indent == e.indent && plain_entry(&ne, d->l[nx].s));
@@ -1183,7 +1197,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             /* `- -key: v` whose next line is a plain mapping entry at -key's own column: that
              * line is a property of the item's mapping, so -key is its first key (as a nested
              * item `- - key: v` its mapping would start two columns deeper) */
-            size_t nx = next_content(d, i);
+            size_t nx = next_entry_line(d, fend, i);
             if (nx < d->count) {
                 const yr_entry ne = yr_entry_at(d, nx);
                 fire = !(ne.indent == e.content && plain_entry(&ne, d->l[nx].s));
@@ -1249,7 +1263,7 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
         yr_endl(&o, YR_EOL(l));
     }
-    free(sib);
+    free(sib), free(fend);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }

@@ -344,11 +344,7 @@ static bool is_doc_marker(const yr_line *l)
     return i < l->n && (l->s[i] == '-' || l->s[i] == '.') && (l->flags & YR_INERT);
 }
 
-/* Flow collections written over several lines: for a line whose value opens
- * `[` or `{` without closing it, fend[k] = the line that closes it (the last
- * line when none does); 0 for every other line. Quotes inside the collection
- * may span lines too; a ` #` outside quotes ends a line's text. */
-static void flow_ends(const yr_doc *d, uint32_t *fend)
+void yr_flow_ends(const yr_doc *d, uint32_t *fend)
 {
     yr_block blk = {0};
     for (size_t k = 0; k < d->count; k++)
@@ -505,7 +501,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         free(end), free(fend), free(levels);
         return 0;
     }
-    flow_ends(d, fend);
+    yr_flow_ends(d, fend);
     block_ends(d, fend, end, levels);
     free(levels);
     size_t keys = 0;

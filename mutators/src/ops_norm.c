@@ -560,33 +560,90 @@ static bool question_item_has_text(const mf_op_ctx *ctx, size_t off)
     return found;
 }
 
-/* Is there an `id:` / `- id:` line after offset off, its key at the column
- * of the id key at key_off? Another question whose
- * id the scan did not count (spelled `3` or `q3` by norm.id-variant, or inside
- * what an unclosed quote makes one string to the scan, which core's
- * yaml.unclosed-quote then splits again) raises the batch maximum: the
- * renumbered duplicate would not be the id it replaced. */
-static bool id_line_after(const mf_op_ctx *ctx, size_t key_off, size_t off)
+/* Does the line starting at bol hold a question item's `id:` key at column
+ * col (the question items' id column; option ids sit deeper), however the
+ * item's dash is spelled: `- id:`, `-id:` with the dash's space left out
+ * (yaml.dash-space, which core reads as the item it is: run 8, dd57fdfa), or
+ * the first item on its parent's line, `questions: - id:`
+ * (yaml.inline-sequence-parent, run 13 36f593db)? The kv scan sees only the
+ * first shape. *id_off: where `id:` starts. */
+static bool item_id_line(const mf_op_ctx *ctx, size_t bol, size_t col, size_t *id_off)
 {
-    size_t bol = key_off, col;
+    const char *t = ctx->text;
+    size_t j = bol, dash = ctx->len;
+    bool parent = ctx->len - bol > 10 && !memcmp(t + bol, "questions:", 10);
+    if (parent)
+        for (j = bol + 10; j < ctx->len && t[j] == ' ';)
+            j++;
+    while (!parent && j < ctx->len && t[j] == ' ')
+        j++;
+    if (j < ctx->len && t[j] == '-')
+        for (dash = j++ - bol; j < ctx->len && t[j] == ' '; j++)
+            ;
+    *id_off = j;
+    if (j + 3 > ctx->len || memcmp(t + j, "id:", 3))
+        return false;
+    return parent ? dash != ctx->len : j - bol == col || dash + 2 == col;
+}
+
+/* The question items' id column: the column of the id key at key_off. */
+static size_t id_column(const mf_op_ctx *ctx, size_t key_off)
+{
+    size_t bol = key_off;
     while (bol > 0 && ctx->text[bol - 1] != '\n')
         bol--;
-    col = key_off - bol;                /* the question items' id column (option ids sit deeper) */
-    for (size_t i = off; i < ctx->len; i++) {
-        if (ctx->text[i] != '\n')
-            continue;
-        size_t j = i + 1, dash = ctx->len;
-        while (j < ctx->len && ctx->text[j] == ' ')
-            j++;
-        /* `- id:`, or `-id:` with the dash's space left out (yaml.dash-space, which
-         * core reads as the item it is: run 8, dd57fdfa): the dash two columns left */
-        if (j < ctx->len && ctx->text[j] == '-')
-            for (dash = j++ - (i + 1); j < ctx->len && ctx->text[j] == ' '; j++)
-                ;
-        if ((j - (i + 1) == col || dash + 2 == col) && j + 3 <= ctx->len && !memcmp(ctx->text + j, "id:", 3))
+    return key_off - bol;
+}
+
+/* Is there an item's `id:` line (item_id_line) after offset off, at the
+ * column of the id key at key_off? Another question whose id the scan did not
+ * count (spelled `3` or `q3` by norm.id-variant, or inside what an unclosed
+ * quote makes one string to the scan, which core's yaml.unclosed-quote then
+ * splits again) raises the batch maximum: the renumbered duplicate would not
+ * be the id it replaced. */
+static bool id_line_after(const mf_op_ctx *ctx, size_t key_off, size_t off)
+{
+    size_t col = id_column(ctx, key_off), id_off;
+    for (size_t i = off; i < ctx->len; i++)
+        if (ctx->text[i] == '\n' && item_id_line(ctx, i + 1, col, &id_off))
             return true;
-    }
     return false;
+}
+
+/* The highest question id number norm.question-id reads on an item's `id:`
+ * line of the top-level `questions:` list before the line of the id key at
+ * key_off, in any spelling of the item's dash (item_id_line), or -1: an
+ * earlier op may have moved a higher id there (norm.phase-out-of-order) and a
+ * later one glued its dash or put it on the parent's line. */
+static long id_lines_max_before(const mf_op_ctx *ctx, size_t key_off)
+{
+    size_t col = id_column(ctx, key_off), end = key_off - col, id_off;
+    long max = -1;
+    bool in_questions = false;
+    for (size_t bol = 0; bol < end;) {
+        const char *t = ctx->text + bol, *nl = memchr(t, '\n', ctx->len - bol);
+        size_t n = nl ? (size_t)(nl - t) : ctx->len - bol;
+        if (n > 0 && !strchr(" #-\r", t[0]))
+            in_questions = n >= 10 && !memcmp(t, "questions:", 10);
+        if (in_questions && item_id_line(ctx, bol, col, &id_off)) {
+            char v[64];
+            size_t a = id_off + 3, b = bol + n;
+            while (a < b && ctx->text[a] == ' ')
+                a++;
+            while (b > a && (ctx->text[b - 1] == ' ' || ctx->text[b - 1] == '\r'))
+                b--;
+            if (b - a >= 2 && (ctx->text[a] == '"' || ctx->text[a] == '\'') && ctx->text[b - 1] == ctx->text[a])
+                a++, b--;
+            if (b - a < sizeof v) {
+                memcpy(v, ctx->text + a, b - a);
+                v[b - a] = '\0';
+                long num = mt_qid_number(v);
+                max = num > max ? num : max;
+            }
+        }
+        bol += n + 1;
+    }
+    return max;
 }
 
 /* ---- a duplicate question id: the last question repeats the first one's ----
@@ -641,6 +698,9 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
         count++;
     }
     int rc = 0;
+    long hidden = count >= 2 ? id_lines_max_before(ctx, s.v[last].key_off) : -1;
+    if (hidden > max_other)
+        max_other = hidden;
     if (count >= 2 && last_num == max_other + 1 && question_item_has_text(ctx, s.v[first].key_off) &&
         question_item_has_text(ctx, s.v[last].key_off) && !id_line_after(ctx, s.v[last].key_off, s.v[last].val_off))
         rc = splice(ctx, s.v[last].val_off, s.v[last].val_off + s.v[last].val_len, s.v[first].val);

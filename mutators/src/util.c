@@ -211,6 +211,32 @@ static bool other_key_header(const char *s, size_t n)
     return k == n || s[k] == '#';
 }
 
+/* Is the item at column b of line s (length n) a compact nested sequence
+ * whose innermost item is a block scalar header (`- - |`, `- - - >-`)? Its
+ * body lines, deeper than the innermost dash (*col), are the scalar's text,
+ * and a `key: value` there is no entry (run 13 e2aab0da, 86769b48). */
+static bool compact_item_header(const char *s, size_t n, size_t b, size_t *col)
+{
+    size_t dash = b;
+    if (b >= n || s[b] != '-' || (b + 1 < n && s[b + 1] != ' '))
+        return false;
+    while (b < n && s[b] == '-' && (b + 1 == n || s[b + 1] == ' ')) {
+        dash = b++;
+        while (b < n && s[b] == ' ')
+            b++;
+    }
+    if (b >= n || (s[b] != '|' && s[b] != '>'))
+        return false;
+    for (b++; b < n && (s[b] == '-' || s[b] == '+' || isdigit((unsigned char)s[b]));)
+        b++;
+    while (b < n && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r'))
+        b++;
+    if (b < n && s[b] != '#')
+        return false;
+    *col = dash;
+    return true;
+}
+
 /* Offset in [s, s+n) (from the start of the text after its opening quote) of
  * the quote that closes a quoted scalar opened with q, or n when it stays open.
  * Double quotes escape with a backslash, single quotes by doubling. */
@@ -369,6 +395,8 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                        (s[x->body] == '|' || s[x->body] == '>' || quoted_header(x))) {
                 in_block = true;
                 block_col = x->indent;
+            } else if (x->dash && compact_item_header(s, l, x->body, &block_col)) {
+                in_block = true;
             } else if (!x->dash && !x->key_len && !x->comment && x->indent + 1 < l && s[x->indent] == '-') {
                 /* `-gap: |` (yaml.dash-space took the dash's space): still a
                  * block header, its body still text no later op may edit */

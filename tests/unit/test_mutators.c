@@ -2242,6 +2242,68 @@ static void test_run11_yamlstruct_sites(void **state)
     assert_true(dashed && inlined && unquoted);
 }
 
+/* Run 13 (session 9, dupkey): a block scalar header on a compact nested
+ * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
+ * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
+ * `status: done` there: e2aab0da, 86769b48) */
+static void test_run13_dupkey_sites(void **state)
+{
+    (void)state;
+    static const char *const ops[] = {"yaml.duplicate-key", "yaml.colon-space", "yaml.dash-space",
+                                      "yaml.inline-keys", "yaml.plain-colon", "yaml.item-colon"};
+    static const char body[] = "matrix:\n  - - |\n      Sure!\n      status: done\n      - x\n"
+                               "  - - - >-\n        a: b\n";
+    bool repeated = false;
+    for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+        for (int seed = 1; seed < 20; seed++) {
+            char text[400], *raw = NULL;
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: %s seed=%d\n---\n%snote: d\n",
+                     ops[k], seed, body);
+            contract_of(text, &raw);
+            assert_non_null(strstr(raw, "  - - |\n      Sure!\n      status: done\n      - x\n  - - - >-\n        a: b\nnote"));
+            repeated = repeated || strstr(raw, "note: d\nnote: d");
+            free(raw);
+        }
+    assert_true(repeated);
+}
+
+/* Run 13 (session 9, dupkey): norm.duplicate-question-id takes the batch
+ * maximum over every item's id line before the last question however its dash
+ * is spelled: a higher id moved first (norm.phase-out-of-order) and put on the
+ * parent's line (`questions: - id: Q04`, yaml.inline-sequence-parent; 36f593db)
+ * or glued to its dash (`-id: Q04`, yaml.dash-space) made renumbering give the
+ * repeat Q05, not the Q03 the op claimed exact */
+static void test_run13_dupqid_sites(void **state)
+{
+    (void)state;
+    static const char *const hidden[] = {"questions: - id: Q04\n    phase: assembly\n    question: H\n",
+                                         "questions:\n  -id: Q04\n    phase: assembly\n    question: H\n",
+                                         "questions:\n-id: Q04\n  phase: assembly\n  question: H\n"};
+    static const char *const rest[] = {"  - id: Q02\n    phase: foundation\n    question: S\n"
+                                       "  - id: Q03\n    phase: structure\n    question: L\n",
+                                       "  - id: Q02\n    phase: foundation\n    question: S\n"
+                                       "  - id: Q03\n    phase: structure\n    question: L\n",
+                                       "- id: Q02\n  phase: foundation\n  question: S\n"
+                                       "- id: Q03\n  phase: structure\n  question: L\n"};
+    bool dup = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[500], *raw = NULL;
+        for (size_t k = 0; k < sizeof hidden / sizeof *hidden; k++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=%d\n---\n%s%s",
+                     seed, hidden[k], rest[k]);
+            contract_of(text, &raw);
+            assert_non_null(strstr(raw, "id: Q03\n"));
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=%d\n---\n"
+                 "questions: - id: Q01\n    phase: assembly\n    question: H\n%s", seed, rest[0]);
+        contract_of(text, &raw);
+        dup = dup || (!strstr(raw, "id: Q03") && strstr(strstr(raw, "id: Q02") + 1, "id: Q02"));
+        free(raw);
+    }
+    assert_true(dup);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2266,6 +2328,8 @@ int main(void)
         cmocka_unit_test(test_session10_misc_sites),
         cmocka_unit_test(test_session10_inline_sites),
         cmocka_unit_test(test_run11_yamlstruct_sites),
+        cmocka_unit_test(test_run13_dupkey_sites),
+        cmocka_unit_test(test_run13_dupqid_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
