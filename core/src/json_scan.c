@@ -725,6 +725,24 @@ static int parse_grouping(jp *p, json_t **out, mf_buf *b, size_t close)
     return 0;
 }
 
+/* Is the backtick at p->i a template string that is the whole input, only
+ * blanks around it, closed by a backtick or an acute accent at its end
+ * (`foo`, `foo´)? Elsewhere outside brackets a backtick opens inline code in
+ * prose (`npm` and `yarn` both work), not a value. */
+static bool backtick_whole_text(const jp *p)
+{
+    for (size_t k = 0; k < p->i; k++)
+        if (!isspace(at(p, k)))
+            return false;
+    size_t end = p->n;
+    while (end > p->i + 1 && isspace(at(p, end - 1)))
+        end--;
+    const char *tick = memchr(p->s + p->i + 1, '`', end - p->i - 1);
+    if (tick)
+        return tick == p->s + end - 1;
+    return end >= p->i + 3 && at(p, end - 2) == 0xC2 && at(p, end - 1) == 0xB4;
+}
+
 /* Parse one value at p->i. 0 with *out (NULL: dropped because cut), or -1. */
 static int parse_value(jp *p, json_t **out, mf_buf *b)
 {
@@ -737,7 +755,7 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         return parse_grouping(p, out, b, group);
     if (c == '(') return parse_tuple(p, out, b);
     int q = c == '"' ? Q_DOUBLE : c == '\'' ? Q_SINGLE : jl_smart_quote(p, p->i);
-    if (c == '`' && p->depth > 0 && at(p, p->i + 1) != '`')
+    if (c == '`' && at(p, p->i + 1) != '`' && (p->depth > 0 || backtick_whole_text(p)))
         q = Q_BACKTICK;
     if (q >= 0) {
         size_t start = p->i;
