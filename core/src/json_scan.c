@@ -743,6 +743,33 @@ static bool backtick_whole_text(const jp *p)
     return end >= p->i + 3 && at(p, end - 2) == 0xC2 && at(p, end - 1) == 0xB4;
 }
 
+/* May a value end before k (blanks, then ',', a closer, a line break or the end)? */
+static bool value_may_end(const jp *p, size_t k)
+{
+    while (at(p, k) == ' ' || at(p, k) == '\t')
+        k++;
+    int c = at(p, k);
+    return c < 0 || c == ',' || c == '}' || c == ']' || c == '\n' || c == '\r';
+}
+
+/* A value opened by an escaped quote (`"k": \"hello\", ...`: the backslashes
+ * are damage, as before a key). Its string closes at the first quote, escaped
+ * or not, after which the value may end, with no other quote before it on its
+ * line; returns that quote's offset (its backslash for `\"`), 0 when there is
+ * none. */
+static size_t escaped_value_end(const jp *p)
+{
+    for (size_t m = p->i + 2; m < p->n && at(p, m) != '\n'; m++) {
+        if (at(p, m) == '"')
+            return value_may_end(p, m + 1) ? m : 0;
+        if (at(p, m) == '\\' && at(p, m + 1) == '"')
+            return value_may_end(p, m + 2) ? m : 0;
+        if (at(p, m) == '\\')
+            m++;
+    }
+    return 0;
+}
+
 /* Parse one value at p->i. 0 with *out (NULL: dropped because cut), or -1. */
 static int parse_value(jp *p, json_t **out, mf_buf *b)
 {
@@ -754,6 +781,16 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
     if (c == '(' && p->depth > 0 && (group = grouping_end(p)))
         return parse_grouping(p, out, b, group);
     if (c == '(') return parse_tuple(p, out, b);
+    if (c == '\\' && at(p, p->i + 1) == '"' && p->depth > 0) {
+        size_t end = escaped_value_end(p);
+        if (!end)
+            return jl_fail(p, "a value opened by an escaped quote (\\\") has no quote on its line that "
+                           "ends it before ',' or a closer");
+        jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "backslash before a value's opening quote dropped");
+        p->escaped_close = at(p, end) == '\\' ? end : 0;
+        jl_advance(p);
+        c = '"';
+    }
     int q = c == '"' ? Q_DOUBLE : c == '\'' ? Q_SINGLE : jl_smart_quote(p, p->i);
     if (c == '`' && at(p, p->i + 1) != '`' && (p->depth > 0 || backtick_whole_text(p)))
         q = Q_BACKTICK;
@@ -762,7 +799,9 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
         int line = p->line;
         size_t bol = p->bol;
         bool cut;
-        if (jl_parse_string(p, q, false, b, &cut))
+        int failed = jl_parse_string(p, q, false, b, &cut);
+        p->escaped_close = 0;
+        if (failed)
             return -1;
         mf_buf joined = {0};           /* "a" + "b": the parts so far */
         size_t plus;

@@ -1389,6 +1389,13 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 end_before_key(p, b, content, open_line, open_bol))
                 break;                  /* `"b, 'c': 'd'`: a key in another quote style after a missing quote */
         }
+        if (c == '\\' && !is_key && p->escaped_close && p->i == p->escaped_close) {
+            jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "escaped quote read as the closing quote of the "
+                    "value an escaped quote opened");
+            p->escaped_close = 0;
+            jl_advance_n(p, 2);
+            break;
+        }
         if (c == '\\' && is_key && q == Q_DOUBLE && at(p, p->i + 1) == '"' && p->i > content &&
             escaped_key_end(p, p->i)) {
             jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "escaped quote before the ':' of key \"%.*s\" read as "
