@@ -21,6 +21,7 @@
 #include "json_strict.h"
 
 #define GROUP_LOOKAHEAD 256  /* bytes searched for the ')' of a group without a comma */
+#define ARRAY_KEY_SCANS 16    /* arrays whose key item may be read as the next member (each scan reads to the end) */
 
 /* ---------------------------------------------------------------- values */
 
@@ -438,6 +439,43 @@ static bool item_key_at(const jp *p)
     return at(p, j) == q && j > p->i + 1 && at(p, jl_past_spaces(p, j + 1)) == ':';
 }
 
+/* At a key standing as an item of an array that is an object member
+ * (`{"tags": ["a", "b", "next": 1}`): does the rest of the input close the
+ * containers around the array and nothing else, brackets matched by kind and
+ * double-quoted strings skipped? Then the array's ']' is missing before the
+ * key, which is the next member of the object; reading the key as an object
+ * whose '{' is missing would need two more closers than the text has. */
+static bool key_after_unclosed_array(jp *p)
+{
+    if (p->depth < 2 || p->closer_of[p->depth - 1] != '}' || p->array_key_scans >= ARRAY_KEY_SCANS)
+        return false;
+    p->array_key_scans++;
+    char open[MF_JSON_DEPTH_CAP];
+    size_t depth = 0;
+    int want = p->depth - 1;             /* the next closer must be closer_of[want] */
+    for (size_t k = p->i; k < p->n; k++) {
+        int c = at(p, k);
+        if (c == '"') {
+            for (k++; k < p->n && at(p, k) != '"' && at(p, k) != '\n'; k++)
+                k += at(p, k) == '\\';
+            if (at(p, k) != '"')
+                return false;
+        } else if (c == '{' || c == '[') {
+            if (want < 1 || depth == sizeof open)
+                return false;
+            open[depth++] = c == '{' ? '}' : ']';
+        } else if (c == '}' || c == ']') {
+            if (depth > 0 && open[depth - 1] == c)
+                depth--;
+            else if (depth > 0 || want < 1 || c != p->closer_of[want--])
+                return false;
+        } else if (want < 1 && !is_ws(c)) {
+            return false;
+        }
+    }
+    return want < 1;
+}
+
 /* At a '}' in an array: is it stray - right after an object's own '}'
  * (`[{"a": 1}}, {"b": 2}]`) and followed by `, {` or `, [` (more elements)?
  * After a scalar (`[[1, 2}, [3]]`) it stands for the array's ']'. */
@@ -478,6 +516,7 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
     json_t *arr = json_array();
     bool need_sep = false, comma = false;
     int comma_line = 0;
+    size_t comma_at = 0, comma_bol = 0;
     p->open_arrays++;
     for (;;) {
         if (jl_skip_ws(p))
@@ -522,6 +561,8 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an array removed");
             comma = true;
             comma_line = p->line;
+            comma_at = p->i;
+            comma_bol = p->bol;
             need_sep = false;
             jl_advance(p);
             continue;
@@ -544,6 +585,16 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
         }
         json_t *v;
         p->parent_object = false;
+        if (close == ']' && (comma || json_array_size(arr) > 0) && item_key_at(p) && key_after_unclosed_array(p)) {
+            jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "']' missing before the key at line %d: the array "
+                    "was closed there and the key is the object's next member", p->line);
+            if (comma) {                /* the comma separates the members */
+                p->i = comma_at;
+                p->line = comma_line;
+                p->bol = comma_bol;
+            }
+            break;
+        }
         if (close == ']' && item_key_at(p)) {  /* `["k": "v"}]`: the object's '{' is missing */
             jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'{' missing before a key in an array: "
                     "an object opened there");
