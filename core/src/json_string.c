@@ -1328,7 +1328,11 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         int c = cur(p);
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
-            if ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner)) {
+            size_t op_end = !inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE) ? operator_end(p, content) : 0;
+            /* an array item `"hello +` line break `" world"`: the quote after the operator opens its operand,
+             * although a quote before a whole scalar item would close the string */
+            bool operand_first = op_end && p->depth > 0 && !p->parent_object && is_ws(at(p, p->i - 1));
+            if (!operand_first && ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner))) {
                 size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_SMART_DOUBLE)
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
@@ -1343,9 +1347,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, cl);
                 continue;
             }
-            if (!inner && !is_key && q != Q_BACKTICK && end_before_key(p, b, content, open_line, open_bol))
+            if (!operand_first && !inner && !is_key && q != Q_BACKTICK &&
+                end_before_key(p, b, content, open_line, open_bol))
                 break;
-            size_t op_end = !inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE) ? operator_end(p, content) : 0;
             if (op_end) {                   /* `"abc + "def"`: the closing quote is missing before the '+' */
                 int at_line = p->line;
                 b->len = b->len > p->i - op_end ? b->len - (p->i - op_end) : 0;   /* bytes copied 1:1 */
