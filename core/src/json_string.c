@@ -418,23 +418,33 @@ static int hex4(const jp *p, size_t k)
     return v;
 }
 
+/* The end of the input's text: its final line breaks are no text of a string
+ * the end cuts (an escape cut before them was cut by the end too). */
+static size_t input_text_end(const jp *p)
+{
+    size_t e = p->n;
+    while (e > 0 && (at(p, e - 1) == '\n' || at(p, e - 1) == '\r'))
+        e--;
+    return e;
+}
+
 /* Is the \\u escape at the cursor cut by the end of input (`\\u26`, or a high
  * surrogate whose low half is cut)? */
 static bool cut_unicode_escape(const jp *p)
 {
-    size_t k = p->i + 2;
+    size_t k = p->i + 2, end = input_text_end(p);
     while (k < p->n && k < p->i + 6 && isxdigit(at(p, k)))
         k++;
-    if (k == p->n && k < p->i + 6)
+    if (k >= end && k < p->i + 6)
         return true;
     if (k < p->i + 6 || hex4(p, p->i + 2) < 0xD800 || hex4(p, p->i + 2) > 0xDBFF)
         return false;
-    for (k = p->i + 6; k < p->n && k < p->i + 12; k++) {
+    for (k = p->i + 6; k < end && k < p->i + 12; k++) {
         int c = at(p, k);
         if (!(k == p->i + 6 ? c == '\\' : k == p->i + 7 ? c == 'u' : isxdigit(c)))
             return false;
     }
-    return k == p->n && k < p->i + 12;
+    return k >= end && k < p->i + 12;
 }
 
 static int put_utf8(mf_buf *b, uint32_t cp)
@@ -1409,7 +1419,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         }
         if (c == '\\') {
             int e = at(p, p->i + 1);
-            if (e < 0) {               /* the input ended on the backslash */
+            if (e < 0 || p->i + 1 >= input_text_end(p)) {   /* the input ended on the backslash */
                 jl_advance(p);
                 continue;
             }
