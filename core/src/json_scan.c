@@ -214,7 +214,6 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
     json_t *last = NULL;                /* the last member's value (borrowed) and key */
     char last_key[48] = "";
     p->open_objects++;
-    size_t dropped_words = 0, first_word = 0, first_word_end = 0;   /* stray words dropped, the first one */
     bool need_sep = false, comma = false;
     int comma_line = 0;
     for (;;) {
@@ -226,12 +225,6 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
         }
         int c = cur(p);
         if (c == '}') {
-            if (dropped_words && json_object_size(obj) == 0) {   /* `{name}`: a placeholder in prose */
-                jl_fail(p, "an object holding only bare words (%.*s) is not repaired: dropping them would leave "
-                        "an empty object the text does not hold", (int)(first_word_end - first_word > 40 ? 40 :
-                        first_word_end - first_word), p->s + first_word);
-                goto error;
-            }
             if (comma)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, comma_line, "trailing comma before '}' removed");
             if (!member && early_closer(p, in_array)) {
@@ -270,12 +263,12 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             continue;
         }
         size_t stray = stray_word_end(p);
+        if (stray && !need_sep && at(p, jl_past_spaces(p, stray)) == '}')
+            stray = 0;                  /* `{"a": 1, b}`, `{b}`: a last word after a comma or alone is data */
         if (stray) {
             /* the warning is the dropped word's only account: it names the whole word */
             jl_note(p, MF_RULE_JSON_STRAY_WORD, p->line, "stray word '%.*s' where a key belongs dropped",
                     (int)(stray - p->i), p->s + p->i);
-            if (dropped_words++ == 0)
-                first_word = p->i, first_word_end = stray;
             jl_advance_n(p, stray - p->i);
             continue;
         }
