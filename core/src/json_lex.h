@@ -33,6 +33,8 @@ typedef struct {
     int tuple_depth;         /* open Python tuples: ')' ends bare text */
     int call_depth;          /* open calls `ObjectId(`, `cb(`: ')' ends a value */
     bool brace_missing;      /* the next object starts at its first key: its '{' is missing */
+    int array_key_scans;     /* key_after_unclosed_array scans so far (capped: each reads to the end) */
+    size_t escaped_close;    /* the `\"` that closes a value string an escaped quote opened (0: none) */
     unsigned char closer_of[MF_JSON_DEPTH_CAP + 2]; /* closer of the container open at each depth */
     /* truncation bookkeeping, reported once at the end */
     int closed_containers;

@@ -21,6 +21,7 @@
 #include "json_strict.h"
 
 #define GROUP_LOOKAHEAD 256  /* bytes searched for the ')' of a group without a comma */
+#define ARRAY_KEY_SCANS 16    /* arrays whose key item may be read as the next member (each scan reads to the end) */
 
 /* ---------------------------------------------------------------- values */
 
@@ -262,6 +263,8 @@ static int parse_object(jp *p, json_t **out, mf_buf *b)
             continue;
         }
         size_t stray = stray_word_end(p);
+        if (stray && !need_sep && at(p, jl_past_spaces(p, stray)) == '}')
+            stray = 0;                  /* `{"a": 1, b}`, `{b}`: a last word after a comma or alone is data */
         if (stray) {
             /* the warning is the dropped word's only account: it names the whole word */
             jl_note(p, MF_RULE_JSON_STRAY_WORD, p->line, "stray word '%.*s' where a key belongs dropped",
@@ -438,6 +441,43 @@ static bool item_key_at(const jp *p)
     return at(p, j) == q && j > p->i + 1 && at(p, jl_past_spaces(p, j + 1)) == ':';
 }
 
+/* At a key standing as an item of an array that is an object member
+ * (`{"tags": ["a", "b", "next": 1}`): does the rest of the input close the
+ * containers around the array and nothing else, brackets matched by kind and
+ * double-quoted strings skipped? Then the array's ']' is missing before the
+ * key, which is the next member of the object; reading the key as an object
+ * whose '{' is missing would need two more closers than the text has. */
+static bool key_after_unclosed_array(jp *p)
+{
+    if (p->depth < 2 || p->closer_of[p->depth - 1] != '}' || p->array_key_scans >= ARRAY_KEY_SCANS)
+        return false;
+    p->array_key_scans++;
+    char open[MF_JSON_DEPTH_CAP];
+    size_t depth = 0;
+    int want = p->depth - 1;             /* the next closer must be closer_of[want] */
+    for (size_t k = p->i; k < p->n; k++) {
+        int c = at(p, k);
+        if (c == '"') {
+            for (k++; k < p->n && at(p, k) != '"' && at(p, k) != '\n'; k++)
+                k += at(p, k) == '\\';
+            if (at(p, k) != '"')
+                return false;
+        } else if (c == '{' || c == '[') {
+            if (want < 1 || depth == sizeof open)
+                return false;
+            open[depth++] = c == '{' ? '}' : ']';
+        } else if (c == '}' || c == ']') {
+            if (depth > 0 && open[depth - 1] == c)
+                depth--;
+            else if (depth > 0 || want < 1 || c != p->closer_of[want--])
+                return false;
+        } else if (want < 1 && !is_ws(c)) {
+            return false;
+        }
+    }
+    return want < 1;
+}
+
 /* At a '}' in an array: is it stray - right after an object's own '}'
  * (`[{"a": 1}}, {"b": 2}]`) and followed by `, {` or `, [` (more elements)?
  * After a scalar (`[[1, 2}, [3]]`) it stands for the array's ']'. */
@@ -478,6 +518,7 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
     json_t *arr = json_array();
     bool need_sep = false, comma = false;
     int comma_line = 0;
+    size_t comma_at = 0, comma_bol = 0;
     p->open_arrays++;
     for (;;) {
         if (jl_skip_ws(p))
@@ -522,6 +563,8 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
                 jl_note(p, MF_RULE_JSON_TRAILING_COMMA, p->line, "extra comma in an array removed");
             comma = true;
             comma_line = p->line;
+            comma_at = p->i;
+            comma_bol = p->bol;
             need_sep = false;
             jl_advance(p);
             continue;
@@ -544,6 +587,16 @@ static int parse_elements(jp *p, json_t **out, mf_buf *b, int close)
         }
         json_t *v;
         p->parent_object = false;
+        if (close == ']' && (comma || json_array_size(arr) > 0) && item_key_at(p) && key_after_unclosed_array(p)) {
+            jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "']' missing before the key at line %d: the array "
+                    "was closed there and the key is the object's next member", p->line);
+            if (comma) {                /* the comma separates the members */
+                p->i = comma_at;
+                p->line = comma_line;
+                p->bol = comma_bol;
+            }
+            break;
+        }
         if (close == ']' && item_key_at(p)) {  /* `["k": "v"}]`: the object's '{' is missing */
             jl_note(p, MF_RULE_JSON_MISMATCHED_CLOSER, p->line, "'{' missing before a key in an array: "
                     "an object opened there");
@@ -725,6 +778,51 @@ static int parse_grouping(jp *p, json_t **out, mf_buf *b, size_t close)
     return 0;
 }
 
+/* Is the backtick at p->i a template string that is the whole input, only
+ * blanks around it, closed by a backtick or an acute accent at its end
+ * (`foo`, `foo´)? Elsewhere outside brackets a backtick opens inline code in
+ * prose (`npm` and `yarn` both work), not a value. */
+static bool backtick_whole_text(const jp *p)
+{
+    for (size_t k = 0; k < p->i; k++)
+        if (!isspace(at(p, k)))
+            return false;
+    size_t end = p->n;
+    while (end > p->i + 1 && isspace(at(p, end - 1)))
+        end--;
+    const char *tick = memchr(p->s + p->i + 1, '`', end - p->i - 1);
+    if (tick)
+        return tick == p->s + end - 1;
+    return end >= p->i + 3 && at(p, end - 2) == 0xC2 && at(p, end - 1) == 0xB4;
+}
+
+/* May a value end before k (blanks, then ',', a closer, a line break or the end)? */
+static bool value_may_end(const jp *p, size_t k)
+{
+    while (at(p, k) == ' ' || at(p, k) == '\t')
+        k++;
+    int c = at(p, k);
+    return c < 0 || c == ',' || c == '}' || c == ']' || c == '\n' || c == '\r';
+}
+
+/* A value opened by an escaped quote (`"k": \"hello\", ...`: the backslashes
+ * are damage, as before a key). Its string closes at the first quote, escaped
+ * or not, after which the value may end, with no other quote before it on its
+ * line; returns that quote's offset (its backslash for `\"`), 0 when there is
+ * none. */
+static size_t escaped_value_end(const jp *p)
+{
+    for (size_t m = p->i + 2; m < p->n && at(p, m) != '\n'; m++) {
+        if (at(p, m) == '"')
+            return value_may_end(p, m + 1) ? m : 0;
+        if (at(p, m) == '\\' && at(p, m + 1) == '"')
+            return value_may_end(p, m + 2) ? m : 0;
+        if (at(p, m) == '\\')
+            m++;
+    }
+    return 0;
+}
+
 /* Parse one value at p->i. 0 with *out (NULL: dropped because cut), or -1. */
 static int parse_value(jp *p, json_t **out, mf_buf *b)
 {
@@ -736,15 +834,27 @@ static int parse_value(jp *p, json_t **out, mf_buf *b)
     if (c == '(' && p->depth > 0 && (group = grouping_end(p)))
         return parse_grouping(p, out, b, group);
     if (c == '(') return parse_tuple(p, out, b);
+    if (c == '\\' && at(p, p->i + 1) == '"' && p->depth > 0) {
+        size_t end = escaped_value_end(p);
+        if (!end)
+            return jl_fail(p, "a value opened by an escaped quote (\\\") has no quote on its line that "
+                           "ends it before ',' or a closer");
+        jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "backslash before a value's opening quote dropped");
+        p->escaped_close = at(p, end) == '\\' ? end : 0;
+        jl_advance(p);
+        c = '"';
+    }
     int q = c == '"' ? Q_DOUBLE : c == '\'' ? Q_SINGLE : jl_smart_quote(p, p->i);
-    if (c == '`' && p->depth > 0 && at(p, p->i + 1) != '`')
+    if (c == '`' && at(p, p->i + 1) != '`' && (p->depth > 0 || backtick_whole_text(p)))
         q = Q_BACKTICK;
     if (q >= 0) {
         size_t start = p->i;
         int line = p->line;
         size_t bol = p->bol;
         bool cut;
-        if (jl_parse_string(p, q, false, b, &cut))
+        int failed = jl_parse_string(p, q, false, b, &cut);
+        p->escaped_close = 0;
+        if (failed)
             return -1;
         mf_buf joined = {0};           /* "a" + "b": the parts so far */
         size_t plus;

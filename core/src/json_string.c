@@ -418,23 +418,33 @@ static int hex4(const jp *p, size_t k)
     return v;
 }
 
+/* The end of the input's text: its final line breaks are no text of a string
+ * the end cuts (an escape cut before them was cut by the end too). */
+static size_t input_text_end(const jp *p)
+{
+    size_t e = p->n;
+    while (e > 0 && (at(p, e - 1) == '\n' || at(p, e - 1) == '\r'))
+        e--;
+    return e;
+}
+
 /* Is the \\u escape at the cursor cut by the end of input (`\\u26`, or a high
  * surrogate whose low half is cut)? */
 static bool cut_unicode_escape(const jp *p)
 {
-    size_t k = p->i + 2;
+    size_t k = p->i + 2, end = input_text_end(p);
     while (k < p->n && k < p->i + 6 && isxdigit(at(p, k)))
         k++;
-    if (k == p->n && k < p->i + 6)
+    if (k >= end && k < p->i + 6)
         return true;
     if (k < p->i + 6 || hex4(p, p->i + 2) < 0xD800 || hex4(p, p->i + 2) > 0xDBFF)
         return false;
-    for (k = p->i + 6; k < p->n && k < p->i + 12; k++) {
+    for (k = p->i + 6; k < end && k < p->i + 12; k++) {
         int c = at(p, k);
         if (!(k == p->i + 6 ? c == '\\' : k == p->i + 7 ? c == 'u' : isxdigit(c)))
             return false;
     }
-    return k == p->n && k < p->i + 12;
+    return k >= end && k < p->i + 12;
 }
 
 static int put_utf8(mf_buf *b, uint32_t cp)
@@ -1328,7 +1338,11 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         int c = cur(p);
         size_t cl = closer_len(p, q, p->i);
         if (cl) {
-            if ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner)) {
+            size_t op_end = !inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE) ? operator_end(p, content) : 0;
+            /* an array item `"hello +` line break `" world"`: the quote after the operator opens its operand,
+             * although a quote before a whole scalar item would close the string */
+            bool operand_first = op_end && p->depth > 0 && !p->parent_object && is_ws(at(p, p->i - 1));
+            if (!operand_first && ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner))) {
                 size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_SMART_DOUBLE)
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
@@ -1343,9 +1357,9 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, cl);
                 continue;
             }
-            if (!inner && !is_key && q != Q_BACKTICK && end_before_key(p, b, content, open_line, open_bol))
+            if (!operand_first && !inner && !is_key && q != Q_BACKTICK &&
+                end_before_key(p, b, content, open_line, open_bol))
                 break;
-            size_t op_end = !inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE) ? operator_end(p, content) : 0;
             if (op_end) {                   /* `"abc + "def"`: the closing quote is missing before the '+' */
                 int at_line = p->line;
                 b->len = b->len > p->i - op_end ? b->len - (p->i - op_end) : 0;   /* bytes copied 1:1 */
@@ -1389,6 +1403,13 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 end_before_key(p, b, content, open_line, open_bol))
                 break;                  /* `"b, 'c': 'd'`: a key in another quote style after a missing quote */
         }
+        if (c == '\\' && !is_key && p->escaped_close && p->i == p->escaped_close) {
+            jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "escaped quote read as the closing quote of the "
+                    "value an escaped quote opened");
+            p->escaped_close = 0;
+            jl_advance_n(p, 2);
+            break;
+        }
         if (c == '\\' && is_key && q == Q_DOUBLE && at(p, p->i + 1) == '"' && p->i > content &&
             escaped_key_end(p, p->i)) {
             jl_note(p, MF_RULE_JSON_INVALID_ESCAPE, p->line, "escaped quote before the ':' of key \"%.*s\" read as "
@@ -1398,7 +1419,7 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
         }
         if (c == '\\') {
             int e = at(p, p->i + 1);
-            if (e < 0) {               /* the input ended on the backslash */
+            if (e < 0 || p->i + 1 >= input_text_end(p)) {   /* the input ended on the backslash */
                 jl_advance(p);
                 continue;
             }

@@ -35,6 +35,7 @@
  * its normalizer parses or rejects precisely (MISSING_FILES).
  * When nothing is valid, the rejection is that of the attempt that got
  * furthest (highest tier), the earliest among equals. */
+#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,31 @@ static int repair_groups(run *R, mf_buf *text, json_t **v, mf_warnings *w)
     return ok;
 }
 
+/* Does the candidate [s, s+n), blanks around it aside, start inside the
+ * quotes of the weak win, a JSON string (`"{a:b}"` in a fence), as part of
+ * that string's bytes? Then it was taken from the string's text: the
+ * balanced `{a:b}`, or the span from a `[` the string holds, is the string's
+ * content, not a value. */
+static bool inside_weak_string(const run *R, const char *s, size_t n)
+{
+    if (!json_is_string(R->weak) || !R->weak_text)
+        return false;
+    const char *w = R->weak_text;
+    size_t wl = strlen(w);
+    while (wl > 0 && strchr(" \t\r\n", w[0]))
+        w++, wl--;
+    while (wl > 0 && strchr(" \t\r\n", w[wl - 1]))
+        wl--;
+    while (n > 0 && strchr(" \t\r\n", s[0]))
+        s++, n--;
+    while (n > 0 && strchr(" \t\r\n", s[n - 1]))
+        n--;
+    if (wl < 2 || w[0] != '"' || w[wl - 1] != '"' || n == 0 || n >= wl)
+        return false;
+    const char *at = memmem(w + 1, wl - 1, s, n);
+    return at && at < w + wl - 1;
+}
+
 /* Try one candidate; on success fill R->r and return 1 (or stash a weak win);
  * -1 when a cap or out-of-memory ends the whole run (the error is in R->r). */
 static int try_candidate(run *R, mf_candidate *c, bool repair)
@@ -283,6 +309,12 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
             json_decref(v);
             mf_warnings_clear(&all);
         }
+        mf_buf_free(&text);
+        return 0;
+    }
+    if (R->weak && !yaml && inside_weak_string(R, c->text, c->len)) {
+        json_decref(v);
+        mf_warnings_clear(&all);
         mf_buf_free(&text);
         return 0;
     }
