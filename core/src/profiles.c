@@ -46,7 +46,7 @@ static int key_line(const char *text, size_t len, const char *key)
 
 static const char *const known_keys[] = {
     "name", "description", "format", "tag", "top_level_keys", "wrappers", "aliases",
-    "nested_children", "string_fields", "free_text_fields", "prose_fields",
+    "nested_children", "item_keys", "string_fields", "free_text_fields", "prose_fields",
     "integer_fields", "enums", "defaults", "normalizers", "schema", "changes", "text_fallback", "context", NULL};
 
 static bool string_list(const json_t *v)
@@ -112,7 +112,7 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
             bad = *l, what = "must be a list of strings";
             goto invalid;
         }
-    static const char *const maps[] = {"aliases", "nested_children", "enums", "defaults", "context", NULL};
+    static const char *const maps[] = {"aliases", "nested_children", "item_keys", "enums", "defaults", "context", NULL};
     for (const char *const *m = maps; *m; m++)
         if (json_object_get(doc, *m) && !json_is_object(json_object_get(doc, *m))) {
             bad = *m, what = "must be a mapping";
@@ -144,6 +144,12 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
             goto invalid;
         }
     }
+    json_object_foreach(json_object_get(doc, "item_keys"), k, v) {
+        if (!json_is_string(json_object_get(v, "key")) || !string_list(json_object_get(v, "children"))) {
+            bad = "item_keys", what = "each sequence parent maps to {key: name, children: [child keys]}";
+            goto invalid;
+        }
+    }
     json_object_foreach(json_object_get(doc, "context"), k, v) {
         const char *t = json_string_value(v);
         if (!t || (strcmp(t, "string") && strcmp(t, "array") && strcmp(t, "object") && strcmp(t, "any"))) {
@@ -168,6 +174,7 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
     p->top_level_keys = own(doc, "top_level_keys", json_array());
     p->wrappers = own(doc, "wrappers", json_array());
     p->nested_children = own(doc, "nested_children", json_object());
+    p->item_keys = own(doc, "item_keys", json_object());
     p->enums = own(doc, "enums", json_object());
     p->defaults = own(doc, "defaults", json_object());
     p->context = own(doc, "context", json_object());
@@ -230,6 +237,7 @@ void mf_profile_free(mf_profile *p)
     json_decref(p->wrappers);
     json_decref(p->aliases);
     json_decref(p->nested_children);
+    json_decref(p->item_keys);
     json_decref(p->string_fields);
     json_decref(p->free_text_fields);
     json_decref(p->prose_fields);

@@ -42,6 +42,7 @@
     X(MF_RULE_ID(YAML_INLINE_KNOWN_KEYS), inline_known_keys, 2, NULL, NULL, YR_VAL_COLON)       \
     X(MF_RULE_ID(YAML_DASH_SPACE), dash_space, 2, NULL, NULL, YR_DASH_TEXT)                     \
     X(MF_RULE_ID(YAML_NESTED_CHILDREN), nested_children, 2, NULL, NULL, 0)                      \
+    X(MF_RULE_ID(YAML_ITEM_KEY), item_key, 2, NULL, NULL, 0)                                    \
     X(MF_RULE_ID(YAML_INVALID_ESCAPE), invalid_escape, 3, "\\", NULL, 0)                        \
     X(MF_RULE_ID(YAML_UNCLOSED_QUOTE), unclosed_quote, 3, "\"'", NULL, YR_OPENS_DQ | YR_OPENS_SQ) \
     X(MF_RULE_ID(YAML_UNCLOSED_FLOW), unclosed_flow, 3, "[{", NULL, 0)                          \
@@ -107,6 +108,8 @@ static bool profile_feeds(yr_rule_fn fn, const mf_profile *p)
 {
     if (fn == yr_fix_free_text)
         return p && json_object_size(p->free_text_fields) > 0;
+    if (fn == yr_fix_item_key)
+        return p && json_object_size(p->item_keys) > 0;
     return true;
 }
 

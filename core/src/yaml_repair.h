@@ -145,6 +145,7 @@ size_t yr_fix_colon_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warni
 size_t yr_fix_inline_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_dash_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_nested_children(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+size_t yr_fix_item_key(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_invalid_escape(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_unclosed_quote(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_unclosed_flow(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);

@@ -175,7 +175,7 @@ static void test_tables(void **state)
             assert_true(t[-1].group <= t->group);
     }
     assert_int_equal(nrules, nfix);
-    assert_int_equal(nrules, 27);
+    assert_int_equal(nrules, 28);
 }
 
 /* Every rule on every yaml fixture input: twice equals once. */

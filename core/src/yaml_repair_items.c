@@ -1,0 +1,116 @@
+/* yaml_repair_items.c - yaml.item-key: a list item written as its id alone.
+ *
+ * A profile's `item_keys` names, per sequence parent key, the key a bare
+ * item stands for and the child keys that prove the item is a mapping
+ * (`beads: {key: id, children: [title, ...]}`; keys match as written or by their
+ * canonical spelling, aliases included). An item that is one token,
+ * plain or quoted, whose next line is a known child key at the item's
+ * content column (`  - cache-fix` + `    title: Fix the cache`) does not
+ * parse; it becomes that key's entry (`  - id: cache-fix`), the token kept
+ * as written. Prose items (a blank in the token), items whose next line is
+ * another key, and lines inside block bodies or quoted values stay. */
+#include <string.h>
+#include "yaml_repair.h"
+
+/* The canonical spelling of key [k, k+n) in p (an alias or `testCommands` for
+ * `test_commands`), or NULL. */
+static const char *canonical_key(const mf_profile *p, const char *k, size_t n)
+{
+    char key[256];
+    if (!p->key_map || n == 0 || n >= sizeof key)
+        return NULL;
+    memcpy(key, k, n);
+    key[n] = '\0';
+    return mf_norm_key_canonical(p->key_map, key);
+}
+
+/* The item_keys entry of the parent key [k, k+n) as written or canonical, or NULL. */
+static const json_t *item_key_of(const mf_profile *p, const char *k, size_t n)
+{
+    const json_t *spec = json_object_getn(p->item_keys, k, n);
+    const char *canon = spec ? NULL : canonical_key(p, k, n);
+    return spec ? spec : canon ? json_object_get(p->item_keys, canon) : NULL;
+}
+
+/* True when the key [k, k+n), as written or canonical, is one of spec's children. */
+static bool listed_child(const mf_profile *p, const json_t *spec, const char *k, size_t n)
+{
+    const json_t *kids = json_object_get(spec, "children");
+    const char *canon = canonical_key(p, k, n);
+    return yr_list_has(kids, k, n) || (canon && yr_list_has(kids, canon, strlen(canon)));
+}
+
+/* True when [s, s+n) is one token a bare item may be: a closed quoted scalar, or a plain
+ * scalar without blanks or ':' (`a:b` is yaml.colon-space's glued key). */
+static bool bare_token(const char *s, size_t n)
+{
+    if (n == 0)
+        return false;
+    if (s[0] == '"' || s[0] == '\'')
+        return yr_quote_end(s, n, 0) == n;
+    if (!yr_plain_start(s, n))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == ':')
+            return false;
+    return true;
+}
+
+/* The parent key line of the sequence item at line i (dash column col): back over deeper
+ * lines and sibling items to the first entry at or left of col; it must be a key with no
+ * value. d->count when there is none. */
+static size_t parent_line(const yr_doc *d, size_t i, size_t col)
+{
+    while (i-- > 0) {
+        const yr_line *l = &d->l[i];
+        if (l->flags & (YR_INERT | YR_CONT))
+            continue;
+        const yr_entry e = yr_entry_at(d, i);
+        if (e.indent > col || (e.dashes && e.dash == col))
+            continue;
+        return !e.dashes && e.key && e.val == e.end ? i : d->count;
+    }
+    return d->count;
+}
+
+/* The next line after i that is not blank or a comment, or d->count. */
+static size_t next_line(const yr_doc *d, size_t i)
+{
+    while (++i < d->count && (d->l[i].flags & YR_INERT))
+        ;
+    return i;
+}
+
+static size_t fix_item_key(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
+                           mf_warnings *w)
+{
+    const yr_line *l = &d->l[i];
+    size_t vend = yr_value_end(l, e, true);
+    if (e->dashes != 1 || e->key || !bare_token(l->s + e->val, vend - e->val))
+        return 0;
+    size_t par = parent_line(d, i, e->dash), nx = next_line(d, i);
+    if (par == d->count || nx == d->count || (d->l[nx].flags & YR_CONT))
+        return 0;
+    const yr_entry pe = yr_entry_at(d, par), ne = yr_entry_at(d, nx);
+    const json_t *spec = item_key_of(p, d->l[par].s + pe.key_s, pe.key_e - pe.key_s);
+    const char *key = json_string_value(json_object_get(spec, "key"));
+    if (!key || ne.dashes || !ne.key || ne.indent != e->content ||
+        !listed_child(p, spec, d->l[nx].s + ne.key_s, ne.key_e - ne.key_s))
+        return 0;
+    mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_KEY), yr_lineno(i),
+                    "Took the bare item %.*s under \"%.*s\" as its %s (a known child key follows it).",
+                    (int)(vend - e->val), l->s + e->val, (int)(pe.key_e - pe.key_s), d->l[par].s + pe.key_s, key);
+    yr_put(o, l->s, e->val);
+    yr_puts(o, key);
+    yr_put(o, ": ", 2);
+    yr_put(o, l->s + e->val, l->n - e->val);
+    yr_endl(o, YR_EOL(l));
+    return i + 1;
+}
+
+size_t yr_fix_item_key(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    if (!p || json_object_size(p->item_keys) == 0)
+        return 0;
+    return yr_run_line_rule(d, out, p, w, fix_item_key, 0);
+}
