@@ -329,8 +329,9 @@ static bool drifted_item_with_props(const yr_doc *d, size_t i, const yr_entry *e
 }
 
 /* Is line i a continuation line of the plain value of an identifier key
- * (`schema_version: 1` + ` Etle:tixamp`)? A glued `- id:Q01` above is no
- * such key: its deeper lines are its properties. */
+ * (`schema_version: 1` + ` Etle:tixamp`) or of a list item's text (`- i` +
+ * `    text:pl`, the string "i text:pl")? A glued `- id:Q01` above is no
+ * such item: its deeper lines are its properties. */
 static bool plain_value_cont(const yr_doc *d, size_t i)
 {
     if (!(d->l[i].flags & YR_PLAIN_CONT))
@@ -341,7 +342,10 @@ static bool plain_value_cont(const yr_doc *d, size_t i)
     if (d->l[k].flags & (YR_PLAIN_CONT | YR_INERT | YR_CONT))
         return false;
     yr_entry e = yr_entry_at(d, k);
-    return e.key && e.val < e.end && yr_is_ident(d->l[k].s + e.key_s, e.key_e - e.key_s);
+    const char *s = d->l[k].s;
+    if (e.key)
+        return e.val < e.end && yr_is_ident(s + e.key_s, e.key_e - e.key_s);
+    return e.dashes && e.content < e.end && !missing_space_colon(s, e.end, e.content);
 }
 
 /* Does the plain scalar of item line i (`- id:Q02`) go on over a text line at or
