@@ -318,6 +318,65 @@ static bool closer_then_structure(const jp *p, size_t k)
 
 static bool closes_here(const jp *p, size_t k, bool is_key, bool inner);
 
+/* Does a comment start at k ('#', '//' or a block comment)? */
+static bool comment_at(const jp *p, size_t k)
+{
+    return at(p, k) == '#' || (at(p, k) == '/' && (at(p, k + 1) == '/' || at(p, k + 1) == '*'));
+}
+
+/* Does structure follow the quote ending just before k without a look
+ * through comments or inner quotes (so a look from comments_then_structure
+ * does not branch): the end, a closer that may close there, or a comma before
+ * structure? */
+static bool quote_then_structure(const jp *p, size_t k, bool is_key, bool inner)
+{
+    size_t j = jl_past_spaces(p, k);
+    if (j >= p->n)
+        return true;
+    if (at(p, j) == '}' || at(p, j) == ']')
+        return closer_then_structure(p, j + 1);
+    return at(p, j) == ',' && structure_after_comma(p, j + 1, !is_key && p->parent_object, inner);
+}
+
+/* After a quote ending just before k, a comment at j (`"x" # note`, `"x"`
+ * then a line `// note`): does what follows the comments (and the blanks
+ * between) follow a value? A quote line of markdown or code content and then
+ * a heading or a comment of the content (`> "I write it."` then `## Lukas`
+ * then `Uses the app`, run 12 entry 83e9b8b0) is text: read as a closing
+ * quote, the comment swallowed the heading and left the text after it where a
+ * member belongs. So is a quote before a comment on a line of its own that
+ * holds a quote closing there (`> "I write it."` then `## Lukas"}, {...`):
+ * the later quote closes, as after blanks (quote_then_closer). Past
+ * VALUE_LOOKAHEAD bytes of comments the quote closes (the lookahead stays
+ * linear). */
+static bool comments_then_structure(const jp *p, size_t k, size_t j, bool is_key, bool inner)
+{
+    for (size_t start = j;;) {
+        bool own_line = memchr(p->s + k, '\n', j - k) != NULL;
+        size_t e = j + 2;
+        if (at(p, j + 1) == '*') {
+            while (e + 1 < p->n && !(at(p, e) == '*' && at(p, e + 1) == '/'))
+                e++;
+            e += 2;
+        } else {
+            e = j + 1;
+            while (e < p->n && at(p, e) != '\n')
+                e++;
+            for (size_t q = j + 1; own_line && q < e; q++)
+                if (at(p, q) == '\\')
+                    q++;
+                else if (at(p, q) == '"' && quote_then_structure(p, q + 1, is_key, inner))
+                    return false;
+        }
+        if (e >= p->n || e - start > VALUE_LOOKAHEAD)
+            return true;
+        k = e;
+        j = jl_past_spaces(p, e);
+        if (!comment_at(p, j))
+            return closes_here(p, e, is_key, inner);
+    }
+}
+
 /* Is the quote at j followed by a closer (directly, or after blanks and line
  * breaks: `"}]}` at the end, `"}, {"path": ...`, `"` then a line `}`), and a
  * closing quote there? Then it closes the string: read as an opening quote it
@@ -362,10 +421,12 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         if (!is_key && quote_then_closer(p, j))
             return false;               /* `return "x"` line break `"}]}`: the last quote closes, not this one */
         return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
-    case '{': case '[': case '#': case '\'':
+    case '#':
+        return spaced && comments_then_structure(p, k, j, is_key, inner);
+    case '{': case '[': case '\'':
         return spaced;
     case '/':
-        return at(p, j + 1) == '/' || at(p, j + 1) == '*';
+        return comment_at(p, j) && comments_then_structure(p, k, j, is_key, inner);
     case '`':                           /* `"v"```: a closing fence glued to the value */
         if (is_key)                     /* {"k" `v`}: a missing ':' before a backtick string */
             return spaced && at(p, j + 1) != '`';

@@ -339,8 +339,9 @@ static bool escape_ok(const char *s, size_t n, size_t i)
 
 /* True when the line after i (skipping blank lines, and comment lines: a
  * comment is never folded into the value) clearly starts a new element
- * relative to column col: end of input, a list item, a key at or left of
- * col, a code fence or a document marker. */
+ * relative to column col: end of input, a list item, a key or a bare tag
+ * line (`<br/>`, a wrapper yaml.xml-tag-lines cuts) at or left of col, a
+ * code fence or a document marker. */
 static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
 {
     size_t k = next_nonblank(d, i);
@@ -359,7 +360,7 @@ static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
     if (s[0] == '-' && (n == 1 || s[1] == ' '))
         return true;
     yr_entry e = yr_entry_at(d, k);
-    return e.key && ind <= col;
+    return (e.key || yr_bare_tag_line(l)) && ind <= col;
 }
 
 /* Copy s[from, n) escaping invalid backslashes inside a double-quoted scalar
@@ -491,7 +492,7 @@ size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, 
 /* ---- yaml.unclosed-quote ---- */
 
 /* True when non-blank line k starts an element at or left of column col: a
- * key or list item there, a document marker or a code fence. */
+ * key, list item or bare tag line there, a document marker or a code fence. */
 static bool starts_element(const yr_doc *d, size_t k, size_t col)
 {
     const yr_line *l = &d->l[k];
@@ -502,7 +503,7 @@ static bool starts_element(const yr_doc *d, size_t k, size_t col)
         return true;
     if (ind > col)
         return false;
-    return (s[0] == '-' && (n == 1 || s[1] == ' ')) || yr_entry_at(d, k).key;
+    return (s[0] == '-' && (n == 1 || s[1] == ' ')) || yr_entry_at(d, k).key || yr_bare_tag_line(l);
 }
 
 /* The last line of a value quoted with q opened on line i that no later line

@@ -840,6 +840,20 @@ static bool bad_escape_char(char c)
     return !strchr("0abtnvfre \"/\\N_LPxuU\t", c);
 }
 
+/* Does the plain value of key line i go on below it: is the next line that is
+ * neither blank nor a comment deeper than the key's column? */
+static bool plain_goes_on(const mt_lines *ls, size_t i)
+{
+    for (size_t j = i + 1; j < ls->n; j++) {
+        const mt_line *o = &ls->v[j];
+        if (o->comment)
+            return false;
+        if (!o->blank)
+            return o->indent > ls->v[i].body;
+    }
+    return false;
+}
+
 static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -850,6 +864,10 @@ static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     if ((cn = sq_plain(v, n, &c)) == 0) {
         if (strchr("\"'|>[{&*!%@`", v[0]))
+            return false;
+        /* a plain value going on below (`notes: \-` + deeper `s`, one scalar "\- s"):
+         * quoting its first line leaves the rest outside the quotes (run 12 fd35469a) */
+        if (plain_goes_on(ls, i))
             return false;
         c = v;
         cn = n;

@@ -303,6 +303,8 @@ static void test_linear(void **state)
         {", 'k': 1", "{\"a\": \"{", "\"}"}, /* keys in another quote style inside JSON-like text */
         {", 'k': 'v", "{\"a\": \"x \"y\" ", "\"}"}, /* ... after an inner quote */
         {"(x) ", "{\"a\": [", "]}"},    /* groups without a comma */
+        {"# a\" \n", "[{\"c\": \"x\"\n", "\"}]"}, /* a quote line, then comment lines holding quotes */
+        {"x\"\n// b \n", "[\"", "\"]"},    /* quote lines, then comment lines of code */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t reps = (1u << 20) / strlen(cases[i].unit);

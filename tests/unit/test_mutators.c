@@ -2304,6 +2304,31 @@ static void test_run13_dupqid_sites(void **state)
     assert_true(dup);
 }
 
+/* Session 9 run 12 (misc12): yaml.invalid-escape double-quotes no plain value that
+ * goes on below its key line (`notes: \-` + deeper `s` is the one scalar "\- s":
+ * quoted alone, `s` is left outside the quotes, fd35469a); a one-line value, or one
+ * whose next line is a comment or a sibling, is still quoted */
+static void test_run12_misc_sites(void **state)
+{
+    (void)state;
+    bool quoted = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
+                 "items:\n  - id: Q\n    notes: \\-\n      s\n  - id: R\n    notes: a\\+\n\n      b\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "notes: \\-\n      s\n"));
+        assert_non_null(strstr(raw, "notes: a\\+\n\n      b\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
+                 "items:\n  - id: Q\n    notes: \\-\n    # s\n    text: x\n", seed);
+        contract_of(text, &raw);
+        quoted = quoted || strstr(raw, "notes: \"\\-\"\n");
+        free(raw);
+    }
+    assert_true(quoted);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2330,6 +2355,7 @@ int main(void)
         cmocka_unit_test(test_run11_yamlstruct_sites),
         cmocka_unit_test(test_run13_dupkey_sites),
         cmocka_unit_test(test_run13_dupqid_sites),
+        cmocka_unit_test(test_run12_misc_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
