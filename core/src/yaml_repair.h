@@ -43,6 +43,9 @@ enum {
     YR_QUOTED_BLOCK = 4096, /* the entry's value is a block scalar header in quotes, once or doubled
                            (`notes: '|-'`, `''|''`): yaml.quoted-block-indicator reads it back as a
                            header, so the deeper lines after it are its body for every rule before */
+    YR_PLAIN_TEXT = 8192, /* context: a `- ` line with no key deeper than the entry of a plain scalar open before it:
+                           YAML reads it as that scalar's text (`e: d` + ` - "x` is "d - \"x"), so
+                           a quote or block header on it opens nothing */
 };
 /* Later lines of a quoted scalar (double or single) opened on an earlier line. */
 #define YR_QUOTE_CONT (YR_DQ_CONT | YR_SQ_CONT)
@@ -287,6 +290,8 @@ static inline void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
 }
 static inline void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i)
 {
+    if (d->l[i].flags & YR_PLAIN_TEXT)
+        return;
     if (d->l[i].flags & (YR_OPENS_BLOCK | YR_QUOTED_BLOCK))
         yr_block_note_line(&k->blk, d, i);
     if (d->l[i].flags & YR_OPENS_DQ)

@@ -82,7 +82,7 @@ static bool ctx_free(const ctx_state *c) { return !c->sk.blk.active && !c->sk.qu
 static void ctx_line(yr_doc *d, size_t i, ctx_state *c)
 {
     yr_line *l = &d->l[i];
-    l->flags &= (uint16_t)~(YR_CONT | YR_CTX_FREE);
+    l->flags &= (uint16_t)~(YR_CONT | YR_CTX_FREE | YR_PLAIN_TEXT);
     if (ctx_free(c))
         l->flags |= YR_CTX_FREE;
     char quote = c->sk.quote;
@@ -99,6 +99,13 @@ static void ctx_line(yr_doc *d, size_t i, ctx_state *c)
     const yr_entry ei = yr_entry_at(d, i), *e = &ei;
     if (c->plain_col != NO_PLAIN && !e->key && !e->dashes && e->indent > c->plain_col) {
         l->flags |= YR_PLAIN_CONT;
+        if (yr_value_end(l, e, false) < e->end)
+            c->plain_col = NO_PLAIN;
+        return;
+    }
+    if (c->plain_col != NO_PLAIN && e->dashes && !e->key && e->dash > c->plain_col) {
+        /* no key: `  - b: "x` is no text YAML reads (': '), an error either way, kept an entry */
+        l->flags |= YR_PLAIN_TEXT; /* the scalar goes on past it: its later deeper lines are text too */
         if (yr_value_end(l, e, false) < e->end)
             c->plain_col = NO_PLAIN;
         return;

@@ -133,6 +133,26 @@ static void test_context(void **state)
     assert_int_equal(k.quote, '\'');
     assert_true(yr_skip_line(&k, &close));
     assert_int_equal(k.quote, 0);
+
+    /* a `- ` line with no key deeper than a plain value's entry is that value's text
+     * (`title: C` + `  - "` reads "C - \""): its quote or block header opens nothing, and
+     * the scalar goes on, so the deeper lines after it are text too (run-12 entry
+     * d0ba0efa-ra70ac329: the quote hid `tips:` and its list from yaml.item-colon) */
+    static const char dash[] = "title: C\n  - \"\n  - |\n more\ntips:\n  - a\n    - 'b\n  - c\n";
+    assert_int_equal(yr_doc_open(&d, dash, sizeof dash - 1), 0);
+    assert_int_equal(d.count, 8);
+    assert_int_equal(d.l[1].flags, YR_OPENS_DQ | YR_PLAIN_TEXT);
+    assert_int_equal(d.l[2].flags, YR_OPENS_BLOCK | YR_PLAIN_TEXT);
+    assert_int_equal(d.l[3].flags, YR_PLAIN_CONT);
+    assert_int_equal(d.l[4].flags, 0);
+    assert_int_equal(d.l[6].flags, YR_OPENS_SQ | YR_PLAIN_TEXT); /* text of the item `a` */
+    assert_int_equal(d.l[7].flags, 0);
+    k = (yr_skip){{0}, 0};
+    for (size_t i = 0; i < d.count; i++)
+        if (!yr_skip_line(&k, &d.l[i]))
+            yr_skip_note_line(&k, &d, i);
+    assert_false(k.quote || k.blk.active);
+    yr_doc_close(&d);
 }
 
 /* Unchanged lines written through yr_put_line come back byte for byte, also
