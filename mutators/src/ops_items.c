@@ -685,6 +685,79 @@ int mt_op_items_beads_bare(mf_op_ctx *ctx)
     return rc;
 }
 
+/* ---- a list item written as its id alone (yaml.item-key) ---- */
+
+/* Is [v, v+n) one plain token the rule takes back as written: no blank, ':',
+ * quote or indicator that would read otherwise as a bare item? */
+static bool bare_token(const char *v, size_t n)
+{
+    if (n == 0 || strchr("-?:,[]{}#&*!|>'\"%@`", v[0]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == ' ' || v[i] == '\t' || v[i] == ':' || v[i] == '\r' || v[i] == '#')
+            return false;
+    return true;
+}
+
+/* Is the key of line l one of the names in the JSON array kids? */
+static bool key_listed(const mt_line *l, const json_t *kids)
+{
+    for (size_t i = 0; i < json_array_size(kids); i++) {
+        const char *k = json_string_value(json_array_get(kids, i));
+        if (k && key_is(l, k))
+            return true;
+    }
+    return false;
+}
+
+/* `- id: cache-fix` written `- cache-fix`, where the profile's item_keys
+ * names the list's items by that key and the item's next line is one of
+ * the listed child keys at the item's key column (the rule's evidence). */
+int mt_op_items_bare_key(mf_op_ctx *ctx)
+{
+    const json_t *specs = ctx->profile ? ctx->profile->item_keys : NULL;
+    if (!mt_is_yaml(ctx) || !json_object_size(specs))
+        return 0;
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    size_t sites[MAX_ITEMS], got = 0;
+    for (size_t k = 0; k < ls.n && got < MAX_ITEMS; k++) {
+        const mt_line *p = &ls.v[k];
+        if (skip(p) || !p->key_len || p->val < p->len)
+            continue;
+        const json_t *spec = json_object_getn(specs, p->s + p->body, p->key_len);
+        const char *key = json_string_value(json_object_get(spec, "key"));
+        if (!key)
+            continue;
+        size_t items[MAX_ITEMS], end, n = list_items(&ls, k, items, MAX_ITEMS, &end);
+        for (size_t i = 0; i < n && got < MAX_ITEMS; i++) {
+            const mt_line *d = &ls.v[items[i]];
+            const char *v;
+            size_t vn = mt_line_value(d, &v), nx = items[i] + 1;
+            while (nx < end && skip(&ls.v[nx]))
+                nx++;
+            if (!key_is(d, key) || !bare_token(v, vn) || nx >= end)
+                continue;
+            const mt_line *c = &ls.v[nx];
+            if (!c->dash && c->indent == key_col(d) && key_listed(c, json_object_get(spec, "children")))
+                sites[got++] = items[i];
+        }
+    }
+    int rc = 0;
+    if (got) {
+        const mt_line *d = &ls.v[sites[mt_rand(ctx, got)]];
+        const char *v;
+        size_t vn = mt_line_value(d, &v);
+        mt_buf b = {0};
+        int e = mt_put(&b, d->s, d->body) | mt_put(&b, v, vn);
+        rc = e ? -1 : mt_replace_line(ctx, &ls, (size_t)(d - ls.v), b.s, b.len);
+        mt_free(&b);
+    }
+    mt_lines_free(&ls);
+    return rc;
+}
+
 /* ---- full answers: answer-only question blocks ---- */
 
 /* Does every question of the text's strict parse carry exactly the approved

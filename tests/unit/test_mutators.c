@@ -2329,6 +2329,34 @@ static void test_run12_misc_sites(void **state)
     assert_true(quoted);
 }
 
+/* Session 9: yaml.item-key writes a bead as its id alone only where the profile's
+ * item_keys names the list's items by that key and a listed child key follows at
+ * the item's key column; a prose id, an unlisted next key, an id that is not the
+ * item's first line and a profile without item_keys are no site */
+static void test_session9_item_key_sites(void **state)
+{
+    (void)state;
+    static const char *const none[] = {
+        "profile: beads\nop: yaml.item-key seed=1\n---\nbeads:\n  - id: fix the cache\n    title: T\n",
+        "profile: beads\nop: yaml.item-key seed=1\n---\nbeads:\n  - id: a\n    owner: T\n",
+        "profile: beads\nop: yaml.item-key seed=1\n---\nbeads:\n  - title: T\n    id: a\n",
+        "profile: beads\nop: yaml.item-key seed=1\n---\nbeads:\n  - id: \"a\"\n    title: T\n",
+        "profile: generic_yaml\nop: yaml.item-key seed=1\n---\nbeads:\n  - id: a\n    title: T\n",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\n%s", none[i]);
+        contract_of(text, &raw);
+        assert_string_equal(raw, strstr(none[i], "---\n") + 4);
+        free(raw);
+    }
+    char *raw = NULL;
+    assert_int_equal(contract_of("malform-case 1\nprofile: beads\nop: yaml.item-key seed=1\n---\n"
+                                 "beads:\n  - id: a\n\n    title: T\n", &raw), MF_CONTRACT_EXACT);
+    assert_string_equal(raw, "beads:\n  - a\n\n    title: T\n");
+    free(raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2356,6 +2384,7 @@ int main(void)
         cmocka_unit_test(test_run13_dupkey_sites),
         cmocka_unit_test(test_run13_dupqid_sites),
         cmocka_unit_test(test_run12_misc_sites),
+        cmocka_unit_test(test_session9_item_key_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
