@@ -882,7 +882,7 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
     int rank[MAX_ITEMS];
     size_t lo[MAX_ITEMS];
     char id[MAX_ITEMS][64];
-    bool sorted = true;
+    bool sorted = true, repeat[MAX_ITEMS];
     for (size_t i = 0; i < n; i++) {
         size_t ie = item_end(items, n, i, end), q = item_key(&ls, items[i], ie, "id");
         rank[i] = phase_rank(&ls, items[i], ie);
@@ -895,10 +895,18 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
         /* the item may move up only past items of another id: moving it before
          * an earlier item with its id (norm.duplicate-question-id's repeat)
          * would change which of the two renumbering calls the duplicate; ids
-         * compare as norm.question-id reads them (q1 is Q01, run 8) */
+         * compare as norm.question-id reads them (q1 is Q01, run 8). Nor may a
+         * repeat pass another repeat: renumbering numbers them in document
+         * order, before the sort (run 14) */
         lo[i] = 0;
+        repeat[i] = false;
         for (size_t p = 0; id[i][0] && p < i; p++)
-            if (!strcmp(id[p], id[i]))
+            if (!strcmp(id[p], id[i])) {
+                lo[i] = p + 1;
+                repeat[i] = true;
+            }
+        for (size_t p = 0; repeat[i] && p < i; p++)
+            if (repeat[p] && lo[i] < p + 1)
                 lo[i] = p + 1;
         sorted = sorted && (!i || rank[i - 1] <= rank[i]);
         /* the last item carries the text's end, where cand.ansi-noise puts its noise and

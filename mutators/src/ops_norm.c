@@ -610,15 +610,48 @@ static bool id_line_after(const mf_op_ctx *ctx, size_t key_off, size_t off)
     return false;
 }
 
-/* The highest question id number norm.question-id reads on an item's `id:`
- * line of the top-level `questions:` list before the line of the id key at
- * key_off, in any spelling of the item's dash (item_id_line), or -1: an
- * earlier op may have moved a higher id there (norm.phase-out-of-order) and a
- * later one glued its dash or put it on the parent's line. */
-static long id_lines_max_before(const mf_op_ctx *ctx, size_t key_off)
+/* The question ids before the last question, one per line: the number
+ * norm.question-id reads and the line it sits on. */
+typedef struct {
+    struct qid_at {
+        size_t bol;
+        long num;
+    } *v;
+    size_t n, cap;
+} qid_list;
+
+static int qid_add(qid_list *q, size_t bol, long num)
+{
+    for (size_t i = 0; i < q->n; i++)
+        if (q->v[i].bol == bol)
+            return 0;
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 16;
+        struct qid_at *v = realloc(q->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        q->v = v;
+        q->cap = cap;
+    }
+    q->v[q->n++] = (struct qid_at){bol, num};
+    return 0;
+}
+
+static size_t line_start(const mf_op_ctx *ctx, size_t off)
+{
+    while (off > 0 && ctx->text[off - 1] != '\n')
+        off--;
+    return off;
+}
+
+/* Add to q the question id norm.question-id reads on each item's `id:` line
+ * of the top-level `questions:` list before the line of the id key at
+ * key_off, in any spelling of the item's dash (item_id_line): an earlier op
+ * may have moved a higher id or a repeat there (norm.phase-out-of-order) and
+ * a later one glued its dash or put it on the parent's line. */
+static int id_lines_before(const mf_op_ctx *ctx, size_t key_off, qid_list *q)
 {
     size_t col = id_column(ctx, key_off), end = key_off - col, id_off;
-    long max = -1;
     bool in_questions = false;
     for (size_t bol = 0; bol < end;) {
         const char *t = ctx->text + bol, *nl = memchr(t, '\n', ctx->len - bol);
@@ -638,12 +671,27 @@ static long id_lines_max_before(const mf_op_ctx *ctx, size_t key_off)
                 memcpy(v, ctx->text + a, b - a);
                 v[b - a] = '\0';
                 long num = mt_qid_number(v);
-                max = num > max ? num : max;
+                if (num >= 0 && qid_add(q, bol, num) < 0)
+                    return -1;
             }
         }
         bol += n + 1;
     }
-    return max;
+    return 0;
+}
+
+/* Does a question id number repeat in q? norm.question-renumber renumbers
+ * repeats in document order (before norm.phase-order sorts), so an earlier
+ * repeat (the op's own, moved up by norm.phase-out-of-order: run 14
+ * 3bc39141-ra8ffc84f) takes the number above the maximum and the last
+ * question the one after it. */
+static bool qid_repeats(const qid_list *q)
+{
+    for (size_t i = 0; i < q->n; i++)
+        for (size_t j = i + 1; j < q->n; j++)
+            if (q->v[i].num == q->v[j].num)
+                return true;
+    return false;
 }
 
 /* ---- a duplicate question id: the last question repeats the first one's ----
@@ -684,26 +732,34 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
     if (kv_scan(ctx, &s, false) < 0)
         return -1;
     size_t first = s.n, last = s.n, count = 0;
-    long max_other = 0, last_num = -1;
+    long last_num = -1;
     for (size_t i = 0; i < s.n; i++) {
         long num = key_is(ctx, &s.v[i], "id") ? mt_qid_number(s.v[i].val) : -1;
         if (num < 0 || !question_id_site(ctx, s.v[i].key_off))
             continue;
         if (first == s.n)
             first = i;
-        if (last != s.n && last_num > max_other)
-            max_other = last_num;
         last = i;
         last_num = num;
         count++;
     }
+    qid_list before = {0};
     int rc = 0;
-    long hidden = count >= 2 ? id_lines_max_before(ctx, s.v[last].key_off) : -1;
-    if (hidden > max_other)
-        max_other = hidden;
-    if (count >= 2 && last_num == max_other + 1 && question_item_has_text(ctx, s.v[first].key_off) &&
-        question_item_has_text(ctx, s.v[last].key_off) && !id_line_after(ctx, s.v[last].key_off, s.v[last].val_off))
+    for (size_t i = first; count >= 2 && i < last && rc == 0; i++) {
+        long num = key_is(ctx, &s.v[i], "id") ? mt_qid_number(s.v[i].val) : -1;
+        if (num >= 0 && question_id_site(ctx, s.v[i].key_off))
+            rc = qid_add(&before, line_start(ctx, s.v[i].key_off), num);
+    }
+    if (count >= 2 && rc == 0)
+        rc = id_lines_before(ctx, s.v[last].key_off, &before);
+    long max_other = 0;
+    for (size_t i = 0; i < before.n; i++)
+        max_other = before.v[i].num > max_other ? before.v[i].num : max_other;
+    if (rc == 0 && count >= 2 && last_num == max_other + 1 && !qid_repeats(&before) &&
+        question_item_has_text(ctx, s.v[first].key_off) && question_item_has_text(ctx, s.v[last].key_off) &&
+        !id_line_after(ctx, s.v[last].key_off, s.v[last].val_off))
         rc = splice(ctx, s.v[last].val_off, s.v[last].val_off + s.v[last].val_len, s.v[first].val);
+    free(before.v);
     free(s.v);
     return rc;
 }

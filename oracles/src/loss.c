@@ -866,10 +866,52 @@ static bool block_header(const char *raw, size_t ls, size_t le)
     return k == ls || raw[k - 1] == ' ' || raw[k - 1] == '\t' || (raw[k - 1] == ':' && k - 1 > ls);
 }
 
+/* Is the line raw[ls..le) a YAML block line whose plain value (after a
+ * plain key's `: ` or an item's `- `, up to a comment or the line's end)
+ * is exactly s (`opts: a":"b","id":"c"}`, run 14 b4f0ef28)? A value that
+ * opens with a quote or a flow bracket is no plain scalar, and a line with
+ * neither key nor dash may continue a folded scalar: neither proves it. */
+static bool plain_line_is(const char *raw, size_t ls, size_t le, const char *s, size_t sn)
+{
+    size_t k = ls;
+    bool item = false;
+    while (k < le && raw[k] == ' ')
+        k++;
+    while (k < le && raw[k] == '-' && (k + 1 == le || raw[k + 1] == ' ')) {
+        item = true;
+        for (k++; k < le && raw[k] == ' '; k++)
+            ;
+    }
+    if (k == le || strchr("\"'{[#?", raw[k]))
+        return false;
+    size_t v = k;
+    for (size_t p = k; p < le; p++)
+        if (raw[p] == ':' && (p + 1 == le || raw[p + 1] == ' ' || raw[p + 1] == '\t')) {
+            v = p + 1;
+            break;
+        }
+    if (v == k && !item)
+        return false;
+    while (v < le && (raw[v] == ' ' || raw[v] == '\t'))
+        v++;
+    size_t e = le;
+    for (size_t p = v + 1; p < le; p++)
+        if (raw[p] == '#' && (raw[p - 1] == ' ' || raw[p - 1] == '\t')) {
+            e = p;
+            break;
+        }
+    while (e > v && (raw[e - 1] == ' ' || raw[e - 1] == '\t' || raw[e - 1] == '\r'))
+        e--;
+    if (e == v || strchr("\"'{[|>&*!%@`", raw[v]))
+        return false;
+    return e - v == sn && !memcmp(raw + v, s, sn);
+}
+
 /* Was s (an output string) a string of the input raw already: a quoted
- * string on one line that decodes to s, or the body of a YAML block scalar
- * (the lines indented under a `key: |` header) that spells s's words? Then
- * its member-shaped text is the string's own, not a member it swallowed. */
+ * string on one line that decodes to s, a YAML plain value that is s on
+ * its line, or the body of a YAML block scalar (the lines indented under a
+ * `key: |` header) that spells s's words? Then its member-shaped text is
+ * the string's own, not a member it swallowed. */
 static bool input_holds_string(const char *raw, size_t rn, const char *s, size_t sn, bool yaml)
 {
     if (!raw)
@@ -881,6 +923,8 @@ static bool input_holds_string(const char *raw, size_t rn, const char *s, size_t
         size_t le = ls;
         while (le < rn && raw[le] != '\n')
             le++;
+        if (yaml && plain_line_is(raw, ls, le, s, sn))
+            return true;
         if (block_header(raw, ls, le)) {
             size_t hi = 0, bi = 0, bs = le < rn ? le + 1 : rn, be = bs;
             while (ls + hi < le && raw[ls + hi] == ' ')

@@ -608,6 +608,33 @@ static void test_session10_raw_syntax_and_previews(void **state)
     mf_result_free(r);
 }
 
+/* session 9 run 14 b4f0ef28: a YAML plain value that holds `","ticket_id":"`
+ * on its own line (`opts: a":"b","ticket_id":"c"}`) is the string's own text,
+ * as a quoted one is; the same string folded from two lines, a bare
+ * continuation line, or a JSON profile's text (no plain scalars) proves
+ * nothing and is still a swallowed key. */
+static void test_session9_run14_plain_line(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *value = "[{\"opts\":\"rv\\\":\\\"9f\\\",\\\"ticket_id\\\":\\\"LT-142\\\"}\"},{\"ticket_id\":\"L\"}]";
+    const char *line = "opts: rv\":\"9f\",\"ticket_id\":\"LT-142\"}  # note\n---\nticket_id: L\n";
+    if (run(mf_oracle_structure, "generic_yaml", line, value, &v))
+        fail_msg("a plain value on its own line: %s", v.detail);
+    const char *item = "- opts: x\n- rv\":\"9f\",\"ticket_id\":\"LT-142\"}\n- ticket_id: L\n";
+    if (run(mf_oracle_structure, "generic_yaml", item,
+            "[{\"opts\":\"x\"},\"rv\\\":\\\"9f\\\",\\\"ticket_id\\\":\\\"LT-142\\\"}\",{\"ticket_id\":\"L\"}]", &v))
+        fail_msg("a plain item on its own line: %s", v.detail);
+
+    const char *folded = "opts: rv\":\"9f\",\n  \"ticket_id\":\"LT-142\"}\n---\nticket_id: L\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", folded,
+                         "[{\"opts\":\"rv\\\":\\\"9f\\\", \\\"ticket_id\\\":\\\"LT-142\\\"}\"},{\"ticket_id\":\"L\"}]", &v),
+                     1);
+    const char *bare = "opts:\n  rv\":\"9f\",\"ticket_id\":\"LT-142\"}\n---\nticket_id: L\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", bare, value, &v), 1);
+    assert_int_equal(run(mf_oracle_structure, "generic_json", line, value, &v), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -628,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_session9_yaml1_nel_break),
         cmocka_unit_test(test_session9_yaml2_escaped_line_break),
         cmocka_unit_test(test_session10_raw_syntax_and_previews),
+        cmocka_unit_test(test_session9_run14_plain_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

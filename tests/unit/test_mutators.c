@@ -2357,6 +2357,67 @@ static void test_session9_item_key_sites(void **state)
     free(raw);
 }
 
+/* The repair of a case's raw text gives what the repair of its clean text
+ * gives, wherever the case claims exact; whether every op applied. */
+static bool exact_holds(const char *text, bool *all_applied)
+{
+    char err[200];
+    mf_case *c = mf_case_decode(text, strlen(text), err, sizeof err);
+    assert_non_null(c);
+    mf_render r;
+    assert_int_equal(mf_case_render(c, &r), 0);
+    *all_applied = true;
+    for (size_t i = 0; i < c->nops; i++)
+        *all_applied = *all_applied && r.applied[i];
+    bool same = true;
+    if (r.contract == MF_CONTRACT_EXACT) {
+        mf_result *a = mf_repair(r.profile, r.raw, r.raw_len, NULL), *b = mf_repair(r.profile, r.clean, r.clean_len, NULL);
+        same = a->status == MF_ACCEPTED && b->status == MF_ACCEPTED && json_equal(a->value, b->value);
+        mf_result_free(a);
+        mf_result_free(b);
+    }
+    mf_render_free(&r);
+    mf_case_free(c);
+    return same;
+}
+
+/* Run 14 (session 9) 3bc39141-ra8ffc84f: norm.question-renumber numbers
+ * repeats in document order before norm.phase-order sorts, so
+ * norm.duplicate-question-id finds no site while a repeat already sits before
+ * the last question (its own first repeat, moved up by
+ * norm.phase-out-of-order: the last question got Q03, not its Q02), and
+ * norm.phase-out-of-order moves no repeat up past another repeat */
+static void test_run14_dupqid_repeat(void **state)
+{
+    (void)state;
+    static const char qs[] = "questions:\n  - id: Q01\n    phase: foundation\n    question: \"W\"\n  - id: Q02\n"
+                             "    phase: structure\n    question: \"H\"\n  - id: Q03\n    phase: assembly\n    question: S\n";
+    char text[600];
+    bool all;
+    snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n"
+             "op: norm.phase-out-of-order seed=9053084564803915396\nop: norm.duplicate-question-id seed=1\n---\n%s", qs);
+    assert_true(exact_holds(text, &all));
+    assert_false(all);
+    for (int seed = 1; seed < 30; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n"
+                 "op: norm.phase-out-of-order seed=%d\nop: norm.duplicate-question-id seed=%d\n---\n%s", seed, seed, qs);
+        if (!exact_holds(text, &all))
+            fail_msg("dup, phase, dup seed %d", seed);
+    }
+    static const char pairs[] = "questions:\n  - id: Q01\n    phase: foundation\n    question: A\n  - id: Q02\n"
+                                "    phase: structure\n    question: B\n  - id: Q01\n    phase: structure\n    question: C\n"
+                                "  - id: Q02\n    phase: assembly\n    question: D\n";
+    bool moved = false;
+    for (int seed = 1; seed < 30; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.phase-out-of-order seed=%d\n---\n%s",
+                 seed, pairs);
+        if (!exact_holds(text, &all))
+            fail_msg("a repeat moved past a repeat, seed %d", seed);
+        moved = moved || all;
+    }
+    assert_true(moved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2383,6 +2444,7 @@ int main(void)
         cmocka_unit_test(test_run11_yamlstruct_sites),
         cmocka_unit_test(test_run13_dupkey_sites),
         cmocka_unit_test(test_run13_dupqid_sites),
+        cmocka_unit_test(test_run14_dupqid_repeat),
         cmocka_unit_test(test_run12_misc_sites),
         cmocka_unit_test(test_session9_item_key_sites),
     };
