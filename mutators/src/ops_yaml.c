@@ -7,6 +7,7 @@
  * shape), picks one with the op's RNG and rewrites that site. No site: the op
  * is not applied (returns 0). */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1064,6 +1065,25 @@ static size_t drift_room(const mt_lines *ls, size_t j)
     return room < 3 ? room : 3;
 }
 
+/* The column a deeper dash line right after line j - 1 would continue the
+ * plain value of (`  op: n` then `   - s` is the one scalar "n - s"): the
+ * key's column, or the dash's for a plain item (`- n`); SIZE_MAX when the
+ * line above holds no plain value. */
+static size_t plain_run_col(const mt_lines *ls, size_t j)
+{
+    size_t k = j;
+    while (k > 0 && (ls->v[k - 1].blank || ls->v[k - 1].comment))
+        k--;
+    if (k == 0 || ls->v[k - 1].block_body || mt_line_block_indicator(&ls->v[k - 1]))
+        return SIZE_MAX;
+    const mt_line *h = &ls->v[k - 1];
+    const char *v;
+    size_t n = scalar(h, &v);
+    if ((!h->key_len && !h->dash) || n == 0 || strchr("\"'[{", v[0]))
+        return SIZE_MAX;
+    return h->key_len ? h->body : h->indent;
+}
+
 /* The drifts (1 .. drift_room) of sibling j of item i that do not land on
  * the column of a nested list's dash between them (zero-indented lists: a
  * dash there reads as an item of that list, which nothing tells apart), as
@@ -1072,7 +1092,8 @@ static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
 {
     unsigned ok = 0;
     for (size_t d = 1; d <= drift_room(ls, j); d++) {
-        bool lands = false;
+        /* a plain item (`- s`) deeper than the plain value above it runs on in that value */
+        bool lands = !ls->v[j].key_len && ls->v[j].indent + d > plain_run_col(ls, j);
         for (size_t k = i + 1; k < j && !lands; k++)
             lands = ls->v[k].dash && !ls->v[k].block_body && ls->v[k].indent == ls->v[j].indent + d;
         /* a text line continuing the sibling's plain value (`- id: Q` + `      text:' pl`)

@@ -1976,6 +1976,41 @@ static void test_session9_yaml2_sites(void **state)
     }
 }
 
+/* Run 15 (guard): yaml.sequence-indent-drift moves no plain item (`- s`) deeper than the
+ * key or dash of a plain value on the line above it (`  op: n` + `   - s` is the one
+ * scalar "n - s", which core rightly keeps; 19 entries, f66d2c56); a keyed item, or one
+ * after a quoted value, still drifts its whole room. */
+static void test_run15_drift_after_plain(void **state)
+{
+    (void)state;
+    bool short_drift = false, keyed_deep = false, quoted_deep = false;
+    for (int seed = 1; seed < 40; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n"
+                 "---\n- handle: h\n  profile: |\n    retries: 3\n  op: n\n- s\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n   - s"));
+        short_drift |= strstr(raw, "\n - s") || strstr(raw, "\n  - s");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n"
+                 "---\n- handle: h\n  profile: |\n    retries: 3\n  tags:\n  - n\n- s\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n   - s"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n"
+                 "---\n- handle: h\n  profile: |\n    retries: 3\n  op: n\n- id: s\n", seed);
+        contract_of(text, &raw);
+        keyed_deep |= strstr(raw, "\n   - id: s") != NULL;
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n"
+                 "---\n- handle: h\n  profile: |\n    retries: 3\n  op: 'n'\n- s\n", seed);
+        contract_of(text, &raw);
+        quoted_deep |= strstr(raw, "\n   - s") != NULL;
+        free(raw);
+    }
+    assert_true(short_drift && keyed_deep && quoted_deep);
+}
+
 /* Session 9 run 9 (beads): norm.context-guidance writes each item as a "- text" line of
  * the guidance prose, which the rule trims, splits at line breaks and at a "patterns:"
  * marker: an item with a leading or trailing blank, a whitespace-only item, one holding
@@ -2445,6 +2480,7 @@ int main(void)
         cmocka_unit_test(test_run13_dupkey_sites),
         cmocka_unit_test(test_run13_dupqid_sites),
         cmocka_unit_test(test_run14_dupqid_repeat),
+        cmocka_unit_test(test_run15_drift_after_plain),
         cmocka_unit_test(test_run12_misc_sites),
         cmocka_unit_test(test_session9_item_key_sites),
     };
