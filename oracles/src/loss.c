@@ -971,6 +971,122 @@ static bool kept_whole(const mf_result *r, const char *s, size_t sn)
     return false;
 }
 
+static bool rule_warned(const mf_result *r, const char *rule)
+{
+    for (size_t i = 0; i < r->warnings.count; i++)
+        if (r->warnings.items[i].rule && strcmp(r->warnings.items[i].rule, rule) == 0)
+            return true;
+    return false;
+}
+
+/* The width of a transcript role prefix (`[assistant/gpt-4o] `, which
+ * cand.transcript-prefix strips) opening the line raw[ls..le), else 0. */
+static size_t role_margin(const char *raw, size_t ls, size_t le)
+{
+    if (ls == le || raw[ls] != '[')
+        return 0;
+    for (size_t k = ls + 1; k < le && raw[k] != ' '; k++)
+        if (raw[k] == ']')
+            return k + 1 - ls + (k + 1 < le && raw[k + 1] == ' ');
+    return 0;
+}
+
+/* Does the line raw[ls..le) end in a block scalar header for key k: `k: |-`,
+ * `k:|`, `k: >2 # c`, or, when the rule that restores such a header warned,
+ * a quoted `k: '|-'` (yaml.quoted-block-indicator) or a comment glued on
+ * `k: |-#c` (yaml.block-header-comment)? */
+static bool header_of(const mf_result *r, const char *raw, size_t ls, size_t le, const char *k)
+{
+    size_t kl = strlen(k);
+    for (size_t p = ls; kl && p + kl < le; p++) {
+        if (memcmp(raw + p, k, kl) || raw[p + kl] != ':' || (p > ls && !strchr(" \t-", raw[p - 1])))
+            continue;
+        size_t v = p + kl + 1;
+        while (v < le && (raw[v] == ' ' || raw[v] == '\t'))
+            v++;
+        char q = v < le && (raw[v] == '\'' || raw[v] == '"') ? raw[v++] : 0;
+        if (v == le || (raw[v] != '|' && raw[v] != '>'))
+            continue;
+        v++;
+        for (int n = 0; n < 2 && v < le && (raw[v] == '-' || raw[v] == '+' || (raw[v] >= '1' && raw[v] <= '9')); n++)
+            v++;
+        if (q && (v == le || raw[v++] != q || !rule_warned(r, "yaml.quoted-block-indicator")))
+            continue;
+        size_t e = v;
+        while (e < le && (raw[e] == ' ' || raw[e] == '\t' || raw[e] == '\r'))
+            e++;
+        if (e == le || (raw[e] == '#' && (e > v || rule_warned(r, "yaml.block-header-comment"))))
+            return true;
+    }
+    return false;
+}
+
+/* Is line (trimmed) a line of a block scalar body for key k in raw: after a
+ * header of k (header_of), indented deeper than the header line's first key
+ * and reached from the header by such lines or blank ones? */
+static bool block_body_holds(const mf_result *r, const char *raw, size_t rn, const char *k, const char *line,
+                             size_t ln)
+{
+    for (size_t ls = 0; ls < rn;) {
+        size_t le = ls;
+        while (le < rn && raw[le] != '\n')
+            le++;
+        size_t next = le < rn ? le + 1 : rn;
+        if (!header_of(r, raw, ls, le, k)) {
+            ls = next;
+            continue;
+        }
+        size_t m = role_margin(raw, ls, le), key = ls + m;
+        while (key < le && (raw[key] == ' ' || raw[key] == '-'))
+            key++;
+        for (size_t l = next; l < rn;) {
+            size_t e = l;
+            while (e < rn && raw[e] != '\n')
+                e++;
+            if (e - l < m || memcmp(raw + l, raw + ls, m))
+                break;
+            size_t a = l + m, b = e;
+            while (a < e && raw[a] == ' ')
+                a++;
+            while (b > a && (raw[b - 1] == ' ' || raw[b - 1] == '\t' || raw[b - 1] == '\r'))
+                b--;
+            if (a < b && a - (l + m) <= key - (ls + m))
+                break;
+            if (b - a == ln && !memcmp(raw + a, line, ln))
+                return true;
+            l = e < rn ? e + 1 : rn;
+        }
+        ls = next;
+    }
+    return false;
+}
+
+/* Was every line of s (the value of key k) that holds a run for key text of
+ * a block scalar body for k in the input (block_body_holds)? A line that a
+ * rule kept in the block it was written in (yaml.block-body-indent,
+ * yaml.quoted-block-indicator) is the string's own, not a swallowed key. */
+static bool runs_in_block_body(const mf_oracle_input *in, const char *k, const char *s, size_t sn, const char *key)
+{
+    bool any = false;
+    for (size_t a = 0; a < sn;) {
+        size_t b = a;
+        while (b < sn && s[b] != '\n')
+            b++;
+        if (member_run(s + a, b - a, key)) {
+            size_t x = a, y = b;
+            while (x < y && s[x] == ' ')
+                x++;
+            while (y > x && (s[y - 1] == ' ' || s[y - 1] == '\t' || s[y - 1] == '\r'))
+                y--;
+            if (!block_body_holds(in->result, in->raw, in->raw_len, k, s + x, y - x))
+                return false;
+            any = true;
+        }
+        a = b < sn ? b + 1 : sn;
+    }
+    return any;
+}
+
 /* Keys obj should have: schema properties, sibling objects' keys, top-level keys. */
 static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, const json_t *siblings, bool top,
                          const char *path)
@@ -1000,7 +1116,9 @@ static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, con
             if (!run || truth_holds_run(c->in->truth, run == 2 ? key : first, run, 0) ||
                 input_holds_string(c->in->raw, c->in->raw_len, json_string_value(x), json_string_length(x),
                                    !c->in->profile || c->in->profile->format != MF_FORMAT_JSON) ||
-                kept_whole(c->in->result, json_string_value(x), json_string_length(x)))
+                kept_whole(c->in->result, json_string_value(x), json_string_length(x)) ||
+                (c->in->raw && runs_in_block_body(c->in, k, json_string_value(x), json_string_length(x), key) &&
+                 (run == 2 || runs_in_block_body(c->in, k, json_string_value(x), json_string_length(x), first))))
                 continue;
             snprintf(c->detail, c->dn, "%s/%s: the string holds %s '%s:' its object lacks (a swallowed key)", path, k,
                      run == 2 ? "a member" : "members", run == 2 ? key : first);

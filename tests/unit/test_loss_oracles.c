@@ -436,6 +436,51 @@ static void test_differential(void **state)
  * entry ead479a9: a control byte after a closed quote, then "rationale:");
  * the same string with no such warning, or a warning quoting another
  * value, is still a swallowed key. */
+/* A member-shaped line that was body text of a block scalar in the input
+ * (deeper than the block's key, under its header or one a rule restored)
+ * is the string's own, though a repair extended or restored the block
+ * (run 15: 8e0f0311 yaml.block-body-indent took a dedented `t` in;
+ * 3301cabb yaml.quoted-block-indicator read `notes: '|-'` as a header;
+ * cb635cfe behind transcript role prefixes). The line at the key's column,
+ * or under another key's header, is still a swallowed key. */
+static void test_structure_block_body_line(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *ext = "items:\n  - id: Q\n    notes: |-\n      f\n      second lineversion: 1\nt\n  - id: Q\n"
+                      "    second lineversion: 0\n";
+    const char *ext_value = "{\"items\":[{\"id\":\"Q\",\"notes\":\"f\\nsecond lineversion: 1\\nt\"},"
+                            "{\"id\":\"Q\",\"second lineversion\":0}]}";
+    if (run(mf_oracle_structure, "generic_yaml", ext, ext_value, &v))
+        fail_msg("a block body line: %s", v.detail);
+    const char *role = "[assistant/gpt-4o] steps:\n[assistant/gpt-4o]   - ic: S\n[assistant/gpt-4o]     notes: |-\n"
+                       "[assistant/gpt-4o]       c \n[assistant/gpt-4o]                 status: d\n"
+                       "[assistant/gpt-4o]   - id: S\n[assistant/gpt-4o]     status: p\n";
+    const char *st_value = "{\"steps\":[{\"ic\":\"S\",\"notes\":\"c \\n          status: d\"},"
+                           "{\"id\":\"S\",\"status\":\"p\"}]}";
+    if (run(mf_oracle_structure, "generic_yaml", role, st_value, &v))
+        fail_msg("a block body line behind role prefixes: %s", v.detail);
+    const char *quoted = "steps:\n  - ic: S\n    notes: '|-'\n      c \n                status: d\n  - id: S\n"
+                         "    status: p\n";
+    mf_result *r = fake(quoted, st_value);
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, quoted, strlen(quoted), r, NULL, MF_EXPECT_RAW, NULL};
+    assert_int_equal(mf_oracle_structure(&in, &v), 1);   /* a quoted '|-' is a string unless a rule restored it */
+    mf_warnings_add(&r->warnings, "yaml.quoted-block-indicator", 3, "Repaired improperly quoted YAML scalar value.");
+    if (mf_oracle_structure(&in, &v))
+        fail_msg("a body line under a restored header: %s", v.detail);
+    mf_result_free(r);
+
+    const char *at_key = "items:\n  - id: Q\n    notes: |-\n      f\n    second lineversion: 1\nt\n  - id: Q\n"
+                         "    second lineversion: 0\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", at_key, ext_value, &v), 1);
+    assert_non_null(strstr(v.detail, "second lineversion"));
+    const char *other = "items:\n  - id: Q\n    other: |-\n      second lineversion: 1\n    notes: f\n  - id: Q\n"
+                        "    second lineversion: 0\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", other,
+                         "{\"items\":[{\"id\":\"Q\",\"notes\":\"f\\nsecond lineversion: 1\"},"
+                         "{\"id\":\"Q\",\"second lineversion\":0}]}", &v), 1);
+}
+
 static void test_structure_kept_whole(void **state)
 {
     (void)state;
@@ -649,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_structure_input_string),
         cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
         cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole),
+        cmocka_unit_test(test_structure_block_body_line),
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
         cmocka_unit_test(test_session8_json_concat_smart_quotes),
         cmocka_unit_test(test_session8_yaml1_single_quoted_dq),
