@@ -1473,7 +1473,7 @@ size_t yr_fix_nested_children(const yr_doc *d, mf_buf *out, const mf_profile *p,
         const yr_entry ei = yr_entry_at(d, i), *e = &ei;
         const json_t *kids;
         yr_put_line(&o, l);
-        if (yr_block_body(&blk, l) || (l->flags & YR_INERT))
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_CONT)))
             continue;
         yr_block_note_line(&blk, d, i);
         size_t nx = next_content(d, i);

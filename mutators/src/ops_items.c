@@ -7,6 +7,7 @@
  * the hoist). A dropped id is `exact` only where the id the rule fills in by
  * position is the clean one; elsewhere the filled id differs from the truth
  * and the application is raw (no ground truth). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -841,14 +842,40 @@ int mt_op_ctx_answer_only(mf_op_ctx *ctx)
 
 /* ---- interview: questions out of phase order ---- */
 
+/* The value of a glued `key:value` on line l (what yaml.colon-space spaces)
+ * into out; false when l holds no such key at its body. */
+static bool glued_value(const mt_line *l, const char *key, char *out, size_t cap)
+{
+    size_t kn = strlen(key), at = l->body + kn;
+    if (l->key_len || at + 1 >= l->len || memcmp(l->s + l->body, key, kn) || l->s[at] != ':' ||
+        isspace((unsigned char)l->s[at + 1]))
+        return false;
+    const char *v = l->s + at + 1;
+    size_t n = l->len - at - 1;
+    while (n && isspace((unsigned char)v[n - 1]))
+        n--;
+    if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+        v++;
+        n -= 2;
+    }
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
+    return true;
+}
+
+/* The item's phase as core reads it after yaml.colon-space: a glued
+ * `phase:structure` is structure, not a question without a phase (run 15). */
 static int phase_rank(const mt_lines *ls, size_t d, size_t end)
 {
     static const char *const phases[] = {"foundation", "structure", "assembly"};
-    size_t j = item_key(ls, d, end, "phase");
-    char v[32];
-    if (j == ls->n)
-        return 3;
-    value_of(&ls->v[j], v, sizeof v);
+    size_t j = item_key(ls, d, end, "phase"), col = key_col(&ls->v[d]);
+    char v[32] = "";
+    if (j < ls->n)
+        value_of(&ls->v[j], v, sizeof v);
+    for (size_t i = d; j == ls->n && i < end && !*v; i++) {
+        const mt_line *l = &ls->v[i];
+        if (!skip(l) && (i == d || (!l->dash && l->indent == col)))
+            glued_value(l, "phase", v, sizeof v);
+    }
     for (int r = 0; r < 3; r++)
         if (!strcasecmp(v, phases[r]))
             return r;

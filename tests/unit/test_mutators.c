@@ -2453,6 +2453,29 @@ static void test_run14_dupqid_repeat(void **state)
     assert_true(moved);
 }
 
+/* Run 15 (session 9) 67569200, a30e596a, e8c44b0e: norm.phase-out-of-order
+ * read a glued `phase:structure` (yaml.colon-space) as no phase, ranked the
+ * question last, and moved it up past a question of its own phase; core
+ * spaces the key before norm.phase-order's stable sort, which then leaves the
+ * two swapped */
+static void test_run15_glued_phase(void **state)
+{
+    (void)state;
+    static const char qs[] = "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q02\n"
+                             "    phase: structure\n    question: D\n  - id: Q03\n    phase: structure\n    question: H\n";
+    char text[700];
+    bool all, moved = false;
+    for (int glue = 1; glue < 40; glue++)
+        for (int seed = 1; seed < 6; seed++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.colon-space seed=%d\n"
+                     "op: norm.phase-out-of-order seed=%d\n---\n%s", glue, seed, qs);
+            if (!exact_holds(text, &all))
+                fail_msg("a glued phase moved past its own phase, seeds %d %d", glue, seed);
+            moved = moved || all;
+        }
+    assert_true(moved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2481,6 +2504,7 @@ int main(void)
         cmocka_unit_test(test_run13_dupqid_sites),
         cmocka_unit_test(test_run14_dupqid_repeat),
         cmocka_unit_test(test_run15_drift_after_plain),
+        cmocka_unit_test(test_run15_glued_phase),
         cmocka_unit_test(test_run12_misc_sites),
         cmocka_unit_test(test_session9_item_key_sites),
     };
