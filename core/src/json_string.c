@@ -423,7 +423,9 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return spaced || (!is_key && jl_key_at(p, j)); /* `"a""b": 1`: a missing comma */
     case '#':
         return spaced && comments_then_structure(p, k, j, is_key, inner);
-    case '{': case '[': case '\'':
+    case '{': case '[':                /* no value follows a member's value: `"said "hi" {twice"` is text */
+        return spaced && (is_key || !p->parent_object);
+    case '\'':
         return spaced;
     case '/':
         return comment_at(p, j) && comments_then_structure(p, k, j, is_key, inner);

@@ -333,8 +333,9 @@ static bool drifted_item_with_props(const yr_doc *d, size_t i, const yr_entry *e
     return false;
 }
 
-/* Is line i a continuation line of the plain value of an identifier key
- * (`schema_version: 1` + ` Etle:tixamp`) or of a plain list item (`- A` +
+/* Is line i a continuation line of the plain value of a key, whatever its
+ * bytes but a leading dash (`schema_version: 1` + ` Etle:tixamp`, `sch"What: e`
+ * + `    notes:le`, run 15 1416693c-ra761ed8f) or of a plain list item (`- A` +
  * `    role:wrev`, the string "A role:wrev": an item that is a string has no
  * properties, run 11 9e1f11d6)? A glued `- id:Q01` above is no such item:
  * its deeper lines are its properties. */
@@ -351,7 +352,8 @@ static bool plain_value_cont(const yr_doc *d, size_t i)
     yr_entry e = yr_entry_at(d, k);
     if (!e.key)
         return e.dashes && e.content < e.end && !missing_space_colon(h->s, e.end, e.content);
-    return e.val < e.end && yr_is_ident(h->s + e.key_s, e.key_e - e.key_s);
+    /* `-name: a` may be the item `- name: a` (yaml.dash-space): its deeper lines are its properties */
+    return e.val < e.end && h->s[e.key_s] != '-';
 }
 
 /* Does the plain scalar of item line i (`- id:Q02`) go on over a text line at or

@@ -201,6 +201,41 @@ static bool quoted_separator(const char *s, size_t n)
     return false;
 }
 
+/* Is token i an element of an array (its nearest open container a '[')? */
+static bool in_array(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    size_t depth = 0;
+    for (size_t k = i; k-- > 0;) {
+        if (t->v[k].kind == JT_CLOSE)
+            depth++;
+        else if (t->v[k].kind == JT_OPEN && depth-- == 0)
+            return tok_s(ctx, &t->v[k])[0] == '[';
+    }
+    return false;
+}
+
+/* Is the first escaped quote of string token [s, s+n) followed by blanks and
+ * more text (`\"hi\" twice`)? Unescaped in an array item, `"hi" twice",` is
+ * also the item "hi" and the item `twice"` missing its comma and opening
+ * quote, the reading core takes (json.inner-quote README: a quote before a
+ * whole scalar item closes the string): nothing tells the two apart. */
+static bool first_quote_then_spaced_text(const char *s, size_t n)
+{
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (s[i] != '\\')
+            continue;
+        if (s[i + 1] != '"') {
+            i++;
+            continue;
+        }
+        size_t j = i + 2;
+        while (j < n && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        return j > i + 2 && j + 1 < n && s[j] != '\\';
+    }
+    return false;
+}
+
 /* Not where a string starts or ends with an escaped quote: unescaped, ""x"
  * or "x"" is the doubled-quotes shape json.doubled-quotes reads as one pair
  * (a string json.string-plus split right before an inner quote, say). */
@@ -209,7 +244,8 @@ static bool s_has_quote(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     const char *s = tok_s(ctx, &t->v[i]);
     size_t n = t->v[i].len;
     bool edge = n >= 4 && ((s[1] == '\\' && s[2] == '"') || (s[n - 3] == '\\' && s[n - 2] == '"' && (n < 5 || s[n - 4] != '\\')));
-    return t->v[i].kind == JT_STR && contains(s, n, "\\\"") && !quoted_separator(s, n) && !edge;
+    return t->v[i].kind == JT_STR && contains(s, n, "\\\"") && !quoted_separator(s, n) && !edge &&
+           !(in_array(ctx, t, i) && first_quote_then_spaced_text(s, n));
 }
 static int e_quote(mf_op_ctx *ctx, const mt_jtoks *t, size_t i) { return replace_in_tok(ctx, &t->v[i], "\\\"", "\""); }
 int mt_op_json_inner_quote(mf_op_ctx *ctx) { return tok_op(ctx, s_has_quote, e_quote); }

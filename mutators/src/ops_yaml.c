@@ -740,11 +740,45 @@ static bool dash_at_property_column(const mt_lines *ls, size_t i)
     return false;
 }
 
+static bool content_line(const mt_line *l) { return !l->blank && !l->comment && !l->block_body; }
+
+/* Is dash line i followed by a plain `key: v` entry at its own column (past
+ * its deeper lines when no line at that column comes before it)? Without its
+ * space `-notes: malf` there is a key "-notes" of the mapping that entry
+ * belongs to (a compact list's parent keys share the items' column): valid
+ * YAML, yaml.dash-space's reading, unless the line above at its column is a
+ * key with no value (`steps:`, the compact-sequence position) or an item
+ * with the same first key (`- id: a`, the next item). */
+static bool dash_before_plain_key(const mt_lines *ls, size_t i)
+{
+    const mt_line *l = &ls->v[i];
+    const mt_line *prev = NULL;
+    for (size_t k = i; k-- > 0;) {
+        const mt_line *o = &ls->v[k];
+        if (!content_line(o) || o->indent > l->indent)
+            continue;
+        if (o->indent == l->indent)
+            prev = o;
+        break;
+    }
+    if (prev && !prev->dash && prev->key_len && prev->val >= prev->len)
+        return false;
+    if (prev && prev->dash && prev->key_len == l->key_len && !memcmp(prev->s + prev->body, l->s + l->body, l->key_len))
+        return false;
+    for (size_t k = i + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (!content_line(o) || (!prev && o->indent > l->indent))
+            continue;
+        return o->indent == l->indent && !o->dash && o->key_len;
+    }
+    return false;
+}
+
 static bool s_dash(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
     return ls->v[i].dash && ls->v[i].key_len && ls->v[i].body == ls->v[i].indent + 2 &&
-           !dash_at_property_column(ls, i);
+           !dash_at_property_column(ls, i) && !dash_before_plain_key(ls, i);
 }
 
 static int e_dash(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -1101,6 +1101,50 @@ static void test_session7_yaml_sites(void **state)
     }
 }
 
+/* yaml.dash-space takes no space from an item whose next line is a plain key at
+ * its column (a compact list's parent key, `  op: v`): `-notes: malf` there is the
+ * key "-notes" core reads (run 15 a5b27835, 66a220e0, f01d4e4e); after the item
+ * `- id: Q` a repeated `-id:` is the next item and stays a site. */
+static void test_dash_space_before_parent_key(void **state)
+{
+    (void)state;
+    bool repeat_glued = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=%d\n---\n"
+                 "- items:\n  - id: Q\n  - notes: malf\n  op: v\n- hint: x\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "-notes"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.dash-space seed=%d\n---\n"
+                 "- items:\n  - id: Q\n  - id: R\n  op: v\n- hint: x\n", seed);
+        contract_of(text, &raw);
+        repeat_glued |= strstr(raw, "  -id: R\n") != NULL;
+        free(raw);
+    }
+    assert_true(repeat_glued);
+}
+
+/* json.unescaped-quote leaves an array item whose first inner quote is followed by
+ * blanks and text (`"hi\\" twice"`): unescaped, core reads the item "hi" and the item
+ * `twice"` missing its comma and open quote (run 15 39c80a68, e38ec2cc); a member
+ * value with the same text stays a site. */
+static void test_inner_quote_array_item_sites(void **state)
+{
+    (void)state;
+    bool member_unescaped = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"tasks\": [\"id\", \"hi\\\" twice\"], \"quote\": \"hi\\\" twice\"}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "[\"id\", \"hi\\\" twice\"]"));
+        member_unescaped |= strstr(raw, "\"quote\": \"hi\" twice\"") != NULL;
+        free(raw);
+    }
+    assert_true(member_unescaped);
+}
+
 /* Sites around YAML markers: a body under a commented block header stays
  * block text, a drifted dash never becomes an empty block's text, and a
  * sentence after a closing `---` is the second document core keeps. */
@@ -2483,7 +2527,7 @@ int main(void)
         cmocka_unit_test(test_case_errors),     cmocka_unit_test(test_render_deterministic),
         cmocka_unit_test(test_mutate_roundtrip), cmocka_unit_test(test_op_fixtures),
         cmocka_unit_test(test_op_sites_and_ambiguity),
-        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
+        cmocka_unit_test(test_yaml_marker_sites), cmocka_unit_test(test_dash_space_before_parent_key), cmocka_unit_test(test_inner_quote_array_item_sites), cmocka_unit_test(test_session6_sites), cmocka_unit_test(test_session7_sites),
         cmocka_unit_test(test_session7_cand_sites), cmocka_unit_test(test_session7_yaml_sites),
         cmocka_unit_test(test_session7_prof1_sites), cmocka_unit_test(test_session8_yaml2_sites),
         cmocka_unit_test(test_run6_json_sites), cmocka_unit_test(test_run6_finder_sites),
