@@ -344,6 +344,18 @@ static bool is_doc_marker(const yr_line *l)
     return i < l->n && (l->s[i] == '-' || l->s[i] == '.') && (l->flags & YR_INERT);
 }
 
+/* Is l a line no flow collection runs on over (a list item, a fence, a
+ * document marker)? A flow still open there is unclosed, as
+ * yaml.unclosed-flow reads it (flow_closes_later). */
+static bool flow_stops_at(const yr_line *l)
+{
+    size_t i = mf_line_indent((mf_line){l->s, l->n});
+    const char *s = l->s + i;
+    size_t n = l->n - i;
+    return (n >= 1 && s[0] == '-' && (n == 1 || s[1] == ' ' || s[1] == '\r')) || is_doc_marker(l) ||
+           (n >= 3 && memcmp(s, "```", 3) == 0);
+}
+
 void yr_flow_ends(const yr_doc *d, uint32_t *fend)
 {
     yr_block blk = {0};
@@ -364,7 +376,7 @@ void yr_flow_ends(const yr_doc *d, uint32_t *fend)
         for (size_t c = v;; c++) {
             const yr_line *m = &d->l[j];
             if (c >= m->n) {
-                if (depth == 0 || j + 1 >= d->count)
+                if (depth == 0 || j + 1 >= d->count || (!q && flow_stops_at(&d->l[j + 1])))
                     break;
                 j++, c = (size_t)-1;
                 continue;
@@ -388,7 +400,7 @@ void yr_flow_ends(const yr_doc *d, uint32_t *fend)
                 break;
             }
         }
-        if (j > k) {
+        if (j > k && depth == 0) {
             fend[k] = (uint32_t)j;
             k = j;
         }

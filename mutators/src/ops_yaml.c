@@ -559,12 +559,47 @@ static bool reads_as_keys(const mt_lines *ls, const mf_op_ctx *ctx, const char *
     return keys && guess && words >= 1 && (words == 1 || valued >= 2);
 }
 
+/* Does the list of dash line i hold an item with no key (a scalar, a quoted
+ * string, a flow collection)? */
+static bool keyless_sibling_item(const mt_lines *ls, size_t i)
+{
+    size_t d = ls->v[i].indent;
+    for (int dir = -1; dir <= 1; dir += 2)
+        for (size_t j = i + dir; j < ls->n; j += dir) {
+            const mt_line *x = &ls->v[j];
+            if (!x->blank && !x->block_body && !x->comment && x->indent <= d) {
+                if (x->indent < d || !x->dash)
+                    break;
+                if (!x->key_len)
+                    return true;
+            }
+            if (j == 0)
+                break;
+        }
+    return false;
+}
+
+/* Is dash line i the whole of its item (no deeper line after it)? */
+static bool one_line_item(const mt_lines *ls, size_t i)
+{
+    for (size_t j = i + 1; j < ls->n; j++) {
+        const mt_line *x = &ls->v[j];
+        if (!x->blank && !x->comment)
+            return x->indent <= ls->v[i].indent;
+    }
+    return true;
+}
+
+/* Not on a one-line item's key among keyless items: `- text: What: ex`
+ * beside `- null` is the string "text: What: ex" for yaml.item-colon (its
+ * README, ident_key_colon_value), so the item's mapping reading is lost
+ * (run 15 99926ca8 and kin). An item with more lines stays a mapping. */
 static bool s_plain_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     const mt_line *l = &ls->v[i];
     const char *v, *c;
     size_t n = scalar(l, &v), cn;
-    if (!l->key_len)
+    if (!l->key_len || (l->dash && one_line_item(ls, i) && keyless_sibling_item(ls, i)))
         return false;
     if (!(cn = dq_plain(v, n, &c)) && !(cn = sq_plain(v, n, &c)))
         return false;

@@ -459,6 +459,27 @@ static void test_op_sites_and_ambiguity(void **state)
         free(raw);
     }
     assert_true(unquoted);
+    /* yaml.plain-colon leaves a one-line item's value quoted among keyless items: `- text: What: ex`
+     * beside `- null` is yaml.item-colon's string (run 15 99926ca8); an item with more lines stays a
+     * mapping, and there it unquotes */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.plain-colon seed=%d\n---\n"
+                 "items:\n- text: 'What: ex'\n- null\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "items:\n- text: 'What: ex'\n- null\n");
+        free(raw);
+    }
+    unquoted = false;
+    for (int seed = 1; seed < 20 && !unquoted; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.plain-colon seed=%d\n---\n"
+                 "items:\n- text: 'What: ex'\n  id: 1\n- null\n", seed);
+        contract_of(text, &raw);
+        unquoted = strstr(raw, "- text: What: ex\n") != NULL;
+        free(raw);
+    }
+    assert_true(unquoted);
     /* json.unescaped-quote leaves a string whose inner quotes make a key shape ({\"a\": [): unescaped,
      * core refuses a string that would hold a member; json.concatenated never glues its stray value
      * onto an artifact json.truncate cut short */
