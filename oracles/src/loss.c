@@ -991,10 +991,27 @@ static size_t role_margin(const char *raw, size_t ls, size_t le)
     return 0;
 }
 
+/* Does a quote q opened before s close within s[0..n) (a doubled '' or an
+ * escaped \" is text)? */
+static bool quote_closes(const char *s, size_t n, char q)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (q == '"' && s[i] == '\\')
+            i++;
+        else if (s[i] == q && q == '\'' && i + 1 < n && s[i + 1] == '\'')
+            i++;
+        else if (s[i] == q)
+            return true;
+    }
+    return false;
+}
+
 /* Does the line raw[ls..le) end in a block scalar header for key k: `k: |-`,
  * `k:|`, `k: >2 # c`, or, when the rule that restores such a header warned,
  * a quoted `k: '|-'` (yaml.quoted-block-indicator) or a comment glued on
- * `k: |-#c` (yaml.block-header-comment)? */
+ * `k: |-#c` (yaml.block-header-comment)? A quoted value left open on the
+ * line (`k: 'text`), when yaml.unclosed-quote warned that it folded the
+ * lines after it into the value, heads its deeper lines the same way. */
 static bool header_of(const mf_result *r, const char *raw, size_t ls, size_t le, const char *k)
 {
     size_t kl = strlen(k);
@@ -1005,6 +1022,8 @@ static bool header_of(const mf_result *r, const char *raw, size_t ls, size_t le,
         while (v < le && (raw[v] == ' ' || raw[v] == '\t'))
             v++;
         char q = v < le && (raw[v] == '\'' || raw[v] == '"') ? raw[v++] : 0;
+        if (q && rule_warned(r, "yaml.unclosed-quote") && !quote_closes(raw + v, le - v, q))
+            return true;
         if (v == le || (raw[v] != '|' && raw[v] != '>'))
             continue;
         v++;

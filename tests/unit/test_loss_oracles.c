@@ -481,6 +481,38 @@ static void test_structure_block_body_line(void **state)
                          "{\"id\":\"Q\",\"second lineversion\":0}]}", &v), 1);
 }
 
+/* Run 16 (session 9): a single-quoted question left open (`question: 'Is a ... "en`)
+ * whose deeper lines `answer:` ... yaml.unclosed-quote folded into the value, and
+ * warned: those lines were the open value's own, not a swallowed key; without the
+ * warning, or with the line at the key's column, it is still one */
+static void test_structure_open_quote_lines(void **state)
+{
+    (void)state;
+    const char *text = "questions:\n  - id: Q04\n    question: 'Is it an error, or \"en\n      answer:\n"
+                       "      skipped: false\n";
+    const char *value = "{\"questions\":[{\"id\":\"Q04\",\"question\":"
+                        "\"Is it an error, or \\\"en\\nanswer:\\nskipped: false\"}]}";
+    mf_verdict v;
+    mf_result *r = fake(text, value);
+    mf_oracle_input in = {mf_profiles_get("interview"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    assert_int_equal(mf_oracle_structure(&in, &v), 1);
+    mf_warnings_add(&r->warnings, "yaml.unclosed-quote", 3, "Closed an unterminated YAML single-quoted value at the "
+                    "end of line 5, its last line before the next element (guessed; its lines are folded into one value).");
+    if (mf_oracle_structure(&in, &v))
+        fail_msg("the open value's own lines: %s", v.detail);
+    mf_result_free(r);
+    const char *at_key = "questions:\n  - id: Q04\n    question: 'Is it an error, or \"en\n    answer:\n"
+                         "      skipped: false\n";
+    r = fake(at_key, value);
+    mf_warnings_add(&r->warnings, "yaml.unclosed-quote", 3, "Closed an unterminated YAML single-quoted value.");
+    in.raw = at_key;
+    in.raw_len = strlen(at_key);
+    in.result = r;
+    assert_int_equal(mf_oracle_structure(&in, &v), 1);
+    assert_non_null(strstr(v.detail, "answer"));
+    mf_result_free(r);
+}
+
 static void test_structure_kept_whole(void **state)
 {
     (void)state;
@@ -702,6 +734,7 @@ int main(void)
         cmocka_unit_test(test_session9_yaml2_escaped_line_break),
         cmocka_unit_test(test_session10_raw_syntax_and_previews),
         cmocka_unit_test(test_session9_run14_plain_line),
+        cmocka_unit_test(test_structure_open_quote_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
