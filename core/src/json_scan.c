@@ -110,7 +110,7 @@ static int parse_key(jp *p, mf_buf *b, bool *cut)
             jl_note(p, MF_RULE_JSON_MISSING_OPEN_QUOTE, line, "key '%.*s\"' had no opening quote",
                     (int)(wend - start), p->s + start);
             jl_advance_n(p, k + 1 - p->i);
-        } else if (at(p, k) == ':' || (k > wend && quoted_value_at(p, k))) {
+        } else if (at(p, jl_past_spaces(p, wend)) == ':' || (k > wend && quoted_value_at(p, k))) {   /* `a\n: 1` too */
             jl_note(p, MF_RULE_JSON_UNQUOTED_KEY, line, "unquoted key '%.*s' quoted", (int)(wend - start),
                     p->s + start);
         } else {
