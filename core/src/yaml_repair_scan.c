@@ -45,7 +45,9 @@ static uint16_t line_flags(const yr_line *l, const yr_entry *e, size_t q0)
     char c = l->s[e->val];
     if (c == '-')
         f |= YR_DASH_TEXT;
-    if ((c == '|' || c == '>' || c == '&' || c == '!') && yr_is_block_header(l->s + e->val, e->end - e->val))
+    if ((c == '|' || c == '>' || c == '&' || c == '!') &&
+        (yr_is_block_header(l->s + e->val, e->end - e->val) ||
+         yr_header_glued_comment(l->s + e->val, e->end - e->val))) /* `|-#note`: a body as readers load it */
         f |= YR_OPENS_BLOCK;
     else if ((c == '"' || c == '\'') && yr_is_quoted_block_header(l->s + e->val, e->end - e->val, NULL))
         f |= YR_QUOTED_BLOCK;
