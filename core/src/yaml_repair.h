@@ -177,6 +177,9 @@ size_t yr_fix_front_matter_closer(const yr_doc *, mf_buf *, const mf_profile *, 
 size_t yr_fix_colon_space_child(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 /* True when the line at offset next of s is deeper than col and starts with a glued `key:value` (its pre-check). */
 bool yr_may_have_glued_child(const char *s, size_t n, size_t next, size_t col);
+/* True when line k of d, holding no key as written, is a glued `key:value` entry
+ * that yaml.colon-space spaces (`hint:"x"`, `answered_at:2026-`). */
+bool yr_glued_entry_line(const yr_doc *d, size_t k);
 /* True when the last line of s that is neither blank nor a comment is a bare `---` (front-matter-closer's pre-check). */
 bool yr_may_end_with_doc_start(const char *s, size_t n);
 

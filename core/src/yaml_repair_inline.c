@@ -296,6 +296,12 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
     return k;
 }
 
+bool yr_glued_entry_line(const yr_doc *d, size_t k)
+{
+    const yr_entry e = yr_entry_at(d, k);
+    return !e.key && missing_space_colon(d->l[k].s, e.end, e.content) != 0;
+}
+
 /* A one-line list item `- k:v` is the string "k:v" YAML reads unless the item
  * is a mapping: it has more lines (deeper than its dash), or the sibling item
  * before or after it is a `- key: value` mapping. */

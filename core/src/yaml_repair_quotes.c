@@ -339,8 +339,8 @@ static bool escape_ok(const char *s, size_t n, size_t i)
 
 /* True when the line after i (skipping blank lines, and comment lines: a
  * comment is never folded into the value) clearly starts a new element
- * relative to column col: end of input, a list item, a key or a bare tag
- * line (`<br/>`, a wrapper yaml.xml-tag-lines cuts) at or left of col, a
+ * relative to column col: end of input, a list item, a key (glued `key:value`
+ * too, yaml.colon-space's) or a bare tag line (`<br/>`, a wrapper yaml.xml-tag-lines cuts) at or left of col, a
  * code fence or a document marker. */
 static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
 {
@@ -360,7 +360,7 @@ static bool next_is_structural(const yr_doc *d, size_t i, size_t col)
     if (s[0] == '-' && (n == 1 || s[1] == ' '))
         return true;
     yr_entry e = yr_entry_at(d, k);
-    return (e.key || yr_bare_tag_line(l)) && ind <= col;
+    return (e.key || yr_bare_tag_line(l) || yr_glued_entry_line(d, k)) && ind <= col;
 }
 
 /* Copy s[from, n) escaping invalid backslashes inside a double-quoted scalar
@@ -492,7 +492,7 @@ size_t yr_fix_invalid_escape(const yr_doc *d, mf_buf *out, const mf_profile *p, 
 /* ---- yaml.unclosed-quote ---- */
 
 /* True when non-blank line k starts an element at or left of column col: a
- * key, list item or bare tag line there, a document marker or a code fence. */
+ * key (glued `key:value` too), list item or bare tag line there, a document marker or a code fence. */
 static bool starts_element(const yr_doc *d, size_t k, size_t col)
 {
     const yr_line *l = &d->l[k];
@@ -503,7 +503,8 @@ static bool starts_element(const yr_doc *d, size_t k, size_t col)
         return true;
     if (ind > col)
         return false;
-    return (s[0] == '-' && (n == 1 || s[1] == ' ')) || yr_entry_at(d, k).key || yr_bare_tag_line(l);
+    return (s[0] == '-' && (n == 1 || s[1] == ' ')) || yr_entry_at(d, k).key || yr_bare_tag_line(l) ||
+           yr_glued_entry_line(d, k);
 }
 
 /* The last line of a value quoted with q opened on line i that no later line
