@@ -5,6 +5,7 @@
  * content line (the rule leaves that one: it may be a truncation). */
 #include <stdlib.h>
 #include <string.h>
+#include <yaml.h>
 #include "mut_internal.h"
 
 /* The value of line l when it is one balanced flow collection with no quote
@@ -115,6 +116,50 @@ static void mark_plain_cont(const mt_lines *ls, bool *cont)
     }
 }
 
+/* Does line o start a top-level entry (content at column 0)? */
+static bool top_level_line(const mt_line *o)
+{
+    return !o->blank && !o->comment && !o->block_body && o->indent == 0;
+}
+
+/* Does YAML read a flow collection starting at v on line i? The text line
+ * model cannot tell a flow collection from brackets inside a multi-line plain
+ * scalar (`matrix:ofile: g` + `  - [1, 2]` is the string "g - [1, 2]": a key
+ * no simple key; regression 898499e0), so libyaml parses the top-level entry
+ * holding line i (from the last column-0 line at or above it to the next),
+ * which damage elsewhere in the text (prose before it, noise after it) leaves
+ * readable; an entry it cannot read that far holds no site. */
+static bool parsed_flow_start(const mt_lines *ls, size_t i, const char *v)
+{
+    size_t first = i, end = i + 1;
+    while (first > 0 && !top_level_line(&ls->v[first]))
+        first--;
+    while (end < ls->n && !top_level_line(&ls->v[end]))
+        end++;
+    const mt_line *a = &ls->v[first], *z = &ls->v[end - 1];
+    size_t line = i - first, column = 0;
+    for (const char *c = ls->v[i].s; c < v; c++)
+        column += ((unsigned char)*c & 0xC0) != 0x80; /* libyaml counts characters */
+    yaml_parser_t parser;
+    yaml_event_t e;
+    if (!yaml_parser_initialize(&parser))
+        return false;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)a->s, (size_t)(z->s + z->len - a->s));
+    bool found = false;
+    while (yaml_parser_parse(&parser, &e)) {
+        yaml_event_type_t t = e.type;
+        bool flow = (t == YAML_SEQUENCE_START_EVENT && e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE) ||
+                    (t == YAML_MAPPING_START_EVENT && e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE);
+        found = flow && e.start_mark.line == line && e.start_mark.column == column;
+        bool past = e.start_mark.line > line;
+        yaml_event_delete(&e);
+        if (found || past || t == YAML_STREAM_END_EVENT)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return found;
+}
+
 /* Line i holds such a value and the next content line starts a new element
  * for the rule: a list item, or a key at or left of line i's key column. */
 static bool site(const mt_lines *ls, const bool *cont, size_t i)
@@ -136,7 +181,7 @@ static bool site(const mt_lines *ls, const bool *cont, size_t i)
     const char *rest = l->s + l->len, *end = ls->v[ls->n - 1].s + ls->v[ls->n - 1].len;
     if (memchr(rest, ']', (size_t)(end - rest)) || memchr(rest, '}', (size_t)(end - rest)))
         return false;
-    return x->dash || (x->key_len && !x->dash && x->indent <= col);
+    return (x->dash || (x->key_len && !x->dash && x->indent <= col)) && parsed_flow_start(ls, i, v);
 }
 
 int mt_op_yaml_unclosed_flow(mf_op_ctx *ctx)

@@ -2342,6 +2342,35 @@ static void test_run11_yamlstruct_sites(void **state)
     assert_true(dashed && inlined && unquoted);
 }
 
+/* Run 16 (session 10, flow): yaml.unclosed-flow takes only a collection YAML reads
+ * as one, not brackets inside the multi-line plain scalar of a key the line view
+ * reads as no key (`matrix:ofile: g` + `  - [1, 2]` is "g - [1, 2] - [3, 4]";
+ * 898499e0, 7c0bd86e, b09bc648), also after prose an op put before it; the last
+ * flow item under such a key with no value of its own is still a site */
+static void test_run16_flow_parse_sites(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"matrix:ofile", "\"matrix\"", "my matrix"};
+    static const char prose[] = "op: cand.prose-before seed=7661326644345591912\n";
+    for (int seed = 1; seed < 10; seed++)
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            for (int lead = 0; lead < 2; lead++) {
+                char text[400], *raw = NULL;
+                snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\n%sop: yaml.unclosed-flow seed=%d\n"
+                         "---\n%s: g\n  - [1, 2]\n  - {a: 1}\nnote: d\n", lead ? prose : "", seed, keys[k]);
+                contract_of(text, &raw);
+                assert_non_null(strstr(raw, ": g\n  - [1, 2]\n  - {a: 1}\nnote: d\n"));
+                free(raw);
+                snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\n%sop: yaml.unclosed-flow seed=%d\n"
+                         "---\n%s:\n  - [1, 2]\n  - {a: 1}\nnote: d\n", lead ? prose : "", seed, keys[k]);
+                mf_contract c = contract_of(text, &raw);
+                if (!lead)
+                    assert_int_equal(c, MF_CONTRACT_EXACT);
+                assert_non_null(strstr(raw, ":\n  - [1, 2]\n  - {a: 1\nnote: d\n"));
+                free(raw);
+            }
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2572,6 +2601,7 @@ int main(void)
         cmocka_unit_test(test_run15_glued_phase),
         cmocka_unit_test(test_run12_misc_sites),
         cmocka_unit_test(test_session9_item_key_sites),
+        cmocka_unit_test(test_run16_flow_parse_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
