@@ -270,9 +270,15 @@ int mt_op_norm_enum_case(mf_op_ctx *ctx) { return value_op(ctx, c_case); }
 
 /* ---- keyword case (interview phase, refinement change type) ---- */
 
+static bool question_id_site(const mf_op_ctx *ctx, size_t off);
+
 static bool c_keyword(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
 {
-    bool phase = key_is(ctx, s, "phase") && (has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers"));
+    /* a phase only where norm.phase-case folds it back: a phase word in an
+     * item of the top-level questions list */
+    bool phase = key_is(ctx, s, "phase") && (has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers")) &&
+                 (!strcmp(s->val, "foundation") || !strcmp(s->val, "structure") || !strcmp(s->val, "assembly")) &&
+                 question_id_site(ctx, s->key_off);
     /* a change type only when the value is one (norm.change-type folds just
      * modified/added/removed; `type: f` elsewhere in the artifact is data) */
     bool type = key_is(ctx, s, "type") && (ctx->profile && ctx->profile->changes) &&

@@ -979,9 +979,9 @@ static bool rule_warned(const mf_result *r, const char *rule)
     return false;
 }
 
-/* The width of a transcript role prefix (`[assistant/gpt-4o] `, which
- * cand.transcript-prefix strips) opening the line raw[ls..le), else 0. */
-static size_t role_margin(const char *raw, size_t ls, size_t le)
+/* The width of one transcript role prefix (`[assistant/gpt-4o] `) opening
+ * raw[ls..le), else 0. */
+static size_t role_prefix(const char *raw, size_t ls, size_t le)
 {
     if (ls == le || raw[ls] != '[')
         return 0;
@@ -989,6 +989,56 @@ static size_t role_margin(const char *raw, size_t ls, size_t le)
         if (raw[k] == ']')
             return k + 1 - ls + (k + 1 < le && raw[k + 1] == ' ');
     return 0;
+}
+
+/* The width of the role prefixes opening the line raw[ls..le), stacked ones
+ * too (`[assistant] [sys] `): cand.transcript-prefix strips them all. */
+static size_t role_margin(const char *raw, size_t ls, size_t le)
+{
+    size_t m = 0;
+    for (size_t w; (w = role_prefix(raw, ls + m, le));)
+        m += w;
+    return m;
+}
+
+/* The name norm.key-alias renamed to k whose warning starts at m
+ * (`Renamed key "X" to "k" at /p.`): its length, *name set to X; else 0. */
+static size_t alias_in(const char *m, const char *k, const char **name)
+{
+    static const char lead[] = "Renamed key \"";
+    char tail[160];
+    if (!m || strncmp(m, lead, sizeof lead - 1) || (size_t)snprintf(tail, sizeof tail, "\" to \"%s\" at ", k) >= sizeof tail)
+        return 0;
+    const char *x = m + sizeof lead - 1, *t = strstr(x, tail);
+    *name = x;
+    return t ? (size_t)(t - x) : 0;
+}
+
+/* The length of a spelling of key k followed by ':' at raw[p..le): k itself
+ * or a name that norm.key-alias warned it renamed to k; else 0. */
+static size_t key_spelled(const mf_result *r, const char *raw, size_t p, size_t le, const char *k)
+{
+    size_t kl = strlen(k);
+    if (kl && p + kl < le && !memcmp(raw + p, k, kl) && raw[p + kl] == ':')
+        return kl;
+    for (size_t i = 0; i < r->warnings.count; i++) {
+        const mf_warning *w = &r->warnings.items[i];
+        const char *name;
+        size_t n = w->rule && !strcmp(w->rule, "norm.key-alias") ? alias_in(w->message, k, &name) : 0;
+        if (n && p + n < le && !memcmp(raw + p, name, n) && raw[p + n] == ':')
+            return n;
+    }
+    return 0;
+}
+
+/* The first place at or after p in the line raw[..le) where a key spelled
+ * as k (key_spelled) starts a key, its length in *kl; le when none does. */
+static size_t key_at(const mf_result *r, const char *raw, size_t ls, size_t p, size_t le, const char *k, size_t *kl)
+{
+    for (; p < le; p++)
+        if ((p == ls || strchr(" \t-", raw[p - 1])) && (*kl = key_spelled(r, raw, p, le, k)))
+            return p;
+    return le;
 }
 
 /* Does a quote q opened before s close within s[0..n) (a doubled '' or an
@@ -1006,24 +1056,43 @@ static bool quote_closes(const char *s, size_t n, char q)
     return false;
 }
 
+/* Where the text of a quoted value of k left open on the line raw[ls..le)
+ * (`k: 'text`) starts, when yaml.unclosed-quote warned that it folded the
+ * lines after it into the value; else 0. Its quote in *q. */
+static size_t open_quote_at(const mf_result *r, const char *raw, size_t ls, size_t le, const char *k, char *q)
+{
+    if (!rule_warned(r, "yaml.unclosed-quote"))
+        return 0;
+    size_t kl;
+    for (size_t p = key_at(r, raw, ls, ls, le, k, &kl); p < le; p = key_at(r, raw, ls, p + 1, le, k, &kl)) {
+        size_t v = p + kl + 1;
+        while (v < le && (raw[v] == ' ' || raw[v] == '\t'))
+            v++;
+        if (v < le && (raw[v] == '\'' || raw[v] == '"') && !quote_closes(raw + v + 1, le - v - 1, raw[v])) {
+            *q = raw[v];
+            return v + 1;
+        }
+    }
+    return 0;
+}
+
 /* Does the line raw[ls..le) end in a block scalar header for key k: `k: |-`,
  * `k:|`, `k: >2 # c`, or, when the rule that restores such a header warned,
  * a quoted `k: '|-'` (yaml.quoted-block-indicator) or a comment glued on
  * `k: |-#c` (yaml.block-header-comment)? A quoted value left open on the
- * line (`k: 'text`), when yaml.unclosed-quote warned that it folded the
- * lines after it into the value, heads its deeper lines the same way. */
+ * line (open_quote_at) heads its deeper lines the same way. k may be spelled
+ * as the name norm.key-alias renamed. */
 static bool header_of(const mf_result *r, const char *raw, size_t ls, size_t le, const char *k)
 {
-    size_t kl = strlen(k);
-    for (size_t p = ls; kl && p + kl < le; p++) {
-        if (memcmp(raw + p, k, kl) || raw[p + kl] != ':' || (p > ls && !strchr(" \t-", raw[p - 1])))
-            continue;
+    size_t kl;
+    char oq;
+    if (open_quote_at(r, raw, ls, le, k, &oq))
+        return true;
+    for (size_t p = key_at(r, raw, ls, ls, le, k, &kl); p < le; p = key_at(r, raw, ls, p + 1, le, k, &kl)) {
         size_t v = p + kl + 1;
         while (v < le && (raw[v] == ' ' || raw[v] == '\t'))
             v++;
         char q = v < le && (raw[v] == '\'' || raw[v] == '"') ? raw[v++] : 0;
-        if (q && rule_warned(r, "yaml.unclosed-quote") && !quote_closes(raw + v, le - v, q))
-            return true;
         if (v == le || (raw[v] != '|' && raw[v] != '>'))
             continue;
         v++;
@@ -1040,9 +1109,26 @@ static bool header_of(const mf_result *r, const char *raw, size_t ls, size_t le,
     return false;
 }
 
+/* Is the line raw[l..e) a line of the body under the header line
+ * raw[ls..le): blank, or indented past the header's first key once each
+ * line's role prefixes are stripped? Its trimmed text in raw[*a..*b). */
+static bool body_line(const char *raw, size_t ls, size_t le, size_t l, size_t e, size_t *a, size_t *b)
+{
+    size_t m = role_margin(raw, ls, le), key = ls + m, lm = l + role_margin(raw, l, e);
+    while (key < le && (raw[key] == ' ' || raw[key] == '-'))
+        key++;
+    *a = lm;
+    *b = e;
+    while (*a < e && raw[*a] == ' ')
+        (*a)++;
+    while (*b > *a && (raw[*b - 1] == ' ' || raw[*b - 1] == '\t' || raw[*b - 1] == '\r'))
+        (*b)--;
+    return *a == *b || *a - lm > key - (ls + m);
+}
+
 /* Is line (trimmed) a line of a block scalar body for key k in raw: after a
- * header of k (header_of), indented deeper than the header line's first key
- * and reached from the header by such lines or blank ones? */
+ * header of k (header_of), in its body (body_line) and reached from the
+ * header by such lines or blank ones? */
 static bool block_body_holds(const mf_result *r, const char *raw, size_t rn, const char *k, const char *line,
                              size_t ln)
 {
@@ -1051,25 +1137,11 @@ static bool block_body_holds(const mf_result *r, const char *raw, size_t rn, con
         while (le < rn && raw[le] != '\n')
             le++;
         size_t next = le < rn ? le + 1 : rn;
-        if (!header_of(r, raw, ls, le, k)) {
-            ls = next;
-            continue;
-        }
-        size_t m = role_margin(raw, ls, le), key = ls + m;
-        while (key < le && (raw[key] == ' ' || raw[key] == '-'))
-            key++;
-        for (size_t l = next; l < rn;) {
-            size_t e = l;
+        for (size_t l = header_of(r, raw, ls, le, k) ? next : rn; l < rn;) {
+            size_t e = l, a, b;
             while (e < rn && raw[e] != '\n')
                 e++;
-            if (e - l < m || memcmp(raw + l, raw + ls, m))
-                break;
-            size_t a = l + m, b = e;
-            while (a < e && raw[a] == ' ')
-                a++;
-            while (b > a && (raw[b - 1] == ' ' || raw[b - 1] == '\t' || raw[b - 1] == '\r'))
-                b--;
-            if (a < b && a - (l + m) <= key - (ls + m))
+            if (!body_line(raw, ls, le, l, e, &a, &b))
                 break;
             if (b - a == ln && !memcmp(raw + a, line, ln))
                 return true;
@@ -1078,6 +1150,53 @@ static bool block_body_holds(const mf_result *r, const char *raw, size_t rn, con
         ls = next;
     }
     return false;
+}
+
+/* Append raw[a..b), a quoted value's text in quote q, to t at *tn with its
+ * escaped quotes ('' or \") and backslashes decoded. */
+static void put_quoted(char *t, size_t *tn, const char *raw, size_t a, size_t b, char q)
+{
+    for (size_t i = a; i < b; i++) {
+        if (i + 1 < b && ((q == '\'' && raw[i] == '\'' && raw[i + 1] == '\'') ||
+                          (q == '"' && raw[i] == '\\' && (raw[i + 1] == '"' || raw[i + 1] == '\\'))))
+            i++;
+        t[(*tn)++] = raw[i];
+    }
+}
+
+/* Does s (the value of key k) spell the words of a quoted value of k left
+ * open in the input (open_quote_at) with the body lines under it that
+ * yaml.unclosed-quote folded into it? Then the member-shaped text in s was
+ * inside that quote: the value's own, not a swallowed key. */
+static bool open_quote_holds(const mf_oracle_input *in, const char *k, const char *s, size_t sn)
+{
+    const char *raw = in->raw;
+    size_t rn = in->raw_len;
+    char *t = raw ? malloc(rn + 1) : NULL;
+    bool held = false;
+    for (size_t ls = 0; t && ls < rn && !held;) {
+        size_t le = ls, tn = 0;
+        while (le < rn && raw[le] != '\n')
+            le++;
+        size_t next = le < rn ? le + 1 : rn;
+        char q;
+        size_t v = open_quote_at(in->result, raw, ls, le, k, &q);
+        if (v) {
+            put_quoted(t, &tn, raw, v, le, q);
+            for (size_t l = next, e, a, b; l < rn; l = e < rn ? e + 1 : rn) {
+                for (e = l; e < rn && raw[e] != '\n';)
+                    e++;
+                if (!body_line(raw, ls, le, l, e, &a, &b))
+                    break;
+                t[tn++] = ' ';
+                put_quoted(t, &tn, raw, a, b, q);
+            }
+            held = same_words(t, tn, s, sn);
+        }
+        ls = next;
+    }
+    free(t);
+    return held;
 }
 
 /* Was every line of s (the value of key k) that holds a run for key text of
@@ -1136,6 +1255,7 @@ static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, con
                 input_holds_string(c->in->raw, c->in->raw_len, json_string_value(x), json_string_length(x),
                                    !c->in->profile || c->in->profile->format != MF_FORMAT_JSON) ||
                 kept_whole(c->in->result, json_string_value(x), json_string_length(x)) ||
+                open_quote_holds(c->in, k, json_string_value(x), json_string_length(x)) ||
                 (c->in->raw && runs_in_block_body(c->in, k, json_string_value(x), json_string_length(x), key) &&
                  (run == 2 || runs_in_block_body(c->in, k, json_string_value(x), json_string_length(x), first))))
                 continue;

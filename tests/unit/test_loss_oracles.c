@@ -513,6 +513,54 @@ static void test_structure_open_quote_lines(void **state)
     mf_result_free(r);
 }
 
+/* A structure verdict on text and value with the warnings of the rules
+ * named (yaml.unclosed-quote, norm.key-alias), each given its message. */
+static int structure_warned(const char *text, const char *value, const char *const *warnings)
+{
+    mf_verdict v;
+    mf_result *r = fake(text, value);
+    for (size_t i = 0; warnings[i]; i += 2)
+        mf_warnings_add(&r->warnings, warnings[i], 3, "%s", warnings[i + 1]);
+    mf_oracle_input in = {mf_profiles_get("interview"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    int rc = mf_oracle_structure(&in, &v);
+    mf_result_free(r);
+    return rc;
+}
+
+/* Run 16 (3e8593f9, 3a6664ce, 4536cb54): a quoted value left open and the
+ * deeper lines yaml.unclosed-quote folded into it, behind stacked role
+ * prefixes (`[assistant] [sys] `, not as many on every line) or under a key
+ * norm.key-alias renamed, and folded onto one line: the value's own text. */
+static void test_structure_open_quote_prefix_alias(void **state)
+{
+    (void)state;
+    const char *folded = "Closed an unterminated YAML single-quoted value (guessed; its lines are folded into one value).";
+    const char *const quote[] = {"yaml.unclosed-quote", folded, NULL};
+    const char *stacked = "[assistant] [sys] questions:\n[assistant] [sys]   - id: Q04\n"
+                          "[assistant] [sys]     question: 'I \n[assistant] [sys]       answer:\n";
+    const char *block = "{\"questions\":[{\"id\":\"Q04\",\"question\":\"I\\nanswer:\"}]}";
+    assert_int_equal(structure_warned(stacked, block, quote), 0);
+    const char *uneven = "[user] questions:\n[user]   - id: Q04\n[assistant] [sys]     question: 'I \n"
+                         "[assistant]       answer:\n";
+    assert_int_equal(structure_warned(uneven, "{\"questions\":[{\"id\":\"Q04\",\"question\":\"I answer:\"}]}", quote),
+                     0);
+    const char *alias = "questions:\n  - id: Q04\n    questio```n: 'Is it a build error, or \"en answer_type: yes_no\n"
+                        "      answer:\n";
+    const char *one_line = "{\"questions\":[{\"id\":\"Q04\",\"question\":"
+                           "\"Is it a build error, or \\\"en answer_type: yes_no answer:\"}]}";
+    const char *const renamed[] = {"yaml.unclosed-quote", folded, "norm.key-alias",
+                                   "Renamed key \"questio```n\" to \"question\" at /questions/0.", NULL};
+    assert_int_equal(structure_warned(alias, one_line, renamed), 0);
+    /* without the rename's warning the key is no spelling of question */
+    assert_int_equal(structure_warned(alias, one_line, quote), 1);
+    /* a line at the key's column folded into the value is a swallowed key */
+    const char *at_key = "questions:\n  - id: Q04\n    question: 'Is it an error\n    answer_type: yes_no\n"
+                         "      answer: yes\n";
+    assert_int_equal(structure_warned(at_key, "{\"questions\":[{\"id\":\"Q04\",\"question\":"
+                                              "\"Is it an error answer_type: yes_no answer: yes\"}]}", quote),
+                     1);
+}
+
 static void test_structure_kept_whole(void **state)
 {
     (void)state;
@@ -735,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_session10_raw_syntax_and_previews),
         cmocka_unit_test(test_session9_run14_plain_line),
         cmocka_unit_test(test_structure_open_quote_lines),
+        cmocka_unit_test(test_structure_open_quote_prefix_alias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

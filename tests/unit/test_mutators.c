@@ -1499,6 +1499,23 @@ static void test_run6_finder_sites(void **state)
         free(raw);
     }
     for (int seed = 1; seed < 20; seed++) {
+        /* e1c57f4e-r13e6da29: norm.keyword-case recases a `phase:` only where
+         * norm.phase-case folds it back: a phase word in a top-level question */
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.keyword-case seed=%d\n---\n"
+                 "sc:\n  - id: Q\n    phase: f\n  - id: R\n    phase: structure\nquestions:\n  - id: Q01\n"
+                 "    phase: x\n    question: W\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "phase: f\n  - id: R\n    phase: structure\nquestions:\n  - id: Q01\n    phase: x\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.keyword-case seed=%d\n---\n"
+                 "sc:\n  - phase: assembly\nquestions:\n  - id: Q01\n    phase: foundation\n    question: W\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "sc:\n  - phase: assembly\n"));
+        assert_null(strstr(raw, "phase: foundation"));
+        free(raw);
+    }
+    for (int seed = 1; seed < 20; seed++) {
         /* ebf56faa: a `-gap: |` header (dash space taken) still has a block
          * body: yaml.dash-space edits none of its lines */
         char text[300];
