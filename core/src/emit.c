@@ -13,12 +13,16 @@
  * `Status update: all sections complete` as a sentence, never a quoted one.
  * A key that starts with '-' is double-quoted: yaml.dash-space reads a line
  * `-key:` as a list item missing its space unless plain keys surround it.
+ * A root string or root key that opens with a closed reasoning block
+ * (`<think>a</think> b`) is double-quoted: as the text's first line,
+ * cand.reasoning would take only what follows the block.
  * So repairing the canonical output gives back the same value and no
  * warnings. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "cand_internal.h"
 #include "internal.h"
 #include "yaml_repair.h"
 
@@ -113,8 +117,10 @@ static int emit_value(yaml_emitter_t *em, const json_t *v, bool item, bool root)
         const char *k;
         json_t *x;
         json_object_foreach((json_t *)v, k, x) {
-            bool plain = plain_string(k, strlen(k)) && !(root && strpbrk(k, " \t")) && k[0] != '-';
-            if (scalar(em, k, strlen(k), plain, plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE) ||
+            size_t kn = strlen(k);
+            bool plain = plain_string(k, kn) && !(root && (strpbrk(k, " \t") || mf_cand_reasoning_end(k, kn))) &&
+                         k[0] != '-';
+            if (scalar(em, k, kn, plain, plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE) ||
                 emit_value(em, x, false, false))
                 return -1;
         }
@@ -133,7 +139,7 @@ static int emit_value(yaml_emitter_t *em, const json_t *v, bool item, bool root)
     case JSON_STRING: {
         const char *s = json_string_value(v);
         size_t n = json_string_length(v);
-        bool plain = plain_string(s, n);
+        bool plain = plain_string(s, n) && !(root && mf_cand_reasoning_end(s, n));
         yaml_scalar_style_t style = !plain ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
                                    : memchr(s, '\n', n) ? YAML_LITERAL_SCALAR_STYLE
                                    : YAML_ANY_SCALAR_STYLE;

@@ -150,6 +150,36 @@ static void canonical_dash_keys(void **state)
     json_decref(v);
 }
 
+/* A root string or root key that opens with a reasoning block comes back
+ * from its canonical output unchanged: written plain, its line opens the text
+ * and cand.reasoning keeps only what follows the block (run 16 ac73d61d,
+ * 0bfe968f: "<thinking> ... </thinking> m - [" came back as "m - ["). The
+ * same string deeper down is written plain. */
+static void canonical_reasoning_tag_strings(void **state)
+{
+    (void)state;
+    json_t *vs[] = {
+        json_string("<think>a</think> b"),
+        json_string("<THINKING>The user wants it.</THINKING>m - ["),
+        json_string("<reasoning>\nx\n</reasoning>\nm"),
+        json_pack("{s:i, s:i}", "<think>a</think>b", 1, "c", 2),
+        json_pack("{s:s, s:[s]}", "k", "<think>a</think> b", "l", "<think>a</think> b"),
+    };
+    for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) {
+        char *y = mf_value_to_yaml(vs[i]);
+        assert_non_null(y);
+        mf_result *r = mf_repair(mf_profiles_get("generic_yaml"), y, strlen(y), NULL);
+        assert_int_equal(r->status, MF_ACCEPTED);
+        if (!json_equal(r->value, vs[i]) || r->warnings.count)
+            fail_msg("canonical output %s came back changed or with %zu warnings", y, r->warnings.count);
+        if (i == 4 && strstr(y, "\""))
+            fail_msg("a nested string that opens with a reasoning tag was quoted: %s", y);
+        mf_result_free(r);
+        free(y);
+        json_decref(vs[i]);
+    }
+}
+
 /* An empty value under a string field: "" when the field is a string, null
  * when the schema makes it a list; the same under every spelling of the key
  * that key aliasing renames to it (run-6 entry 5731eefc: `APPROVEDAT:`). */
@@ -243,6 +273,7 @@ int main(void)
         cmocka_unit_test(canonical_glued_key_strings),
         cmocka_unit_test(canonical_spaced_root_keys),
         cmocka_unit_test(canonical_dash_keys),
+        cmocka_unit_test(canonical_reasoning_tag_strings),
         cmocka_unit_test(empty_string_field_values),
         cmocka_unit_test(nested_collection_keys_capped),
         cmocka_unit_test(yaml2_null_spelled_list_field_values),
