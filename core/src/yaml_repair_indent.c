@@ -6,7 +6,8 @@
  * sequence level (the column of its first dash) is tracked on a stack; a dash
  * that is 1-3 columns off the innermost level that has held a block scalar,
  * or 1-3 columns deeper than the innermost level, and that is not a new
- * nested sequence under a bare parent line (`key:` or `-`), is moved back to
+ * nested sequence under a bare parent line (`key:` or `-`; a dash left of
+ * that key's column is none), is moved back to
  * the level's column. The item's own properties name its level first: a dash
  * between an inner level that held a block and an outer one whose property
  * column its next line sits at belongs to the outer one.
@@ -74,6 +75,19 @@ static size_t props_level(const yr_doc *d, size_t i, const yr_entry *e, const sd
     return e->indent;
 }
 
+/* The leftmost column a dash after entry e nests at when e is a bare parent
+ * line: a key's column (`key:`), right of a bare dash (`-`); SIZE_MAX when e
+ * opens nothing. A dash left of a bare key's column cannot be its child
+ * (`  a b:` then ` - id: Q` is no list under `a b`). */
+static size_t opener_nest_col(const yr_entry *e)
+{
+    if (e->key && e->val == e->end)
+        return e->key_s;
+    if (!e->key && e->dashes && e->content >= e->end)
+        return e->dash + 1;
+    return (size_t)-1;
+}
+
 size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -87,7 +101,8 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
     size_t depth = 0, changes = 0;
     size_t plain_col = (size_t)-1; /* a deeper line continues the plain value of the line before */
     size_t split_from = (size_t)-1, split_to = 0; /* properties that moved with a drifted dash line */
-    bool prev_opener = false, ok = true;
+    size_t nest_col = (size_t)-1; /* a dash at or right of it nests under the bare parent line before */
+    bool ok = true;
     for (size_t i = 0; i < d->count && ok; i++) {
         const yr_line *l = &d->l[i];
         if (yr_skip_line(&sk, l) || (l->flags & YR_INERT)) {
@@ -113,7 +128,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
                 ok &= sd_push(&lv, &depth, &cap, x);
             } else if (lv[depth - 1].col != x) {
                 sd_level *top = &lv[depth - 1];
-                if (top->col < x && prev_opener) {
+                if (top->col < x && x >= nest_col) {
                     ok &= sd_push(&lv, &depth, &cap, x);
                 } else if ((to = props_level(d, i, &e, lv, depth)) != x) {
                     while (lv[depth - 1].col > to)
@@ -166,7 +181,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
         note_moved(&sk, d, i, to);
         if (!was && sk.blk.active && depth)
             lv[depth - 1].had_block = true;
-        prev_opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
+        nest_col = opener_nest_col(&e);
         plain_col = yr_entry_valued(&e) && yr_plain_start(l->s + e.val, e.end - e.val) ? (e.key ? e.key_s : e.dash)
                                                                                          : (size_t)-1;
     }

@@ -894,6 +894,27 @@ static void question_id_key(const char *v, char *out, size_t cap)
         snprintf(out, cap, "%s", v);
 }
 
+/* Does the item from line d to end hide a list item the line model does not
+ * see: a keyed dash line in it whose next property line sits left of its key
+ * yet right of the item's dash (`   - id: Q02` + `  phase: x` under items
+ * at column 0, yaml.sequence-indent-drift's damage)? The rule puts that dash
+ * back on the list's column, where it is one more question to order. */
+static bool hides_item(const mt_lines *ls, size_t d, size_t end)
+{
+    for (size_t j = d + 1; j < end; j++) {
+        const mt_line *l = &ls->v[j];
+        if (skip(l) || !l->dash || !l->key_len)
+            continue;
+        size_t k = j + 1;
+        while (k < end && skip(&ls->v[k]))
+            k++;
+        const mt_line *p = k < end ? &ls->v[k] : NULL;
+        if (p && !p->dash && p->key_len && p->indent > ls->v[d].indent && p->indent < l->body)
+            return true;
+    }
+    return false;
+}
+
 /* A question moved up before questions of earlier phases, where the
  * questions were in phase order and it passes none of its own phase: the
  * rule's stable sort puts it back (exact). */
@@ -909,7 +930,7 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
     int rank[MAX_ITEMS];
     size_t lo[MAX_ITEMS];
     char id[MAX_ITEMS][64];
-    bool sorted = true, repeat[MAX_ITEMS];
+    bool sorted = true, hidden = false, repeat[MAX_ITEMS];
     for (size_t i = 0; i < n; i++) {
         size_t ie = item_end(items, n, i, end), q = item_key(&ls, items[i], ie, "id");
         rank[i] = phase_rank(&ls, items[i], ie);
@@ -936,6 +957,7 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
             if (repeat[p] && lo[i] < p + 1)
                 lo[i] = p + 1;
         sorted = sorted && (!i || rank[i - 1] <= rank[i]);
+        hidden = hidden || hides_item(&ls, items[i], ie);
         /* the last item carries the text's end, where cand.ansi-noise puts its noise and
          * an emitter its `...` document end (after a `|+` value): moved up, they would sit
          * inside the list, where no rule cuts them (run 7). Control bytes are noise in any
@@ -966,7 +988,7 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
             sites[m++] = i;
     }
     int rc = 0;
-    if (sorted && m) {
+    if (sorted && !hidden && m) {
         size_t i = sites[mt_rand(ctx, m)], j = lo[i] + mt_rand(ctx, i - lo[i]), ie = item_end(items, n, i, end);
         size_t to = ls.v[items[j]].off, a = ls.v[items[i]].off, z = ie < ls.n ? ls.v[ie].off : ctx->len;
         mt_buf o = {0};

@@ -496,6 +496,14 @@ static bool ends_in_open_string(const mf_op_ctx *ctx)
     return end < ctx->len && strchr("\"'`", ctx->text[end]);
 }
 
+/* Does a line break end at byte i: a '\n', or a '\r' with no '\n' after it
+ * (YAML breaks the line there: `files_changed:` + `\r - src/a.c` is a list
+ * under the key, which each of its lines must be indented with)? */
+static bool yaml_line_break_at(const mf_op_ctx *ctx, size_t i)
+{
+    return ctx->text[i] == '\n' || (ctx->text[i] == '\r' && (i + 1 == ctx->len || ctx->text[i + 1] != '\n'));
+}
+
 static int wrap_once(mf_op_ctx *ctx, const char *key)
 {
     mt_buf b = {0};
@@ -507,7 +515,7 @@ static int wrap_once(mf_op_ctx *ctx, const char *key)
             if (bol && ctx->text[i] != '\n' && !doc_end_line(ctx->text + i, ctx->len - i))
                 rc |= mt_puts(&b, "  ");
             rc |= mt_putc(&b, ctx->text[i]);
-            bol = ctx->text[i] == '\n';
+            bol = yaml_line_break_at(ctx, i);
         }
     } else {
         /* a cut answer is cut inside the wrapper too: no closer after a string left open */

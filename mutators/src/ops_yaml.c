@@ -1181,6 +1181,54 @@ static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
     return ok;
 }
 
+/* Does sibling j's first property line sit off its content column (moved by
+ * yaml.property-indent)? The rule tells a drifted dash's list by that line;
+ * off it, the dash reads as well as an item of a nested list it drifts by
+ * (`    - A` then `     - id: U` + `     title: E`; run 16 9b22660d). */
+static bool props_off_column(const mt_lines *ls, size_t j)
+{
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *x = &ls->v[k];
+        if (x->blank || x->comment || x->block_body)
+            continue;
+        return x->indent > ls->v[j].indent && !x->dash && x->key_len && x->indent != ls->v[j].body;
+    }
+    return false;
+}
+
+/* Is line l a key of one word (no blank before its `:`), which ends a block
+ * scalar body written too far left for yaml.block-body-indent? */
+static bool word_key_line(const mt_line *l)
+{
+    const char *s = l->s + l->indent;
+    size_t n = l->len - l->indent;
+    for (size_t k = 0; k < n && s[k] != ' ' && s[k] != '\t'; k++)
+        if (s[k] == ':' && (k + 1 == n || s[k + 1] == ' ' || s[k + 1] == '\t' || s[k + 1] == '\r'))
+            return k > 0;
+    return false;
+}
+
+/* Does the text hold a block scalar followed, at or left of its key, by a
+ * line yaml.block-body-indent takes in as its text though the loader reads
+ * it as an entry (`notes: |-` then `A fid line:` at the key's column)? Once
+ * the drift makes the text need repairs, that rule guesses it is the body:
+ * the clean value is no longer told (run 16 92985ac5-r09e077d4). */
+static bool body_reading_ambiguous(const mt_lines *ls)
+{
+    for (size_t i = 0; i < ls->n; i++) {
+        if (ls->v[i].block_body || !mt_line_block_indicator(&ls->v[i]))
+            continue;
+        size_t k = i + 1;
+        while (k < ls->n && (ls->v[k].blank || ls->v[k].block_body))
+            k++;
+        const mt_line *x = k < ls->n ? &ls->v[k] : NULL;
+        size_t key = ls->v[i].key_len ? ls->v[i].body : ls->v[i].indent;
+        if (x && !x->comment && !x->dash && x->indent <= key && !word_key_line(x))
+            return true;
+    }
+    return false;
+}
+
 /* Item i holds a block scalar and has a later sibling (the seed's trigger). */
 static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
@@ -1191,7 +1239,7 @@ static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     bool block = false;
     for (size_t k = i; j && k < j; k++)
         block |= !ls->v[k].block_body && mt_line_block_indicator(&ls->v[k]);
-    return j && block && drifts(ls, i, j) != 0;
+    return j && block && !props_off_column(ls, j) && drifts(ls, i, j) != 0;
 }
 
 /* Shift the dash line of the next sibling by 1-3 spaces (drifts); its properties stay. */
@@ -1210,7 +1258,15 @@ static int e_drift(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
     return replace_line_buf(ctx, ls, j, &b, rc);
 }
 
-int mt_op_yaml_drift(mf_op_ctx *ctx) { return line_op(ctx, s_drift, e_drift); }
+int mt_op_yaml_drift(mf_op_ctx *ctx)
+{
+    mt_lines ls;
+    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
+        return -1;
+    bool ambiguous = body_reading_ambiguous(&ls);
+    mt_lines_free(&ls);
+    return ambiguous ? 0 : line_op(ctx, s_drift, e_drift);
+}
 
 /* ---- #17 property indent off by 1-2 ---- */
 

@@ -1470,6 +1470,53 @@ static void test_op_fixtures(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* Run 16 (session 10, drift): ops stacked on the drift family's texts.
+ * norm.phase-out-of-order moves no question while a dash drifted into the item
+ * above hides a question from its line model (`   - id: Q02` + `  phase:`):
+ * Q03 passed Q02 and the rule's stable sort kept it there (cb73a04d).
+ * yaml.sequence-indent-drift drifts no sibling whose first property
+ * yaml.property-indent moved off its content column (9b22660d), and nothing in a
+ * text where an empty block header is followed on its key's column by a line
+ * yaml.block-body-indent takes in as its text (`A fid line:`, 92985ac5-r09e077d4).
+ * norm.wrapper indents the line after a lone CR too (e83b7adf). */
+static void test_run16_drift_stacks(void **state)
+{
+    (void)state;
+    char text[700], *raw = NULL;
+    for (unsigned long long seed = 0; seed < 40; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\n"
+                 "op: yaml.sequence-indent-drift seed=13669779637880689082\n"
+                 "op: val.guard-block-dash seed=2405359385871966790\nop: norm.phase-out-of-order seed=%llu\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n    answer:\n      free_text: \"\"\n"
+                 "  - id: Q02\n    phase: structure\n    question: \"W\"\n  - id: Q03\n    phase: structure\n"
+                 "    question: \"D\"\n", seed ? seed : 8802725015825387566ULL);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "questions:\n- id: Q03"));
+        free(raw);
+    }
+    for (int seed = 1; seed < 40; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n"
+                 "op: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "stories:\n  - id: U\n    title: |\n      Here\n    criteria:\n    - A\n  - id: V\n    title: E\n",
+                 seed, seed * 7);
+        contract_of(text, &raw);
+        if (!strstr(raw, "\n    title: E\n"))
+            assert_non_null(strstr(raw, "\n  - id: V\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "items:\n  - id: Q\n    notes: |-\n    A fid line: \"\"\n  - id: R\n    text: s\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  - id: R\n"));
+        free(raw);
+    }
+    snprintf(text, sizeof text, "%s", "malform-case 1\nprofile: bead_status\nop: norm.wrapper seed=1\n---\n"
+             "status: done\nchecks:\n  tests: p\n  lint: p\n  typecheck: f\n  qualitative: p\n"
+             "files_changed:\n\r - src/auth.c\n");
+    contract_of(text, &raw);
+    assert_non_null(strstr(raw, "\r   - src/auth.c\n"));
+    free(raw);
+}
+
 /* Run 6 (finder): op sites that built text no rule promises to repair. */
 static void test_run6_finder_sites(void **state)
 {
@@ -2615,6 +2662,7 @@ int main(void)
         cmocka_unit_test(test_run13_dupqid_sites),
         cmocka_unit_test(test_run14_dupqid_repeat),
         cmocka_unit_test(test_run15_drift_after_plain),
+        cmocka_unit_test(test_run16_drift_stacks),
         cmocka_unit_test(test_run15_glued_phase),
         cmocka_unit_test(test_run12_misc_sites),
         cmocka_unit_test(test_session9_item_key_sites),
