@@ -1126,22 +1126,64 @@ static bool body_line(const char *raw, size_t ls, size_t le, size_t l, size_t e,
     return *a == *b || *a - lm > key - (ls + m);
 }
 
+/* How many lines after a header on line hl (1-based) of raw yaml.block-body-
+ * indent warned it took as the block's body, written at or left of the key
+ * (`guessed that lines N-M are its body`, N the line after the header); 0
+ * when it did not. The warning counts lines of the candidate text, which
+ * starts on raw's first line when the candidate is the raw text and may
+ * start later otherwise. */
+static size_t fallen_body_span(const mf_result *r, size_t hl)
+{
+    static const char lead[] = "guessed that lines ";
+    bool raw_text = !r->candidate || !strcmp(r->candidate, "raw");
+    for (size_t i = 0; i < r->warnings.count; i++) {
+        const mf_warning *w = &r->warnings.items[i];
+        const char *g = w->rule && !strcmp(w->rule, "yaml.block-body-indent") && w->message
+                            ? strstr(w->message, lead) : NULL;
+        int first, last;
+        if (!g || sscanf(g + sizeof lead - 1, "%d-%d", &first, &last) != 2 || w->line < 1 ||
+            first != w->line + 1 || last < first)
+            continue;
+        if ((size_t)w->line == hl || (!raw_text && (size_t)w->line < hl))
+            return (size_t)(last - w->line);
+    }
+    return 0;
+}
+
+/* Is the trimmed line raw[a..b) no entry of a mapping or a list, so text a
+ * rule may take into a block body written left of its key: no dash item,
+ * no one-word key (`k:`, `k"x: v`) opening it? */
+static bool stray_text_line(const char *raw, size_t a, size_t b)
+{
+    if (a == b || (raw[a] == '-' && (a + 1 == b || raw[a + 1] == ' ' || raw[a + 1] == '\t')))
+        return false;
+    for (size_t i = a; i < b && raw[i] != ' ' && raw[i] != '\t'; i++)
+        if (raw[i] == ':' && (i + 1 == b || raw[i + 1] == ' ' || raw[i + 1] == '\t'))
+            return false;
+    return true;
+}
+
 /* Is line (trimmed) a line of a block scalar body for key k in raw: after a
- * header of k (header_of), in its body (body_line) and reached from the
- * header by such lines or blank ones? */
+ * header of k (header_of), in its body (body_line, or a line at or left of
+ * the key that is no entry and that yaml.block-body-indent warned it took
+ * into the body, fallen_body_span) and reached from the header by such
+ * lines or blank ones? */
 static bool block_body_holds(const mf_result *r, const char *raw, size_t rn, const char *k, const char *line,
                              size_t ln)
 {
-    for (size_t ls = 0; ls < rn;) {
+    for (size_t ls = 0, hl = 0; ls < rn;) {
         size_t le = ls;
         while (le < rn && raw[le] != '\n')
             le++;
         size_t next = le < rn ? le + 1 : rn;
-        for (size_t l = header_of(r, raw, ls, le, k) ? next : rn; l < rn;) {
+        hl++;
+        bool header = header_of(r, raw, ls, le, k);
+        size_t span = header ? fallen_body_span(r, hl) : 0;
+        for (size_t l = header ? next : rn, j = 1; l < rn; j++) {
             size_t e = l, a, b;
             while (e < rn && raw[e] != '\n')
                 e++;
-            if (!body_line(raw, ls, le, l, e, &a, &b))
+            if (!body_line(raw, ls, le, l, e, &a, &b) && (j > span || !stray_text_line(raw, a, b)))
                 break;
             if (b - a == ln && !memcmp(raw + a, line, ln))
                 return true;

@@ -513,6 +513,62 @@ static void test_structure_open_quote_lines(void **state)
     mf_result_free(r);
 }
 
+/* The structure verdict on text and value under full_answers, with one
+ * yaml.block-body-indent warning at header line hl naming lines hl+1..last
+ * as the body (none when hl is 0). */
+static int structure_fallen_body(const char *text, const char *value, int hl, int last)
+{
+    mf_verdict v;
+    mf_result *r = fake(text, value);
+    if (hl)
+        mf_warnings_add(&r->warnings, "yaml.block-body-indent", hl,
+                        "Indented the text lines under a YAML block scalar header that were written at or left of "
+                        "its key (guessed that lines %d-%d are its body).", hl + 1, last);
+    mf_oracle_input in = {mf_profiles_get("full_answers"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    int rc = mf_oracle_structure(&in, &v);
+    mf_result_free(r);
+    return rc;
+}
+
+/* Run 17 (ee59a4d8, f152d195-r9ac6a100, bd877b38): under `free_text: |-` a
+ * line left of the key that no entry opens (`}  answered_by: ...`, a stray
+ * closer, then words with blanks before the ':'), which yaml.block-body-indent
+ * warned it took into the body, is the block's own text, and so is a deeper
+ * line after it. Without the warning, with the warning naming other lines,
+ * or on a line a one-word key or a dash opens, it is still a swallowed key. */
+static void test_structure_fallen_body_line(void **state)
+{
+    (void)state;
+    const char *head = "questions:\n  - id: Q02\n    phase: structure\n    question: P\n    answer:\n"
+                       "      free_text: |-\n";
+    const char *value = "{\"questions\":[{\"id\":\"Q02\",\"phase\":\"structure\",\"question\":\"P\",\"answer\":"
+                        "{\"free_text\":\"}  answered_by: ai!      answered_at: \\\"2026\\\"\"}}]}";
+    char text[512];
+    snprintf(text, sizeof text, "%s    }  answered_by: ai!      answered_at: \"2026\"\n", head);
+    assert_int_equal(structure_fallen_body(text, value, 0, 0), 1);
+    assert_int_equal(structure_fallen_body(text, value, 6, 7), 0);
+    assert_int_equal(structure_fallen_body(text, value, 5, 7), 1);   /* another header's range */
+    assert_int_equal(structure_fallen_body(text, value, 3, 7), 1);
+
+    const char *two = "{\"questions\":[{\"id\":\"Q02\",\"phase\":\"structure\",\"question\":\"P\",\"answer\":"
+                      "{\"free_text\":\"see (b) answered_by: ai\\n  x answered_at: now\"}}]}";
+    snprintf(text, sizeof text, "%ssee (b) answered_by: ai\n        x answered_at: now\n", head);
+    assert_int_equal(structure_fallen_body(text, two, 0, 0), 1);
+    assert_int_equal(structure_fallen_body(text, two, 6, 7), 0);     /* a deeper line after it is body text */
+    snprintf(text, sizeof text, "%ssee (b) answered_by: ai\n  x answered_at: now\n", head);
+    assert_int_equal(structure_fallen_body(text, two, 6, 8), 0);     /* both lines fell left */
+    assert_int_equal(structure_fallen_body(text, two, 6, 7), 1);     /* the second past the range */
+
+    const char *word = "{\"questions\":[{\"id\":\"Q02\",\"phase\":\"structure\",\"question\":\"P\",\"answer\":"
+                       "{\"free_text\":\"x\\nanswered_by: ai\"}}]}";
+    snprintf(text, sizeof text, "%s        x\n    answered_by: ai\n", head);
+    assert_int_equal(structure_fallen_body(text, word, 6, 8), 1);    /* a one-word key is an entry */
+    const char *dash = "{\"questions\":[{\"id\":\"Q02\",\"phase\":\"structure\",\"question\":\"P\",\"answer\":"
+                       "{\"free_text\":\"x\\n- answered_by: ai answered_at: now\"}}]}";
+    snprintf(text, sizeof text, "%s        x\n    - answered_by: ai answered_at: now\n", head);
+    assert_int_equal(structure_fallen_body(text, dash, 6, 8), 1);    /* so is a list item */
+}
+
 /* A structure verdict on text and value with the warnings of the rules
  * named (yaml.unclosed-quote, norm.key-alias), each given its message. */
 static int structure_warned(const char *text, const char *value, const char *const *warnings)
@@ -783,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_session10_raw_syntax_and_previews),
         cmocka_unit_test(test_session9_run14_plain_line),
         cmocka_unit_test(test_structure_open_quote_lines),
+        cmocka_unit_test(test_structure_fallen_body_line),
         cmocka_unit_test(test_structure_open_quote_prefix_alias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
