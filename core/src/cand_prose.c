@@ -48,8 +48,9 @@
  * Trailing prose ("Let me know if you would like any changes.", rule
  * cand.trailing-prose) is the same problem at the other end: the lines at the
  * end of the text, at column 0, that read like sentences (same test) and
- * follow a block structure (the nearest line above them is indented or is a
- * mapping entry or sequence item). A line without ": " makes the YAML
+ * follow a block structure (the nearest line above them is indented, is a
+ * mapping entry or sequence item, or is a column-0 line of flow closers that
+ * closes every flow collection open above it: `  - [3, 4` + `]`). A line without ": " makes the YAML
  * invalid, so cutting it costs nothing; a "words: text" line (B above: a
  * spaced key none of the profile's keys) parses as an invented key, so for
  * such a line the pipeline also skips its raw-first fast path. After a `---`
@@ -566,6 +567,72 @@ static bool last_multiline_quote(const char *s, size_t len, size_t *from, size_t
     return found;
 }
 
+/* The end of the quoted scalar whose quote opens at s[i] (past its closing
+ * quote; `\"` and `''` go on), or 0 when it stays open before len. */
+static size_t quoted_end(const char *s, size_t len, size_t i)
+{
+    char q = s[i];
+    for (size_t j = i + 1; j < len; j++) {
+        if (q == '"' && s[j] == '\\')
+            j++;
+        else if (q == '\'' && s[j] == q && j + 1 < len && s[j + 1] == q)
+            j++;
+        else if (s[j] == q)
+            return j + 1;
+    }
+    return 0;
+}
+
+/* The flow collections left open at offset a of s: a '[' or '{' opens one
+ * where a node starts (at a line's start, after `: `, `- ` or `? `, inside a
+ * flow after `[ { , :`), a closer ends one; quoted scalars and comments are
+ * skipped, and a quote open to a gives 0 (offset a is inside it). */
+static size_t open_flow_depth(const char *s, size_t a)
+{
+    size_t depth = 0;
+    char nb = '\n';                     /* the last non-blank byte */
+    for (size_t i = 0; i < a; i++) {
+        char c = s[i];
+        bool node = strchr(depth ? "[{,:\n" : ":-?\n", nb) != NULL;
+        if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n')) {
+            while (i + 1 < a && s[i + 1] != '\n')
+                i++;
+            continue;
+        }
+        if ((c == '"' || c == '\'') && node) {
+            size_t e = quoted_end(s, a, i);
+            if (!e)
+                return 0;
+            i = e - 1;
+        } else if ((c == '[' || c == '{') && node) {
+            depth++;
+        } else if ((c == ']' || c == '}') && depth) {
+            depth--;
+        }
+        if (c != ' ' && c != '\t' && c != '\r')
+            nb = s[i];
+    }
+    return depth;
+}
+
+/* Is the column-0 line [t, t+tn) at offset a of s only flow closers (a
+ * comment may follow) that close every flow collection open above it? YAML
+ * reads such a closer at any indentation (`  - [3, 4` + `]`): the line ends
+ * the structure, as an entry does. */
+static bool flow_closer_line(const char *s, size_t a, const char *t, size_t tn)
+{
+    size_t closers = 0;
+    for (size_t i = 0; i < tn; i++) {
+        if (t[i] == '#' && i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+            break;
+        if (t[i] == ']' || t[i] == '}')
+            closers++;
+        else if (t[i] != ' ' && t[i] != '\t')
+            return false;
+    }
+    return closers > 0 && closers == open_flow_depth(s, a);
+}
+
 size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed)
 {
     if (keyed)
@@ -635,7 +702,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
         if (cut == len || tn == 0 ||
             !(text || t[0] == ' ' || entry_or_item(t, tn) || glued_key(t, tn) ||
               (tn > 1 && t[0] == '-' && (entry_or_item(t + 1, tn - 1) || glued_key(t + 1, tn - 1))) ||
-              (tn == 3 && memcmp(t, "...", 3) == 0)))
+              (tn == 3 && memcmp(t, "...", 3) == 0) || flow_closer_line(s, a, t, tn)))
             return len;
         if (line) {
             int n = 1;

@@ -497,7 +497,11 @@ static void blank_yaml_syntax(char *s, size_t n)
             continue;
         }
         if (q) {
-            if (c == q && (q == '\'' || s[i - 1] != '\\'))
+            if (q == '"' && c == '\\' && i + 1 < n && s[i + 1] != '\n')
+                i++;                    /* an escape: `\\` or `\"` ends no scalar */
+            else if (q == '\'' && c == '\'' && i + 1 < n && s[i + 1] == '\'')
+                i++;                    /* '' is one quote: the scalar goes on */
+            else if (c == q)
                 q = 0;
             continue;
         }

@@ -816,6 +816,28 @@ static void test_session9_run14_plain_line(void **state)
     assert_int_equal(run(mf_oracle_structure, "generic_json", line, value, &v), 1);
 }
 
+/* Session 10 run 17 (beads, f8eb36d1): comment blanking read the quoted scalars wrongly,
+ * so a '#' inside one blanked its rest: after a doubled '' ('she wrote ''see issue # 42''
+ * twice') the scalar was taken as closed, its closing quote was blanked with the "comment",
+ * and the unclosed scalar hid the next double-quoted item's \uFEFF escape (token 'uFEFFbom').
+ * An escaped backslash before a closing double quote ("C:\\" # note) kept the quote open and
+ * the comment read as text. A word really lost after such a scalar is still named. */
+static void test_session10_comment_after_quote_escapes(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *text = "a: 'see ''issue # 42'' twice'\nb:\n- \"\\uFEFFbom inside\"\n";
+    if (run(mf_oracle_conservation, "generic_yaml", text, "{\"a\":\"see 'issue # 42' twice\",\"b\":[\"\\ufeffbom inside\"]}",
+            &v))
+        fail_msg("a '#' after a doubled single quote: %s", v.detail);
+    if (run(mf_oracle_conservation, "generic_yaml", "a: \"C:\\\\\" # note\nb: 'x # y'\n",
+            "{\"a\":\"C:\\\\\",\"b\":\"x # y\"}", &v))
+        fail_msg("a comment after an escaped backslash: %s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", text, "{\"a\":\"see 'issue # 42' twice\",\"b\":[\"inside\"]}",
+                         &v), 1);
+    assert_non_null(strstr(v.detail, "bom"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -841,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_structure_open_quote_lines),
         cmocka_unit_test(test_structure_fallen_body_line),
         cmocka_unit_test(test_structure_open_quote_prefix_alias),
+        cmocka_unit_test(test_session10_comment_after_quote_escapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
