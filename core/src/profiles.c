@@ -145,8 +145,11 @@ mf_profile *mf_profile_parse(const char *text, size_t len, const char *origin,
         }
     }
     json_object_foreach(json_object_get(doc, "item_keys"), k, v) {
-        if (!json_is_string(json_object_get(v, "key")) || !string_list(json_object_get(v, "children"))) {
-            bad = "item_keys", what = "each sequence parent maps to {key: name, children: [child keys]}";
+        const json_t *root = json_object_get(v, "root_list");
+        if (!json_is_string(json_object_get(v, "key")) || !string_list(json_object_get(v, "children")) ||
+            (root && !json_is_boolean(root))) {
+            bad = "item_keys",
+            what = "each sequence parent maps to {key: name, children: [child keys]} (root_list: true or false)";
             goto invalid;
         }
     }

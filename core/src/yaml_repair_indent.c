@@ -55,16 +55,18 @@ static bool sd_push(sd_level **lv, size_t *depth, size_t *cap, size_t col)
 }
 
 /* The column of the list a drifted dash on line i (entry e) belongs to, told
- * by its properties: when the next content line is a key left of the item's
- * content column, at c, and an open level sits at c - 2 within 3 columns of
- * the dash (`   - id: E2` then `  title: x` under a list at column 0), that
- * level's column; else the dash's own column. */
+ * by its properties: when the item holds a key or a scalar (` - e`, a bare
+ * item yaml.item-key names; the caller keeps a scalar dash a plain value
+ * before it runs on over), the next content line is a key left of the
+ * item's content column, at c, and an open level sits at c - 2 within 3
+ * columns of the dash (`   - id: E2` then `  title: x` under a list at
+ * column 0), that level's column; else the dash's own column. */
 static size_t props_level(const yr_doc *d, size_t i, const yr_entry *e, const sd_level *lv, size_t depth)
 {
     size_t k = i + 1;
     while (k < d->count && (d->l[k].flags & YR_INERT))
         k++;
-    if (k >= d->count || !e->key)
+    if (k >= d->count || !(e->key || yr_value_end(&d->l[i], e, true) > e->val))
         return e->indent;
     yr_entry n = yr_entry_at(d, k);
     if (!n.key || n.dashes || n.indent >= e->content || n.indent < 2 || n.indent - 2 == e->indent)
@@ -130,7 +132,7 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
                 sd_level *top = &lv[depth - 1];
                 if (top->col < x && x >= nest_col) {
                     ok &= sd_push(&lv, &depth, &cap, x);
-                } else if ((to = props_level(d, i, &e, lv, depth)) != x) {
+                } else if ((e.key || x <= plain_col) && (to = props_level(d, i, &e, lv, depth)) != x) {
                     while (lv[depth - 1].col > to)
                         depth--; /* the item's properties name its list */
                 } else if ((top->had_block || (top->col < x && (x <= plain_col || e.key))) && diff(top->col, x) <= 3) {

@@ -7,8 +7,10 @@
  * plain or quoted, whose next line is a known child key at the item's
  * content column (`  - cache-fix` + `    title: Fix the cache`) does not
  * parse; it becomes that key's entry (`  - id: cache-fix`), the token kept
- * as written. Prose items (a blank in the token), items whose next line is
- * another key, and lines inside block bodies or quoted values stay. */
+ * as written. A bare top-level list is read as the list of the parent
+ * marked `root_list: true` (beads: the beads normalizer places a bare list
+ * under `beads`). Prose items (a blank in the token), items whose next line
+ * is another key, and lines inside block bodies or quoted values stay. */
 #include <string.h>
 #include "yaml_repair.h"
 
@@ -56,11 +58,27 @@ static bool bare_token(const char *s, size_t n)
     return true;
 }
 
+/* The item_keys parent a bare top-level list stands for (`root_list: true`: the
+ * profile's normalizer places such a list under that key), or NULL; its name in *name. */
+static const json_t *root_list_spec(const mf_profile *p, const char **name)
+{
+    const char *k;
+    const json_t *spec;
+    json_object_foreach(p->item_keys, k, spec)
+        if (json_is_true(json_object_get(spec, "root_list"))) {
+            *name = k;
+            return spec;
+        }
+    return NULL;
+}
+
 /* The parent key line of the sequence item at line i (dash column col): back over deeper
  * lines and sibling items to the first entry at or left of col; it must be a key with no
- * value. d->count when there is none. */
-static size_t parent_line(const yr_doc *d, size_t i, size_t col)
+ * value. d->count when there is none; *at_root when no line left of the item opens the
+ * list (the document is a bare list). */
+static size_t parent_line(const yr_doc *d, size_t i, size_t col, bool *at_root)
 {
+    *at_root = false;
     while (i-- > 0) {
         const yr_line *l = &d->l[i];
         if (l->flags & (YR_INERT | YR_CONT))
@@ -70,6 +88,7 @@ static size_t parent_line(const yr_doc *d, size_t i, size_t col)
             continue;
         return !e.dashes && e.key && e.val == e.end ? i : d->count;
     }
+    *at_root = true;
     return d->count;
 }
 
@@ -88,18 +107,30 @@ static size_t fix_item_key(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     size_t vend = yr_value_end(l, e, true);
     if (e->dashes != 1 || e->key || !bare_token(l->s + e->val, vend - e->val))
         return 0;
-    size_t par = parent_line(d, i, e->dash), nx = next_line(d, i);
-    if (par == d->count || nx == d->count || (d->l[nx].flags & YR_CONT))
+    bool at_root;
+    size_t par = parent_line(d, i, e->dash, &at_root), nx = next_line(d, i);
+    if ((par == d->count && !at_root) || nx == d->count || (d->l[nx].flags & YR_CONT))
         return 0;
-    const yr_entry pe = yr_entry_at(d, par), ne = yr_entry_at(d, nx);
-    const json_t *spec = item_key_of(p, d->l[par].s + pe.key_s, pe.key_e - pe.key_s);
+    const char *parent = NULL;
+    const json_t *spec = NULL;
+    size_t parent_n = 0;
+    if (at_root) {
+        spec = root_list_spec(p, &parent);
+        parent_n = parent ? strlen(parent) : 0;
+    } else {
+        const yr_entry pe = yr_entry_at(d, par);
+        parent = d->l[par].s + pe.key_s, parent_n = pe.key_e - pe.key_s;
+        spec = item_key_of(p, parent, parent_n);
+    }
+    const yr_entry ne = yr_entry_at(d, nx);
     const char *key = json_string_value(json_object_get(spec, "key"));
     if (!key || ne.dashes || !ne.key || ne.indent != e->content ||
         !listed_child(p, spec, d->l[nx].s + ne.key_s, ne.key_e - ne.key_s))
         return 0;
     mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_KEY), yr_lineno(i),
-                    "Took the bare item %.*s under \"%.*s\" as its %s (a known child key follows it).",
-                    (int)(vend - e->val), l->s + e->val, (int)(pe.key_e - pe.key_s), d->l[par].s + pe.key_s, key);
+                    "Took the bare item %.*s under \"%.*s\"%s as its %s (a known child key follows it).",
+                    (int)(vend - e->val), l->s + e->val, (int)parent_n, parent, at_root ? " (a bare top-level list)" : "",
+                    key);
     yr_put(o, l->s, e->val);
     yr_puts(o, key);
     yr_put(o, ": ", 2);

@@ -307,6 +307,17 @@ static void test_exact_rewrites(void **state)
     expect_rewrite("yaml.free-text", nested_p, "free_text: null\n", "free_text: \"null\"\n", 1);
     expect_rewrite("yaml.quoted-block-indicator", g, "a: \"|-\"\nb: 1\n", "a: \"|-\"\nb: 1\n", 0);
     expect_rewrite("yaml.sequence-indent-drift", g, "- a\n - b\n", "- a\n - b\n", 0);
+    /* a drifted scalar item whose next line is a key left of its content goes to the list
+     * that key's column names (yaml.item-key then names it); one a plain value runs on over stays */
+    expect_rewrite("yaml.sequence-indent-drift", g, "- id: b\n  ac:\n  - A\n - e\n  title: E\n",
+                   "- id: b\n  ac:\n  - A\n- e\n  title: E\n", 1);
+    expect_rewrite("yaml.sequence-indent-drift", g, "- t: R\n  op: y\n   - b\n  note: z\n",
+                   "- t: R\n  op: y\n   - b\n  note: z\n", 0);
+    /* a bare top-level list is the list of the parent marked root_list (beads), in no other profile */
+    expect_rewrite("yaml.item-key", mf_profiles_get("beads"), "- l\n  title: L\n", "- id: l\n  title: L\n", 1);
+    expect_rewrite("yaml.item-key", nested_p, "- l\n  title: L\n", "- l\n  title: L\n", 0);
+    expect_rewrite("yaml.item-key", mf_profiles_get("beads"), "title: x\n- l\n  title: L\n",
+                   "title: x\n- l\n  title: L\n", 0);
     expect_rewrite("yaml.property-indent", g, "- a: 1\n   b: 2\n", "- a: 1\n  b: 2\n", 1);
     expect_rewrite("yaml.property-indent", g, "- a:\n   b: 2\n", "- a:\n   b: 2\n", 0);
     /* an item that is itself `key: - item` is split in the same application (idempotence) */

@@ -28,8 +28,9 @@ typedef struct mf_profile {
     json_t *wrappers;         /* array: wrapper keys accepted around the artifact */
     json_t *aliases;          /* object: normalized alias -> canonical key */
     json_t *nested_children;  /* object: parent key -> array of child keys */
-    json_t *item_keys;        /* object: sequence parent key -> {key, children}: the key a bare item
-                                 stands for and the child keys that prove it (yaml.item-key) */
+    json_t *item_keys;        /* object: sequence parent key -> {key, children, root_list}: the key a
+                                 bare item stands for and the child keys that prove it; root_list:
+                                 a bare top-level list is this parent's (yaml.item-key) */
     json_t *string_fields;    /* object used as a set: keys whose plain scalars stay strings */
     json_t *free_text_fields; /* object used as a set: keys whose values are always quoted text */
     json_t *prose_fields;     /* object used as a set: list -> "\n"-joined string */
