@@ -18,6 +18,10 @@ bool mf_cand_closer_line(const char *s, size_t n);
 /* Does [s, s+n) hold only blanks and terminal noise tokens (true when empty)? */
 bool mf_cand_noise_only(const char *s, size_t n);
 
+/* Does [s, s+n) hold a '[' that starts no terminal noise token and lies in
+ * none ("[201~", "\x1b[0m" are noise, no JSON or flow structure)? */
+bool mf_cand_bracket_outside_noise(const char *s, size_t n);
+
 /* Start of the run of bare closing tag lines (and, with fences, bare fence
  * lines) and blank lines that ends the text, with a last front-matter closer
  * (`---`) after them; len when there is none. */

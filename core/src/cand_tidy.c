@@ -113,6 +113,20 @@ size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
     return content_end;
 }
 
+bool mf_cand_bracket_outside_noise(const char *s, size_t n)
+{
+    if (!memchr(s, '[', n))
+        return false;
+    for (size_t i = 0; i < n;) {
+        size_t k = noise_len(s + i, n - i);
+        if (k)
+            i += k;
+        else if (s[i++] == '[')
+            return true;
+    }
+    return false;
+}
+
 /* A bare closing tag or fence at column 0: [s, s+n) without trailing blanks. */
 static bool closing_mark(const char *s, size_t n)
 {

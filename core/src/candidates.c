@@ -360,7 +360,7 @@ static bool structured_text(const char *s, size_t n)
         e--;
     if (e > a && s[e - 1] == ':' && !memchr(s + a, '\n', e - a) && memchr(s + a, ' ', e - a))
         return false;                   /* one line "Here is the output:": a caption */
-    if (memchr(s, ':', n) || memchr(s, '{', n) || memchr(s, '[', n))
+    if (memchr(s, ':', n) || memchr(s, '{', n) || mf_cand_bracket_outside_noise(s, n))
         return true;
     for (size_t i = 0; i < n; i++)
         if (s[i] == '-' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n')) {

@@ -136,9 +136,9 @@ size_t yr_fix_code_fence(const yr_doc *, mf_buf *, const mf_profile *, mf_warnin
 size_t yr_fix_xml_tag_lines(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 /* Is line l only a bare XML-style tag (`<yaml>`, `</artifact>`, `<br/>`), which yaml.xml-tag-lines drops? */
 bool yr_bare_tag_line(const yr_line *l);
-/* True when a bare tag line at column 0 is a YAML document of its own: a `---` or `...`
- * marker between it and the rest ("<yaml>" + "---" + "a: 1" + "---" + "</yaml>"), so the
- * text parses with the tag as a string document. */
+/* True when a bare tag line at column 0, or a stack of them ("<response>" + "<yaml>"), is a
+ * YAML document of its own: a `---` or `...` marker between it and the rest ("<yaml>" +
+ * "---" + "a: 1" + "---" + "</yaml>"), so the text parses with the tags as a string document. */
 bool yr_tag_document(const char *s, size_t n);
 /* yaml.xml-tag-lines before the first parse, when yr_tag_document holds. */
 size_t yr_fix_tag_documents(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);

@@ -189,7 +189,7 @@ bool yr_tag_document(const char *s, size_t n)
     if (!memchr(s, '<', n))
         return false;
     /* the kind of the last non-blank line: 0 none (text start), 1 marker, 2 content */
-    int prev = 0, tag_up = -1;          /* tag_up: a pending tag line's upper neighbour */
+    int prev = 0, tag_up = -1;          /* tag_up: the upper neighbour of pending tag lines */
     for (size_t a = 0; a < n;) {
         const char *nl = memchr(s + a, '\n', n - a);
         size_t e = nl ? (size_t)(nl - s) : n, next = nl ? e + 1 : n;
@@ -199,11 +199,14 @@ bool yr_tag_document(const char *s, size_t n)
         if (i < e) {
             bool marker = text_marker(s + a, e - a);
             if (tag_up >= 0 && marker)
-                return true;            /* a marker below the tag line, nothing but a marker or the start above */
-            tag_up = -1;
+                return true;            /* a marker below the tag lines, nothing but a marker or the start above */
             yr_line l = {.s = s + a, .n = (uint32_t)(e - a)};
-            if (i == a && s[a] == '<' && prev < 2 && bare_tag(&l, &(size_t){0}))
-                tag_up = prev;
+            bool tag = i == a && s[a] == '<' && bare_tag(&l, &(size_t){0});
+            if (tag && tag_up >= 0) {   /* stacked tag lines (`<response>` + `<yaml>`) are one document */
+                a = next;
+                continue;
+            }
+            tag_up = tag && prev < 2 ? prev : -1;
             prev = marker ? 1 : 2;
         }
         a = next;
