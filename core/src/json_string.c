@@ -211,10 +211,62 @@ static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
     return at(p, w) == ':' && (is_ws(at(p, w + 1)) || at(p, w + 1) == '"' || at(p, w + 1) == '\'');
 }
 
+/* After a member value ending just before k: does structure follow on the
+ * line - the end, ',', '}', a line break, a quoted key or an unquoted key and
+ * ':' (a comma missing again: `b: "y"  "c": 1`), or a '+' and a quote
+ * (json.string-concat)? */
+static bool member_end_at(const jp *p, size_t k)
+{
+    size_t e = past_blanks(p, k);
+    int c = at(p, e);
+    if (e >= p->n || c == ',' || c == '}' || c == '\r' || c == '\n')
+        return true;
+    if (e == k)
+        return false;
+    if (c == '"')
+        return jl_key_at(p, e);
+    if (c == '+') {
+        int d = at(p, jl_past_spaces(p, e + 1));
+        return d == '"' || d == '\'';
+    }
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return false;
+    size_t w = e;
+    while (w < p->n && w - e < 64 && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
+        w++;
+    return at(p, past_blanks(p, w)) == ':';
+}
+
+/* Does the quoted member value opening at v close at a quote followed by
+ * structure (member_end_at)? A quote glued
+ * to the text after it (`"say "hi"\nmore"`, `'Don't'`) is inner text and the
+ * value reads on, across line breaks (json.control-char); a quote then
+ * blanks or another quote before no structure (`then: "no""`, `"no" and`)
+ * makes the value prose. */
+static bool quoted_member_value_ends(const jp *p, size_t v)
+{
+    int d = at(p, v);
+    for (size_t e = v + 1; e < p->n && e < v + VALUE_LOOKAHEAD; e++) {
+        if (at(p, e) == '\\') {
+            e++;
+            continue;
+        }
+        if (at(p, e) != d)
+            continue;
+        if (member_end_at(p, e + 1))
+            return true;
+        int g = at(p, e + 1);
+        if (g == ' ' || g == '\t' || g == '"' || g == '\'' || jl_unicode_space(p, e + 1))
+            return false;
+    }
+    return false;
+}
+
 /* Does a member with an unquoted key start at k on this line (`b: "y"` then
- * ',', '}' or the line end; `b: 2,`; `b: [`), as after a value whose comma
- * is missing (`"x" b: "y"`)? Prose (`then: "no""`, `now: please`) has no
- * value that ends at structure there. */
+ * ',', '}', the line end or another member; `b: 2,`; `b: [`), as after a
+ * value whose comma is missing (`"x" b: "y"`)? Blanks after the ':' may be
+ * Unicode spaces (json.unicode-space). Prose (`then: "no""`, `now: please`)
+ * has no value that ends at structure there. */
 static bool unquoted_member_at(const jp *p, size_t k)
 {
     int c = at(p, k);
@@ -232,26 +284,17 @@ static bool unquoted_member_at(const jp *p, size_t k)
         if (x >= p->n)
             return true;
     }
-    if (at(p, w) != ':' || !(at(p, w + 1) == ' ' || at(p, w + 1) == '\t'))
+    size_t b = past_blanks(p, w + 1), v = jl_past_spaces(p, b);
+    if (at(p, w) != ':' || b == w + 1)
         return false;
-    size_t v = jl_past_spaces(p, w + 1), e;
     int d = at(p, v);
     if (d == '[' || d == '{')
         return true;
-    if (d == '"' || d == '\'') {
-        for (e = v + 1; e < p->n && e < v + VALUE_LOOKAHEAD && at(p, e) != d && at(p, e) != '\n'; e++)
-            e += at(p, e) == '\\';
-        if (at(p, e) != d || e >= v + VALUE_LOOKAHEAD)
-            return false;
-        e++;
-    } else if (d == '-' || (d >= '0' && d <= '9') || jl_word_is_literal(p->s + v, jl_word_end(p, v) - v)) {
-        e = jl_word_end(p, v);
-    } else {
-        return false;
-    }
-    while (e < p->n && (at(p, e) == ' ' || at(p, e) == '\t'))
-        e++;
-    return e >= p->n || at(p, e) == ',' || at(p, e) == '}' || at(p, e) == '\r' || at(p, e) == '\n';
+    if (d == '"' || d == '\'')
+        return quoted_member_value_ends(p, v);
+    if (d == '-' || (d >= '0' && d <= '9') || jl_word_is_literal(p->s + v, jl_word_end(p, v) - v))
+        return member_end_at(p, jl_word_end(p, v));
+    return false;
 }
 
 /* After a space at a value string's candidate closing quote: does a whole
