@@ -269,6 +269,17 @@ static bool unclosed_value_rest(const char *s, size_t n, size_t i)
     return true;
 }
 
+/* Would the glued value at v, once spaced, be YAML syntax instead of text: a
+ * comment (`id:#x`), a block indicator (`id:-`, `id:? x`), an anchor, alias or
+ * tag (`id:&a`, `id:*a`, `id:!x`)? `- id:-` is the string "id:-", and `id: -`
+ * loads as no value (run 19 6e73f49f). */
+static bool spaced_value_is_syntax(const char *s, size_t n, size_t v)
+{
+    if (s[v] == '#' || s[v] == '&' || s[v] == '*' || s[v] == '!')
+        return true;
+    return (s[v] == '-' || s[v] == '?') && (v + 1 >= n || s[v + 1] == ' ' || s[v + 1] == '\t');
+}
+
 /* Offset of the ':' of a `key:value` entry starting at c that lacks its space, or 0. */
 static size_t missing_space_colon(const char *s, size_t n, size_t c)
 {
@@ -283,6 +294,8 @@ static size_t missing_space_colon(const char *s, size_t n, size_t c)
         return 0;
     if (k + 2 < n && s[k + 1] == '/' && s[k + 2] == '/')
         return 0; /* a URL such as http://x */
+    if (spaced_value_is_syntax(s, n, k + 1))
+        return 0;
     if (s[k + 1] == '"' || s[k + 1] == '\'') {
         /* `key:"value"` only when the quoted value is whole (`k:' "x: y` is a key as written) */
         size_t q = yr_quote_end(s, n, k + 1);
