@@ -1113,21 +1113,96 @@ static bool header_of(const mf_result *r, const char *raw, size_t ls, size_t le,
     return false;
 }
 
-/* Is the line raw[l..e) a line of the body under the header line
- * raw[ls..le): blank, or indented past the header's first key once each
- * line's role prefixes are stripped? Its trimmed text in raw[*a..*b). */
-static bool body_line(const char *raw, size_t ls, size_t le, size_t l, size_t e, size_t *a, size_t *b)
+/* The column of the first key on the line raw[ls..le) once its role
+ * prefixes are stripped, past its dashes. */
+static size_t key_col(const char *raw, size_t ls, size_t le)
 {
-    size_t m = role_margin(raw, ls, le), key = ls + m, lm = l + role_margin(raw, l, e);
+    size_t m = role_margin(raw, ls, le), key = ls + m;
     while (key < le && (raw[key] == ' ' || raw[key] == '-'))
         key++;
+    return key - (ls + m);
+}
+
+/* Is the line raw[l..e) a line of the body under a header whose key sits at
+ * column key: blank, or indented past it once its role prefixes are
+ * stripped? Its trimmed text in raw[*a..*b). */
+static bool body_line(const char *raw, size_t key, size_t l, size_t e, size_t *a, size_t *b)
+{
+    size_t lm = l + role_margin(raw, l, e);
     *a = lm;
     *b = e;
     while (*a < e && raw[*a] == ' ')
         (*a)++;
     while (*b > *a && (raw[*b - 1] == ' ' || raw[*b - 1] == '\t' || raw[*b - 1] == '\r'))
         (*b)--;
-    return *a == *b || *a - lm > key - (ls + m);
+    return *a == *b || *a - lm > key;
+}
+
+/* The column of the dash that opens the line raw[ls..le) once its role
+ * prefixes are stripped; SIZE_MAX when no dash item opens it. */
+static size_t dash_col(const char *raw, size_t ls, size_t le)
+{
+    size_t m = role_margin(raw, ls, le), c = ls + m;
+    while (c < le && raw[c] == ' ')
+        c++;
+    if (c == le || raw[c] != '-' || (c + 1 < le && raw[c + 1] != ' ' && raw[c + 1] != '\t' && raw[c + 1] != '\r'))
+        return (size_t)-1;
+    return c - (ls + m);
+}
+
+/* The column of the item dash a dash at column x on the line starting at ls
+ * drifted off: the nearest dash before it, 1-3 columns off x, with no line
+ * left of that list or a sibling at x between; x when there is none. */
+static size_t sibling_dash_col(const char *raw, size_t ls, size_t x)
+{
+    for (size_t pe = ls; pe > 0;) {
+        size_t ps = --pe;
+        while (ps > 0 && raw[ps - 1] != '\n')
+            ps--;
+        size_t a, b, c = dash_col(raw, ps, pe);
+        if (body_line(raw, 0, ps, pe, &a, &b) && a == b)
+            continue;
+        if (c == x)
+            return x;
+        if (c != (size_t)-1 && (c > x ? c - x : x - c) <= 3)
+            return c;
+        if (a - (ps + role_margin(raw, ps, pe)) + 3 < x)
+            return x;
+    }
+    return x;
+}
+
+/* Did yaml.sequence-indent-drift warn at line hl (1-based) of raw or near
+ * it? A rule counts the lines of the text it was given, which candidate
+ * extraction and earlier rules may have shortened (yaml.code-fence,
+ * yaml.duplicate-key) or lengthened by a line per key split off a line
+ * before it (yaml.inline-keys). */
+static bool drift_warned_at(const mf_result *r, size_t hl)
+{
+    size_t split = 0;
+    for (size_t i = 0; i < r->warnings.count; i++) {
+        const mf_warning *w = &r->warnings.items[i];
+        split += w->rule && !strcmp(w->rule, "yaml.inline-keys") && w->line >= 1 && (size_t)w->line < hl;
+    }
+    for (size_t i = 0; i < r->warnings.count; i++) {
+        const mf_warning *w = &r->warnings.items[i];
+        if (w->rule && !strcmp(w->rule, "yaml.sequence-indent-drift") && w->line >= 1 &&
+            (size_t)w->line <= hl + split)
+            return true;
+    }
+    return false;
+}
+
+/* The column the key of the header line raw[ls..le), line hl of raw, is
+ * read at: its own (key_col), or, when yaml.sequence-indent-drift warned it
+ * re-aligned the line's drifted dash, moved with the dash to its list's
+ * column (sibling_dash_col). */
+static size_t header_key_col(const mf_result *r, const char *raw, size_t ls, size_t le, size_t hl)
+{
+    size_t key = key_col(raw, ls, le), x = dash_col(raw, ls, le);
+    if (x == (size_t)-1 || !drift_warned_at(r, hl))
+        return key;
+    return key - x + sibling_dash_col(raw, ls, x);
 }
 
 /* How many lines after a header on line hl (1-based) of raw yaml.block-body-
@@ -1167,6 +1242,13 @@ static bool stray_text_line(const char *raw, size_t a, size_t b)
     return true;
 }
 
+/* Does a raw line's text run on past a value's line with c, a control byte
+ * that opens what cand.terminal-noise warned it trimmed (`\b`, `\033[0m`)? */
+static bool noise_tail(const mf_result *r, char c)
+{
+    return ((unsigned char)c < 0x20 || c == 0x7f) && c != '\t' && rule_warned(r, "cand.terminal-noise");
+}
+
 /* Is line (trimmed) a line of a block scalar body for key k in raw: after a
  * header of k (header_of), in its body (body_line, or a line at or left of
  * the key that is no entry and that yaml.block-body-indent warned it took
@@ -1182,14 +1264,14 @@ static bool block_body_holds(const mf_result *r, const char *raw, size_t rn, con
         size_t next = le < rn ? le + 1 : rn;
         hl++;
         bool header = header_of(r, raw, ls, le, k);
-        size_t span = header ? fallen_body_span(r, hl) : 0;
+        size_t span = header ? fallen_body_span(r, hl) : 0, key = header ? header_key_col(r, raw, ls, le, hl) : 0;
         for (size_t l = header ? next : rn, j = 1; l < rn; j++) {
             size_t e = l, a, b;
             while (e < rn && raw[e] != '\n')
                 e++;
-            if (!body_line(raw, ls, le, l, e, &a, &b) && (j > span || !stray_text_line(raw, a, b)))
+            if (!body_line(raw, key, l, e, &a, &b) && (j > span || !stray_text_line(raw, a, b)))
                 break;
-            if (b - a == ln && !memcmp(raw + a, line, ln))
+            if (b - a >= ln && !memcmp(raw + a, line, ln) && (b - a == ln || noise_tail(r, raw[a + ln])))
                 return true;
             l = e < rn ? e + 1 : rn;
         }
@@ -1232,7 +1314,7 @@ static bool open_quote_holds(const mf_oracle_input *in, const char *k, const cha
             for (size_t l = next, e, a, b; l < rn; l = e < rn ? e + 1 : rn) {
                 for (e = l; e < rn && raw[e] != '\n';)
                     e++;
-                if (!body_line(raw, ls, le, l, e, &a, &b))
+                if (!body_line(raw, key_col(raw, ls, le), l, e, &a, &b))
                     break;
                 t[tn++] = ' ';
                 put_quoted(t, &tn, raw, a, b, q);

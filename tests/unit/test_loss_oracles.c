@@ -617,6 +617,66 @@ static void test_structure_open_quote_prefix_alias(void **state)
                      1);
 }
 
+/* A structure verdict on generic_yaml text and value read from candidate,
+ * with the warnings of the rules named, each given its message, at the
+ * lines given. */
+static int structure_at(const char *text, const char *value, const char *candidate, const char *const *warnings,
+                        const int *lines)
+{
+    mf_verdict v;
+    mf_result *r = fake(text, value);
+    free(r->candidate);
+    r->candidate = strdup(candidate);
+    for (size_t i = 0; warnings[i]; i += 2)
+        mf_warnings_add(&r->warnings, warnings[i], lines[i / 2], "%s", warnings[i + 1]);
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    int rc = mf_oracle_structure(&in, &v);
+    mf_result_free(r);
+    return rc;
+}
+
+/* Run 19 (350f7c88, 5a10e180, 47a52551 and ~150 more): a block header on an
+ * item whose dash drifted right of its list (`   -  notes: |-` under
+ * `  - id: Q01`), which yaml.sequence-indent-drift moved back with its key:
+ * lines deeper than the moved key (`      id: Q02`) are the block's body, as
+ * core reads them, even at the raw key's column. The warning may count lines
+ * of a shorter candidate or of text an earlier split lengthened; a last line
+ * may carry the noise cand.terminal-noise trimmed. */
+static void test_structure_drifted_block_header(void **state)
+{
+    (void)state;
+    static const char drifted[] = "Re-aligned a YAML sequence dash that drifted off its list's column.";
+    static const char fell[] = "Indented the text lines under a YAML block scalar header that were written at or left "
+                               "of its key (guessed that lines 5-7 are its body).";
+    const char *text = "items:\n  - id: Q01\n    text: T\n   -  notes: |-\n      first line\n      id: Q02\n"
+                       "    more words\n";
+    const char *value = "{\"items\":[{\"id\":\"Q01\",\"text\":\"T\"},"
+                        "{\"notes\":\"first line\\nid: Q02\\nmore words\"}]}";
+    const char *const body[] = {"yaml.block-body-indent", fell, NULL};
+    const char *const both[] = {"yaml.block-body-indent", fell, "yaml.sequence-indent-drift", drifted, NULL};
+    const char *const split[] = {"yaml.block-body-indent", fell, "yaml.inline-keys", "Split", "yaml.sequence-indent-drift",
+                                 drifted, NULL};
+    const int at4_4[] = {4, 4}, at4_3[] = {4, 3}, at4_5[] = {4, 5}, at4_2_5[] = {4, 2, 5};
+    assert_int_equal(structure_at(text, value, "raw", body, at4_4), 1);        /* no drift warned */
+    assert_int_equal(structure_at(text, value, "raw", both, at4_4), 0);
+    assert_int_equal(structure_at(text, value, "fence-stripped", both, at4_3), 0);
+    assert_int_equal(structure_at(text, value, "raw", both, at4_5), 1);        /* another line's */
+    assert_int_equal(structure_at(text, value, "raw", split, at4_2_5), 0);
+
+    const char *text_key = "items:\n  - id: Q01\n    text: T\n   -  notes: |-\n      first line\n        text: x\b\n";
+    const char *text_value = "{\"items\":[{\"id\":\"Q01\",\"text\":\"T\"},{\"notes\":\"first line\\n  text: x\"}]}";
+    const char *const noise[] = {"yaml.sequence-indent-drift", drifted, "cand.terminal-noise", "Trimmed", NULL};
+    const int at4_6[] = {4, 6}, at6_6[] = {6, 6};
+    assert_int_equal(structure_at(text_key, text_value, "raw", noise, at4_6), 0);
+    assert_int_equal(structure_at(text_key, text_value, "raw", noise, at6_6), 1);  /* the drift not at the header */
+    assert_int_equal(structure_at(text_key, text_value, "raw", both + 2, at4_6), 1);   /* the noise not warned */
+
+    /* a dash at its list's column moved no key: its column still ends the body */
+    const char *aligned = "items:\n  - id: Q01\n    text: T\n  -   notes: |-\n      first line\n      id: Q02\n"
+                          "    more words\n";
+    assert_int_equal(structure_at(aligned, value, "raw", both, at4_4), 1);
+}
+
 static void test_structure_kept_whole(void **state)
 {
     (void)state;
@@ -863,6 +923,7 @@ int main(void)
         cmocka_unit_test(test_structure_open_quote_lines),
         cmocka_unit_test(test_structure_fallen_body_line),
         cmocka_unit_test(test_structure_open_quote_prefix_alias),
+        cmocka_unit_test(test_structure_drifted_block_header),
         cmocka_unit_test(test_session10_comment_after_quote_escapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
