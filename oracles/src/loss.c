@@ -699,12 +699,28 @@ static bool in_keyed_flow(const char *s, size_t i)
     return depth && outer > 0 && s[outer - 1] == ':';
 }
 
+/* Where the members of a JSON object stand in the input raw: how many lines
+ * start with one of obj's keys at each column (counted once, when a string
+ * of obj first holds a line `key:`). */
+#define MEMBER_COLUMNS 64
+typedef struct {
+    const char *raw;
+    size_t rn;
+    const json_t *obj;
+    bool counted;
+    unsigned lines_at[MEMBER_COLUMNS];
+} member_columns;
+
+static bool at_member_column(member_columns *mc, size_t col);
+
 /* A member-shaped run for key in s: 2 for `"key":` after a comma, a brace
  * (not inside a key's flow value in the string: in_keyed_flow) or a line
- * break, or `key:` after a line break; 1 for ` key: ` inside a
- * line or at the start of the string (a folded line break looks so, and so
- * do prose and a value that holds ': '); 0 for none. */
-static int member_run(const char *s, size_t n, const char *key)
+ * break, or `key:` after a line break (in a JSON string, when mc is given:
+ * at the column of its object's members, at_member_column); 1 for ` key: `
+ * inside a line or at the start of the string (a folded line break looks
+ * so, and so do prose and a value that holds ': '), or a JSON string's
+ * line `key:` at another column; 0 for none. */
+static int member_run_in(const char *s, size_t n, const char *key, member_columns *mc)
 {
     size_t kl = strlen(key);
     int best = 0;
@@ -730,9 +746,14 @@ static int member_run(const char *s, size_t n, const char *key)
             a--;
         /* at the very start of the string it sat on its key's own line
          * (`id: text: x`, kept whole by yaml.plain-colon): inline, not a line start */
-        best = a > 0 && s[a - 1] == '\n' ? 2 : best > 1 ? best : 1;
+        best = a > 0 && s[a - 1] == '\n' && (!mc || at_member_column(mc, i - a)) ? 2 : best > 1 ? best : 1;
     }
     return best;
+}
+
+static int member_run(const char *s, size_t n, const char *key)
+{
+    return member_run_in(s, n, key, NULL);
 }
 
 typedef struct {
@@ -1003,6 +1024,53 @@ static size_t role_margin(const char *raw, size_t ls, size_t le)
     for (size_t w; (w = role_prefix(raw, ls + m, le));)
         m += w;
     return m;
+}
+
+/* Count the lines of mc->raw that start with a key of mc->obj (quoted or
+ * bare, then ':'; after blanks, openers, commas and role prefixes) by the
+ * key's column. */
+static void count_member_columns(member_columns *mc)
+{
+    const char *raw = mc->raw;
+    size_t rn = mc->rn;
+    char key[128];
+    mc->counted = true;
+    for (size_t ls = 0; ls < rn;) {
+        size_t le = ls;
+        while (le < rn && raw[le] != '\n')
+            le++;
+        size_t m = ls + role_margin(raw, ls, le), p = m;
+        while (p < le && memchr(" \t{[,", raw[p], 5))
+            p++;
+        char q = p < le && (raw[p] == '"' || raw[p] == '\'') ? raw[p] : 0;
+        size_t k = p + !!q, e = k;
+        while (e < le && e - k < sizeof key - 1 && (q ? raw[e] != q : isalnum((unsigned char)raw[e]) || raw[e] == '_' || raw[e] == '-'))
+            e++;
+        size_t c = e + !!q;
+        while (c < le && (raw[c] == ' ' || raw[c] == '\t'))
+            c++;
+        if (e > k && c < le && raw[c] == ':' && (!q || raw[e] == q) && p - m < MEMBER_COLUMNS) {
+            memcpy(key, raw + k, e - k);
+            key[e - k] = 0;
+            mc->lines_at[p - m] += json_object_get(mc->obj, key) != NULL;
+        }
+        ls = le < rn ? le + 1 : rn;
+    }
+}
+
+/* Is col where the members of mc->obj stand in the input (the column most
+ * of its keys' lines start at)? A JSON string keeps its lines' blanks, so a
+ * swallowed member line stands where its siblings do; a bare `key:` at
+ * another column is the string's text (spliced YAML, prose). An input with
+ * no line of obj's keys proves nothing: true. */
+static bool at_member_column(member_columns *mc, size_t col)
+{
+    if (!mc->counted)
+        count_member_columns(mc);
+    unsigned most = 0;
+    for (size_t i = 0; i < MEMBER_COLUMNS; i++)
+        most = mc->lines_at[i] > most ? mc->lines_at[i] : most;
+    return !most || (col < MEMBER_COLUMNS && mc->lines_at[col] == most);
 }
 
 /* The name norm.key-alias renamed to k whose warning starts at m
@@ -1367,14 +1435,16 @@ static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, con
     for (size_t i = 0; top && c->in->profile && i < json_array_size(c->in->profile->top_level_keys); i++)
         json_object_set_new(want, json_string_value(json_array_get(c->in->profile->top_level_keys, i)), json_true());
     /* one clear run, or two folded ones for different keys (one could be prose) */
-    bool bad = false;
+    bool bad = false, json = c->in->raw && c->in->profile && c->in->profile->format == MF_FORMAT_JSON;
+    member_columns mc = {c->in->raw, c->in->raw_len, obj, false, {0}};
     json_object_foreach((json_t *)obj, k, x) {
         if (!json_is_string(x))
             continue;
         const char *key, *first = NULL;
         json_t *y;
         json_object_foreach(want, key, y) {
-            int run = json_object_get(obj, key) ? 0 : member_run(json_string_value(x), json_string_length(x), key);
+            int run = json_object_get(obj, key)
+                          ? 0 : member_run_in(json_string_value(x), json_string_length(x), key, json ? &mc : NULL);
             if (run == 1 && !first) {
                 first = key;
                 continue;

@@ -898,6 +898,40 @@ static void test_session10_comment_after_quote_escapes(void **state)
     assert_non_null(strstr(v.detail, "bom"));
 }
 
+/* Run 19 (investor_decision, structure, ~125 findings): a JSON string that
+ * json.missing-quote ran to the input's closers holds spliced YAML lines,
+ * one a bare `summary:` at column 0 while the object's members stand at
+ * column 2. A JSON string keeps its lines' blanks, so a swallowed member
+ * line stands where its siblings do: a bare key at another column is text.
+ * At the members' column, or quoted, it is still a swallowed key. */
+static int structure_funding(const char *lead, const char *summary_line, const char *summary_json)
+{
+    char text[512], value[512];
+    snprintf(text, sizeof text,
+             "{\n  \"investor_id\": \"inv-7\",\n  \"decision\": \"invest\",\n  \"reasoning\": \"Strong team\",\n"
+             "%s\"funding_ask\": \"2M USD\nstatus: done\n%sImplement it\n}\n", lead, summary_line);
+    snprintf(value, sizeof value,
+             "{\"investor_id\":\"inv-7\",\"decision\":\"invest\",\"reasoning\":\"Strong team\","
+             "\"funding_ask\":\"2M USD\\nstatus: done\\n%sImplement it\"}", summary_json);
+    mf_verdict v;
+    return run(mf_oracle_structure, "investor_decision", text, value, &v);
+}
+
+static void test_session10_json_bare_key_column(void **state)
+{
+    (void)state;
+    if (structure_funding("  ", "summary: ", "summary: "))
+        fail_msg("a bare key at column 0 under members at column 2 is text");
+    if (structure_funding("", "summary: ", "summary: "))
+        fail_msg("the owner's own line at column 0 does not move the members' column");
+    assert_int_equal(structure_funding("  ", "  summary: ", "  summary: "), 1);
+    assert_int_equal(structure_funding("  ", "\"summary\": ", "\\\"summary\\\": "), 1);
+    /* no line of the object's keys in the input: nothing to measure, still a swallowed key */
+    assert_int_equal(run(mf_oracle_structure, "investor_decision", "{\"fundingAsk\": \"2M\nsummary: x\n}",
+                         "{\"funding_ask\":\"2M\\nsummary: x\"}", &(mf_verdict){0}),
+                     1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -925,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_structure_open_quote_prefix_alias),
         cmocka_unit_test(test_structure_drifted_block_header),
         cmocka_unit_test(test_session10_comment_after_quote_escapes),
+        cmocka_unit_test(test_session10_json_bare_key_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
