@@ -81,7 +81,8 @@ static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess, 
  * of many moved items linear. */
 static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, size_t *budget)
 {
-    size_t m = x;
+    size_t m = x, text = x;             /* text: the leftmost line of the moved value's own text */
+    bool keyed = false;                 /* with no key line, the lines are text of the item's value */
     for (; k < d->count && *budget; k = next_content(d, k), --*budget) {
         const yr_line *l = &d->l[k];
         if (l->flags & YR_CONT)
@@ -92,10 +93,15 @@ static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, 
         yr_entry e = yr_entry_at(d, k);
         if (e.dashes && y < m)
             break;                      /* a sibling item: its properties are not the moved item's (run 7 f9ac7096) */
+        keyed = keyed || (!e.dashes && e.key);
         if (!e.dashes && e.key && y < m && y >= col + 2)
             m = y;
+        if (!e.dashes && !e.key && y < text && y >= col + 2)
+            text = y;                   /* `steps: - id: S1` + `      run` + `    more`: "S1 run more" */
     }
-    return m;
+    if (keyed || text < col + 4)
+        return m;
+    return text - 1 < col + 4 ? text - 1 : col + 4; /* the item's key left of its text: at col + 2 if it fits */
 }
 
 /* The explicit indentation indicator of a `- |2-` / `- >1` item [s, s+n), or 0. */
