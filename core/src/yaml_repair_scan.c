@@ -83,12 +83,20 @@ static size_t bare_key_col(const yr_doc *d, size_t i)
     return e.key && e.val >= e.end ? e.key_s : NO_PLAIN;
 }
 
-/* Does line k follow a bare `key:` line (past blank lines)? */
+/* bare_col at a document's start: a plain line at column 0 there is the root scalar */
+#define DOC_START ((size_t)-2)
+
+static bool doc_start_marker(const yr_line *l)
+{
+    return l->n >= 3 && memcmp(l->s, "---", 3) == 0 && (l->n == 3 || l->s[3] == ' ' || l->s[3] == '\t');
+}
+
+/* Does line k follow a bare `key:` line or a `---` (past blank lines)? */
 static bool after_bare_key(const yr_doc *d, size_t k)
 {
     while (k > 0 && blank(d->l[k - 1].s, d->l[k - 1].n))
         k--;
-    return k > 0 && bare_key_col(d, k - 1) != NO_PLAIN;
+    return k > 0 && (bare_key_col(d, k - 1) != NO_PLAIN || doc_start_marker(&d->l[k - 1]));
 }
 
 /* Nothing open: no block scalar body, no quoted or plain scalar. */
@@ -112,7 +120,7 @@ static void ctx_line(yr_doc *d, size_t i, ctx_state *c)
     }
     if (l->flags & YR_INERT) {
         if (!blank(l->s, l->n))
-            c->plain_col = c->bare_col = NO_PLAIN;
+            c->plain_col = NO_PLAIN, c->bare_col = doc_start_marker(l) ? DOC_START : NO_PLAIN;
         return;
     }
     const yr_entry ei = yr_entry_at(d, i), *e = &ei;
@@ -135,9 +143,9 @@ static void ctx_line(yr_doc *d, size_t i, ctx_state *c)
     if (yr_entry_valued(e) && e->val < e->end && yr_plain_start(l->s + e->val, e->end - e->val) &&
         yr_value_end(l, e, false) == e->end)
         c->plain_col = e->key ? e->key_s : e->dash;
-    else if (!e->key && !e->dashes && bare_col != NO_PLAIN && e->indent > bare_col &&
+    else if (!e->key && !e->dashes && (bare_col == DOC_START ? e->indent == 0 : bare_col != NO_PLAIN && e->indent > bare_col) &&
              yr_plain_start(l->s + e->indent, e->end - e->indent) && yr_value_end(l, e, false) == e->end)
-        c->plain_col = bare_col;        /* `key:` then `  1, 2]`: a plain value starting on the next line */
+        c->plain_col = bare_col == DOC_START ? 0 : bare_col; /* `key:` then `  1, 2]`; `---` then `m`: a plain value */
     yr_skip_note_line(&c->sk, d, i);
     c->bare_col = bare_key_col(d, i);
 }
@@ -146,13 +154,13 @@ void yr_doc_context(yr_doc *d) { yr_doc_context_runs(d, NULL, 0); }
 
 void yr_doc_context_runs(yr_doc *d, const yr_run *runs, size_t nruns)
 {
-    ctx_state c = {{{0}, 0}, NO_PLAIN, NO_PLAIN};
+    ctx_state c = {{{0}, 0}, NO_PLAIN, DOC_START};
     size_t r = 0;
     for (size_t i = 0; i < d->count; i++) {
         while (r < nruns && runs[r].end <= i)
             r++;
         if (r < nruns && runs[r].first <= i && (d->l[i].flags & YR_CTX_FREE) && ctx_free(&c) &&
-            c.bare_col == NO_PLAIN) {
+            c.bare_col == NO_PLAIN && i > 0) {
             /* the old walk entered this copied line with nothing open too: from here to
              * the run's end it went as this one does, up to the last line it entered free
              * and not right after a bare `key:` */
