@@ -121,11 +121,11 @@ static bool profile_key(const mf_profile *p, const char *s, size_t n);
 bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n)
 {
     size_t i = 0;
-    bool lower = true;
+    bool lower = true;                  /* `beadId: x` (camelCase) is a key; `Note: x`, `NOTE: x` read as prose */
     /* one word: an identifier, or any token of printable bytes a key may hold
      * (`ar|ifact: b`, `a.b: c`; no quote, comma or '#') */
     for (; i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,#\"'", s[i]); i++)
-        if (isupper((unsigned char)s[i]))
+        if (isupper((unsigned char)s[i]) && (i == 0 || !islower((unsigned char)s[i - 1])))
             lower = false;
     /* `key:value` glued (yaml.colon-space repairs it) is an entry too */
     bool glued = i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/';

@@ -258,20 +258,28 @@ static bool holds_key(const char *s, size_t n)
     return false;
 }
 
-/* Is [w, end) blanks and one identifier that a ':' and a blank follow (the
- * bare text ended at a key: `2 b: 3`)? */
-static bool key_after(const jp *p, size_t w, size_t end)
+/* Do blanks, one identifier, a ':' (maybe on the next line) and the start of
+ * a value follow w (`false  n:5`, `1 b: 2`, `0 n` then `: 5` below)? */
+static bool member_follows(const jp *p, size_t w)
 {
-    while (w < end && (at(p, w) == ' ' || at(p, w) == '\t'))
-        w++;
-    if (w == end || !(isalpha(at(p, w)) || at(p, w) == '_'))
+    size_t k = w;
+    for (size_t us; k < p->n;) {
+        if (at(p, k) == ' ' || at(p, k) == '\t')
+            k++;
+        else if ((us = jl_unicode_space(p, k)))
+            k += us;
+        else
+            break;
+    }
+    if (k == w || !(isalpha(at(p, k)) || at(p, k) == '_'))
         return false;
-    while (w < end && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
-        w++;
-    size_t c = w;
-    while (c < p->n && (at(p, c) == ' ' || at(p, c) == '\t'))
-        c++;
-    return w == end && at(p, c) == ':' && is_ws(at(p, c + 1));
+    while (k < p->n && (isalnum(at(p, k)) || at(p, k) == '_' || at(p, k) == '-'))
+        k++;
+    size_t c = jl_past_spaces(p, k);
+    if (at(p, c) != ':')
+        return false;
+    int v = at(p, c + 1);
+    return v < 0 || is_ws(v) || jl_unicode_space(p, c + 1) || strchr("\"'{[-0123456789", v);
 }
 
 /* Is the top-level token [s, s+n) the whole input and number-like (0789,
@@ -317,7 +325,7 @@ int jl_parse_word(jp *p, json_t **out)
     if (end > wend && is_ws(at(p, wend)) && jl_placeholder_at(p, jl_past_spaces(p, wend)) &&
         (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
         end = wend;                     /* `"owner": null  …`: a value, then a placeholder */
-    if (end > wend && at(p, wend) == ' ' && (holds_key(p->s + start, end - start) || key_after(p, wend, end)) &&
+    if (end > wend && ((at(p, wend) == ' ' && holds_key(p->s + start, end - start)) || member_follows(p, wend)) &&
         (jl_word_is_literal(p->s + start, wend - start) || strchr("+-.0123456789", at(p, start))))
         end = wend;                     /* `1 b: 2`: a value, then a member missing its comma */
     if (end > wend && at(p, wend) == '\\' && strchr("nrt", at(p, wend + 1)) &&

@@ -193,7 +193,7 @@ int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w)
     const char *set_artifact = NULL;
     mf_buf chain = {0};
     size_t links = 0;
-    while (json_is_object(*root) && json_object_size(*root) == 1 && links < 16) {
+    while (json_is_object(*root) && json_object_size(*root) == 1) {
         void *it = json_object_iter(*root);
         const char *key = json_object_iter_key(it);
         json_t *inner = json_object_iter_value(it);

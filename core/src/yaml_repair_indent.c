@@ -173,8 +173,11 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
                     break;
                 run++;
             }
+            /* so do all of them when the item ends after them (the text does, or a line at or left
+             * of the list's column follows): the whole item drifted (run 19 f4830d30) */
             yr_entry ne = k < d->count ? yr_entry_at(d, k) : e;
-            if (e.key && run && k < d->count && !ne.dashes && ne.key && ne.indent == pc && pc < e.content)
+            bool item_ends = k >= d->count || ne.indent <= to;
+            if (e.key && run && pc < e.content && (item_ends || (!ne.dashes && ne.key && ne.indent == pc)))
                 split_from = e.content, split_to = pc;
         } else {
             yr_put_line(&o, l);

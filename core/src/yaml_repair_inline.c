@@ -54,18 +54,23 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
 static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess, size_t *budget)
 {
     bool block = false; /* a property opened a block scalar: a dash after it may have drifted */
+    uint64_t key_cols = 0; /* the columns (< 64) of the moved item's property lines */
     for (; k < d->count && *budget; k = next_content(d, k), --*budget) {
         const yr_line *l = &d->l[k];
         if (l->flags & YR_CONT)
             continue;
         size_t x = mf_line_indent((mf_line){l->s, l->n});
-        if (is_dash_at(l->s, l->n, x) && block && x != guess)
-            return guess; /* the dash drifted after the block (yaml.sequence-indent-drift moves it back) */
+        /* the dash drifted after the block (yaml.sequence-indent-drift moves it back), unless a
+         * property sits at its key column: then the guess came from a property drifted left */
+        if (is_dash_at(l->s, l->n, x) && block && x != guess && !(x + 2 < 64 && (key_cols >> (x + 2) & 1)))
+            return guess;
         if (is_dash_at(l->s, l->n, x) && x >= guess + 2)
             continue;
         if (is_dash_at(l->s, l->n, x))
             return x >= col && x + 2 >= guess ? x : guess;
         block = block || (l->flags & YR_OPENS_BLOCK);
+        if (x < 64 && !is_dash_at(l->s, l->n, x) && yr_entry_at(d, k).key)
+            key_cols |= 1ull << x;
         if (x <= col)
             break;
     }
@@ -81,7 +86,8 @@ static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess, 
  * of many moved items linear. */
 static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, size_t *budget)
 {
-    size_t m = x;
+    size_t m = x, text = x;             /* text: the leftmost line of the moved value's own text */
+    bool keyed = false;                 /* with no key line, the lines are text of the item's value */
     for (; k < d->count && *budget; k = next_content(d, k), --*budget) {
         const yr_line *l = &d->l[k];
         if (l->flags & YR_CONT)
@@ -92,10 +98,15 @@ static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, 
         yr_entry e = yr_entry_at(d, k);
         if (e.dashes && y < m)
             break;                      /* a sibling item: its properties are not the moved item's (run 7 f9ac7096) */
+        keyed = keyed || (!e.dashes && e.key);
         if (!e.dashes && e.key && y < m && y >= col + 2)
             m = y;
+        if (!e.dashes && !e.key && y < text && y >= col + 2)
+            text = y;                   /* `steps: - id: S1` + `      run` + `    more`: "S1 run more" */
     }
-    return m;
+    if (keyed || text < col + 4)
+        return m;
+    return text - 1 < col + 4 ? text - 1 : col + 4; /* the item's key left of its text: at col + 2 if it fits */
 }
 
 /* The explicit indentation indicator of a `- |2-` / `- >1` item [s, s+n), or 0. */

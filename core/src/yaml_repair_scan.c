@@ -72,7 +72,32 @@ static void entry_parse(const char *s, size_t n, yr_entry *e, size_t *q0);
 /* The context walk's state before a line: the scalar skip state and the column
  * an open plain scalar's continuation lines must be deeper than. */
 #define NO_PLAIN ((size_t)-1)
-typedef struct { yr_skip sk; size_t plain_col; } ctx_state;
+typedef struct { yr_skip sk; size_t plain_col, bare_col; } ctx_state; /* bare_col: a bare `key:` line's column */
+
+/* The key column of line i when it is a bare `key:` (its value, if any, on the lines below), or NO_PLAIN. */
+static size_t bare_key_col(const yr_doc *d, size_t i)
+{
+    if (d->l[i].flags & (YR_INERT | YR_CONT | YR_PLAIN_TEXT))
+        return NO_PLAIN;
+    const yr_entry e = yr_entry_at(d, i);
+    return e.key && e.val >= e.end ? e.key_s : NO_PLAIN;
+}
+
+/* bare_col at a document's start: a plain line at column 0 there is the root scalar */
+#define DOC_START ((size_t)-2)
+
+static bool doc_start_marker(const yr_line *l)
+{
+    return l->n >= 3 && memcmp(l->s, "---", 3) == 0 && (l->n == 3 || l->s[3] == ' ' || l->s[3] == '\t');
+}
+
+/* Does line k follow a bare `key:` line or a `---` (past blank lines)? */
+static bool after_bare_key(const yr_doc *d, size_t k)
+{
+    while (k > 0 && blank(d->l[k - 1].s, d->l[k - 1].n))
+        k--;
+    return k > 0 && (bare_key_col(d, k - 1) != NO_PLAIN || doc_start_marker(&d->l[k - 1]));
+}
 
 /* Nothing open: no block scalar body, no quoted or plain scalar. */
 static bool ctx_free(const ctx_state *c) { return !c->sk.blk.active && !c->sk.quote && c->plain_col == NO_PLAIN; }
@@ -95,10 +120,12 @@ static void ctx_line(yr_doc *d, size_t i, ctx_state *c)
     }
     if (l->flags & YR_INERT) {
         if (!blank(l->s, l->n))
-            c->plain_col = NO_PLAIN;
+            c->plain_col = NO_PLAIN, c->bare_col = doc_start_marker(l) ? DOC_START : NO_PLAIN;
         return;
     }
     const yr_entry ei = yr_entry_at(d, i), *e = &ei;
+    size_t bare_col = c->bare_col;
+    c->bare_col = NO_PLAIN;
     if (c->plain_col != NO_PLAIN && !e->key && !e->dashes && e->indent > c->plain_col) {
         l->flags |= YR_PLAIN_CONT;
         if (yr_value_end(l, e, false) < e->end)
@@ -116,23 +143,29 @@ static void ctx_line(yr_doc *d, size_t i, ctx_state *c)
     if (yr_entry_valued(e) && e->val < e->end && yr_plain_start(l->s + e->val, e->end - e->val) &&
         yr_value_end(l, e, false) == e->end)
         c->plain_col = e->key ? e->key_s : e->dash;
+    else if (!e->key && !e->dashes && (bare_col == DOC_START ? e->indent == 0 : bare_col != NO_PLAIN && e->indent > bare_col) &&
+             yr_plain_start(l->s + e->indent, e->end - e->indent) && yr_value_end(l, e, false) == e->end)
+        c->plain_col = bare_col == DOC_START ? 0 : bare_col; /* `key:` then `  1, 2]`; `---` then `m`: a plain value */
     yr_skip_note_line(&c->sk, d, i);
+    c->bare_col = bare_key_col(d, i);
 }
 
 void yr_doc_context(yr_doc *d) { yr_doc_context_runs(d, NULL, 0); }
 
 void yr_doc_context_runs(yr_doc *d, const yr_run *runs, size_t nruns)
 {
-    ctx_state c = {{{0}, 0}, NO_PLAIN};
+    ctx_state c = {{{0}, 0}, NO_PLAIN, DOC_START};
     size_t r = 0;
     for (size_t i = 0; i < d->count; i++) {
         while (r < nruns && runs[r].end <= i)
             r++;
-        if (r < nruns && runs[r].first <= i && (d->l[i].flags & YR_CTX_FREE) && ctx_free(&c)) {
+        if (r < nruns && runs[r].first <= i && (d->l[i].flags & YR_CTX_FREE) && ctx_free(&c) &&
+            c.bare_col == NO_PLAIN && i > 0) {
             /* the old walk entered this copied line with nothing open too: from here to
-             * the run's end it went as this one does, up to the last line it entered free */
+             * the run's end it went as this one does, up to the last line it entered free
+             * and not right after a bare `key:` */
             size_t k = runs[r].end - 1;
-            while (k > i && !(d->l[k].flags & YR_CTX_FREE))
+            while (k > i && (!(d->l[k].flags & YR_CTX_FREE) || after_bare_key(d, k)))
                 k--;
             i = k;
         }

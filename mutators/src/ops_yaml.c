@@ -440,13 +440,15 @@ static bool simple_token(const char *v, size_t n)
     return true;
 }
 
-/* A plain scalar YAML reads as a number, boolean or null: core's
- * yaml.inline-keys takes it as a whole value wherever a key follows. */
+/* A plain scalar YAML 1.2 reads as a number, boolean or null: core's
+ * yaml.inline-keys takes it as a whole value wherever a key follows. `OFF`,
+ * `yes`, `tRUE` are strings there (YAML 1.1 spellings, mixed case). */
 static bool typed_token(const char *v, size_t n)
 {
-    static const char *const lit[] = {"true", "false", "yes", "no", "on", "off", "null", "~", NULL};
+    static const char *const lit[] = {"true", "True", "TRUE", "false", "False", "FALSE",
+                                      "null", "Null", "NULL", "~",    NULL};
     for (size_t k = 0; lit[k]; k++)
-        if (strlen(lit[k]) == n && strncasecmp(v, lit[k], n) == 0)
+        if (strlen(lit[k]) == n && memcmp(v, lit[k], n) == 0)
             return true;
     size_t i = v[0] == '-' || v[0] == '+', digits = 0, dots = 0;
     for (; i < n; i++)

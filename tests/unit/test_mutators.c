@@ -337,6 +337,17 @@ static void test_op_sites_and_ambiguity(void **state)
         contract_of(text, &raw);
         assert_string_equal(raw, "count: 3 owner: platform-team\n");
         free(raw);
+        /* `OFF` is a string to YAML 1.2: `owner: OFF Count: 3` is one value to core (run 19, 92145e0b) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-keys seed=%d\n---\n"
+                 "owner: OFF\nCount: 3\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "owner: OFF\nCount: 3\n");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-keys seed=%d\n---\n"
+                 "flag: False\nCount: 3\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "flag: False Count: 3\n");
+        free(raw);
     }
     /* value ops leave the fields core rewrites by design alone: the context's
      * story_id, enum fields, ids (only the description and the command are sites) */
