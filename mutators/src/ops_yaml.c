@@ -1053,12 +1053,21 @@ static bool s_union(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     (void)ctx;
     const char *c;
     size_t cn;
-    if (!quoted_content(&ls->v[i], &c, &cn) || c[0] != '"' || c[-1] != '\'' || !has(c, cn, "\" | \""))
+    if (!quoted_content(&ls->v[i], &c, &cn) || cn < 2 || c[0] != '"' || c[-1] != '\'' || c[cn - 1] != '"' ||
+        !has(c, cn, "\" | \""))
         return false;
-    size_t quotes = 0;   /* every alternative a closed "word" ('"epic" | "' is a cut one) */
-    for (size_t k = 0; k < cn; k++)
-        quotes += c[k] == '"';
-    return quotes % 2 == 0 && c[cn - 1] == '"' && c[cn - 2] != ' ';
+    /* every alternative a non-empty "word" with no quote of its own: in
+     * '"""epic" | "story"' (run 20) the outer quotes yaml.inner-quotes takes
+     * are not the alternatives', so no rule restores the text */
+    for (size_t a = 1; a < cn - 1;) {
+        size_t e = a;
+        while (e < cn - 1 && c[e] != '"')
+            e++;
+        if (e == a || (e < cn - 1 && (e + 4 >= cn || memcmp(c + e, "\" | \"", 5))))
+            return false;
+        a = e < cn - 1 ? e + 5 : e;
+    }
+    return c[cn - 2] != ' ';
 }
 
 static bool s_reserved(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)

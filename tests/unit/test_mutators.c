@@ -2446,6 +2446,31 @@ static void test_run16_flow_parse_sites(void **state)
             }
 }
 
+/* Run 20 (session 10): yaml.type-union unquotes only a union of plain
+ * "word" alternatives; '""epic" | "story"' has quotes of its own, which
+ * yaml.inner-quotes cannot tell from the outer ones. */
+static void test_run20_union_sites(void **state)
+{
+    (void)state;
+    static const char *const odd[] = {"'\"\"epic\" | \"story\"'", "'\"ep\"ic\" | \"story\"'", "'\"\" | \"story\"'",
+                                      "'\"epic\" | \"story\" x\"'"};
+    for (int seed = 1; seed < 6; seed++) {
+        char text[300], *raw = NULL;
+        for (size_t k = 0; k < sizeof odd / sizeof *odd; k++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.type-union seed=%d\n---\n"
+                     "kind: %s\nnote: d\n", seed, odd[k]);
+            contract_of(text, &raw);
+            assert_non_null(strstr(raw, odd[k]));
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.type-union seed=%d\n---\n"
+                 "kind: '\"epic\" | \"user_story\"'\nnote: d\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        assert_non_null(strstr(raw, "kind: \"epic\" | \"user_story\"\n"));
+        free(raw);
+    }
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2678,6 +2703,7 @@ int main(void)
         cmocka_unit_test(test_run12_misc_sites),
         cmocka_unit_test(test_session9_item_key_sites),
         cmocka_unit_test(test_run16_flow_parse_sites),
+        cmocka_unit_test(test_run20_union_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
