@@ -2471,6 +2471,42 @@ static void test_run16_flow_parse_sites(void **state)
             }
 }
 
+/* Run 21 (00247971, 68c87ee5, 18a20a12): a block body fallen left is no
+ * block structure that trailing prose can follow. yaml.block-body-indent lets
+ * no body fall above a `---` separator (core then reads `---` + `Notes: ...`
+ * as a second document), and cand.prose-after after a fallen body, its
+ * header's comment glued on or not, is raw: the sentence reads as more text
+ * of the body. */
+static void test_run21_fallen_body_prose(void **state)
+{
+    (void)state;
+    char text[400], *raw = NULL;
+    for (int seed = 1; seed < 10; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "note: |-\n  ```\n  plain fence\n  ```\n\n\n---\nNotes: I kept the structure unchanged.\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "note: |-\n  ```\n  plain fence\n"));
+        free(raw);
+    }
+    for (int t = 0; t < 4; t++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=1\n"
+                 "op: cand.prose-after seed=1 text=%d\n---\nm: 1\nnote: |-\n  first\n  second\n", t);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+        assert_non_null(strstr(raw, "note: |-\nfirst\nsecond\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=1\n"
+                 "op: yaml.block-header-comment seed=1\nop: cand.prose-after seed=1 text=%d\n---\n"
+                 "m: 1\nnote: |-\n  first\n  second\n", t);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+        assert_non_null(strstr(raw, "\nfirst\nsecond\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-after seed=1 text=%d\n---\n"
+                 "m: 1\nnote: |-\n  first\n  second\n", t);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        free(raw);
+    }
+}
+
 /* Run 20 (session 10): yaml.type-union unquotes only a union of plain
  * "word" alternatives; '""epic" | "story"' has quotes of its own, which
  * yaml.inner-quotes cannot tell from the outer ones. */
@@ -2729,6 +2765,7 @@ int main(void)
         cmocka_unit_test(test_session9_item_key_sites),
         cmocka_unit_test(test_run16_flow_parse_sites),
         cmocka_unit_test(test_run20_union_sites),
+        cmocka_unit_test(test_run21_fallen_body_prose),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
