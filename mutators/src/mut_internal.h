@@ -78,6 +78,10 @@ typedef struct {
 } mt_line;
 typedef struct { mt_line *v; size_t n; } mt_lines;
 int mt_lines_scan(const char *text, size_t len, mt_lines *out);
+/* Does the text end with the body of a block scalar written at or left of
+ * its key's column (yaml.block-body-indent's fault)? Text after it at that
+ * column reads as more of the body. */
+bool mt_ends_with_fallen_body(const char *text, size_t len);
 void mt_lines_free(mt_lines *l);
 /* Value text of a key line (pointer + length, trailing spaces/'\r' trimmed). */
 size_t mt_line_value(const mt_line *l, const char **v);

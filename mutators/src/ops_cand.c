@@ -427,7 +427,9 @@ static bool ends_with_prose(const mf_op_ctx *ctx)
 
 int mt_op_cand_prose_after(mf_op_ctx *ctx)
 {
-    if (ends_with_prose(ctx))
+    /* prose after a fallen block body is more of its text to yaml.block-body-indent,
+     * and behind a `---` the line above is no block structure cand.trailing-prose cuts at */
+    if (ends_with_prose(ctx) || (mt_is_yaml(ctx) && mt_ends_with_fallen_body(ctx->text, ctx->len)))
         return 0;
     bool empty = mt_empty_artifact(ctx) || json_cut(ctx) || ends_doc_marker(ctx);
     int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));

@@ -85,6 +85,31 @@ static bool site(const mt_lines *ls, size_t i, size_t *last, size_t *min)
     return false;
 }
 
+bool mt_ends_with_fallen_body(const char *text, size_t len)
+{
+    mt_lines ls;
+    if (mt_lines_scan(text, len, &ls) < 0)
+        return false;
+    size_t j = ls.n, deepest = 0;
+    bool text_line = false, fallen = false;
+    while (j-- > 0) {
+        const mt_line *l = &ls.v[j];
+        if (l->blank)
+            continue;
+        if (!l->block_body && mt_line_block_indicator(l)) {
+            fallen = text_line && deepest <= l->body;
+            break;
+        }
+        if (l->block_body || ends_body(l->s + l->indent, l->len - l->indent))
+            break;
+        text_line = true;
+        if (l->indent > deepest)
+            deepest = l->indent;
+    }
+    mt_lines_free(&ls);
+    return fallen;
+}
+
 int mt_op_yaml_block_body_indent(mf_op_ctx *ctx)
 {
     if (!mt_is_yaml(ctx))
