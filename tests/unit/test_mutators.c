@@ -470,6 +470,31 @@ static void test_op_sites_and_ambiguity(void **state)
         free(raw);
     }
     assert_true(unquoted);
+    /* a value yaml.inline-keys splits as keys with a quoted, flow or inline-list value (`sd: - [1, 2]
+     * - [0,4]`, run 20 abc01f26) is no exact site either; one whose first value is two words is */
+    const char *const split_shapes[] = {"o: \"0amlun0los00- sd: - [1, 2] - [0,4]\"\n", "x: \"a b: [1, 2]\"\n",
+                                        "y: 'a b: \"c d\"'\n", "z: \"a b: {p: 1, q: 2}\"\n",
+                                        "w: \"a b: - c - d e: some prose here\"\n"};
+    for (int seed = 1; seed < 30; seed++) {
+        char text[600] = "";
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.plain-colon seed=%d\n---\n", seed);
+        for (size_t k = 0; k < sizeof split_shapes / sizeof *split_shapes; k++)
+            strcat(text, split_shapes[k]);
+        contract_of(text, &raw);
+        for (size_t k = 0; k < sizeof split_shapes / sizeof *split_shapes; k++)
+            assert_non_null(strstr(raw, split_shapes[k]));
+        free(raw);
+    }
+    unquoted = false;
+    for (int seed = 1; seed < 30 && !unquoted; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.plain-colon seed=%d\n---\n"
+                 "x: \"two words b: - c - d\"\n", seed);
+        contract_of(text, &raw);
+        unquoted = strstr(raw, "x: two words b: - c - d\n") != NULL;
+        free(raw);
+    }
+    assert_true(unquoted);
     /* yaml.plain-colon leaves a one-line item's value quoted among keyless items: `- text: What: ex`
      * beside `- null` is yaml.item-colon's string (run 15 99926ca8); an item with more lines stays a
      * mapping, and there it unquotes */
