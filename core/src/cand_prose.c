@@ -147,6 +147,8 @@ static bool entry_line(const mf_profile *p, const char *s, size_t n, bool any_ca
         return true;                    /* one quoted scalar (`a: 'Added lint: beads'`) is a value, never prose */
     if (strchr(".!?:", s[e - 1]))
         return false;
+    if (any_case)                       /* no prose around it: a longer value is data too */
+        return true;
     size_t words = 0;
     for (size_t k = a; k < e; k++)
         words += (k == a || s[k - 1] == ' ') && s[k] != ' ';
@@ -262,20 +264,50 @@ static bool tag_line(const char *s, size_t n)
     return close_tag || self_closing_tag_line(s, n) || open_tag_line(s, n);
 }
 
+/* The first ": " of [t, t+tn), or NULL. */
+static const char *spaced_colon(const char *t, size_t tn)
+{
+    for (size_t i = 0; i + 1 < tn; i++)
+        if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
+            return t + i;
+    return NULL;
+}
+
+/* Does entry line [s, s+n) open a block scalar (`key: |`, `key: >-`, `key: |+2`)? */
+static bool block_header(const char *s, size_t n)
+{
+    const char *colon = spaced_colon(s, n);
+    if (!colon)
+        return false;
+    size_t i = (size_t)(colon - s) + 1;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == n || (s[i] != '|' && s[i] != '>'))
+        return false;
+    while (++i < n && (s[i] == '-' || s[i] == '+' || isdigit((unsigned char)s[i])))
+        ;
+    return i == n;
+}
+
 bool mf_cand_entries_only(const mf_profile *p, const char *s, size_t len)
 {
     size_t pos = 0;
     int lineno = 0;
-    bool entry = false;
+    bool entry = false, block = false;  /* block: the last entry opened a block scalar */
     for (line_t l; next_line(s, len, &pos, &l, &lineno);) {
         const char *t = s + l.a;
         size_t tn = l.e - l.a;
+        if (l.ind > 0 && block)
+            continue;                   /* its body */
         bool fence = tn >= 3 && (t[0] == '`' || t[0] == '~') && t[1] == t[0] && t[2] == t[0];
-        if (t[0] == '#' || tag_line(t, tn) || fence || (l.ind == 0 && doc_marker(t, tn)))
+        if (t[0] == '#' || tag_line(t, tn) || fence || (l.ind == 0 && doc_marker(t, tn))) {
+            block = false;
             continue;
+        }
         if (l.ind != 0 || !entry_line(p, t, tn, true))
             return false;
         entry = true;
+        block = block_header(t, tn);
     }
     return entry;
 }
@@ -285,15 +317,6 @@ bool mf_cand_entries_only(const mf_profile *p, const char *s, size_t len)
 static bool sentence_line(const char *t, size_t tn)
 {
     return isalnum((unsigned char)t[0]) && memchr(t, ' ', tn) && sentence(t, tn) && !glued_key(t, tn);
-}
-
-/* The first ": " of [t, t+tn), or NULL. */
-static const char *spaced_colon(const char *t, size_t tn)
-{
-    for (size_t i = 0; i + 1 < tn; i++)
-        if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
-            return t + i;
-    return NULL;
 }
 
 /* A sentence line that YAML reads as a key with no value ("Work finished. Final
