@@ -74,6 +74,12 @@ bool mf_cand_block_header(const char *s, size_t n);
  * anchor candidate must not drop such a line. */
 bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n);
 
+/* Is every line of [s, s+len) a data entry at column 0 in any case
+ * (`Ertifact: beads`, `Status: done`), a tag, comment, fence or `---` line,
+ * one entry at least? Text above the first top-level key that holds no line
+ * of prose is data: the anchor candidate must not drop it. */
+bool mf_cand_entries_only(const mf_profile *p, const char *s, size_t len);
+
 /* 1-based line number of byte offset off in s. */
 int mf_cand_line_at(const char *s, size_t off);
 

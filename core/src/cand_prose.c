@@ -118,33 +118,44 @@ static bool sentence(const char *s, size_t n)
 
 static bool profile_key(const mf_profile *p, const char *s, size_t n);
 
-bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n)
+/* A data entry: mf_cand_data_line's shape; with any_case, a key in any case
+ * (`Ertifact: beads`) too. */
+static bool entry_line(const mf_profile *p, const char *s, size_t n, bool any_case)
 {
     size_t i = 0;
     bool lower = true;                  /* `beadId: x` (camelCase) is a key; `Note: x`, `NOTE: x` read as prose */
     /* one word: an identifier, or any token of printable bytes a key may hold
-     * (`ar|ifact: b`, `a.b: c`; no quote, comma or '#') */
-    for (; i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,#\"'", s[i]); i++)
+     * (`ar|ifact: b`, `a.b: c`, `artifa#t: b`: a '#' inside a word opens no
+     * comment; no quote or comma) */
+    for (; i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,\"'", s[i]); i++)
         if (isupper((unsigned char)s[i]) && (i == 0 || !islower((unsigned char)s[i - 1])))
             lower = false;
     /* `key:value` glued (yaml.colon-space repairs it) is an entry too */
     bool glued = i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/';
     if (i == 0 || i + 1 >= n || s[i] != ':' || (s[i + 1] != ' ' && !glued) || !isalpha((unsigned char)s[0]))
         return false;
-    if (!(lower || (p && profile_key(p, s, i)))) /* "Note: ..." is prose; "Beadid: x" an alias of bead_id */
+    if (!(any_case || lower || (p && profile_key(p, s, i)))) /* "Note: ..." is prose; "Beadid: x" an alias of bead_id */
         return false;
     size_t a = i + (glued ? 1 : 2), e = n;
     while (a < e && (s[a] == ' ' || s[a] == '\t'))
         a++;
     while (e > a && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
         e--;
-    if (a == e || s[a] == '#' || strchr(".!?:", s[e - 1]))
+    if (a == e || s[a] == '#')
         return false;
+    if (e - a >= 2 && (s[a] == '\'' || s[a] == '"') && s[e - 1] == s[a])
+        return true;                    /* one quoted scalar (`a: 'Added lint: beads'`) is a value, never prose */
+    if (strchr(".!?:", s[e - 1]))
+        return false;
+    if (any_case)                       /* no prose around it: a longer value is data too */
+        return true;
     size_t words = 0;
     for (size_t k = a; k < e; k++)
         words += (k == a || s[k - 1] == ' ') && s[k] != ' ';
     return words < 4;
 }
+
+bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n) { return entry_line(p, s, n, false); }
 
 /* Does the line start with a key glued to its value ("title:Release, v2",
  * "op:shape.a")? That is an entry missing its colon space, never prose. */
@@ -253,13 +264,6 @@ static bool tag_line(const char *s, size_t n)
     return close_tag || self_closing_tag_line(s, n) || open_tag_line(s, n);
 }
 
-/* Sentence-like line [t, t+tn): a letter or digit first, a space, and no key
- * glued to its value. */
-static bool sentence_line(const char *t, size_t tn)
-{
-    return isalnum((unsigned char)t[0]) && memchr(t, ' ', tn) && sentence(t, tn) && !glued_key(t, tn);
-}
-
 /* The first ": " of [t, t+tn), or NULL. */
 static const char *spaced_colon(const char *t, size_t tn)
 {
@@ -267,6 +271,52 @@ static const char *spaced_colon(const char *t, size_t tn)
         if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
             return t + i;
     return NULL;
+}
+
+/* Does entry line [s, s+n) open a block scalar (`key: |`, `key: >-`, `key: |+2`)? */
+static bool block_header(const char *s, size_t n)
+{
+    const char *colon = spaced_colon(s, n);
+    if (!colon)
+        return false;
+    size_t i = (size_t)(colon - s) + 1;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == n || (s[i] != '|' && s[i] != '>'))
+        return false;
+    while (++i < n && (s[i] == '-' || s[i] == '+' || isdigit((unsigned char)s[i])))
+        ;
+    return i == n;
+}
+
+bool mf_cand_entries_only(const mf_profile *p, const char *s, size_t len)
+{
+    size_t pos = 0;
+    int lineno = 0;
+    bool entry = false, block = false;  /* block: the last entry opened a block scalar */
+    for (line_t l; next_line(s, len, &pos, &l, &lineno);) {
+        const char *t = s + l.a;
+        size_t tn = l.e - l.a;
+        if (l.ind > 0 && block)
+            continue;                   /* its body */
+        bool fence = tn >= 3 && (t[0] == '`' || t[0] == '~') && t[1] == t[0] && t[2] == t[0];
+        if (t[0] == '#' || tag_line(t, tn) || fence || (l.ind == 0 && doc_marker(t, tn))) {
+            block = false;
+            continue;
+        }
+        if (l.ind != 0 || !entry_line(p, t, tn, true))
+            return false;
+        entry = true;
+        block = block_header(t, tn);
+    }
+    return entry;
+}
+
+/* Sentence-like line [t, t+tn): a letter or digit first, a space, and no key
+ * glued to its value. */
+static bool sentence_line(const char *t, size_t tn)
+{
+    return isalnum((unsigned char)t[0]) && memchr(t, ' ', tn) && sentence(t, tn) && !glued_key(t, tn);
 }
 
 /* A sentence line that YAML reads as a key with no value ("Work finished. Final

@@ -810,7 +810,7 @@ static int scan_anchor(ctx *c, const char *s, size_t len)
         if (anchor_line(c->p, s + a, b - a, &key)) {
             if (a == 0)
                 return 0; /* nothing before the key: same as the base text */
-            if (mentions_key(c->p, s, a))
+            if (mentions_key(c->p, s, a) || mf_cand_entries_only(c->p, s, a))
                 return 0; /* a key above (behind a prefix, say) would be dropped */
             return emit(c, "anchor", s + a, len - a, MF_RULE_ID(CAND_ANCHOR), line,
                         "Dropped %d line%s of text before the top-level key \"%s\".", line - 1,

@@ -2532,6 +2532,34 @@ static void test_run20_union_sites(void **state)
     }
 }
 
+/* Run 21 (session 10, anchor21): prose cand.prose-after adds after a block
+ * scalar body yaml.block-body-indent moved onto its key's column reads as more
+ * of the body (83373239, 1d22e30a), so the case claims only a raw contract. */
+static void test_run21_prose_after_fallen_body(void **state)
+{
+    (void)state;
+    static const char *const bodies[] = {"  ```\n  plain fence\n  ```\n",
+                                         "  Here is the output:\n  ```json\n  {\"a\": [1, 2]}\n  ```\n"};
+    for (size_t k = 0; k < sizeof bodies / sizeof *bodies; k++)
+        for (int seed = 1; seed < 9; seed++) {
+            char text[400], *raw = NULL;
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n"
+                     "op: cand.prose-after seed=%d\n---\nnote: d\nprofile: |-\n%s", seed, seed, bodies[k]);
+            mf_contract c = contract_of(text, &raw);
+            size_t n = strlen(raw);
+            assert_null(strstr(raw, "\n  ```"));
+            if (!(n >= 4 && !strcmp(raw + n - 4, "```\n")))
+                assert_int_equal(c, MF_CONTRACT_RAW);
+            free(raw);
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-after seed=%d\n---\n"
+                     "note: d\nprofile: |-\n%s", seed, bodies[k]);
+            contract_of(text, &raw);
+            n = strlen(raw);
+            assert_false(n >= 4 && !strcmp(raw + n - 4, "```\n"));
+            free(raw);
+        }
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2766,6 +2794,7 @@ int main(void)
         cmocka_unit_test(test_run16_flow_parse_sites),
         cmocka_unit_test(test_run20_union_sites),
         cmocka_unit_test(test_run21_fallen_body_prose),
+        cmocka_unit_test(test_run21_prose_after_fallen_body),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
