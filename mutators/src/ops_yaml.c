@@ -935,7 +935,9 @@ static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (!l->key_len || n == 0)
         return false;
     if ((cn = sq_plain(v, n, &c)) == 0) {
-        if (strchr("\"'|>[{&*!%@`", v[0]))
+        /* '#' starts a comment, no value ('pattern: #^\d+' is null, run 21 54dd93a3):
+         * quoted, the comment would be the value */
+        if (strchr("\"'|>[{&*!%@`#", v[0]) || has(v, n, " #") || has(v, n, "\t#"))
             return false;
         /* a plain value going on below (`notes: \-` + deeper `s`, one scalar "\- s"):
          * quoting its first line leaves the rest outside the quotes (run 12 fd35469a) */

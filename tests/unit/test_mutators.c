@@ -2471,6 +2471,32 @@ static void test_run20_union_sites(void **state)
     }
 }
 
+/* Run 21 (session 10, misc21): yaml.invalid-escape quoted a comment as the
+ * value ('pattern: #^\d+' is null; '"#^\d+"' a string, 54dd93a3) or a plain
+ * value with its trailing comment ('^\d+ # digits' is "^\d+"). */
+static void test_run21_escape_comment_sites(void **state)
+{
+    (void)state;
+    static const char *const comments[] = {"#^\\d+-[a-z]+$", "^\\d+ # digits", "^\\d+\t#digits"};
+    bool quoted = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300], *raw = NULL;
+        for (size_t k = 0; k < sizeof comments / sizeof *comments; k++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
+                     "pattern: %s\nnote: d\n", seed, comments[k]);
+            contract_of(text, &raw);
+            assert_null(strstr(raw, "pattern: \""));
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
+                 "pattern: ^\\d+#x\nnote: d\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        quoted |= strstr(raw, "pattern: \"^\\d+#x\"\n") != NULL;
+        free(raw);
+    }
+    assert_true(quoted);
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2704,6 +2730,7 @@ int main(void)
         cmocka_unit_test(test_session9_item_key_sites),
         cmocka_unit_test(test_run16_flow_parse_sites),
         cmocka_unit_test(test_run20_union_sites),
+        cmocka_unit_test(test_run21_escape_comment_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
