@@ -2497,6 +2497,30 @@ static void test_run21_escape_comment_sites(void **state)
     assert_true(quoted);
 }
 
+/* Run 21 (session 10, misc21): yaml.block-body-indent moved a body's fence
+ * lines to column 0 inside a ```jsonl wrapper, where the first one closes the
+ * wrapper for every reader (9ddbb018); without a wrapper the body still falls. */
+static void test_run21_body_fence_in_wrapper(void **state)
+{
+    (void)state;
+    static const char body[] = "note: |-\n  ```\n  plain fence\n  ```\ntitle: x\n";
+    bool fell = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "```yaml\n%s```\n", seed, body);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, body));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n%s",
+                 seed, body);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        fell |= strstr(raw, "note: |-\n```\nplain fence\n```\n") != NULL;
+        free(raw);
+    }
+    assert_true(fell);
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2731,6 +2755,7 @@ int main(void)
         cmocka_unit_test(test_run16_flow_parse_sites),
         cmocka_unit_test(test_run20_union_sites),
         cmocka_unit_test(test_run21_escape_comment_sites),
+        cmocka_unit_test(test_run21_body_fence_in_wrapper),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
