@@ -2521,6 +2521,28 @@ static void test_run21_body_fence_in_wrapper(void **state)
     assert_true(fell);
 }
 
+/* Run 21 (session 10, misc21): norm.phase-out-of-order read the id of
+ * `- id: Q01 phase: assembly` (yaml.inline-keys' shape) as "Q01 phase:
+ * assembly", so it moved that repeat of Q01 before the first Q01 and
+ * renumbering called the other one the duplicate (bc5d4c6d, beae00ea). */
+static void test_run21_phase_order_inline_id(void **state)
+{
+    (void)state;
+    bool moved = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.phase-out-of-order seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: A?\n  - id: Q02\n"
+                 "    phase: structure\n    question: B?\n  - id: Q01 phase: assembly\n    question: C?\n", seed);
+        contract_of(text, &raw);
+        const char *first = strstr(raw, "id: Q01\n"), *repeat = strstr(raw, "id: Q01 phase"), *q2 = strstr(raw, "id: Q02");
+        assert_true(first && repeat && q2 && first < repeat);
+        moved |= repeat < q2;
+        free(raw);
+    }
+    assert_true(moved);
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2756,6 +2778,7 @@ int main(void)
         cmocka_unit_test(test_run20_union_sites),
         cmocka_unit_test(test_run21_escape_comment_sites),
         cmocka_unit_test(test_run21_body_fence_in_wrapper),
+        cmocka_unit_test(test_run21_phase_order_inline_id),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
