@@ -2543,6 +2543,27 @@ static void test_run21_phase_order_inline_id(void **state)
     assert_true(moved);
 }
 
+/* Run 21 (session 10, misc21): yaml.sequence-indent-drift moved a plain
+ * item's dash (`  - 02`) past the column of its continuation line
+ * (`    text:rm-case 1`), which then no longer continues the item (92985ac5);
+ * a drift that keeps the dash left of that line is still made. */
+static void test_run21_drift_plain_item_run(void **state)
+{
+    (void)state;
+    bool drifted = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "items:\n  - id: Q01\n    notes: |-\n      first line\n  - 02\n    text:rm-case 1\nowner: x\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n    - 02"));
+        assert_null(strstr(raw, "\n     - 02"));
+        drifted |= strstr(raw, "\n   - 02\n") != NULL;
+        free(raw);
+    }
+    assert_true(drifted);
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2779,6 +2800,7 @@ int main(void)
         cmocka_unit_test(test_run21_escape_comment_sites),
         cmocka_unit_test(test_run21_body_fence_in_wrapper),
         cmocka_unit_test(test_run21_phase_order_inline_id),
+        cmocka_unit_test(test_run21_drift_plain_item_run),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
