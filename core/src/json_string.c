@@ -1469,9 +1469,16 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                 jl_advance_n(p, cl);
                 continue;
             }
-            if (!operand_first && !inner && !is_key && q != Q_BACKTICK &&
-                end_before_key(p, b, content, open_line, open_bol))
-                break;
+            if (!operand_first && !inner && !is_key && q != Q_BACKTICK) {
+                /* ended at this key, the string must not hold an earlier member
+                 * (`"T-US-012-` then a line `dependencies: [],`, then this key) */
+                size_t end = missing_quote_end(p, content, p->i, !p->parent_object && p->depth > 0);
+                size_t sw = end ? swallowed_member(p, q, content, end) : SIZE_MAX;
+                if (sw != SIZE_MAX)
+                    return swallow_fail(p, sw, open, open_line, open_bol);
+                if (end_before_key(p, b, content, open_line, open_bol))
+                    break;
+            }
             if (op_end) {                   /* `"abc + "def"`: the closing quote is missing before the '+' */
                 int at_line = p->line;
                 b->len = b->len > p->i - op_end ? b->len - (p->i - op_end) : 0;   /* bytes copied 1:1 */

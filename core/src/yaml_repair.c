@@ -245,6 +245,11 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
         mf_warnings_clear(&pw);
         if (closes)
             return 0;
+        /* a block header's dash drifted off its list's column hides its body from the rules of
+         * group 2 and 3, which would rewrite body text as entries (`   -  notes: |-` then
+         * `      id:2`): such a dash goes back first */
+        model_rule headers[2] = {{2, yr_fix_drifted_block_headers, "|>", NULL, 0}, {0, NULL, NULL, NULL, 0}};
+        n += run_chain(headers, 2, text, m, p, w);
     }
     /* a quote group 3 closed no longer hides the lines the open quote ran over
      * (a bare tag, a fence, `-id: Q`, `tests: p lint: p`): groups 1 and 2 look

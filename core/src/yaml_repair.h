@@ -167,6 +167,10 @@ bool yr_header_glued_comment(const char *s, size_t n);
 bool yr_glues_comment(char c);
 size_t yr_fix_plain_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_seq_indent_drift(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* yaml.sequence-indent-drift on the dashes of block scalar headers alone, where the move
+ * changes which lines are the block's body: run before the rules that rewrite entry lines,
+ * which would otherwise rewrite body text as entries (or leave entries as body text). */
+size_t yr_fix_drifted_block_headers(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_property_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_block_body_indent(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_item_colon(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);

@@ -90,9 +90,26 @@ static size_t opener_nest_col(const yr_entry *e)
     return (size_t)-1;
 }
 
-size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+/* Does moving block header line i (entry e) from its column to `to` change which line is its
+ * body's first: the next non-blank line sits deeper than the key's column at one place and
+ * not at the other (`   -  notes: |-` then `      id:2`, body text once the dash is back
+ * at column 2)? */
+static bool move_changes_body(const yr_doc *d, size_t i, const yr_entry *e, size_t to)
 {
-    (void)p;
+    size_t k = i + 1;
+    while (k < d->count && mf_line_blank((mf_line){d->l[k].s, d->l[k].n}))
+        k++;
+    if (k >= d->count)
+        return false;
+    size_t parent = e->key ? e->key_s : e->dash, moved = parent - e->indent + to;
+    size_t y = mf_line_indent((mf_line){d->l[k].s, d->l[k].n});
+    return (y > parent) != (y > moved);
+}
+
+/* The drift repair; with `block_bodies`, only the dashes of block scalar headers whose
+ * move changes which lines are the block's body. */
+static size_t drift(const yr_doc *d, mf_buf *out, mf_warnings *w, bool block_bodies)
+{
     size_t cap = 64;
     sd_level *lv = malloc(cap * sizeof *lv);
     if (!lv) {
@@ -154,6 +171,8 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
             while (depth && lv[depth - 1].col >= x)
                 depth--;
         }
+        if (block_bodies && to != x && !((l->flags & YR_OPENS_BLOCK) && move_changes_body(d, i, &e, to)))
+            to = x;
         if (to != x) {
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
@@ -195,6 +214,18 @@ size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p
         o.oom = true;
     size_t n = yr_finish(&o, d, changes);
     return n;
+}
+
+size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    return drift(d, out, w, false);
+}
+
+size_t yr_fix_drifted_block_headers(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
+{
+    (void)p;
+    return drift(d, out, w, true);
 }
 
 /* ---- yaml.property-indent ---- */

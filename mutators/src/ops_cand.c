@@ -429,7 +429,8 @@ int mt_op_cand_prose_after(mf_op_ctx *ctx)
 {
     if (ends_with_prose(ctx))
         return 0;
-    bool empty = mt_empty_artifact(ctx) || json_cut(ctx) || ends_doc_marker(ctx);
+    bool empty = mt_empty_artifact(ctx) || json_cut(ctx) || ends_doc_marker(ctx) ||
+                 (mt_is_yaml(ctx) && mt_yaml_ends_in_fallen_body(ctx->text, ctx->len));
     int rc = wrap(ctx, "", pick(ctx, prose_after, 4, "text"));
     if (rc == 1 && empty)
         ctx->contract = MF_CONTRACT_RAW;

@@ -524,23 +524,84 @@ int mt_op_yaml_inline_keys(mf_op_ctx *ctx) { return line_op(ctx, s_inline_keys, 
 
 /* ---- #5 plain scalar with ": " and #8 free text unquoted ---- */
 
+/* Just past the quote closing the one that opens c[i], or 0. */
+static size_t quote_close(const char *c, size_t n, size_t i)
+{
+    for (size_t j = i + 1; j < n; j++) {
+        if (c[i] == '"' && c[j] == '\\')
+            j++;
+        else if (c[j] == c[i] && c[i] == '\'' && j + 1 < n && c[j + 1] == '\'')
+            j++;
+        else if (c[j] == c[i])
+            return j + 1;
+    }
+    return 0;
+}
+
+/* Just past the flow collection opening at c[i], or 0 when it does not close. */
+static size_t flow_close(const char *c, size_t n, size_t i)
+{
+    size_t depth = 0;
+    for (size_t j = i; j < n; j++) {
+        if ((c[j] == '"' || c[j] == '\'') && j > i && strchr(" [{,:", c[j - 1])) {
+            size_t q = quote_close(c, n, j);
+            if (!q)
+                return 0;
+            j = q - 1;
+        } else if (c[j] == '[' || c[j] == '{') {
+            depth++;
+        } else if ((c[j] == ']' || c[j] == '}') && --depth == 0) {
+            return j + 1;
+        }
+    }
+    return 0;
+}
+
+/* End of the word at c[i] as yaml.inline-keys tokenizes a line: a closed
+ * quoted scalar or flow collection (`"c d"`, `[1, 2]`) is one word. */
+static size_t key_line_word_end(const char *c, size_t n, size_t i)
+{
+    size_t j = 0;
+    if (c[i] == '"' || c[i] == '\'')
+        j = quote_close(c, n, i);
+    else if (c[i] == '[' || c[i] == '{')
+        j = flow_close(c, n, i);
+    for (j = j ? j : i; j < n && c[j] != ' '; j++)
+        ;
+    return j;
+}
+
+/* The words between two keys of an unquoted value, as yaml.inline-keys weighs them. */
+typedef struct { size_t words; bool alternating, dash_last; } key_gap;
+
+/* Is the gap one value to yaml.inline-keys: one word, or a list written
+ * inline (`- a - [1, 2]`), either maybe followed by the lone '-' that makes
+ * the next key a list item's? */
+static bool gap_one_value(const key_gap *g)
+{
+    size_t w = g->words - (g->words > 1 && g->dash_last);
+    return w <= 1 || (g->alternating && w % 2 == 0);
+}
+
 /* Would core read the unquoted value [c, c+n) as more keys of its line?
  * yaml.inline-known-keys splits at a word `k:` the profile or the document
  * knows; yaml.inline-keys guesses splits when every such word is lower-case
- * and every value between them one word, the last one too unless two splits
- * after a value come first ('gap: Escalation path: unspecified'; 'text:
- * note: keep this: as is' splits once after a value, and stays text). Either
- * is a guess core warns about: no exact site for unquoting. */
+ * and every value between them one word (a quoted scalar, a flow collection)
+ * or a list of them written inline (`- [1, 2] - [0,4]`, run 20 abc01f26), the
+ * last one too unless two splits come first ('gap: Escalation path:
+ * unspecified'; 'text: note: keep this: as is' splits once after a value,
+ * and stays text). Either is a guess core warns about: no exact site for
+ * unquoting. */
 static bool reads_as_keys(const mt_lines *ls, const mf_op_ctx *ctx, const char *c, size_t n)
 {
-    size_t keys = 0, words = 0, valued = 0;
-    bool guess = true;
+    size_t keys = 0, valued = 0;
+    key_gap g = {0, true, false};
+    bool guess = true, listed = false;
     for (size_t i = 0; i < n;) {
         while (i < n && c[i] == ' ')
             i++;
         size_t ws = i;
-        while (i < n && c[i] != ' ')
-            i++;
+        i = key_line_word_end(c, n, i);
         if (i == ws)
             break;
         size_t kn = i - ws - 1;
@@ -548,17 +609,22 @@ static bool reads_as_keys(const mt_lines *ls, const mf_op_ctx *ctx, const char *
         for (size_t k = ws + 1; key && k < ws + kn; k++)
             key = isalnum((unsigned char)c[k]) || c[k] == '_' || c[k] == '-';
         if (!key) {
-            words++;
+            bool dash = i - ws == 1 && c[ws] == '-';
+            g.alternating = g.alternating && dash == (g.words % 2 == 0);
+            g.dash_last = dash;
+            g.words++;
             continue;
         }
         if (known_key(ls, ls->n, ctx, c + ws, kn) || (ctx->profile && in_set(ctx->profile->key_map, c + ws, kn)))
             return true;
-        guess = guess && words <= 1 && (islower((unsigned char)c[ws]) || c[ws] == '_');
+        guess = guess && gap_one_value(&g) && (islower((unsigned char)c[ws]) || c[ws] == '_');
+        listed = listed || g.dash_last || (g.alternating && g.words >= 2);
         keys++;
-        valued += words > 0;
-        words = 0;
+        valued += g.words > 0;
+        g = (key_gap){0, true, false};
     }
-    return keys && guess && words >= 1 && (words == 1 || valued >= 2);
+    listed = listed || (g.alternating && g.words >= 2);
+    return keys && guess && g.words >= 1 && (gap_one_value(&g) || (keys >= 2 && (valued >= 2 || listed)));
 }
 
 /* Does the list of dash line i hold an item with no key (a scalar, a quoted

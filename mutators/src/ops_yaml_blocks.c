@@ -24,6 +24,14 @@ static bool ends_body(const char *s, size_t n)
     return i < n && s[i] == ':';
 }
 
+/* Is line l a `---` document marker (anything may follow it)? */
+static bool doc_separator(const mt_line *l)
+{
+    const char *t = l->s + l->indent;
+    size_t n = l->len - l->indent;
+    return n >= 3 && memcmp(t, "---", 3) == 0 && (n == 3 || t[3] == ' ' || t[3] == '\t' || t[3] == '\r');
+}
+
 /* Does line text [s, s+n) read as a mapping entry once on its key's column
  * (`def f(x):` with deeper lines as its value, `Hard limits: keep`)? */
 static bool key_shaped(const char *s, size_t n)
@@ -93,6 +101,11 @@ static bool site(const mt_lines *ls, size_t i, bool wrapped, size_t *last, size_
     if (nx < ls->n && ls->v[nx].indent <= h->body &&
         !ends_body(ls->v[nx].s + ls->v[nx].indent, ls->v[nx].len - ls->v[nx].indent))
         return false;
+    /* nor above a `---` separator: the fallen last line is no block structure
+     * that trailing prose after the separator could follow, so core reads
+     * `---` + `Notes: ...` as a second document (run 21, 00247971) */
+    if (nx < ls->n && doc_separator(&ls->v[nx]))
+        return false;
     for (size_t j = i + 1; j <= *last; j++) {
         const mt_line *l = &ls->v[j];
         if (!l->blank && l->indent == *min && !key_shaped(l->s + l->indent, l->len - l->indent))
@@ -135,4 +148,49 @@ int mt_op_yaml_block_body_indent(mf_op_ctx *ctx)
     }
     mt_lines_free(&ls);
     return rc;
+}
+
+/* Does key line l open a block scalar, a comment glued to its header or not
+ * (`note: |-#note`, which yaml.block-header-comment repairs)? */
+static bool block_header(const mt_line *l)
+{
+    if (mt_line_block_indicator(l))
+        return true;
+    const char *v;
+    size_t n = l->key_len ? mt_line_value(l, &v) : 0;
+    if (n == 0 || (v[0] != '|' && v[0] != '>'))
+        return false;
+    size_t i = 1;
+    while (i < n && (v[i] == '-' || v[i] == '+' || isdigit((unsigned char)v[i])))
+        i++;
+    while (i < n && (v[i] == ' ' || v[i] == '\t'))
+        i++;
+    return i < n && v[i] == '#';
+}
+
+/* Does the YAML text end in a block scalar body that fell left (a line of it
+ * at or left of its header's key, no entry below that)? A sentence appended
+ * there reads as more text of the body (run 21, 68c87ee5). */
+bool mt_yaml_ends_in_fallen_body(const char *text, size_t len)
+{
+    mt_lines ls;
+    if (mt_lines_scan(text, len, &ls) < 0)
+        return false;
+    bool fallen = false;
+    size_t left = (size_t)-1;           /* the leftmost column of the text lines below */
+    for (size_t j = ls.n; j-- > 0;) {
+        const mt_line *l = &ls.v[j];
+        if (l->blank || l->block_body)
+            continue;
+        if (block_header(l)) {
+            fallen = left <= l->body;
+            break;
+        }
+        if (ends_body(l->s + l->indent, l->len - l->indent))
+            break;
+        if (l->indent < left)
+            left = l->indent;
+    }
+    mt_lines_free(&ls);
+    return fallen;
 }

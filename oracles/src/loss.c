@@ -891,13 +891,18 @@ static bool block_header(const char *raw, size_t ls, size_t le)
     return k == ls || raw[k - 1] == ' ' || raw[k - 1] == '\t' || (raw[k - 1] == ':' && k - 1 > ls);
 }
 
-/* Is the line raw[ls..le) a YAML block line whose plain value (after a
- * plain key's `: ` or an item's `- `, up to a comment or the line's end)
- * is exactly s (`opts: a":"b","id":"c"}`, run 14 b4f0ef28)? A value that
- * opens with a quote or a flow bracket is no plain scalar, and a line with
- * neither key nor dash may continue a folded scalar: neither proves it. */
-static bool plain_line_is(const char *raw, size_t ls, size_t le, const char *s, size_t sn)
+static size_t role_margin(const char *raw, size_t ls, size_t le);
+
+/* Where the plain value of the YAML block line raw[ls..le) stands (past its
+ * role prefixes, after a plain key's `: ` or an item's `- `, up to a comment
+ * or the line's end): raw[*v..*e), and the column its key or item content
+ * starts at in *col;
+ * false when the value opens with a quote or a flow bracket (no plain
+ * scalar) or the line has neither key nor dash (it may continue a folded
+ * scalar). */
+static bool plain_value_at(const char *raw, size_t ls, size_t le, size_t *col, size_t *v, size_t *e)
 {
+    ls += role_margin(raw, ls, le);
     size_t k = ls;
     bool item = false;
     while (k < le && raw[k] == ' ')
@@ -909,27 +914,93 @@ static bool plain_line_is(const char *raw, size_t ls, size_t le, const char *s, 
     }
     if (k == le || strchr("\"'{[#?", raw[k]))
         return false;
-    size_t v = k;
+    *col = k - ls;
+    *v = k;
     for (size_t p = k; p < le; p++)
         if (raw[p] == ':' && (p + 1 == le || raw[p + 1] == ' ' || raw[p + 1] == '\t')) {
-            v = p + 1;
+            *v = p + 1;
             break;
         }
-    if (v == k && !item)
+    if (*v == k && !item)
         return false;
-    while (v < le && (raw[v] == ' ' || raw[v] == '\t'))
-        v++;
-    size_t e = le;
-    for (size_t p = v + 1; p < le; p++)
+    while (*v < le && (raw[*v] == ' ' || raw[*v] == '\t'))
+        (*v)++;
+    *e = le;
+    for (size_t p = *v + 1; p < le; p++)
         if (raw[p] == '#' && (raw[p - 1] == ' ' || raw[p - 1] == '\t')) {
-            e = p;
+            *e = p;
             break;
         }
-    while (e > v && (raw[e - 1] == ' ' || raw[e - 1] == '\t' || raw[e - 1] == '\r'))
-        e--;
-    if (e == v || strchr("\"'{[|>&*!%@`", raw[v]))
+    while (*e > *v && (raw[*e - 1] == ' ' || raw[*e - 1] == '\t' || raw[*e - 1] == '\r'))
+        (*e)--;
+    return *e > *v && !strchr("\"'{[|>&*!%@`", raw[*v]);
+}
+
+/* Is the line raw[ls..le) a YAML block line whose plain value is exactly s
+ * (`opts: a":"b","id":"c"}`, run 14 b4f0ef28)? */
+static bool plain_line_is(const char *raw, size_t ls, size_t le, const char *s, size_t sn)
+{
+    size_t col, v, e;
+    return plain_value_at(raw, ls, le, &col, &v, &e) && e - v == sn && !memcmp(raw + v, s, sn);
+}
+
+/* Does the line text raw[a..b) hold what no plain scalar's line may: a
+ * key's `: ` (or a colon at its end), a comment's ` #`, an item's `- `, or
+ * open with a quoted key (`"ticket_id":"x"}`, the shape of a member a
+ * value swallowed: run 14 b4f0ef28)? */
+static bool key_shaped(const char *raw, size_t a, size_t b)
+{
+    if (raw[a] == '-' && (a + 1 == b || raw[a + 1] == ' '))
+        return true;
+    if (raw[a] == '"' || raw[a] == '\'') {
+        const char *close = memchr(raw + a + 1, raw[a], b - a - 1);
+        if (close && close + 1 < raw + b && close[1] == ':')
+            return true;
+    }
+    for (size_t i = a; i < b; i++)
+        if ((raw[i] == ':' && (i + 1 == b || raw[i + 1] == ' ' || raw[i + 1] == '\t' || raw[i + 1] == '\r')) ||
+            (raw[i] == '#' && i > a && (raw[i - 1] == ' ' || raw[i - 1] == '\t')))
+            return true;
+    return false;
+}
+
+/* Does a plain value on the YAML block line raw[ls..le), folded with the
+ * lines after it indented past its key (a multi-line plain scalar, `profile:
+ * prd` over ` {"ticket_id":"OPS-77"}`, run 21 b4f0ef28) spell s's words?
+ * A deeper line shaped as a key, an item or a comment folds into no plain
+ * scalar: it proves nothing. */
+static bool plain_fold_is(const char *raw, size_t rn, size_t ls, size_t le, const char *s, size_t sn)
+{
+    size_t col, v, e, more = 0;
+    if (le == rn || (le > ls && raw[le - 1] == '\r') || !plain_value_at(raw, ls, le, &col, &v, &e) || e != le)
         return false;
-    return e - v == sn && !memcmp(raw + v, s, sn);
+    char *t = malloc(rn - v + 1);
+    size_t tn = e - v;
+    if (!t)
+        return false;
+    memcpy(t, raw + v, tn);
+    for (size_t l = le + 1; l < rn;) {
+        size_t y = l;
+        while (y < rn && raw[y] != '\n')
+            y++;
+        size_t m = l + role_margin(raw, l, y), x = m;
+        while (x < y && raw[x] == ' ')
+            x++;
+        if (x == y || x - m <= col)
+            break;
+        if (key_shaped(raw, x, y)) {
+            more = 0;
+            break;
+        }
+        t[tn++] = ' ';
+        memcpy(t + tn, raw + x, y - x);
+        tn += y - x;
+        more++;
+        l = y < rn ? y + 1 : rn;
+    }
+    bool same = more && same_words(t, tn, s, sn);
+    free(t);
+    return same;
 }
 
 /* Was s (an output string) a string of the input raw already: a quoted
@@ -948,7 +1019,7 @@ static bool input_holds_string(const char *raw, size_t rn, const char *s, size_t
         size_t le = ls;
         while (le < rn && raw[le] != '\n')
             le++;
-        if (yaml && plain_line_is(raw, ls, le, s, sn))
+        if (yaml && (plain_line_is(raw, ls, le, s, sn) || plain_fold_is(raw, rn, ls, le, s, sn)))
             return true;
         if (block_header(raw, ls, le)) {
             size_t hi = 0, bi = 0, bs = le < rn ? le + 1 : rn, be = bs;
@@ -1273,16 +1344,33 @@ static size_t header_key_col(const mf_result *r, const char *raw, size_t ls, siz
     return key - x + sibling_dash_col(raw, ls, x);
 }
 
+/* How many warnings before line hl (1-based) of raw came from a rule that
+ * drops a line of the text (a fence, a tag line, a repeated key), so that a
+ * later rule counts its lines that many fewer? */
+static size_t lines_dropped_before(const mf_result *r, size_t hl)
+{
+    static const char *const droppers[] = {"yaml.code-fence", "yaml.xml-tag-lines", "yaml.duplicate-key"};
+    size_t n = 0;
+    for (size_t i = 0; i < r->warnings.count; i++) {
+        const mf_warning *w = &r->warnings.items[i];
+        for (size_t j = 0; w->rule && j < sizeof droppers / sizeof *droppers; j++)
+            n += !strcmp(w->rule, droppers[j]) && w->line >= 1 && (size_t)w->line < hl;
+    }
+    return n;
+}
+
 /* How many lines after a header on line hl (1-based) of raw yaml.block-body-
  * indent warned it took as the block's body, written at or left of the key
  * (`guessed that lines N-M are its body`, N the line after the header); 0
  * when it did not. The warning counts lines of the candidate text, which
  * starts on raw's first line when the candidate is the raw text and may
- * start later otherwise. */
+ * start later otherwise, and which a rule that dropped a line before the
+ * header (lines_dropped_before) shortened. */
 static size_t fallen_body_span(const mf_result *r, size_t hl)
 {
     static const char lead[] = "guessed that lines ";
     bool raw_text = !r->candidate || !strcmp(r->candidate, "raw");
+    size_t dropped = lines_dropped_before(r, hl);
     for (size_t i = 0; i < r->warnings.count; i++) {
         const mf_warning *w = &r->warnings.items[i];
         const char *g = w->rule && !strcmp(w->rule, "yaml.block-body-indent") && w->message
@@ -1291,22 +1379,36 @@ static size_t fallen_body_span(const mf_result *r, size_t hl)
         if (!g || sscanf(g + sizeof lead - 1, "%d-%d", &first, &last) != 2 || w->line < 1 ||
             first != w->line + 1 || last < first)
             continue;
-        if ((size_t)w->line == hl || (!raw_text && (size_t)w->line < hl))
+        if ((size_t)w->line == hl || ((size_t)w->line < hl && (!raw_text || hl - (size_t)w->line <= dropped)))
             return (size_t)(last - w->line);
     }
     return 0;
 }
 
+/* Is raw[a..b) an identifier key (a letter or '_', then letters, digits,
+ * '_', '-', '.')? */
+static bool identifier_key(const char *raw, size_t a, size_t b)
+{
+    if (a == b || !(isalpha((unsigned char)raw[a]) || raw[a] == '_'))
+        return false;
+    for (size_t i = a + 1; i < b; i++)
+        if (!isalnum((unsigned char)raw[i]) && !strchr("_-.", raw[i]))
+            return false;
+    return true;
+}
+
 /* Is the trimmed line raw[a..b) no entry of a mapping or a list, so text a
  * rule may take into a block body written left of its key: no dash item,
- * no one-word key (`k:`, `k"x: v`) opening it? */
-static bool stray_text_line(const char *raw, size_t a, size_t b)
+ * no one-word key (`k:`, `k"x: v`) opening it, or, once a line of the body
+ * fell left of the key (fell), no identifier key (`n~me: test` is text, as
+ * yaml.block-body-indent reads it)? */
+static bool stray_text_line(const char *raw, size_t a, size_t b, bool fell)
 {
     if (a == b || (raw[a] == '-' && (a + 1 == b || raw[a + 1] == ' ' || raw[a + 1] == '\t')))
         return false;
     for (size_t i = a; i < b && raw[i] != ' ' && raw[i] != '\t'; i++)
         if (raw[i] == ':' && (i + 1 == b || raw[i + 1] == ' ' || raw[i + 1] == '\t'))
-            return false;
+            return fell && !identifier_key(raw, a, i);
     return true;
 }
 
@@ -1333,12 +1435,16 @@ static bool block_body_holds(const mf_result *r, const char *raw, size_t rn, con
         hl++;
         bool header = header_of(r, raw, ls, le, k);
         size_t span = header ? fallen_body_span(r, hl) : 0, key = header ? header_key_col(r, raw, ls, le, hl) : 0;
+        bool fell = false;
         for (size_t l = header ? next : rn, j = 1; l < rn; j++) {
             size_t e = l, a, b;
             while (e < rn && raw[e] != '\n')
                 e++;
-            if (!body_line(raw, key, l, e, &a, &b) && (j > span || !stray_text_line(raw, a, b)))
-                break;
+            if (!body_line(raw, key, l, e, &a, &b)) {
+                if (j > span || !stray_text_line(raw, a, b, fell))
+                    break;
+                fell = true;
+            }
             if (b - a >= ln && !memcmp(raw + a, line, ln) && (b - a == ln || noise_tail(r, raw[a + ln])))
                 return true;
             l = e < rn ? e + 1 : rn;

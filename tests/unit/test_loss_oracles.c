@@ -932,6 +932,85 @@ static void test_session10_json_bare_key_column(void **state)
                      1);
 }
 
+/* Run 21 (b4f0ef28, 61dd9537, fae214ab, 04c38144 and 9 more): a YAML plain
+ * value that holds JSON member text is the input's own string when it is
+ * the value on its line behind role prefixes (`[tool] opts: a","id":"b"}`,
+ * cand.transcript-prefix strips them) or a multi-line plain scalar whose
+ * deeper lines fold into it (`profile: prd` over ` {"ticket_id":"x"}`). A
+ * deeper line shaped as a key folds into no plain scalar: still a swallowed key. */
+static void test_session10_plain_fold_and_prefix(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *value = "[{\"title\":\"T\",\"profile\":\"prd {\\\"ticket_id\\\":\\\"B-2\\\"}\"},{\"ticket_id\":\"A-1\"}]";
+    const char *fold = "title: T\nprofile: prd\n {\"ticket_id\":\"B-2\"}\n---\nticket_id: A-1\n";
+    if (run(mf_oracle_structure, "generic_yaml", fold, value, &v))
+        fail_msg("a folded plain scalar's own text: %s", v.detail);
+    const char *prefixed = "[tool] title: T\n[tool] profile: prd {\"ticket_id\":\"B-2\"}\n---\n[tool] ticket_id: A-1\n";
+    if (run(mf_oracle_structure, "generic_yaml", prefixed, value, &v))
+        fail_msg("a plain value behind a role prefix: %s", v.detail);
+    const char *prefixed_fold = "[tool] title: T\n[tool] profile: prd\n[tool]  {\"ticket_id\":\"B-2\"}\n---\n"
+                                "[tool] ticket_id: A-1\n";
+    if (run(mf_oracle_structure, "generic_yaml", prefixed_fold, value, &v))
+        fail_msg("a folded plain scalar behind role prefixes: %s", v.detail);
+
+    const char *keyed = "title: T\nprofile: prd\n  ticket_id: B-2\n---\nticket_id: A-1\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", keyed,
+                         "[{\"title\":\"T\",\"profile\":\"prd\\nticket_id: B-2\"},{\"ticket_id\":\"A-1\"}]", &v), 1);
+    const char *at_key = "title: T\nprofile: prd\n{\"ticket_id\":\"B-2\"}\n---\nticket_id: A-1\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", at_key, value, &v), 1);   /* not deeper: no fold */
+}
+
+/* Run 21 (8e0f0311, 21697c06, 9137200c, a112c59d and 13 more): once a line
+ * of a `notes: |-` body fell left of its key (`  S2`), a later line whose key
+ * is no identifier (`    n~me: test`) is text, as yaml.block-body-indent
+ * reads it, and the warning may count lines of a text a rule shortened
+ * before the header (yaml.xml-tag-lines, yaml.duplicate-key,
+ * yaml.code-fence). An identifier key there, a non-identifier one before
+ * any line fell, or a warning off by more lines than were dropped: still a
+ * swallowed key. */
+static int structure_fell(const char *text, const char *value, int hl, const char *dropper, int dropped_at)
+{
+    mf_verdict v;
+    mf_result *r = fake(text, value);
+    if (dropper)
+        mf_warnings_add(&r->warnings, dropper, dropped_at, "dropped a line");
+    mf_warnings_add(&r->warnings, "yaml.block-body-indent", hl,
+                    "Indented the text lines under a YAML block scalar header that were written at or left of "
+                    "its key (guessed that lines %d-%d are its body).", hl + 1, hl + 3);
+    mf_oracle_input in = {mf_profiles_get("generic_yaml"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    int rc = mf_oracle_structure(&in, &v);
+    mf_result_free(r);
+    return rc;
+}
+
+static void test_session10_fallen_body_word_key(void **state)
+{
+    (void)state;
+    const char *text = "steps:\n  - id: S1\n    name: build\n    notes: |-\n  S2\n    n~me: test\n    statusput\n"
+                       "  - id: S2\n    n~me: test\n";
+    const char *value = "{\"steps\":[{\"id\":\"S1\",\"name\":\"build\",\"notes\":\"S2\\n  n~me: test\\n  statusput\"},"
+                        "{\"id\":\"S2\",\"n~me\":\"test\"}]}";
+    assert_int_equal(structure_fell(text, value, 4, NULL, 0), 0);
+    const char *tagged = "<yaml>\nsteps:\n  - id: S1\n    name: build\n    notes: |-\n  S2\n    n~me: test\n"
+                         "    statusput\n  - id: S2\n    n~me: test\n";
+    assert_int_equal(structure_fell(tagged, value, 4, "yaml.xml-tag-lines", 1), 0);
+    assert_int_equal(structure_fell(tagged, value, 4, NULL, 0), 1);             /* nothing dropped: another line */
+    assert_int_equal(structure_fell(tagged, value, 3, "yaml.xml-tag-lines", 1), 1);   /* off by two */
+
+    const char *ident = "steps:\n  - id: S1\n    name: build\n    notes: |-\n  S2\n    name: test\n    statusput\n"
+                        "  - id: S2\n    n~me: test\n";
+    assert_int_equal(structure_fell(ident, "{\"steps\":[{\"id\":\"S1\",\"notes\":\"S2\\n  name: test\\n  statusput\"},"
+                                           "{\"id\":\"S2\",\"n~me\":\"test\",\"name\":\"x\"}]}", 4, NULL, 0),
+                     1);
+    const char *first = "steps:\n  - id: S1\n    name: build\n    notes: |-\n      ok\n    n~me: test\n  S2\n"
+                        "  - id: S2\n    n~me: test\n";
+    assert_int_equal(structure_fell(first, "{\"steps\":[{\"id\":\"S1\",\"name\":\"build\",\"notes\":"
+                                           "\"ok\\nn~me: test\\nS2\"},{\"id\":\"S2\",\"n~me\":\"test\"}]}",
+                                    4, NULL, 0),
+                     1);   /* no line fell before it */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -960,6 +1039,8 @@ int main(void)
         cmocka_unit_test(test_structure_drifted_block_header),
         cmocka_unit_test(test_session10_comment_after_quote_escapes),
         cmocka_unit_test(test_session10_json_bare_key_column),
+        cmocka_unit_test(test_session10_plain_fold_and_prefix),
+        cmocka_unit_test(test_session10_fallen_body_word_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -470,6 +470,31 @@ static void test_op_sites_and_ambiguity(void **state)
         free(raw);
     }
     assert_true(unquoted);
+    /* a value yaml.inline-keys splits as keys with a quoted, flow or inline-list value (`sd: - [1, 2]
+     * - [0,4]`, run 20 abc01f26) is no exact site either; one whose first value is two words is */
+    const char *const split_shapes[] = {"o: \"0amlun0los00- sd: - [1, 2] - [0,4]\"\n", "x: \"a b: [1, 2]\"\n",
+                                        "y: 'a b: \"c d\"'\n", "z: \"a b: {p: 1, q: 2}\"\n",
+                                        "w: \"a b: - c - d e: some prose here\"\n"};
+    for (int seed = 1; seed < 30; seed++) {
+        char text[600] = "";
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.plain-colon seed=%d\n---\n", seed);
+        for (size_t k = 0; k < sizeof split_shapes / sizeof *split_shapes; k++)
+            strcat(text, split_shapes[k]);
+        contract_of(text, &raw);
+        for (size_t k = 0; k < sizeof split_shapes / sizeof *split_shapes; k++)
+            assert_non_null(strstr(raw, split_shapes[k]));
+        free(raw);
+    }
+    unquoted = false;
+    for (int seed = 1; seed < 30 && !unquoted; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.plain-colon seed=%d\n---\n"
+                 "x: \"two words b: - c - d\"\n", seed);
+        contract_of(text, &raw);
+        unquoted = strstr(raw, "x: two words b: - c - d\n") != NULL;
+        free(raw);
+    }
+    assert_true(unquoted);
     /* yaml.plain-colon leaves a one-line item's value quoted among keyless items: `- text: What: ex`
      * beside `- null` is yaml.item-colon's string (run 15 99926ca8); an item with more lines stays a
      * mapping, and there it unquotes */
@@ -2446,6 +2471,42 @@ static void test_run16_flow_parse_sites(void **state)
             }
 }
 
+/* Run 21 (00247971, 68c87ee5, 18a20a12): a block body fallen left is no
+ * block structure that trailing prose can follow. yaml.block-body-indent lets
+ * no body fall above a `---` separator (core then reads `---` + `Notes: ...`
+ * as a second document), and cand.prose-after after a fallen body, its
+ * header's comment glued on or not, is raw: the sentence reads as more text
+ * of the body. */
+static void test_run21_fallen_body_prose(void **state)
+{
+    (void)state;
+    char text[400], *raw = NULL;
+    for (int seed = 1; seed < 10; seed++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "note: |-\n  ```\n  plain fence\n  ```\n\n\n---\nNotes: I kept the structure unchanged.\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "note: |-\n  ```\n  plain fence\n"));
+        free(raw);
+    }
+    for (int t = 0; t < 4; t++) {
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=1\n"
+                 "op: cand.prose-after seed=1 text=%d\n---\nm: 1\nnote: |-\n  first\n  second\n", t);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+        assert_non_null(strstr(raw, "note: |-\nfirst\nsecond\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=1\n"
+                 "op: yaml.block-header-comment seed=1\nop: cand.prose-after seed=1 text=%d\n---\n"
+                 "m: 1\nnote: |-\n  first\n  second\n", t);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+        assert_non_null(strstr(raw, "\nfirst\nsecond\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-after seed=1 text=%d\n---\n"
+                 "m: 1\nnote: |-\n  first\n  second\n", t);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        free(raw);
+    }
+}
+
 /* Run 20 (session 10): yaml.type-union unquotes only a union of plain
  * "word" alternatives; '""epic" | "story"' has quotes of its own, which
  * yaml.inner-quotes cannot tell from the outer ones. */
@@ -2797,6 +2858,7 @@ int main(void)
         cmocka_unit_test(test_session9_item_key_sites),
         cmocka_unit_test(test_run16_flow_parse_sites),
         cmocka_unit_test(test_run20_union_sites),
+        cmocka_unit_test(test_run21_fallen_body_prose),
         cmocka_unit_test(test_run21_escape_comment_sites),
         cmocka_unit_test(test_run21_body_fence_in_wrapper),
         cmocka_unit_test(test_run21_phase_order_inline_id),

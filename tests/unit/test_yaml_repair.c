@@ -370,6 +370,32 @@ static void test_group_driver(void **state)
     mf_buf_free(&t);
 }
 
+/* A block header whose dash drifted right of its list goes back before groups 2 and 3
+ * rewrite entry lines: the lines it makes body text stay as written (session 10 entries
+ * 7bb27ae9, a1b39d83: `id:2` was spaced, `Q0ext: pl` quoted inside the body). */
+static void test_group_driver_drifted_block_header(void **state)
+{
+    (void)state;
+    static const char *const bodies[] = {"      id:2 in the text\n", "      id: Q0 text: plain words\n"};
+    for (size_t k = 0; k < sizeof bodies / sizeof *bodies; k++) {
+        mf_buf t = {0}, want = {0};
+        mf_warnings w = {0};
+        mf_buf_puts(&t, "items:\n  - id: Q1\n   -  notes: |-\n      first line\n");
+        mf_buf_puts(&t, bodies[k]);
+        mf_buf_puts(&want, "items:\n  - id: Q1\n  -  notes: |-\n      first line\n");
+        mf_buf_puts(&want, bodies[k]);
+        assert_int_equal(mf_yaml_repair_group(2, &t, NULL, &w), 1);
+        assert_int_equal(mf_yaml_repair_group(3, &t, NULL, &w), 0);
+        assert_int_equal(mf_yaml_repair_group(4, &t, NULL, &w), 0);
+        assert_string_equal(mf_buf_cstr(&t), mf_buf_cstr(&want));
+        assert_int_equal(w.count, 1);
+        assert_true(mf_warnings_has(&w, "yaml.sequence-indent-drift"));
+        mf_warnings_clear(&w);
+        mf_buf_free(&t);
+        mf_buf_free(&want);
+    }
+}
+
 /* Every rule (its model form) on one model of `in`, and again on the model of its
  * output when it changed something: it must change nothing then. */
 static void run_all_rules(const char *what, const mf_buf *in, const mf_profile *p)
@@ -472,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_exact_rewrites),
         cmocka_unit_test(test_keys_on_continuation_lines),
         cmocka_unit_test(test_group_driver),
+        cmocka_unit_test(test_group_driver_drifted_block_header),
         cmocka_unit_test(test_pathological),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
