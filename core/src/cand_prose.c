@@ -633,34 +633,6 @@ static bool flow_closer_line(const char *s, size_t a, const char *t, size_t tn)
     return closers > 0 && closers == open_flow_depth(s, a);
 }
 
-static bool fence_line(const char *t, size_t tn)
-{
-    return tn >= 3 && (t[0] == '`' || t[0] == '~') && t[1] == t[0] && t[2] == t[0];
-}
-
-/* Is the column-0 line at offset a text of a block scalar body written at
- * column 0 (`note: |` + `Here is the output:` + "```json" ... "```", which
- * yaml.block-body-indent indents)? Above it up to the header: only text
- * lines, sentences or fenced snippet lines, no plain entry (run 21 60bb0f6d). */
-static bool fallen_body_text(const char *s, size_t a, bool fence)
-{
-    size_t end = a, pa, pe;
-    bool snippet = fence;               /* a closing fence: the lines above it are the snippet's */
-    for (int k = 0; k < 64 && prev_line(s, &end, &pa, &pe); k++) {
-        const char *t = s + pa;
-        size_t tn = pe - pa;
-        if (fence_line(t, tn))
-            snippet = !snippet;
-        else if (snippet || t[0] == ' ')
-            continue;
-        else if (mf_cand_block_header(t, tn))
-            return true;
-        else if (doc_marker(t, tn) || (entry_or_item(t, tn) && !sentence(t, tn)) || glued_key(t, tn))
-            return false;
-    }
-    return false;
-}
-
 size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed)
 {
     if (keyed)
@@ -730,8 +702,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
         if (cut == len || tn == 0 ||
             !(text || t[0] == ' ' || entry_or_item(t, tn) || glued_key(t, tn) ||
               (tn > 1 && t[0] == '-' && (entry_or_item(t + 1, tn - 1) || glued_key(t + 1, tn - 1))) ||
-              (tn == 3 && memcmp(t, "...", 3) == 0) || flow_closer_line(s, a, t, tn) ||
-              fallen_body_text(s, a, fence_line(t, tn))))
+              (tn == 3 && memcmp(t, "...", 3) == 0) || flow_closer_line(s, a, t, tn)))
             return len;
         if (line) {
             int n = 1;
