@@ -182,12 +182,13 @@ int mf_norm_artifact_files(json_t **root, const mf_profile *p, const mf_options 
             *root = r = arr;
         } else {
             mf_buf_free(&outside);
-            if (expected) { /* nothing recognisable: every expected file is missing */
-                int rc = check_files(arr, expected, err);
-                json_decref(arr);
-                return rc;
-            }
+            /* nothing recognisable: every expected file is missing; with none
+             * expected ([]) the text is still no artifact, the schema gate
+             * below turns it down (run 21 da27677b) */
+            int rc = expected ? check_files(arr, expected, err) : 0;
             json_decref(arr);
+            if (rc)
+                return rc;
         }
         mf_buf_free(&outside);
     } else if (json_is_object(r) && json_object_size(r) > 0) {

@@ -862,6 +862,38 @@ static bool glued_value(const mt_line *l, const char *key, char *out, size_t cap
     return true;
 }
 
+/* Cut value v where a key inlined into it begins (`Q01 phase: assembly`,
+ * yaml.inline-keys' shape): core splits the line there, so the value is `Q01`. */
+static void cut_inline_key(char *v)
+{
+    char *colon = strstr(v, ": ");
+    if (!colon)
+        return;
+    *colon = '\0';
+    char *sp = strrchr(v, ' ');
+    if (sp)
+        *sp = '\0';
+    else
+        *colon = ':';
+}
+
+/* The value of key `key` inlined after another entry on line l
+ * (`- id: Q01 phase: assembly`) into out; false when there is none. */
+static bool inline_value(const mt_line *l, const char *key, char *out, size_t cap)
+{
+    size_t kn = strlen(key);
+    for (size_t i = l->body + 1; i + kn + 2 <= l->len; i++)
+        if (l->s[i - 1] == ' ' && !memcmp(l->s + i, key, kn) && l->s[i + kn] == ':' && l->s[i + kn + 1] == ' ') {
+            const char *v = l->s + i + kn + 2;
+            size_t n = 0;
+            while (i + kn + 2 + n < l->len && !isspace((unsigned char)v[n]))
+                n++;
+            snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
+            return true;
+        }
+    return false;
+}
+
 /* The item's phase as core reads it after yaml.colon-space: a glued
  * `phase:structure` is structure, not a question without a phase (run 15). */
 static int phase_rank(const mt_lines *ls, size_t d, size_t end)
@@ -876,6 +908,8 @@ static int phase_rank(const mt_lines *ls, size_t d, size_t end)
         if (!skip(l) && (i == d || (!l->dash && l->indent == col)))
             glued_value(l, "phase", v, sizeof v);
     }
+    if (j == ls->n && !*v) /* inlined on the dash line (run 21 bc5d4c6d) */
+        inline_value(&ls->v[d], "phase", v, sizeof v);
     for (int r = 0; r < 3; r++)
         if (!strcasecmp(v, phases[r]))
             return r;
@@ -938,6 +972,7 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
         if (q < ls.n) {
             char v[64];
             value_of(&ls.v[q], v, sizeof v);
+            cut_inline_key(v);
             question_id_key(v, id[i], sizeof id[i]);
         }
         /* the item may move up only past items of another id: moving it before

@@ -1001,7 +1001,9 @@ static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (!l->key_len || n == 0)
         return false;
     if ((cn = sq_plain(v, n, &c)) == 0) {
-        if (strchr("\"'|>[{&*!%@`", v[0]))
+        /* '#' starts a comment, no value ('pattern: #^\d+' is null, run 21 54dd93a3):
+         * quoted, the comment would be the value */
+        if (strchr("\"'|>[{&*!%@`#", v[0]) || has(v, n, " #") || has(v, n, "\t#"))
             return false;
         /* a plain value going on below (`notes: \-` + deeper `s`, one scalar "\- s"):
          * quoting its first line leaves the rest outside the quotes (run 12 fd35469a) */
@@ -1243,14 +1245,16 @@ static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
         for (size_t k = i + 1; k < j && !lands; k++)
             lands = ls->v[k].dash && !ls->v[k].block_body && ls->v[k].indent == ls->v[j].indent + d;
         /* a text line continuing the sibling's plain value (`- id: Q` + `      text:' pl`)
-         * would no longer be deeper than its key, and read as an entry (f300d688) */
+         * would no longer be deeper than its key, and read as an entry (f300d688); a
+         * plain item's (`- 02` + `    text:rm`) no longer deeper than its dash (run 21 92985ac5) */
+        size_t run = ls->v[j].key_len ? ls->v[j].body : ls->v[j].indent;
         for (size_t k = j + 1; k < ls->n && !lands; k++) {
             const mt_line *x = &ls->v[k];
             if (x->blank || x->comment || x->block_body)
                 continue;
             if (x->indent <= ls->v[j].indent)
                 break;
-            lands = !x->dash && !x->key_len && x->indent > ls->v[j].body && x->indent <= ls->v[j].body + d;
+            lands = !x->dash && !x->key_len && x->indent > run && x->indent <= run + d;
         }
         if (!lands)
             ok |= 1u << (d - 1);

@@ -46,13 +46,29 @@ static bool key_shaped(const char *s, size_t n)
     return false;
 }
 
+/* Would a fence line of body lines (i, last] land on column 0 once the
+ * body falls to the key's column? In a text with a fence line at column 0
+ * already (a ```yaml wrapper) it closes that fence for every reader: the
+ * artifact ends there (run 21 9ddbb018). */
+static bool fence_lands_left(const mt_lines *ls, size_t i, size_t last, size_t min)
+{
+    for (size_t j = i + 1; j <= last; j++) {
+        const mt_line *l = &ls->v[j];
+        const char *t = l->s + l->indent;
+        if (!l->blank && l->indent - (min - ls->v[i].body) == 0 && l->len - l->indent >= 3 &&
+            (t[0] == '`' || t[0] == '~') && t[1] == t[0] && t[2] == t[0])
+            return true;
+    }
+    return false;
+}
+
 /* Line i opens a block scalar (no indentation indicator) whose body lines
  * can all fall left: *last is its last body line, *min the body's column.
  * One line that lands on the key's column must be no entry: when all of
  * them read as entries (`def f(x):` + its deeper lines), the fallen text is
  * valid YAML with another value (an empty block, then keys) and core keeps
  * that reading (regressions 7a2bfcd6, 4308feb0). */
-static bool site(const mt_lines *ls, size_t i, size_t *last, size_t *min)
+static bool site(const mt_lines *ls, size_t i, bool wrapped, size_t *last, size_t *min)
 {
     const mt_line *h = &ls->v[i];
     if (h->block_body || !mt_line_block_indicator(h))
@@ -74,7 +90,7 @@ static bool site(const mt_lines *ls, size_t i, size_t *last, size_t *min)
             *min = l->indent;
         *last = j;
     }
-    if (*last == i || *min <= h->body)
+    if (*last == i || *min <= h->body || (wrapped && fence_lands_left(ls, i, *last, *min)))
         return false;
     /* the line after the body must end it for the rule once the body fell:
      * a non-identifier key there (`<"flags": x`, `"a b": c`) reads as more
@@ -106,13 +122,14 @@ int mt_op_yaml_block_body_indent(mf_op_ctx *ctx)
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
         return -1;
     size_t sites[256], m = 0, last, min;
+    bool wrapped = mt_has_fence(ctx);
     for (size_t i = 0; i < ls.n && m < 256; i++)
-        if (site(&ls, i, &last, &min))
+        if (site(&ls, i, wrapped, &last, &min))
             sites[m++] = i;
     int rc = 0;
     if (m) {
         size_t i = sites[mt_rand(ctx, m)];
-        site(&ls, i, &last, &min);
+        site(&ls, i, wrapped, &last, &min);
         size_t shift = min - ls.v[i].body; /* the leftmost body line lands on the key's column */
         mt_buf b = {0};
         int e = mt_put(&b, ctx->text, ls.v[i + 1].off);

@@ -2560,6 +2560,99 @@ static void test_run21_prose_after_fallen_body(void **state)
         }
 }
 
+/* Run 21 (session 10, misc21): yaml.invalid-escape quoted a comment as the
+ * value ('pattern: #^\d+' is null; '"#^\d+"' a string, 54dd93a3) or a plain
+ * value with its trailing comment ('^\d+ # digits' is "^\d+"). */
+static void test_run21_escape_comment_sites(void **state)
+{
+    (void)state;
+    static const char *const comments[] = {"#^\\d+-[a-z]+$", "^\\d+ # digits", "^\\d+\t#digits"};
+    bool quoted = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300], *raw = NULL;
+        for (size_t k = 0; k < sizeof comments / sizeof *comments; k++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
+                     "pattern: %s\nnote: d\n", seed, comments[k]);
+            contract_of(text, &raw);
+            assert_null(strstr(raw, "pattern: \""));
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
+                 "pattern: ^\\d+#x\nnote: d\n", seed);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        quoted |= strstr(raw, "pattern: \"^\\d+#x\"\n") != NULL;
+        free(raw);
+    }
+    assert_true(quoted);
+}
+
+/* Run 21 (session 10, misc21): yaml.block-body-indent moved a body's fence
+ * lines to column 0 inside a ```jsonl wrapper, where the first one closes the
+ * wrapper for every reader (9ddbb018); without a wrapper the body still falls. */
+static void test_run21_body_fence_in_wrapper(void **state)
+{
+    (void)state;
+    static const char body[] = "note: |-\n  ```\n  plain fence\n  ```\ntitle: x\n";
+    bool fell = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "```yaml\n%s```\n", seed, body);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, body));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n%s",
+                 seed, body);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+        fell |= strstr(raw, "note: |-\n```\nplain fence\n```\n") != NULL;
+        free(raw);
+    }
+    assert_true(fell);
+}
+
+/* Run 21 (session 10, misc21): norm.phase-out-of-order read the id of
+ * `- id: Q01 phase: assembly` (yaml.inline-keys' shape) as "Q01 phase:
+ * assembly", so it moved that repeat of Q01 before the first Q01 and
+ * renumbering called the other one the duplicate (bc5d4c6d, beae00ea). */
+static void test_run21_phase_order_inline_id(void **state)
+{
+    (void)state;
+    bool moved = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.phase-out-of-order seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: A?\n  - id: Q02\n"
+                 "    phase: structure\n    question: B?\n  - id: Q01 phase: assembly\n    question: C?\n", seed);
+        contract_of(text, &raw);
+        const char *first = strstr(raw, "id: Q01\n"), *repeat = strstr(raw, "id: Q01 phase"), *q2 = strstr(raw, "id: Q02");
+        assert_true(first && repeat && q2 && first < repeat);
+        moved |= repeat < q2;
+        free(raw);
+    }
+    assert_true(moved);
+}
+
+/* Run 21 (session 10, misc21): yaml.sequence-indent-drift moved a plain
+ * item's dash (`  - 02`) past the column of its continuation line
+ * (`    text:rm-case 1`), which then no longer continues the item (92985ac5);
+ * a drift that keeps the dash left of that line is still made. */
+static void test_run21_drift_plain_item_run(void **state)
+{
+    (void)state;
+    bool drifted = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "items:\n  - id: Q01\n    notes: |-\n      first line\n  - 02\n    text:rm-case 1\nowner: x\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n    - 02"));
+        assert_null(strstr(raw, "\n     - 02"));
+        drifted |= strstr(raw, "\n   - 02\n") != NULL;
+        free(raw);
+    }
+    assert_true(drifted);
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2795,6 +2888,10 @@ int main(void)
         cmocka_unit_test(test_run20_union_sites),
         cmocka_unit_test(test_run21_fallen_body_prose),
         cmocka_unit_test(test_run21_prose_after_fallen_body),
+        cmocka_unit_test(test_run21_escape_comment_sites),
+        cmocka_unit_test(test_run21_body_fence_in_wrapper),
+        cmocka_unit_test(test_run21_phase_order_inline_id),
+        cmocka_unit_test(test_run21_drift_plain_item_run),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
