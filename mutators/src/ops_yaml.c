@@ -1232,6 +1232,14 @@ static size_t plain_run_col(const mt_lines *ls, size_t j)
     return h->key_len ? h->body : h->indent;
 }
 
+/* Is l a list item whose dash yaml.dash-space glued to its key (`-id: U`)? It is
+ * still a nested list's dash for the drift. */
+static bool glued_item_dash(const mt_line *l)
+{
+    size_t i = l->indent;
+    return !l->dash && i + 1 < l->len && l->s[i] == '-' && isalpha((unsigned char)l->s[i + 1]);
+}
+
 /* The drifts (1 .. drift_room) of sibling j of item i that do not land on
  * or near the column of a nested list's dash between them (zero-indented lists: a
  * dash there reads as an item of that list, which nothing tells apart), as
@@ -1248,7 +1256,7 @@ static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
         size_t at = ls->v[j].indent + d;
         for (size_t k = i + 1; k < j && !lands; k++) {
             size_t col = ls->v[k].indent;
-            lands = ls->v[k].dash && !ls->v[k].block_body && col > ls->v[j].indent &&
+            lands = (ls->v[k].dash || glued_item_dash(&ls->v[k])) && !ls->v[k].block_body && col > ls->v[j].indent &&
                     (col > at ? col - at : at - col) <= d;
         }
         /* a text line continuing the sibling's plain value (`- id: Q` + `      text:' pl`)

@@ -2670,6 +2670,14 @@ static void test_run21_drift_near_nested_list(void **state)
         assert_null(strstr(raw, "\n  - tags:"));
         drifted |= strstr(raw, "\n - tags:\n") != NULL;
         free(raw);
+        /* a nested item whose dash yaml.dash-space glued (`-id: U`) is still that list's dash
+         * (bbf13840: `    - id: E` + `    user_stories:` under it) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "- epics:\n  - id: E\n    user_stories:\n    -id: U\n      story: |-\n        A\n"
+                 "  - id: F\n    user_stories:\n    - id: V\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  - id: F\n"));
+        free(raw);
     }
     assert_true(drifted);
 }
