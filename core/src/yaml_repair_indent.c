@@ -206,6 +206,8 @@ static size_t drift(const yr_doc *d, mf_buf *out, mf_warnings *w, bool block_bod
         if (!was && sk.blk.active && depth)
             lv[depth - 1].had_block = true;
         nest_col = opener_nest_col(&e);
+        if (nest_col != (size_t)-1)
+            nest_col = nest_col - x + to; /* where the moved line opens it: `   - b:` + `  - c` back at 0 */
         plain_col = yr_entry_valued(&e) && yr_plain_start(l->s + e.val, e.end - e.val) ? (e.key ? e.key_s : e.dash)
                                                                                          : (size_t)-1;
     }

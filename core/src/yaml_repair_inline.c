@@ -282,11 +282,12 @@ static bool unclosed_value_rest(const char *s, size_t n, size_t i)
 
 /* Would the glued value at v, once spaced, be YAML syntax instead of text: a
  * comment (`id:#x`), a block indicator (`id:-`, `id:? x`), an anchor, alias or
- * tag (`id:&a`, `id:*a`, `id:!x`)? `- id:-` is the string "id:-", and `id: -`
- * loads as no value (run 19 6e73f49f). */
+ * tag (`id:&a`, `id:*a`, `id:!x`), or a flow indicator no value starts with
+ * (`ote:, 2]`, `id:]`: the plain scalar "ote:, 2]" spaced is a load error)?
+ * `- id:-` is the string "id:-", and `id: -` loads as no value (run 19 6e73f49f). */
 static bool spaced_value_is_syntax(const char *s, size_t n, size_t v)
 {
-    if (s[v] == '#' || s[v] == '&' || s[v] == '*' || s[v] == '!')
+    if (s[v] && strchr("#&*!,]}", s[v]))
         return true;
     return (s[v] == '-' || s[v] == '?') && (v + 1 >= n || s[v + 1] == ' ' || s[v + 1] == '\t');
 }

@@ -1232,8 +1232,16 @@ static size_t plain_run_col(const mt_lines *ls, size_t j)
     return h->key_len ? h->body : h->indent;
 }
 
+/* Is l a list item whose dash yaml.dash-space glued to its key (`-id: U`)? It is
+ * still a nested list's dash for the drift. */
+static bool glued_item_dash(const mt_line *l)
+{
+    size_t i = l->indent;
+    return !l->dash && i + 1 < l->len && l->s[i] == '-' && isalpha((unsigned char)l->s[i + 1]);
+}
+
 /* The drifts (1 .. drift_room) of sibling j of item i that do not land on
- * the column of a nested list's dash between them (zero-indented lists: a
+ * or near the column of a nested list's dash between them (zero-indented lists: a
  * dash there reads as an item of that list, which nothing tells apart), as
  * a bit set (bit d-1 for drift d). */
 static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
@@ -1242,8 +1250,15 @@ static unsigned drifts(const mt_lines *ls, size_t i, size_t j)
     for (size_t d = 1; d <= drift_room(ls, j); d++) {
         /* a plain item (`- s`) deeper than the plain value above it runs on in that value */
         bool lands = !ls->v[j].key_len && ls->v[j].indent + d > plain_run_col(ls, j);
-        for (size_t k = i + 1; k < j && !lands; k++)
-            lands = ls->v[k].dash && !ls->v[k].block_body && ls->v[k].indent == ls->v[j].indent + d;
+        /* on a nested list's dash column, or no farther from it than from its own list's
+         * (`    - x64` then `   - tags:`): the rule reads the dash as that nested list's item
+         * (run 21 913bb733-r9895500f) */
+        size_t at = ls->v[j].indent + d;
+        for (size_t k = i + 1; k < j && !lands; k++) {
+            size_t col = ls->v[k].indent;
+            lands = (ls->v[k].dash || glued_item_dash(&ls->v[k])) && !ls->v[k].block_body && col > ls->v[j].indent &&
+                    (col > at ? col - at : at - col) <= d;
+        }
         /* a text line continuing the sibling's plain value (`- id: Q` + `      text:' pl`)
          * would no longer be deeper than its key, and read as an entry (f300d688); a
          * plain item's (`- 02` + `    text:rm`) no longer deeper than its dash (run 21 92985ac5) */

@@ -2653,6 +2653,35 @@ static void test_run21_drift_plain_item_run(void **state)
     assert_true(drifted);
 }
 
+/* Run 21 (session 10, last21): yaml.sequence-indent-drift lands no dash as near a
+ * nested list's dash column as its own list's (`    - x64` then `   - tags:`): the rule
+ * reads it as that nested list's item (913bb733-r9895500f); a drift of one still is. */
+static void test_run21_drift_near_nested_list(void **state)
+{
+    (void)state;
+    bool drifted = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "steps:\n- name: b\n  os: |\n    e\n  needs:\n    arch:\n    - x64\n- tags:\n  - prod\nowner: a\n",
+                 seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n   - tags:"));
+        assert_null(strstr(raw, "\n  - tags:"));
+        drifted |= strstr(raw, "\n - tags:\n") != NULL;
+        free(raw);
+        /* a nested item whose dash yaml.dash-space glued (`-id: U`) is still that list's dash
+         * (bbf13840: `    - id: E` + `    user_stories:` under it) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "- epics:\n  - id: E\n    user_stories:\n    -id: U\n      story: |-\n        A\n"
+                 "  - id: F\n    user_stories:\n    - id: V\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  - id: F\n"));
+        free(raw);
+    }
+    assert_true(drifted);
+}
+
 /* Run 13 (session 9, dupkey): a block scalar header on a compact nested
  * sequence item (`- - |`, `- - - >-`) opens block text in the line view, so no
  * op edits or repeats a body line as YAML (yaml.duplicate-key repeated
@@ -2892,6 +2921,7 @@ int main(void)
         cmocka_unit_test(test_run21_body_fence_in_wrapper),
         cmocka_unit_test(test_run21_phase_order_inline_id),
         cmocka_unit_test(test_run21_drift_plain_item_run),
+        cmocka_unit_test(test_run21_drift_near_nested_list),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
