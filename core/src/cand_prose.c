@@ -711,6 +711,15 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
             fence_below |= fence;
             continue;                   /* below the prose: cut with it; above it: left to the tidying */
         }
+        /* terminal noise glued to the line's end (`items:\x1b[?25h`, `owner:a\x1b[0m`)
+         * is no text of it: its '?' or ';' makes no sentence */
+        int nl_line;
+        bool nl_keep;
+        tn = mf_cand_noise_cut(t, tn, &nl_line, &nl_keep);
+        while (tn > 0 && (t[tn - 1] == ' ' || t[tn - 1] == '\t'))
+            tn--;
+        if (tn == 0)
+            return len;
         /* a line ending in ':' is a heading, unless a ': ' before it already gave it a value */
         const char *inner = tn > 2 ? memmem(t, tn - 2, ": ", 2) : NULL;
         if (!text && isalnum((unsigned char)t[0]) && sentence(t, tn) && (t[tn - 1] != ':' || inner) &&
@@ -739,17 +748,10 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
             continue;                   /* a comment line above the prose (`#note: done`): the line above it decides */
         /* the first line above the prose must be part of a block structure, or end
          * the document (`...`, as an emitter writes after a `|+` value); terminal
-         * noise glued to its end (`items:\x1b[0m`) is trimmed from it, and an entry
+         * noise glued to its end was trimmed from it above, and an entry
          * missing its colon or dash space (`owner:a`, `-id: x`, for yaml.colon-space
          * and yaml.dash-space) is one too */
-        if (cut < len) {
-            int nl_line;
-            bool nl_keep;
-            tn = mf_cand_noise_cut(t, tn, &nl_line, &nl_keep);
-            while (tn > 0 && (t[tn - 1] == ' ' || t[tn - 1] == '\t'))
-                tn--;
-        }
-        if (cut == len || tn == 0 ||
+        if (cut == len ||
             !(text || t[0] == ' ' || entry_or_item(t, tn) || glued_key(t, tn) ||
               (tn > 1 && t[0] == '-' && (entry_or_item(t + 1, tn - 1) || glued_key(t + 1, tn - 1))) ||
               (tn == 3 && memcmp(t, "...", 3) == 0) || flow_closer_line(s, a, t, tn)))

@@ -188,6 +188,8 @@ int mf_json_parse_repair(const char *text, size_t len, const mf_profile *p, int 
 /* ---- value normalization (normalize*.c) ---- */
 /* Strip recognised wrapper keys (generic + profile) around the artifact. */
 int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w);
+/* Is key a wrapper key (generic or the profile's) that unwrapping strips? */
+bool mf_norm_is_wrapper(const mf_profile *p, const char *key);
 /* The profile's normalized-key -> canonical-key map (new reference); profiles.c
  * builds it once per profile, mf_norm_aliases uses it. */
 json_t *mf_norm_key_map(const mf_profile *p);

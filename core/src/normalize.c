@@ -176,7 +176,7 @@ static bool is_top_level_key(const mf_profile *p, const char *key)
     return false;
 }
 
-static bool is_wrapper(const mf_profile *p, const char *key)
+bool mf_norm_is_wrapper(const mf_profile *p, const char *key)
 {
     for (const char *const *g = generic_wrappers; *g; g++)
         if (norm_eq(*g, key))
@@ -203,7 +203,7 @@ int mf_norm_unwrap(const mf_profile *p, json_t **root, mf_warnings *w)
             if (!(artifact && norm_eq(key, "artifact") && json_is_object(inner)))
                 break;
             set_artifact = artifact;
-        } else if (!is_wrapper(p, key)) {
+        } else if (!mf_norm_is_wrapper(p, key)) {
             break;
         }
         if (links++)

@@ -9,8 +9,10 @@
  * parse; it becomes that key's entry (`  - id: cache-fix`), the token kept
  * as written. A bare top-level list is read as the list of the parent
  * marked `root_list: true` (beads: the beads normalizer places a bare list
- * under `beads`). Prose items (a blank in the token), items whose next line
- * is another key, and lines inside block bodies or quoted values stay. */
+ * under `beads`; so is such a list that is the only value under wrapper
+ * keys, `output:` + `  document:`, which unwrapping strips). Prose items (a
+ * blank in the token), items whose next line is another key, and lines inside
+ * block bodies or quoted values stay. */
 #include <string.h>
 #include "yaml_repair.h"
 
@@ -92,6 +94,39 @@ static size_t parent_line(const yr_doc *d, size_t i, size_t col, bool *at_root)
     return d->count;
 }
 
+/* True when line par's key [k, k+n) and every entry line above it are key-only
+ * wrapper lines, each deeper than the one before (`output:` + `  document:`), and
+ * no line after the item at i is shallower than the list (the list is their only
+ * value): unwrapping leaves the list bare, at the top. */
+static bool wrapper_chain_root(const yr_doc *d, const mf_profile *p, size_t par, size_t i, size_t col)
+{
+    size_t below = (size_t)-1;
+    for (size_t j = par + 1; j-- > 0;) {
+        if (d->l[j].flags & (YR_INERT | YR_CONT))
+            continue;
+        const yr_entry e = yr_entry_at(d, j);
+        char key[128];
+        size_t n = e.key_e - e.key_s;
+        if (e.dashes || !e.key || e.val != e.end || e.indent >= below || n == 0 || n >= sizeof key)
+            return false;
+        memcpy(key, d->l[j].s + e.key_s, n);
+        key[n] = '\0';
+        if (!mf_norm_is_wrapper(p, key))
+            return false;
+        below = e.indent;
+    }
+    if (below != 0)
+        return false;
+    for (size_t j = i + 1; j < d->count; j++) {
+        if (d->l[j].flags & (YR_INERT | YR_CONT))
+            continue;
+        const yr_entry e = yr_entry_at(d, j);
+        if (e.indent < col || (e.indent == col && !(e.dashes && e.dash == col)))
+            return false;
+    }
+    return true;
+}
+
 /* The next line after i that is not blank or a comment, or d->count. */
 static size_t next_line(const yr_doc *d, size_t i)
 {
@@ -107,7 +142,7 @@ static size_t fix_item_key(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
     size_t vend = yr_value_end(l, e, true);
     if (e->dashes != 1 || e->key || !bare_token(l->s + e->val, vend - e->val))
         return 0;
-    bool at_root;
+    bool at_root, wrapped = false;
     size_t par = parent_line(d, i, e->dash, &at_root), nx = next_line(d, i);
     if ((par == d->count && !at_root) || nx == d->count || (d->l[nx].flags & YR_CONT))
         return 0;
@@ -121,6 +156,11 @@ static size_t fix_item_key(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         const yr_entry pe = yr_entry_at(d, par);
         parent = d->l[par].s + pe.key_s, parent_n = pe.key_e - pe.key_s;
         spec = item_key_of(p, parent, parent_n);
+        if (!spec && wrapper_chain_root(d, p, par, i, e->dash)) {
+            at_root = wrapped = true;
+            spec = root_list_spec(p, &parent);
+            parent_n = parent ? strlen(parent) : 0;
+        }
     }
     const yr_entry ne = yr_entry_at(d, nx);
     const char *key = json_string_value(json_object_get(spec, "key"));
@@ -129,7 +169,8 @@ static size_t fix_item_key(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         return 0;
     mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_KEY), yr_lineno(i),
                     "Took the bare item %.*s under \"%.*s\"%s as its %s (a known child key follows it).",
-                    (int)(vend - e->val), l->s + e->val, (int)parent_n, parent, at_root ? " (a bare top-level list)" : "",
+                    (int)(vend - e->val), l->s + e->val, (int)parent_n, parent,
+                    wrapped ? " (a bare list under wrapper keys)" : at_root ? " (a bare top-level list)" : "",
                     key);
     yr_put(o, l->s, e->val);
     yr_puts(o, key);

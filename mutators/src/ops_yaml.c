@@ -145,11 +145,12 @@ static size_t sq_plain(const char *v, size_t n, const char **c)
     return n - 2;
 }
 
-/* Content is safe as a plain scalar apart from the malformation studied. */
+/* Content is safe as a plain scalar apart from the malformation studied (a
+ * '\r' would break the line: the rest of the value a line of its own). */
 static bool plainish(const char *c, size_t n)
 {
     return n > 0 && c[0] != ' ' && c[n - 1] != ' ' && c[n - 1] != ':' && !has(c, n, " #") &&
-           !has(c, n, "\t");
+           !has(c, n, "\t") && !memchr(c, '\r', n);
 }
 
 /* ---- #1 nested children flattened ---- */
@@ -1098,8 +1099,8 @@ static bool quoted_content(const mt_line *l, const char **c, size_t *cn)
         return false;
     if ((*cn = sq_plain(v, n, c)) == 0 && (*cn = dq_plain(v, n, c)) == 0)
         return false;
-    /* a control character (a lone '\r' breaks the line) reads otherwise unquoted */
-    return plainish(*c, *cn) && !has(*c, *cn, ": ") && !has_ctl(*c, *cn) && !memchr(*c, '\r', *cn);
+    /* a control character reads otherwise unquoted */
+    return plainish(*c, *cn) && !has(*c, *cn, ": ") && !has_ctl(*c, *cn);
 }
 
 static bool s_fragment(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)

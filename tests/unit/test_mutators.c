@@ -1674,6 +1674,22 @@ static void test_run6_finder_sites(void **state)
                 "  -id: l\n    title: L\n", &raw);
     assert_non_null(strstr(raw, "-id: l\n  title: L\n"));
     free(raw);
+    /* 53e49693: yaml.free-text unquotes no value holding a '\r' (YAML breaks
+     * the line there: `sessions` a line of its own at column 0) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.free-text seed=%d\n---\n"
+                 "status: done\nsummary: \"Implemented login: tokens and\rsessions\"\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"Implemented login: tokens and\rsessions\""));
+        free(raw);
+    }
+    /* 0d66eedd: nor does it apply to a text with a lone CR, which YAML reads
+     * as a line break (`   \rblocked_by:` starts a top-level key) */
+    contract_of("malform-case 1\nprofile: beads\nop: norm.beads-bare-list seed=1\n---\nbeads:\n  - id: s\n    title: R\n"
+                "   \rblocked_by: [s]\n", &raw);
+    assert_non_null(strstr(raw, "beads:\n  - id: s\n"));
+    free(raw);
     for (int seed = 1; seed < 30; seed++) {
         char text[400];
         /* 1978b2ba: yaml.duplicate-key copies no line that carries terminal
