@@ -1127,6 +1127,16 @@ static void test_session7_yaml_sites(void **state)
     contract_of(empty_fragment, &raw);
     assert_non_null(strstr(raw, "motto: '\"\" is a'"));
     free(raw);
+    /* yaml.quoted-fragment unquotes no fragment that a ':' or ',' follows (run 22, 6dbabe2a) */
+    static const char *const spaced_frag[] = {"motto: '\"pink\" :s accepted'\n", "motto: '\"pink\" ,s accepted'\n"};
+    for (size_t k = 0; k < 2; k++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=8\n---\n%s",
+                 spaced_frag[k]);
+        contract_of(text, &raw);
+        assert_string_equal(raw, spaced_frag[k]);
+        free(raw);
+    }
     /* yaml.doubled-quotes doubles no quotes around a value holding ': ' (da55132e) */
     static const char colon_value[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.doubled-quotes seed=1\n---\n"
                                       "items:\n- id: Q\n  text: x\n  notes: 'fi   text: p'\n";
