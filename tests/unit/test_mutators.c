@@ -1137,6 +1137,16 @@ static void test_session7_yaml_sites(void **state)
         assert_string_equal(raw, spaced_frag[k]);
         free(raw);
     }
+    /* yaml.doubled-quotes doubles no quotes on a dash line that continues a plain scalar (run 22 1c7f09b5) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.doubled-quotes seed=%d\n---\n"
+                 "tips:\n  -4Always run\n  - \"C4 it saves\"\nlist:\n  - \"kept\"\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  - \"C4 it saves\"\n"));
+        assert_non_null(strstr(raw, "  - \"\"kept\"\"\n"));
+        free(raw);
+    }
     /* yaml.doubled-quotes doubles no quotes around a value holding ': ' (da55132e) */
     static const char colon_value[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.doubled-quotes seed=1\n---\n"
                                       "items:\n- id: Q\n  text: x\n  notes: 'fi   text: p'\n";
