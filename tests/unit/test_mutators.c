@@ -1137,6 +1137,12 @@ static void test_session7_yaml_sites(void **state)
         assert_string_equal(raw, spaced_frag[k]);
         free(raw);
     }
+    /* yaml.block-body-indent drops no body holding a spaced-colon key line (run 22 1416693c) */
+    static const char spaced_colon_body[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=1\n"
+                                            "---\na: 1\nnotes: |-\n  first : line\n  se\n";
+    contract_of(spaced_colon_body, &raw);
+    assert_string_equal(raw, "a: 1\nnotes: |-\n  first : line\n  se\n");
+    free(raw);
     /* yaml.doubled-quotes doubles no quotes on a dash line that continues a plain scalar (run 22 1c7f09b5) */
     for (int seed = 1; seed < 10; seed++) {
         char text[300];
