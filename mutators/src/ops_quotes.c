@@ -106,8 +106,8 @@ static bool plain_item(const mt_line *l)
 {
     if (!l->dash || l->key_len || l->body >= l->len)
         return false;
-    char c = l->s[l->body];
-    return c != '"' && c != '\'' && c != '[' && c != '{' && c != '|' && c != '>' && c != '-' && c != '&' && c != '*';
+    /* a tag or `?` first is no string item for yaml.item-colon (run 22 d0ba0efa: `- ?ever force-push`) */
+    return !strchr("\"'[{|>-&*!?", l->s[l->body]);
 }
 
 /* Is s[0, n) an identifier key as yaml.item-colon reads one (a letter or '_',

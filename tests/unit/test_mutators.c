@@ -1137,6 +1137,12 @@ static void test_session7_yaml_sites(void **state)
         assert_string_equal(raw, spaced_frag[k]);
         free(raw);
     }
+    /* yaml.item-colon unquotes no item beside a `?` or tag item, no string for the rule (run 22 d0ba0efa) */
+    static const char odd_sibling[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
+                                      "tips:\n  - Always run\n  - \"Cache the build: it saves time\"\n  - ?ever push\n";
+    contract_of(odd_sibling, &raw);
+    assert_non_null(strstr(raw, "  - \"Cache the build: it saves time\"\n"));
+    free(raw);
     /* yaml.block-body-indent drops no body holding a spaced-colon key line (run 22 1416693c) */
     static const char spaced_colon_body[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=1\n"
                                             "---\na: 1\nnotes: |-\n  first : line\n  se\n";
