@@ -66,7 +66,9 @@ static size_t props_level(const yr_doc *d, size_t i, const yr_entry *e, const sd
     size_t k = i + 1;
     while (k < d->count && (d->l[k].flags & YR_INERT))
         k++;
-    if (k >= d->count || !(e->key || yr_value_end(&d->l[i], e, true) > e->val))
+    /* a quoted scalar item holds no properties: `   - "id:x"` then `  profile: y` (run 22 663a3a71) */
+    const char *v = d->l[i].s + e->val;
+    if (k >= d->count || !(e->key || (yr_value_end(&d->l[i], e, true) > e->val && *v != '"' && *v != '\'')))
         return e->indent;
     yr_entry n = yr_entry_at(d, k);
     if (!n.key || n.dashes || n.indent >= e->content || n.indent < 2 || n.indent - 2 == e->indent)

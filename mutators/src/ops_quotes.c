@@ -39,6 +39,29 @@ static bool simple_quoted(const mt_line *l, const char *text, size_t *a, size_t 
     return true;
 }
 
+/* Does dash line i open a sequence item? Not when a line above it at its
+ * indent is no item, or its parent line holds a value: then the dash line
+ * continues a plain scalar and its quotes are text (run 22 1c7f09b5). */
+static bool dash_opens_item(const mt_lines *ls, size_t i)
+{
+    size_t d = ls->v[i].indent;
+    for (size_t j = i; j-- > 0;) {
+        const mt_line *x = &ls->v[j];
+        const char *v;
+        if (x->blank || x->comment || x->block_body || x->indent > d)
+            continue;
+        if (x->indent == d) {
+            if (!x->dash)
+                return false;
+            continue;
+        }
+        if (x->key_len)
+            return mt_line_value(x, &v) == 0;
+        return x->dash && x->body >= x->len;
+    }
+    return true;
+}
+
 int mt_op_yaml_doubled_quotes(mf_op_ctx *ctx)
 {
     if (!mt_is_yaml(ctx))
@@ -52,7 +75,7 @@ int mt_op_yaml_doubled_quotes(mf_op_ctx *ctx)
      * and not one copy of a key yaml.duplicate-key repeated: the copies would then conflict */
     for (size_t i = 0; i < ls.n && m < 512; i++)
         if (simple_quoted(&ls.v[i], ctx->text, &a, &z) && !memmem(ctx->text + a, z - a, ": ", 2) &&
-            !mt_key_repeated(ctx->text, ctx->len, ls.v[i].off))
+            !mt_key_repeated(ctx->text, ctx->len, ls.v[i].off) && (ls.v[i].key_len || dash_opens_item(&ls, i)))
             sites[m++] = i;
     int rc = 0;
     if (m) {
@@ -83,8 +106,8 @@ static bool plain_item(const mt_line *l)
 {
     if (!l->dash || l->key_len || l->body >= l->len)
         return false;
-    char c = l->s[l->body];
-    return c != '"' && c != '\'' && c != '[' && c != '{' && c != '|' && c != '>' && c != '-' && c != '&' && c != '*';
+    /* a tag or `?` first is no string item for yaml.item-colon (run 22 d0ba0efa: `- ?ever force-push`) */
+    return !strchr("\"'[{|>-&*!?", l->s[l->body]);
 }
 
 /* Is s[0, n) an identifier key as yaml.item-colon reads one (a letter or '_',

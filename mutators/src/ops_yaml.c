@@ -1113,7 +1113,9 @@ static bool s_fragment(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     const char *close = memchr(c + 1, c[0], cn - 1);
     /* no backslash: unquoted, '"pink\\" is' would be a double-quoted scalar whose quote is escaped */
     /* an empty fragment (`"" is a`) reads as doubled opening quotes too (yaml.doubled-quotes) */
-    return close && close > c + 1 && close + 2 < c + cn && close[1] == ' ' && close[2] != '|' && !has(c, cn, " | ") &&
+    /* `"pink" :s` or `"pink" ,s` reads as a spaced key or a flow item too: yaml.quoted-fragment leaves it (run 22) */
+    return close && close > c + 1 && close + 2 < c + cn && close[1] == ' ' && !strchr("|,:", close[2]) &&
+           !has(c, cn, " | ") &&
            c[-1] != c[0] && !has(c, cn, "\\");
 }
 

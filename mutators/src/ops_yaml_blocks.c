@@ -21,7 +21,12 @@ static bool ends_body(const char *s, size_t n)
         return false;
     while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
         i++;
-    return i < n && s[i] == ':';
+    if (i < n && s[i] == ':')
+        return true;
+    /* `first : line` is a key too, its colon spaced (run 22 1416693c) */
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i < n && s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t' || s[i + 1] == '\r');
 }
 
 /* Is line l a `---` document marker (anything may follow it)? */

@@ -1127,6 +1127,38 @@ static void test_session7_yaml_sites(void **state)
     contract_of(empty_fragment, &raw);
     assert_non_null(strstr(raw, "motto: '\"\" is a'"));
     free(raw);
+    /* yaml.quoted-fragment unquotes no fragment that a ':' or ',' follows (run 22, 6dbabe2a) */
+    static const char *const spaced_frag[] = {"motto: '\"pink\" :s accepted'\n", "motto: '\"pink\" ,s accepted'\n"};
+    for (size_t k = 0; k < 2; k++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-fragment seed=8\n---\n%s",
+                 spaced_frag[k]);
+        contract_of(text, &raw);
+        assert_string_equal(raw, spaced_frag[k]);
+        free(raw);
+    }
+    /* yaml.item-colon unquotes no item beside a `?` or tag item, no string for the rule (run 22 d0ba0efa) */
+    static const char odd_sibling[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
+                                      "tips:\n  - Always run\n  - \"Cache the build: it saves time\"\n  - ?ever push\n";
+    contract_of(odd_sibling, &raw);
+    assert_non_null(strstr(raw, "  - \"Cache the build: it saves time\"\n"));
+    free(raw);
+    /* yaml.block-body-indent drops no body holding a spaced-colon key line (run 22 1416693c) */
+    static const char spaced_colon_body[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=1\n"
+                                            "---\na: 1\nnotes: |-\n  first : line\n  se\n";
+    contract_of(spaced_colon_body, &raw);
+    assert_string_equal(raw, "a: 1\nnotes: |-\n  first : line\n  se\n");
+    free(raw);
+    /* yaml.doubled-quotes doubles no quotes on a dash line that continues a plain scalar (run 22 1c7f09b5) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.doubled-quotes seed=%d\n---\n"
+                 "tips:\n  -4Always run\n  - \"C4 it saves\"\nlist:\n  - \"kept\"\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  - \"C4 it saves\"\n"));
+        assert_non_null(strstr(raw, "  - \"\"kept\"\"\n"));
+        free(raw);
+    }
     /* yaml.doubled-quotes doubles no quotes around a value holding ': ' (da55132e) */
     static const char colon_value[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.doubled-quotes seed=1\n---\n"
                                       "items:\n- id: Q\n  text: x\n  notes: 'fi   text: p'\n";
