@@ -493,6 +493,20 @@ size_t jl_past_spaces(const jp *p, size_t k)
 }
 
 
+size_t jl_past_blanks(const jp *p, size_t k)
+{
+    for (size_t us; k < p->n;) {
+        if (p->s[k] == ' ' || p->s[k] == '\t')
+            k++;
+        else if ((us = jl_unicode_space(p, k)))
+            k += us;
+        else
+            break;
+    }
+    return k;
+}
+
+
 size_t jl_past_spaces_comments(const jp *p, size_t k)
 {
     for (;;) {

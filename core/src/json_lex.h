@@ -139,6 +139,9 @@ static inline int jl_skip_ws(jp *p)
 }
 /* Offset of the first byte at or after k that is neither JSON whitespace nor a Unicode space. */
 size_t jl_past_spaces(const jp *p, size_t k);
+/* Offset of the first byte at or after k that is no blank on the line: a
+ * space, a tab or a Unicode space (a line break ends the run). */
+size_t jl_past_blanks(const jp *p, size_t k);
 /* Like jl_past_spaces, also past closed block comments (slash-star ... star-slash). */
 size_t jl_past_spaces_comments(const jp *p, size_t k);
 /* Is [s, s+n) one of the literal words (true, None, NaN, ...)? */

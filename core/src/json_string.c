@@ -109,23 +109,6 @@ static bool tuple_element_at(const jp *p, size_t k)
     return false;
 }
 
-/* Offset of the first byte at or after k that is no blank on the line: a
- * space, a tab or a Unicode space (json.unicode-space's NBSP, U+2000..U+200B,
- * U+FEFF ...: whitespace between tokens, so `",` + NBSP at the line end ends
- * a member as `", ` does; run 10 entries 546b0ada, 369b95f5). */
-static size_t past_blanks(const jp *p, size_t k)
-{
-    for (size_t us; k < p->n;) {
-        if (at(p, k) == ' ' || at(p, k) == '\t')
-            k++;
-        else if ((us = jl_unicode_space(p, k)))
-            k += us;
-        else
-            break;
-    }
-    return k;
-}
-
 /* `"": 1`, `'': 1`: an empty key at k. */
 static bool empty_key_at(const jp *p, size_t k)
 {
@@ -136,7 +119,7 @@ static bool empty_key_at(const jp *p, size_t k)
  * inner: the string already read an inner quote. */
 static bool structure_after_comma(const jp *p, size_t k, bool member_value, bool inner)
 {
-    size_t e = past_blanks(p, k);
+    size_t e = jl_past_blanks(p, k);
     if (member_value && (e >= p->n || at(p, e) == '\n' || at(p, e) == '\r'))
         return true;                    /* `",` ending its line: the member ends there */
     k = jl_past_spaces(p, k);
@@ -223,7 +206,7 @@ static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
  * (json.string-concat)? */
 static bool member_end_at(const jp *p, size_t k)
 {
-    size_t e = past_blanks(p, k);
+    size_t e = jl_past_blanks(p, k);
     int c = at(p, e);
     if (e >= p->n || c == ',' || c == '}' || c == '\r' || c == '\n')
         return true;
@@ -240,7 +223,7 @@ static bool member_end_at(const jp *p, size_t k)
     size_t w = e;
     while (w < p->n && w - e < 64 && (isalnum(at(p, w)) || at(p, w) == '_' || at(p, w) == '-'))
         w++;
-    return at(p, past_blanks(p, w)) == ':';
+    return at(p, jl_past_blanks(p, w)) == ':';
 }
 
 /* Does the quoted member value opening at v close at a quote followed by
@@ -290,7 +273,7 @@ static bool unquoted_member_at(const jp *p, size_t k)
         if (x >= p->n)
             return true;
     }
-    size_t b = past_blanks(p, w + 1), v = jl_past_spaces(p, b);
+    size_t b = jl_past_blanks(p, w + 1), v = jl_past_spaces(p, b);
     if (at(p, w) != ':' || b == w + 1)
         return false;
     int d = at(p, v);

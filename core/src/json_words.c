@@ -262,15 +262,7 @@ static bool holds_key(const char *s, size_t n)
  * a value follow w (`false  n:5`, `1 b: 2`, `0 n` then `: 5` below)? */
 static bool member_follows(const jp *p, size_t w)
 {
-    size_t k = w;
-    for (size_t us; k < p->n;) {
-        if (at(p, k) == ' ' || at(p, k) == '\t')
-            k++;
-        else if ((us = jl_unicode_space(p, k)))
-            k += us;
-        else
-            break;
-    }
+    size_t k = jl_past_blanks(p, w);
     if (k == w || !(isalpha(at(p, k)) || at(p, k) == '_'))
         return false;
     while (k < p->n && (isalnum(at(p, k)) || at(p, k) == '_' || at(p, k) == '-'))
