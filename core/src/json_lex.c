@@ -477,12 +477,13 @@ int jl_skip_ws_from(jp *p)
     }
 }
 
-/* Offset of the first byte at or after k that is neither JSON whitespace nor
- * a Unicode space (skip_ws drops those between tokens, json.unicode-space). */
-size_t jl_past_spaces(const jp *p, size_t k)
+/* Offset of the first byte at or after k that is no Unicode space and no
+ * JSON whitespace byte (line_breaks) or blank of the line (space, tab). */
+static size_t past_ws(const jp *p, size_t k, bool line_breaks)
 {
     for (size_t us; k < p->n;) {
-        if (jl_byte_class[(unsigned char)p->s[k]] & JL_WS)
+        unsigned char c = (unsigned char)p->s[k];
+        if (line_breaks ? (jl_byte_class[c] & JL_WS) != 0 : c == ' ' || c == '\t')
             k++;
         else if ((us = jl_unicode_space(p, k)))
             k += us;
@@ -492,20 +493,10 @@ size_t jl_past_spaces(const jp *p, size_t k)
     return k;
 }
 
+/* skip_ws drops Unicode spaces between tokens (json.unicode-space). */
+size_t jl_past_spaces(const jp *p, size_t k) { return past_ws(p, k, true); }
 
-size_t jl_past_blanks(const jp *p, size_t k)
-{
-    for (size_t us; k < p->n;) {
-        if (p->s[k] == ' ' || p->s[k] == '\t')
-            k++;
-        else if ((us = jl_unicode_space(p, k)))
-            k += us;
-        else
-            break;
-    }
-    return k;
-}
-
+size_t jl_past_blanks(const jp *p, size_t k) { return past_ws(p, k, false); }
 
 size_t jl_past_spaces_comments(const jp *p, size_t k)
 {
