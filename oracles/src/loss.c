@@ -1467,9 +1467,9 @@ static void put_quoted(char *t, size_t *tn, const char *raw, size_t a, size_t b,
 }
 
 /* Does s (the value of key k) spell the words of a quoted value of k left
- * open in the input (open_quote_at) with the body lines under it that
- * yaml.unclosed-quote folded into it? Then the member-shaped text in s was
- * inside that quote: the value's own, not a swallowed key. */
+ * open in the input (open_quote_at), alone or with some of the body lines
+ * under it that yaml.unclosed-quote folded into it? Then the member-shaped
+ * text in s was inside that quote: the value's own, not a swallowed key. */
 static bool open_quote_holds(const mf_oracle_input *in, const char *k, const char *s, size_t sn)
 {
     const char *raw = in->raw;
@@ -1485,15 +1485,16 @@ static bool open_quote_holds(const mf_oracle_input *in, const char *k, const cha
         size_t v = open_quote_at(in->result, raw, ls, le, k, &q);
         if (v) {
             put_quoted(t, &tn, raw, v, le, q);
-            for (size_t l = next, e, a, b; l < rn; l = e < rn ? e + 1 : rn) {
+            held = same_words(t, tn, s, sn);
+            for (size_t l = next, e, a, b; l < rn && !held; l = e < rn ? e + 1 : rn) {
                 for (e = l; e < rn && raw[e] != '\n';)
                     e++;
                 if (!body_line(raw, key_col(raw, ls, le), l, e, &a, &b))
                     break;
                 t[tn++] = ' ';
                 put_quoted(t, &tn, raw, a, b, q);
+                held = same_words(t, tn, s, sn);
             }
-            held = same_words(t, tn, s, sn);
         }
         ls = next;
     }

@@ -1011,6 +1011,30 @@ static void test_session10_fallen_body_word_key(void **state)
                      1);   /* no line fell before it */
 }
 
+/* Run 23 (114 findings, one signature family): a quoted value left open on
+ * a glued `-key:` item line (`  -motto: '"pi id: S3    name: ship`), which
+ * yaml.unclosed-quote closed at the end of its line: the deeper line after
+ * it stays a key of the item, and the member-shaped text on the line was
+ * inside the quote. */
+static void test_session11_open_quote_closed_on_its_line(void **state)
+{
+    (void)state;
+    const char *eol = "Closed an unterminated YAML single-quoted value before reparsing (guessed that it ends at the "
+                      "end of its line).";
+    const char *const quote[] = {"yaml.unclosed-quote", eol, NULL};
+    const char *text = "questions:\n  - id: Q04\n    question: P\n  -question: 'Is it id: Q05    answer_type: yes\n"
+                       "    phase: structure\n";
+    const char *value = "{\"questions\":[{\"id\":\"Q04\",\"question\":\"P\"},{\"question\":"
+                        "\"Is it id: Q05    answer_type: yes\",\"phase\":\"structure\"}]}";
+    assert_int_equal(structure_warned(text, value, quote), 0);
+    /* text the input's quote never held is still a swallowed key */
+    const char *more = "{\"questions\":[{\"id\":\"Q04\",\"question\":\"P\"},{\"question\":"
+                       "\"Is it id: Q05    answer_type: yes phase: structure\"}]}";
+    const char *ended = "questions:\n  - id: Q04\n    question: P\n  -question: 'Is it id: Q05    answer_type: yes'\n"
+                        "    phase: structure\n";
+    assert_int_equal(structure_warned(ended, more, quote), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1041,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_session10_json_bare_key_column),
         cmocka_unit_test(test_session10_plain_fold_and_prefix),
         cmocka_unit_test(test_session10_fallen_body_word_key),
+        cmocka_unit_test(test_session11_open_quote_closed_on_its_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
