@@ -672,7 +672,9 @@ static bool s_plain_colon(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         return false;
     if (!(cn = dq_plain(v, n, &c)) && !(cn = sq_plain(v, n, &c)))
         return false;
-    return plainish(c, cn) && has(c, cn, ": ") && !strchr("\"'`@|>[{&*!%-?#,", c[0]) && !reads_as_keys(ls, ctx, c, cn);
+    /* `text: : What: x` may be the string ': What: x' or a stuttered `text: What: x`
+     * (run 23 6e73f49f): a value opening with an indicator stays quoted */
+    return plainish(c, cn) && has(c, cn, ": ") && !strchr("\"'`@|>[{&*!%-?:#,", c[0]) && !reads_as_keys(ls, ctx, c, cn);
 }
 
 static int e_unquote(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -1070,6 +1072,11 @@ static bool s_unclosed(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     const char *v, *c;
     size_t n = scalar(l, &v);
     if (!l->key_len || !dq_plain(v, n, &c) || n < 3)
+        return false;
+    /* a lone CR in the value is a YAML line break: the quote spans lines, and
+     * text after a CR (`"Imp` CR `lemented login: tokens"`) may end the value
+     * before it as a key of its own (run 23 509a7299) */
+    if (memchr(c, '\r', n - 2))
         return false;
     /* a value ending in a blank (`"What: exactly?- "`): left open, the blank is the
      * line's trailing whitespace, which core's guessed end leaves out (it closes the

@@ -2929,6 +2929,28 @@ static void test_run15_glued_phase(void **state)
     assert_true(moved);
 }
 
+/* Run 23: yaml.unclosed-quote opens no value holding a lone CR (the quote spans
+ * lines; `lemented login: tokens` after a CR may be a key of its own: 509a7299),
+ * and yaml.plain-colon unquotes no value opening with ': ' (6e73f49f). */
+static void test_run23_unquote_sites(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: yaml.unclosed-quote seed=%d\n---\n"
+                 "bead_id: a\nstatus: done\nsummary: \"Imp\r\rlemented login: tokens and sessions\"\n"
+                 "checks:\n  tests: pass\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "tokens and sessions\"\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.plain-colon seed=%d\n---\n"
+                 "items:\n  - id: Q01\n    text: \": What: exactly?\"\n    notes: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "text: \": What: exactly?\"\n"));
+        free(raw);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2970,6 +2992,7 @@ int main(void)
         cmocka_unit_test(test_run21_phase_order_inline_id),
         cmocka_unit_test(test_run21_drift_plain_item_run),
         cmocka_unit_test(test_run21_drift_near_nested_list),
+        cmocka_unit_test(test_run23_unquote_sites),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
