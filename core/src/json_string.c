@@ -410,14 +410,15 @@ static bool comments_then_structure(const jp *p, size_t k, size_t j, bool is_key
 }
 
 /* Is the quote at j followed by a closer (directly, or after blanks and line
- * breaks: `"}]}` at the end, `"}, {"path": ...`, `"` then a line `}`), and a
- * closing quote there? Then it closes the string: read as an opening quote it
- * would start a string of blanks and closers. */
+ * breaks: `"}]}` at the end, `"}, {"path": ...`, `"` then a line `}`), or in
+ * a member's value by the ',' that ends the member (`"said "hi" ",` then a
+ * key), and a closing quote there? Then it closes the string: read as an
+ * opening quote it would start a string of blanks and separators. */
 static bool quote_then_closer(const jp *p, size_t j)
 {
     size_t c1 = jl_past_spaces(p, j + 1);
     int c = at(p, c1);
-    if (!(c == '}' || c == ']'))
+    if (!(c == '}' || c == ']' || (c == ',' && p->parent_object)))
         return false;
     /* not when text then a quote follows the closers on the line (`"a" "]ne"]`,
      * `"a" "]"]`): that quote closes a string the quote at j opened, whose
