@@ -1035,6 +1035,38 @@ static void test_session11_open_quote_closed_on_its_line(void **state)
     assert_int_equal(structure_warned(ended, more, quote), 1);
 }
 
+/* Run 22 2d37ac0a: a stray quote (`-1",`, json.missing-open-quote) misled
+ * the oracle's string tracking, so it blanked a block comment inside a
+ * commented-out member that json.comment removed and quoted cut short; the
+ * quote then matched nowhere and the member's words past the cut looked lost.
+ * The removed text is quoted as the input's bytes: matched before comments. */
+static void test_session11_removed_comment_after_stray_quote(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *text = "{\n  \"story_id\": -1\",\n  \"tasks\": [#    {\"task_id\": \"T-1\", \"description\": "
+                       "\"say \\\"hi\\\"\", /* note: see ticket */ \"dotruene\": false}\n  ]\n}\n";
+    mf_result *r = fake(text, "{\"story_id\":-1,\"tasks\":[]}");
+    mf_warnings_add(&r->warnings, "json.missing-open-quote", 2, "'-1\"' had no opening quote; read as the number");
+    mf_warnings_add(&r->warnings, "json.comment", 3,
+                    "comment holding JSON structure removed (a commented-out member?): #    {\"task_id\": \"T-1\", "
+                    "\"description\": \"say \\\"hi\\\"\", /* note: see ticket */...");
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("a removed comment's preview names its line: %s", v.detail);
+    mf_result_free(r);
+    /* the preview names only its own line: a word of the next line is still seen */
+    const char *two = "{\n  \"story_id\": -1\",\n  \"tasks\": [#    {\"task_id\": \"T-1\", \"description\": \"say\"}\n"
+                      "  ], \"lost\": 1\n}\n";
+    r = fake(two, "{\"story_id\":-1,\"tasks\":[]}");
+    mf_warnings_add(&r->warnings, "json.comment", 3,
+                    "comment holding JSON structure removed (a commented-out member?): #    {\"task_id\": \"T-1\"...");
+    mf_oracle_input in2 = {mf_profiles_get("generic_json"), NULL, two, strlen(two), r, NULL, MF_EXPECT_RAW, NULL};
+    assert_int_equal(mf_oracle_conservation(&in2, &v), 1);
+    assert_non_null(strstr(v.detail, "'lost'"));
+    mf_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1066,6 +1098,7 @@ int main(void)
         cmocka_unit_test(test_session10_plain_fold_and_prefix),
         cmocka_unit_test(test_session10_fallen_body_word_key),
         cmocka_unit_test(test_session11_open_quote_closed_on_its_line),
+        cmocka_unit_test(test_session11_removed_comment_after_stray_quote),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
