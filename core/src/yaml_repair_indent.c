@@ -10,7 +10,8 @@
  * that key's column is none), is moved back to
  * the level's column. The item's own properties name its level first: a dash
  * between an inner level that held a block and an outer one whose property
- * column its next line sits at belongs to the outer one.
+ * column its next line sits at belongs to the outer one; a dash left of an
+ * inner level that held no block and nearer to the level around it goes there.
  * yaml.property-indent (#17): inside a list item `- key: v`, a property line
  * that follows another direct property of the item and sits deeper than the
  * dash but 1-2 columns off dash_indent + 2 is re-indented to the item's
