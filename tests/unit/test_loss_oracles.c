@@ -1011,6 +1011,50 @@ static void test_session10_fallen_body_word_key(void **state)
                      1);   /* no line fell before it */
 }
 
+/* Run 22 (8e0f0311-r123bc9b5, 807e18df, 07e7c888): under `notes: |-` a line
+ * left of the key that a bare `: ` opens (`:   0`) has no key, so it is text
+ * yaml.block-body-indent takes into the body, and so is the deeper
+ * `nam|: s` after it. The warning counts lines of a text that a rule before
+ * the header lengthened (yaml.inline-keys split `- id: S name: b`) or
+ * shortened (yaml.plain-colon joined a plain scalar's two lines). A one-word
+ * key there, or a shift no rule before the header explains: a swallowed key. */
+static void test_session11_fallen_body_shifted_lines(void **state)
+{
+    (void)state;
+    static const char split_msg[] = "Repaired inline YAML sequence or mapping syntax before parsing.";
+    static const char joined_msg[] = "Quoted YAML plain scalar values containing colon-space before reparsing.";
+    char body[200];
+    const char *value = "{\"eps\":[{\"id\":\"S\",\"notes\":\"0 \\n   nam|: s\"},{\"id\":\"S\",\"nam|\":\"s\"}]}";
+    const char *tail = "    notes: |-\n   0 \n      nam|: s\n  - id: S\n    nam|: s\n";
+
+    const char *bare = "eps:\n  - id: S\n    notes: |-\n :   0 \n      nam|: s\n  - id: S\n    nam|: s\n";
+    const char *bare_value = "{\"eps\":[{\"id\":\"S\",\"notes\":\":   0 \\n     nam|: s\"},{\"id\":\"S\",\"nam|\":\"s\"}]}";
+    snprintf(body, sizeof body, "Indented the text lines under a YAML block scalar header that were written at or left "
+                                "of its key (guessed that lines %d-%d are its body).", 4, 5);
+    const char *const fell3[] = {"yaml.block-body-indent", body, NULL};
+    const int at3[] = {3};
+    assert_int_equal(structure_at(bare, bare_value, "raw", fell3, at3), 0);
+    const char *word = "eps:\n  - id: S\n    notes: |-\n k:   0 \n      nam|: s\n  - id: S\n    nam|: s\n";
+    const char *word_value = "{\"eps\":[{\"id\":\"S\",\"notes\":\"k:   0 \\n     nam|: s\"},{\"id\":\"S\",\"nam|\":\"s\"}]}";
+    assert_int_equal(structure_at(word, word_value, "raw", fell3, at3), 1);   /* `k:` is an entry */
+
+    char text[300];
+    snprintf(body, sizeof body, "Indented the text lines under a YAML block scalar header that were written at or left "
+                                "of its key (guessed that lines %d-%d are its body).", 5, 6);
+    snprintf(text, sizeof text, "eps:\n  - id: S name: b\n%s", tail);
+    const char *const split[] = {"yaml.inline-keys", split_msg, "yaml.block-body-indent", body, NULL};
+    const int at2_4[] = {2, 4}, at4[] = {4};
+    assert_int_equal(structure_at(text, value, "raw", split, at2_4), 0);
+    assert_int_equal(structure_at(text, value, "raw", split + 2, at4), 1);    /* nothing split */
+
+    snprintf(text, sizeof text, "title: Release ~heckowner: \n      c\neps:\n  - id: S\n%s", tail);
+    const char *const joined[] = {"yaml.plain-colon", joined_msg, "yaml.block-body-indent", body, NULL};
+    const int at1_4[] = {1, 4}, at8_4[] = {8, 4};
+    assert_int_equal(structure_at(text, value, "raw", joined, at1_4), 0);
+    assert_int_equal(structure_at(text, value, "raw", joined, at8_4), 1);     /* joined after the header */
+    assert_int_equal(structure_at(text, value, "raw", split, at2_4), 1);      /* a split lengthens, not shortens */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1041,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_session10_json_bare_key_column),
         cmocka_unit_test(test_session10_plain_fold_and_prefix),
         cmocka_unit_test(test_session10_fallen_body_word_key),
+        cmocka_unit_test(test_session11_fallen_body_shifted_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
