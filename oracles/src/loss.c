@@ -386,18 +386,20 @@ static size_t put_code_point(char *o, unsigned long cp)
     return 4;
 }
 
-/* Does a quote after byte prev (nb: the last non-blank byte before it) open
- * a YAML quoted scalar? Only where a scalar starts: at a line's start, after
- * an indicator (`: `, `- `, `? `, a flow `[ { ,`) or glued to one of
- * `: [ { , -` as before. A quote after a blank inside a plain scalar
- * (`summar "Implemented login: "tokens\x04"`, a key holding a quote) is text. */
+/* Does a quote after byte prev (nb: the last non-blank byte before it, prev2
+ * the byte before prev) open a YAML quoted scalar? Only where a scalar
+ * starts: at a line's start, after an indicator (`: `, `- `, `? `, a flow
+ * `[ { ,`), glued to a flow `[ { ,`, or glued to a ':' after a JSON-like key
+ * (`{"a":"b"}`), as libyaml reads them. A quote after a blank inside a plain
+ * scalar (`summar "Implemented login: "tokens\x04"`, a key holding a quote)
+ * is text, and so is one glued to a ':' or '-' that opens or sits in a plain
+ * scalar (`:"00\00`, `-"x`, `a:"b`, `yaml.quoted-"hash`). */
 static bool quote_opens(char prev, char nb, char prev2)
 {
-    /* a '-' inside a word (`yaml.quoted-"hash`) is text of a plain scalar, no dash */
-    if (prev == '-' && !strchr(" \t\n[{,:", prev2))
-        return false;
+    if (prev == ':')
+        return prev2 && strchr("\"']}", prev2);
     if (prev != ' ' && prev != '\t')
-        return strchr(":[{,-\n", prev) != NULL;
+        return strchr("[{,\n", prev) != NULL;
     return strchr("\n:-?[{,", nb) != NULL;
 }
 

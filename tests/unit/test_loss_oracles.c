@@ -78,10 +78,35 @@ static void test_session7_dash_in_word(void **state)
     if (run(mf_oracle_conservation, "generic_yaml", text,
             "{\"_p\":\"yaml.quoted-\\\"hash seed=1\",\"rationale\":\"\\\"some rules\\\"\\u0018motto: x\"}", &v))
         fail_msg("escape read as text: %s", v.detail);
-    /* a quote after a dash that starts the scalar still opens one */
-    const char *t2 = "a:\n  -\"x\\x41y\"\n";
+    /* a quote after a dash indicator (`- "x`) opens one */
+    const char *t2 = "a:\n  - \"x\\x41y\"\n";
     if (run(mf_oracle_conservation, "generic_yaml", t2, "{\"a\":[\"xAy\"]}", &v))
         fail_msg("dash quote: %s", v.detail);
+}
+
+/* Run 22 (97b0a31e-r1c893fb3): a '"' glued to a ':' or '-' that starts a
+ * plain scalar (`:"00\00`, `-"x`) or sits in one (`a:"b`) opens no quoted
+ * scalar, as libyaml reads it: `\0` is text, not an escaped NUL that split
+ * off a lost token '0'. Glued to the ':' after a JSON-like key (`{"a":"b`)
+ * it still opens one. */
+static void test_session11_glued_quote_plain(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *const plain[][2] = {
+        {":\"00\\00", "\":\\\"00\\\\00\""},
+        {"k: :\"00\\00\n", "{\"k\":\":\\\"00\\\\00\"}"},
+        {"- -\"x\\0y\"\n", "[\"-\\\"x\\\\0y\\\"\"]"},
+        {"a:\n  -\"x\\x41y\"\n", "{\"a\":\"-\\\"x\\\\x41y\\\"\"}"},
+        {"a:\"00\\00", "\"a:\\\"00\\\\00\""},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+        if (run(mf_oracle_conservation, "generic_yaml", plain[i][0], plain[i][1], &v))
+            fail_msg("%s: %s", plain[i][0], v.detail);
+    const char *json_key = "{\"a\":\"b\\x41c\"}";
+    if (run(mf_oracle_conservation, "generic_yaml", json_key, "{\"a\":\"bAc\"}", &v))
+        fail_msg("after a JSON-like key: %s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", json_key, "{\"a\":\"b\\\\x41c\"}", &v), 1);
 }
 
 static void test_yaml_unclosed_quote(void **state)
@@ -1086,6 +1111,7 @@ int main(void)
         cmocka_unit_test(test_session10_plain_fold_and_prefix),
         cmocka_unit_test(test_session10_fallen_body_word_key),
         cmocka_unit_test(test_session11_fallen_body_shifted_lines),
+        cmocka_unit_test(test_session11_glued_quote_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
