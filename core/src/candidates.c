@@ -348,10 +348,24 @@ static bool fence_info(const char *s, size_t n, fence *f)
     return true;
 }
 
-/* Could [s, s+n) be a structured artifact: a ':' (mapping), a bracket, or
- * a "- " sequence item? A fenced sentence ("Done.") or a one-line caption
- * ("Here is the output:") is prose, no payload. */
-static bool structured_text(const char *s, size_t n)
+/* Is [s, s+n) (no blanks around it) a Python tuple of values: '(' then a
+ * value's first character ('"', '\'', '[', '{', '(', '-', a digit), a
+ * comma, and ')' at the end? `("ci", "x")` is an array (json.python-tuple);
+ * "(see above)" is prose. */
+static bool tuple_text(const char *s, size_t n)
+{
+    if (n < 2 || s[0] != '(' || s[n - 1] != ')' || !memchr(s, ',', n))
+        return false;
+    size_t v = 1;
+    while (v < n && (s[v] == ' ' || s[v] == '\t' || s[v] == '\r' || s[v] == '\n'))
+        v++;
+    return v < n - 1 && (strchr("\"'[{(-", s[v]) || (s[v] >= '0' && s[v] <= '9'));
+}
+
+/* Could [s, s+n) be a structured artifact: a ':' (mapping), a bracket, a
+ * "- " sequence item, or (json) a Python tuple? A fenced sentence ("Done.")
+ * or a one-line caption ("Here is the output:") is prose, no payload. */
+static bool structured_text(const char *s, size_t n, bool json)
 {
     size_t a = 0, e = n;
     while (a < e && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r' || s[a] == '\n'))
@@ -360,7 +374,8 @@ static bool structured_text(const char *s, size_t n)
         e--;
     if (e > a && s[e - 1] == ':' && !memchr(s + a, '\n', e - a) && memchr(s + a, ' ', e - a))
         return false;                   /* one line "Here is the output:": a caption */
-    if (memchr(s, ':', n) || memchr(s, '{', n) || mf_cand_bracket_outside_noise(s, n))
+    if (memchr(s, ':', n) || memchr(s, '{', n) || mf_cand_bracket_outside_noise(s, n) ||
+        (json && tuple_text(s + a, e - a)))
         return true;
     for (size_t i = 0; i < n; i++)
         if (s[i] == '-' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n')) {
@@ -511,7 +526,7 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
                 inner--;
             } else if (f.ch == open.ch && f.ticks >= open.ticks && f.indent <= 3 && f.indent <= open.indent) {
                 inside = false;
-                if (keep && structured_text(s + body, a - body)) {
+                if (keep && structured_text(s + body, a - body, is_json(c->p))) {
                     found++;
                     if (emit(c, "fence", s + body, a - body, MF_RULE_ID(CAND_FENCE), open_line,
                              "Took the %s payload from inside the markdown code fence opened at line %d%s.",
@@ -527,7 +542,7 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
     /* an unclosed bare fence after other fences is most likely an orphan
      * closer (the artifact above it, prose below): no candidate from it */
     if (inside && keep && found < MF_CAND_PER_KIND && !(open.bare && open_line > first_fence_line) &&
-        !(open.bare && orphan_closer(c, s, len, open_at)) && structured_text(s + body, len - body)) {
+        !(open.bare && orphan_closer(c, s, len, open_at)) && structured_text(s + body, len - body, is_json(c->p))) {
         found++;
         if (emit(c, "fence", s + body, len - body, MF_RULE_ID(CAND_FENCE), open_line,
                  "Took the %s payload after the markdown code fence opened at line %d (no closing fence)%s.",

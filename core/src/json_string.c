@@ -23,6 +23,7 @@
 
 static size_t key_colon_end(const jp *p, size_t content);
 static bool backtick_key_at(const jp *p, size_t k);
+static bool backtick_item_at(const jp *p, size_t k);
 
 /* Does a key start at k that the end of input cuts (`, "ti`, `, "title"`)? */
 static bool key_cut(const jp *p, size_t k)
@@ -410,14 +411,15 @@ static bool comments_then_structure(const jp *p, size_t k, size_t j, bool is_key
 }
 
 /* Is the quote at j followed by a closer (directly, or after blanks and line
- * breaks: `"}]}` at the end, `"}, {"path": ...`, `"` then a line `}`), and a
- * closing quote there? Then it closes the string: read as an opening quote it
- * would start a string of blanks and closers. */
+ * breaks: `"}]}` at the end, `"}, {"path": ...`, `"` then a line `}`), or in
+ * a member's value by the ',' that ends the member (`"said "hi" ",` then a
+ * key), and a closing quote there? Then it closes the string: read as an
+ * opening quote it would start a string of blanks and separators. */
 static bool quote_then_closer(const jp *p, size_t j)
 {
     size_t c1 = jl_past_spaces(p, j + 1);
     int c = at(p, c1);
-    if (!(c == '}' || c == ']'))
+    if (!(c == '}' || c == ']' || (c == ',' && p->parent_object)))
         return false;
     /* not when text then a quote follows the closers on the line (`"a" "]ne"]`,
      * `"a" "]"]`): that quote closes a string the quote at j opened, whose
@@ -482,7 +484,9 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
     case '`':                           /* `"v"```: a closing fence glued to the value */
         if (is_key)                     /* {"k" `v`}: a missing ':' before a backtick string */
             return spaced && at(p, j + 1) != '`';
-        return at(p, j + 1) == '`' && at(p, j + 2) == '`';
+        if (at(p, j + 1) == '`' && at(p, j + 2) == '`')
+            return true;
+        return spaced && !inner && !p->parent_object && p->depth > 0 && backtick_item_at(p, j);
     case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
         size_t m = jl_past_spaces_comments(p, j + 1);
         if (is_key && spaced && (isdigit(at(p, j + 1)) || at(p, j + 1) == '.'))
@@ -743,18 +747,35 @@ static bool smart_key_at(const jp *p, size_t k)
     return false;
 }
 
-/* Does a key in backticks (`c` or `c´, then ':', on one line) start at k? */
-static bool backtick_key_at(const jp *p, size_t k)
+/* End (past its closing backtick or acute accent) of a non-empty backtick
+ * string on one line starting at k (`c`, `c´), or 0. */
+static size_t backtick_string_end(const jp *p, size_t k)
 {
     if (at(p, k) != '`')
-        return false;
+        return 0;
     size_t e = k + 1;
     while (e < p->n && e < k + KEY_LOOKAHEAD && at(p, e) != '`' && at(p, e) != '\n' &&
            !(at(p, e) == 0xC2 && at(p, e + 1) == 0xB4))
         e++;
     if (e == k + 1 || !(at(p, e) == '`' || at(p, e) == 0xC2))
-        return false;
-    return at(p, jl_past_spaces(p, e + (at(p, e) == '`' ? 1 : 2))) == ':';
+        return 0;
+    return e + (at(p, e) == '`' ? 1 : 2);
+}
+
+/* Does a key in backticks (`c` or `c´, then ':', on one line) start at k? */
+static bool backtick_key_at(const jp *p, size_t k)
+{
+    size_t e = backtick_string_end(p, k);
+    return e && at(p, jl_past_spaces(p, e)) == ':';
+}
+
+/* Does an array item in backticks start at k, ended by ',', ']' or the end
+ * (`"a"` then ` `b`]`: the comma before it missing)? */
+static bool backtick_item_at(const jp *p, size_t k)
+{
+    size_t e = backtick_string_end(p, k);
+    int c = e ? at(p, jl_past_spaces(p, e)) : 0;
+    return e && (c < 0 || c == ',' || c == ']');
 }
 
 /* Offset past the ':' of a key in quote style c (', ", ` or a smart double

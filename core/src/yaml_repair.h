@@ -149,6 +149,8 @@ size_t yr_fix_inline_keys(const yr_doc *, mf_buf *, const mf_profile *, mf_warni
 size_t yr_fix_dash_space(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_nested_children(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_item_key(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
+/* Would yaml.item-key name the bare item of entry e on line i were its dash at column col? */
+bool yr_item_key_names(const yr_doc *d, const mf_profile *p, size_t i, const yr_entry *e, size_t col);
 size_t yr_fix_invalid_escape(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_unclosed_quote(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);
 size_t yr_fix_unclosed_flow(const yr_doc *, mf_buf *, const mf_profile *, mf_warnings *);

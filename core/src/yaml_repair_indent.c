@@ -10,7 +10,8 @@
  * that key's column is none), is moved back to
  * the level's column. The item's own properties name its level first: a dash
  * between an inner level that held a block and an outer one whose property
- * column its next line sits at belongs to the outer one.
+ * column its next line sits at belongs to the outer one; a dash left of an
+ * inner level that held no block and nearer to the level around it goes there.
  * yaml.property-indent (#17): inside a list item `- key: v`, a property line
  * that follows another direct property of the item and sits deeper than the
  * dash but 1-2 columns off dash_indent + 2 is re-indented to the item's
@@ -61,7 +62,8 @@ static bool sd_push(sd_level **lv, size_t *depth, size_t *cap, size_t col)
  * item's content column, at c, and an open level sits at c - 2 within 3
  * columns of the dash (`   - id: E2` then `  title: x` under a list at
  * column 0), that level's column; else the dash's own column. */
-static size_t props_level(const yr_doc *d, size_t i, const yr_entry *e, const sd_level *lv, size_t depth)
+static size_t props_level(const yr_doc *d, const mf_profile *p, size_t i, const yr_entry *e, const sd_level *lv,
+                          size_t depth)
 {
     size_t k = i + 1;
     while (k < d->count && (d->l[k].flags & YR_INERT))
@@ -73,9 +75,11 @@ static size_t props_level(const yr_doc *d, size_t i, const yr_entry *e, const sd
     yr_entry n = yr_entry_at(d, k);
     if (!n.key || n.dashes || n.indent >= e->content || n.indent < 2 || n.indent - 2 == e->indent)
         return e->indent;
+    /* a scalar item holds properties only when yaml.item-key names it there: `   - i` then
+     * `  op: c` is an item of the list at column 2 and `op` its parent's key (run 22 8dc96e5d) */
     for (size_t j = depth; j-- > 0;)
         if (lv[j].col == n.indent - 2 && diff(lv[j].col, e->indent) <= 3)
-            return lv[j].col;
+            return e->key || yr_item_key_names(d, p, i, e, lv[j].col) ? lv[j].col : e->indent;
     return e->indent;
 }
 
@@ -110,7 +114,7 @@ static bool move_changes_body(const yr_doc *d, size_t i, const yr_entry *e, size
 
 /* The drift repair; with `block_bodies`, only the dashes of block scalar headers whose
  * move changes which lines are the block's body. */
-static size_t drift(const yr_doc *d, mf_buf *out, mf_warnings *w, bool block_bodies)
+static size_t drift(const yr_doc *d, const mf_profile *p, mf_buf *out, mf_warnings *w, bool block_bodies)
 {
     size_t cap = 64;
     sd_level *lv = malloc(cap * sizeof *lv);
@@ -151,7 +155,7 @@ static size_t drift(const yr_doc *d, mf_buf *out, mf_warnings *w, bool block_bod
                 sd_level *top = &lv[depth - 1];
                 if (top->col < x && x >= nest_col) {
                     ok &= sd_push(&lv, &depth, &cap, x);
-                } else if ((e.key || x <= plain_col) && (to = props_level(d, i, &e, lv, depth)) != x) {
+                } else if ((e.key || x <= plain_col) && (to = props_level(d, p, i, &e, lv, depth)) != x) {
                     while (lv[depth - 1].col > to)
                         depth--; /* the item's properties name its list */
                 } else if ((top->had_block || (top->col < x && (x <= plain_col || e.key))) && diff(top->col, x) <= 3) {
@@ -159,6 +163,14 @@ static size_t drift(const yr_doc *d, mf_buf *out, mf_warnings *w, bool block_bod
                      * line, but not when the item holds a key: `op: y` then `   - title: R`), or
                      * drifted after a block */
                     to = top->col;
+                } else if (top->col > x && depth >= 2 && lv[depth - 2].col < x &&
+                           diff(lv[depth - 2].col, x) < diff(top->col, x) && diff(lv[depth - 2].col, x) <= 3 &&
+                           (e.key || x <= plain_col)) {
+                    /* left of an inner list that held no block, 1-3 columns right of the list
+                     * around it and nearer to it: that list's item, drifted (`    - arm` then
+                     * ` - name: s` under a list at column 0; run 22 b4e6fa0b) */
+                    depth--;
+                    to = lv[depth - 1].col;
                 } else {
                     if (top->col > x)
                         depth--;
@@ -222,14 +234,12 @@ static size_t drift(const yr_doc *d, mf_buf *out, mf_warnings *w, bool block_bod
 
 size_t yr_fix_seq_indent_drift(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    (void)p;
-    return drift(d, out, w, false);
+    return drift(d, p, out, w, false);
 }
 
 size_t yr_fix_drifted_block_headers(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
-    (void)p;
-    return drift(d, out, w, true);
+    return drift(d, p, out, w, true);
 }
 
 /* ---- yaml.property-indent ---- */

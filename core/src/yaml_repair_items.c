@@ -135,38 +135,70 @@ static size_t next_line(const yr_doc *d, size_t i)
     return i;
 }
 
+/* The item_keys entry of the list a bare item at line i (dash column col) belongs to, with the
+ * parent's name in *parent, *parent_n and how it was found in *at_root, *wrapped; NULL when none. */
+static const json_t *item_spec(const yr_doc *d, const mf_profile *p, size_t i, size_t col, const char **parent,
+                               size_t *parent_n, bool *at_root, bool *wrapped)
+{
+    size_t par = parent_line(d, i, col, at_root);
+    *wrapped = false;
+    *parent = NULL;
+    *parent_n = 0;
+    if (par == d->count && !*at_root)
+        return NULL;
+    const json_t *spec = NULL;
+    if (!*at_root) {
+        const yr_entry pe = yr_entry_at(d, par);
+        *parent = d->l[par].s + pe.key_s, *parent_n = pe.key_e - pe.key_s;
+        spec = item_key_of(p, *parent, *parent_n);
+        if (spec || !wrapper_chain_root(d, p, par, i, col))
+            return spec;
+        *at_root = *wrapped = true;
+    }
+    spec = root_list_spec(p, parent);
+    *parent_n = *parent ? strlen(*parent) : 0;
+    return spec;
+}
+
+/* The key yaml.item-key names the bare item of entry e on line i by, were its dash at column
+ * col (its next line a known child key at its content column), or NULL. */
+static const char *naming_key(const yr_doc *d, const mf_profile *p, size_t i, const yr_entry *e, size_t col,
+                              const char **parent, size_t *parent_n, bool *at_root, bool *wrapped)
+{
+    const yr_line *l = &d->l[i];
+    size_t nx = next_line(d, i);
+    if (!p || json_object_size(p->item_keys) == 0 || e->dashes != 1 || e->key ||
+        !bare_token(l->s + e->val, yr_value_end(l, e, true) - e->val) || nx == d->count ||
+        (d->l[nx].flags & YR_CONT))
+        return NULL;
+    const json_t *spec = item_spec(d, p, i, col, parent, parent_n, at_root, wrapped);
+    const yr_entry ne = yr_entry_at(d, nx);
+    const char *key = json_string_value(json_object_get(spec, "key"));
+    if (!key || ne.dashes || !ne.key || ne.indent != e->content - e->dash + col ||
+        !listed_child(p, spec, d->l[nx].s + ne.key_s, ne.key_e - ne.key_s))
+        return NULL;
+    return key;
+}
+
+bool yr_item_key_names(const yr_doc *d, const mf_profile *p, size_t i, const yr_entry *e, size_t col)
+{
+    const char *parent;
+    size_t parent_n;
+    bool at_root, wrapped;
+    return naming_key(d, p, i, e, col, &parent, &parent_n, &at_root, &wrapped) != NULL;
+}
+
 static size_t fix_item_key(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e, const mf_profile *p,
                            mf_warnings *w)
 {
     const yr_line *l = &d->l[i];
+    const char *parent;
+    size_t parent_n;
+    bool at_root, wrapped;
+    const char *key = naming_key(d, p, i, e, e->dash, &parent, &parent_n, &at_root, &wrapped);
+    if (!key)
+        return 0;
     size_t vend = yr_value_end(l, e, true);
-    if (e->dashes != 1 || e->key || !bare_token(l->s + e->val, vend - e->val))
-        return 0;
-    bool at_root, wrapped = false;
-    size_t par = parent_line(d, i, e->dash, &at_root), nx = next_line(d, i);
-    if ((par == d->count && !at_root) || nx == d->count || (d->l[nx].flags & YR_CONT))
-        return 0;
-    const char *parent = NULL;
-    const json_t *spec = NULL;
-    size_t parent_n = 0;
-    if (at_root) {
-        spec = root_list_spec(p, &parent);
-        parent_n = parent ? strlen(parent) : 0;
-    } else {
-        const yr_entry pe = yr_entry_at(d, par);
-        parent = d->l[par].s + pe.key_s, parent_n = pe.key_e - pe.key_s;
-        spec = item_key_of(p, parent, parent_n);
-        if (!spec && wrapper_chain_root(d, p, par, i, e->dash)) {
-            at_root = wrapped = true;
-            spec = root_list_spec(p, &parent);
-            parent_n = parent ? strlen(parent) : 0;
-        }
-    }
-    const yr_entry ne = yr_entry_at(d, nx);
-    const char *key = json_string_value(json_object_get(spec, "key"));
-    if (!key || ne.dashes || !ne.key || ne.indent != e->content ||
-        !listed_child(p, spec, d->l[nx].s + ne.key_s, ne.key_e - ne.key_s))
-        return 0;
     mf_warnings_add(w, MF_RULE_ID(YAML_ITEM_KEY), yr_lineno(i),
                     "Took the bare item %.*s under \"%.*s\"%s as its %s (a known child key follows it).",
                     (int)(vend - e->val), l->s + e->val, (int)parent_n, parent,

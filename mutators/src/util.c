@@ -156,15 +156,20 @@ static bool commented_header(const mt_line *x)
 static bool quoted_header(const mt_line *x)
 {
     const char *v = x->s + (x->key_len ? x->val : x->body);
-    size_t n = x->key_len ? mt_line_value(x, &v) : x->len - x->body, i = 2;
-    if (x->comment || (!x->key_len && !x->dash) || n < 3 || (v[0] != '"' && v[0] != '\'') ||
-        (v[1] != '|' && v[1] != '>'))
+    size_t n = x->key_len ? mt_line_value(x, &v) : x->len - x->body;
+    if (x->comment || (!x->key_len && !x->dash) || n < 3 || (v[0] != '"' && v[0] != '\''))
+        return false;
+    /* the quotes doubled too (`""|-""`, yaml.doubled-quotes on top): yaml.doubled-quotes
+     * takes one pair off, yaml.quoted-block-indicator the other */
+    size_t q = v[1] == v[0] ? 2 : 1, i = q + 1;
+    if (n < 2 * q + 1 || (v[q] != '|' && v[q] != '>'))
         return false;
     while (i < n && (v[i] == '-' || v[i] == '+' || isdigit((unsigned char)v[i])))
         i++;
-    if (i >= n || v[i] != v[0])
-        return false;
-    for (i++; i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == '\r');)
+    for (size_t k = 0; k < q; k++, i++)
+        if (i >= n || v[i] != v[0])
+            return false;
+    while (i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == '\r'))
         i++;
     return i == n || v[i] == '#';
 }

@@ -386,18 +386,20 @@ static size_t put_code_point(char *o, unsigned long cp)
     return 4;
 }
 
-/* Does a quote after byte prev (nb: the last non-blank byte before it) open
- * a YAML quoted scalar? Only where a scalar starts: at a line's start, after
- * an indicator (`: `, `- `, `? `, a flow `[ { ,`) or glued to one of
- * `: [ { , -` as before. A quote after a blank inside a plain scalar
- * (`summar "Implemented login: "tokens\x04"`, a key holding a quote) is text. */
+/* Does a quote after byte prev (nb: the last non-blank byte before it, prev2
+ * the byte before prev) open a YAML quoted scalar? Only where a scalar
+ * starts: at a line's start, after an indicator (`: `, `- `, `? `, a flow
+ * `[ { ,`), glued to a flow `[ { ,`, or glued to a ':' after a JSON-like key
+ * (`{"a":"b"}`), as libyaml reads them. A quote after a blank inside a plain
+ * scalar (`summar "Implemented login: "tokens\x04"`, a key holding a quote)
+ * is text, and so is one glued to a ':' or '-' that opens or sits in a plain
+ * scalar (`:"00\00`, `-"x`, `a:"b`, `yaml.quoted-"hash`). */
 static bool quote_opens(char prev, char nb, char prev2)
 {
-    /* a '-' inside a word (`yaml.quoted-"hash`) is text of a plain scalar, no dash */
-    if (prev == '-' && !strchr(" \t\n[{,:", prev2))
-        return false;
+    if (prev == ':')
+        return prev2 && strchr("\"']}", prev2);
     if (prev != ' ' && prev != '\t')
-        return strchr(":[{,-\n", prev) != NULL;
+        return strchr("[{,\n", prev) != NULL;
     return strchr("\n:-?[{,", nb) != NULL;
 }
 
@@ -559,15 +561,17 @@ static size_t preview_match(const char *s, size_t n, size_t i, const char *pre, 
 
 /* Blank each place the preview [pre, pre+pl) (a value's start, cut short)
  * occurs in s (whitespace runs compare equal: a folded value) and the rest
- * of the line it ends on. */
-static void blank_preview(char *s, size_t n, const char *o, size_t pl)
+ * of the line it ends on. decode: the preview's escapes are read, as they
+ * are in s once unescaped; else both are the input's own bytes. */
+static void blank_preview(char *s, size_t n, const char *o, size_t pl, bool decode)
 {
     char pre[128];
     pl = pl < sizeof pre - 1 ? pl : sizeof pre - 1;
     if (pl < 12)
         return;
     memcpy(pre, o, pl);
-    pl = unescape(pre, pl, false);
+    if (decode)
+        pl = unescape(pre, pl, false);
     while (pl > 0 && pre[pl - 1] == ' ')
         pl--;
     for (size_t i = 0; pl && i < n; i++) {
@@ -583,10 +587,21 @@ static void blank_preview(char *s, size_t n, const char *o, size_t pl)
     }
 }
 
+/* A warning that ends with the removed text cut short after its first ": "
+ * ("comment removed: #{\"task_id\": ...ex...") names all of it. */
+static void blank_removed_previews(char *s, size_t n, const mf_result *r, bool decode)
+{
+    for (size_t w = 0; w < r->warnings.count; w++) {
+        const char *m = r->warnings.items[w].message;
+        size_t ml = m ? strlen(m) : 0;
+        const char *c = m ? strstr(m, ": ") : NULL;
+        if (ml > 3 && !strcmp(m + ml - 3, "...") && c && c + 2 < m + ml - 3)
+            blank_preview(s, n, c + 2, (size_t)(m + ml - 3 - (c + 2)), decode);
+    }
+}
+
 /* A warning that quotes a replaced value cut short ("Corrected story_id
- * from \"lorem ipsum dolor ...\" to ...") names the whole value; so does
- * one that ends with the removed text cut short after its first ": "
- * ("comment removed: #{\"task_id\": ...ex..."). */
+ * from \"lorem ipsum dolor ...\" to ...") names the whole value. */
 static void blank_previews(char *s, size_t n, const mf_result *r)
 {
     for (size_t w = 0; w < r->warnings.count; w++) {
@@ -596,13 +611,10 @@ static void blank_previews(char *s, size_t n, const mf_result *r)
             while (o > m && !(o[-1] == '"' && (o - 1 == m || o[-2] != '\\')))
                 o--;
             if (o != m)
-                blank_preview(s, n, o, (size_t)(q - o));
+                blank_preview(s, n, o, (size_t)(q - o), true);
         }
-        size_t ml = m ? strlen(m) : 0;
-        const char *c = m ? strstr(m, ": ") : NULL;
-        if (ml > 3 && !strcmp(m + ml - 3, "...") && c && c + 2 < m + ml - 3)
-            blank_preview(s, n, c + 2, (size_t)(m + ml - 3 - (c + 2)));
     }
+    blank_removed_previews(s, n, r, true);
 }
 
 int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
@@ -623,6 +635,9 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
         return 0;
     }
     memcpy(s, in->result->text, n + 1);
+    /* removed text is quoted as the input's bytes: matched before comments are blanked, whose
+     * string tracking a stray quote misleads (`-1",` then `[# {...` holding a block comment, run 22 2d37ac0a) */
+    blank_removed_previews(s, n, in->result, false);
     const mf_profile *p = in->profile;
     if (!p || p->format != MF_FORMAT_JSON) {
         for (size_t i = 0; i < n; i++) { /* a lone CR is a YAML line break: '\r#o' is a comment line */
@@ -1359,18 +1374,40 @@ static size_t lines_dropped_before(const mf_result *r, size_t hl)
     return n;
 }
 
+/* Did a rule that ran before yaml.block-body-indent and warned before line hl
+ * (1-based) of raw change the count of lines by an amount its warning does
+ * not tell: split one line into several (*split) or joined a plain scalar's
+ * continuation lines into one (*joined)? */
+static void lines_reshaped_before(const mf_result *r, size_t hl, bool *split, bool *joined)
+{
+    static const char *const splitters[] = {"yaml.inline-keys", "yaml.inline-known-keys",
+                                            "yaml.inline-sequence-parent"};
+    *split = *joined = false;
+    for (size_t i = 0; i < r->warnings.count; i++) {
+        const mf_warning *w = &r->warnings.items[i];
+        if (!w->rule || w->line < 1 || (size_t)w->line >= hl)
+            continue;
+        for (size_t j = 0; j < sizeof splitters / sizeof *splitters; j++)
+            *split = *split || !strcmp(w->rule, splitters[j]);
+        *joined = *joined || !strcmp(w->rule, "yaml.plain-colon");
+    }
+}
+
 /* How many lines after a header on line hl (1-based) of raw yaml.block-body-
  * indent warned it took as the block's body, written at or left of the key
  * (`guessed that lines N-M are its body`, N the line after the header); 0
  * when it did not. The warning counts lines of the candidate text, which
  * starts on raw's first line when the candidate is the raw text and may
  * start later otherwise, and which a rule that dropped a line before the
- * header (lines_dropped_before) shortened. */
+ * header (lines_dropped_before) shortened, or a rule that split or joined
+ * lines before it (lines_reshaped_before) lengthened or shortened by an
+ * untold amount; of the warnings so placed, the one nearest hl. */
 static size_t fallen_body_span(const mf_result *r, size_t hl)
 {
     static const char lead[] = "guessed that lines ";
-    bool raw_text = !r->candidate || !strcmp(r->candidate, "raw");
-    size_t dropped = lines_dropped_before(r, hl);
+    bool raw_text = !r->candidate || !strcmp(r->candidate, "raw"), split, joined;
+    size_t dropped = lines_dropped_before(r, hl), span = 0, off = (size_t)-1;
+    lines_reshaped_before(r, hl, &split, &joined);
     for (size_t i = 0; i < r->warnings.count; i++) {
         const mf_warning *w = &r->warnings.items[i];
         const char *g = w->rule && !strcmp(w->rule, "yaml.block-body-indent") && w->message
@@ -1379,10 +1416,15 @@ static size_t fallen_body_span(const mf_result *r, size_t hl)
         if (!g || sscanf(g + sizeof lead - 1, "%d-%d", &first, &last) != 2 || w->line < 1 ||
             first != w->line + 1 || last < first)
             continue;
-        if ((size_t)w->line == hl || ((size_t)w->line < hl && (!raw_text || hl - (size_t)w->line <= dropped)))
-            return (size_t)(last - w->line);
+        size_t wl = (size_t)w->line, d = wl > hl ? wl - hl : hl - wl;
+        bool placed = wl == hl || (wl > hl && split) ||
+                      (wl < hl && (!raw_text || joined || d <= dropped));
+        if (placed && d < off) {
+            span = (size_t)(last - w->line);
+            off = d;
+        }
     }
-    return 0;
+    return span;
 }
 
 /* Is raw[a..b) an identifier key (a letter or '_', then letters, digits,
@@ -1399,7 +1441,7 @@ static bool identifier_key(const char *raw, size_t a, size_t b)
 
 /* Is the trimmed line raw[a..b) no entry of a mapping or a list, so text a
  * rule may take into a block body written left of its key: no dash item,
- * no one-word key (`k:`, `k"x: v`) opening it, or, once a line of the body
+ * no one-word key (`k:`, `k"x: v`; a bare `: v` has none) opening it, or, once a line of the body
  * fell left of the key (fell), no identifier key (`n~me: test` is text, as
  * yaml.block-body-indent reads it)? */
 static bool stray_text_line(const char *raw, size_t a, size_t b, bool fell)
@@ -1408,7 +1450,7 @@ static bool stray_text_line(const char *raw, size_t a, size_t b, bool fell)
         return false;
     for (size_t i = a; i < b && raw[i] != ' ' && raw[i] != '\t'; i++)
         if (raw[i] == ':' && (i + 1 == b || raw[i + 1] == ' ' || raw[i + 1] == '\t'))
-            return fell && !identifier_key(raw, a, i);
+            return (fell || i == a) && !identifier_key(raw, a, i);
     return true;
 }
 

@@ -12,7 +12,10 @@
  *   integer_fields: an integral float (5.0) under such a key is the integer 5;
  *   non-finite floats (.inf, .nan) have no JSON form and stay text.
  * Anything else a clean artifact would need (aliases, enum maps, defaults,
- * wrappers) gives a warning in core and so is no clean artifact. */
+ * wrappers) gives a warning in core and so is no clean artifact.
+ * jansson skips a raw NUL byte between tokens (its stream marks an empty
+ * buffer with NUL), so JSON text holding one is refused here: no strict
+ * parser reads it (\u0000 in a string is fine). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -536,8 +539,11 @@ int mf_oracle_truth(const mf_profile *p, const char *clean, size_t len, json_t *
     json_t *t;
     if (p->format == MF_FORMAT_JSON) {
         json_error_t je;
-        t = json_loadb(clean, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
-        if (!t)
+        const char *nul = memchr(clean, '\0', len);
+        t = nul ? NULL : json_loadb(clean, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
+        if (nul)
+            snprintf(why, sizeof why, "not strict JSON: a raw NUL byte at offset %zu", (size_t)(nul - clean));
+        else if (!t)
             snprintf(why, sizeof why, "not strict JSON: line %d: %s", je.line, je.text);
     } else {
         t = load_yaml(p, clean, len, why, sizeof why);

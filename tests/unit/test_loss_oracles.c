@@ -78,10 +78,35 @@ static void test_session7_dash_in_word(void **state)
     if (run(mf_oracle_conservation, "generic_yaml", text,
             "{\"_p\":\"yaml.quoted-\\\"hash seed=1\",\"rationale\":\"\\\"some rules\\\"\\u0018motto: x\"}", &v))
         fail_msg("escape read as text: %s", v.detail);
-    /* a quote after a dash that starts the scalar still opens one */
-    const char *t2 = "a:\n  -\"x\\x41y\"\n";
+    /* a quote after a dash indicator (`- "x`) opens one */
+    const char *t2 = "a:\n  - \"x\\x41y\"\n";
     if (run(mf_oracle_conservation, "generic_yaml", t2, "{\"a\":[\"xAy\"]}", &v))
         fail_msg("dash quote: %s", v.detail);
+}
+
+/* Run 22 (97b0a31e-r1c893fb3): a '"' glued to a ':' or '-' that starts a
+ * plain scalar (`:"00\00`, `-"x`) or sits in one (`a:"b`) opens no quoted
+ * scalar, as libyaml reads it: `\0` is text, not an escaped NUL that split
+ * off a lost token '0'. Glued to the ':' after a JSON-like key (`{"a":"b`)
+ * it still opens one. */
+static void test_session11_glued_quote_plain(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *const plain[][2] = {
+        {":\"00\\00", "\":\\\"00\\\\00\""},
+        {"k: :\"00\\00\n", "{\"k\":\":\\\"00\\\\00\"}"},
+        {"- -\"x\\0y\"\n", "[\"-\\\"x\\\\0y\\\"\"]"},
+        {"a:\n  -\"x\\x41y\"\n", "{\"a\":\"-\\\"x\\\\x41y\\\"\"}"},
+        {"a:\"00\\00", "\"a:\\\"00\\\\00\""},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+        if (run(mf_oracle_conservation, "generic_yaml", plain[i][0], plain[i][1], &v))
+            fail_msg("%s: %s", plain[i][0], v.detail);
+    const char *json_key = "{\"a\":\"b\\x41c\"}";
+    if (run(mf_oracle_conservation, "generic_yaml", json_key, "{\"a\":\"bAc\"}", &v))
+        fail_msg("after a JSON-like key: %s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", json_key, "{\"a\":\"b\\\\x41c\"}", &v), 1);
 }
 
 static void test_yaml_unclosed_quote(void **state)
@@ -1035,6 +1060,82 @@ static void test_session11_open_quote_closed_on_its_line(void **state)
     assert_int_equal(structure_warned(ended, more, quote), 1);
 }
 
+/* Run 22 2d37ac0a: a stray quote (`-1",`, json.missing-open-quote) misled
+ * the oracle's string tracking, so it blanked a block comment inside a
+ * commented-out member that json.comment removed and quoted cut short; the
+ * quote then matched nowhere and the member's words past the cut looked lost.
+ * The removed text is quoted as the input's bytes: matched before comments. */
+static void test_session11_removed_comment_after_stray_quote(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *text = "{\n  \"story_id\": -1\",\n  \"tasks\": [#    {\"task_id\": \"T-1\", \"description\": "
+                       "\"say \\\"hi\\\"\", /* note: see ticket */ \"dotruene\": false}\n  ]\n}\n";
+    mf_result *r = fake(text, "{\"story_id\":-1,\"tasks\":[]}");
+    mf_warnings_add(&r->warnings, "json.missing-open-quote", 2, "'-1\"' had no opening quote; read as the number");
+    mf_warnings_add(&r->warnings, "json.comment", 3,
+                    "comment holding JSON structure removed (a commented-out member?): #    {\"task_id\": \"T-1\", "
+                    "\"description\": \"say \\\"hi\\\"\", /* note: see ticket */...");
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("a removed comment's preview names its line: %s", v.detail);
+    mf_result_free(r);
+    /* the preview names only its own line: a word of the next line is still seen */
+    const char *two = "{\n  \"story_id\": -1\",\n  \"tasks\": [#    {\"task_id\": \"T-1\", \"description\": \"say\"}\n"
+                      "  ], \"lost\": 1\n}\n";
+    r = fake(two, "{\"story_id\":-1,\"tasks\":[]}");
+    mf_warnings_add(&r->warnings, "json.comment", 3,
+                    "comment holding JSON structure removed (a commented-out member?): #    {\"task_id\": \"T-1\"...");
+    mf_oracle_input in2 = {mf_profiles_get("generic_json"), NULL, two, strlen(two), r, NULL, MF_EXPECT_RAW, NULL};
+    assert_int_equal(mf_oracle_conservation(&in2, &v), 1);
+    assert_non_null(strstr(v.detail, "'lost'"));
+    mf_result_free(r);
+}
+
+/* Run 22 (8e0f0311-r123bc9b5, 807e18df, 07e7c888): under `notes: |-` a line
+ * left of the key that a bare `: ` opens (`:   0`) has no key, so it is text
+ * yaml.block-body-indent takes into the body, and so is the deeper
+ * `nam|: s` after it. The warning counts lines of a text that a rule before
+ * the header lengthened (yaml.inline-keys split `- id: S name: b`) or
+ * shortened (yaml.plain-colon joined a plain scalar's two lines). A one-word
+ * key there, or a shift no rule before the header explains: a swallowed key. */
+static void test_session11_fallen_body_shifted_lines(void **state)
+{
+    (void)state;
+    static const char split_msg[] = "Repaired inline YAML sequence or mapping syntax before parsing.";
+    static const char joined_msg[] = "Quoted YAML plain scalar values containing colon-space before reparsing.";
+    char body[200];
+    const char *value = "{\"eps\":[{\"id\":\"S\",\"notes\":\"0 \\n   nam|: s\"},{\"id\":\"S\",\"nam|\":\"s\"}]}";
+    const char *tail = "    notes: |-\n   0 \n      nam|: s\n  - id: S\n    nam|: s\n";
+
+    const char *bare = "eps:\n  - id: S\n    notes: |-\n :   0 \n      nam|: s\n  - id: S\n    nam|: s\n";
+    const char *bare_value = "{\"eps\":[{\"id\":\"S\",\"notes\":\":   0 \\n     nam|: s\"},{\"id\":\"S\",\"nam|\":\"s\"}]}";
+    snprintf(body, sizeof body, "Indented the text lines under a YAML block scalar header that were written at or left "
+                                "of its key (guessed that lines %d-%d are its body).", 4, 5);
+    const char *const fell3[] = {"yaml.block-body-indent", body, NULL};
+    const int at3[] = {3};
+    assert_int_equal(structure_at(bare, bare_value, "raw", fell3, at3), 0);
+    const char *word = "eps:\n  - id: S\n    notes: |-\n k:   0 \n      nam|: s\n  - id: S\n    nam|: s\n";
+    const char *word_value = "{\"eps\":[{\"id\":\"S\",\"notes\":\"k:   0 \\n     nam|: s\"},{\"id\":\"S\",\"nam|\":\"s\"}]}";
+    assert_int_equal(structure_at(word, word_value, "raw", fell3, at3), 1);   /* `k:` is an entry */
+
+    char text[300];
+    snprintf(body, sizeof body, "Indented the text lines under a YAML block scalar header that were written at or left "
+                                "of its key (guessed that lines %d-%d are its body).", 5, 6);
+    snprintf(text, sizeof text, "eps:\n  - id: S name: b\n%s", tail);
+    const char *const split[] = {"yaml.inline-keys", split_msg, "yaml.block-body-indent", body, NULL};
+    const int at2_4[] = {2, 4}, at4[] = {4};
+    assert_int_equal(structure_at(text, value, "raw", split, at2_4), 0);
+    assert_int_equal(structure_at(text, value, "raw", split + 2, at4), 1);    /* nothing split */
+
+    snprintf(text, sizeof text, "title: Release ~heckowner: \n      c\neps:\n  - id: S\n%s", tail);
+    const char *const joined[] = {"yaml.plain-colon", joined_msg, "yaml.block-body-indent", body, NULL};
+    const int at1_4[] = {1, 4}, at8_4[] = {8, 4};
+    assert_int_equal(structure_at(text, value, "raw", joined, at1_4), 0);
+    assert_int_equal(structure_at(text, value, "raw", joined, at8_4), 1);     /* joined after the header */
+    assert_int_equal(structure_at(text, value, "raw", split, at2_4), 1);      /* a split lengthens, not shortens */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1066,6 +1167,9 @@ int main(void)
         cmocka_unit_test(test_session10_plain_fold_and_prefix),
         cmocka_unit_test(test_session10_fallen_body_word_key),
         cmocka_unit_test(test_session11_open_quote_closed_on_its_line),
+        cmocka_unit_test(test_session11_removed_comment_after_stray_quote),
+        cmocka_unit_test(test_session11_fallen_body_shifted_lines),
+        cmocka_unit_test(test_session11_glued_quote_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2048,6 +2048,28 @@ static void test_session8_yaml1_sites(void **state)
     }
 }
 
+/* Run 22 (b40f2833): a quoted block header whose quotes yaml.doubled-quotes doubled
+ * (`hint: ""|-""`) is still the header core reads back (yaml.doubled-quotes, then
+ * yaml.quoted-block-indicator), so its deeper lines are block text: yaml.duplicate-key
+ * repeats no `x: 1` line of the body (the copy would be text no rule removes). */
+static void test_session11_doubled_quoted_header(void **state)
+{
+    (void)state;
+    int doubled = 0;
+    for (int seed = 1; seed < 24; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.quoted-block-indicator seed=%d\n"
+                 "op: yaml.doubled-quotes seed=%d\nop: yaml.duplicate-key seed=%d\n---\n"
+                 "hint: |-\n  x: 1\n  y: 2\nb: c\n", seed, seed * 3, seed * 5);
+        contract_of(text, &raw);
+        doubled += strstr(raw, "hint: \"\"|-\"\"\n") || strstr(raw, "hint: ''|-''\n");
+        assert_non_null(strstr(raw, "|-"));
+        assert_non_null(strstr(raw, "\n  x: 1\n  y: 2\nb: c\n"));
+        free(raw);
+    }
+    assert_true(doubled > 0);
+}
+
 /* Run 9 (prof2): a quote left open (`answered_by: "ai:o`, yaml.unclosed-quote's
  * damage) whose next line starts the next question is closed by core at the end of
  * its line (QB6E), so the ops' line model ends it there too: norm.answer-fields-sibling
@@ -2944,6 +2966,7 @@ int main(void)
         cmocka_unit_test(test_session8_json_sites),
         cmocka_unit_test(test_session8_prof_sites),
         cmocka_unit_test(test_session8_yaml1_sites),
+        cmocka_unit_test(test_session11_doubled_quoted_header),
         cmocka_unit_test(test_session9_prof2_sites),
         cmocka_unit_test(test_session9_prof_sites),
         cmocka_unit_test(test_session9_yaml2_sites),

@@ -815,6 +815,23 @@ static void test_session9_json_truth_nul(void **state)
     assert_null(t);
 }
 
+/* A raw NUL byte is no JSON whitespace, though jansson skips it between
+ * tokens: `250000<NUL>}` was a strict truth that core rightly rejects
+ * (run 22 2a25436f). */
+static void test_session11_json_truth_raw_nul(void **state)
+{
+    (void)state;
+    const mf_profile *gj = mf_profiles_get("generic_json");
+    mf_verdict v;
+    json_t *t;
+    static const char between[] = "{\n  \"check_size_usd\": 250000\0}\n";
+    assert_int_equal(mf_oracle_truth(gj, between, sizeof between - 1, &t, &v), 2);
+    assert_null(t);
+    static const char in_string[] = "{\"a\": \"x\0y\"}";
+    assert_int_equal(mf_oracle_truth(gj, in_string, sizeof in_string - 1, &t, &v), 2);
+    assert_null(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -835,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_session9_valid_render),
         cmocka_unit_test(test_session9_json_cut_before_defaults),
         cmocka_unit_test(test_session9_json_truth_nul),
+        cmocka_unit_test(test_session11_json_truth_raw_nul),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

@@ -308,9 +308,12 @@ static void test_exact_rewrites(void **state)
     expect_rewrite("yaml.quoted-block-indicator", g, "a: \"|-\"\nb: 1\n", "a: \"|-\"\nb: 1\n", 0);
     expect_rewrite("yaml.sequence-indent-drift", g, "- a\n - b\n", "- a\n - b\n", 0);
     /* a drifted scalar item whose next line is a key left of its content goes to the list
-     * that key's column names (yaml.item-key then names it); one a plain value runs on over stays */
-    expect_rewrite("yaml.sequence-indent-drift", g, "- id: b\n  ac:\n  - A\n - e\n  title: E\n",
+     * that key's column names when yaml.item-key then names it there (beads), in no other
+     * profile (run 22 8dc96e5d); one a plain value runs on over stays */
+    expect_rewrite("yaml.sequence-indent-drift", mf_profiles_get("beads"), "- id: b\n  ac:\n  - A\n - e\n  title: E\n",
                    "- id: b\n  ac:\n  - A\n- e\n  title: E\n", 1);
+    expect_rewrite("yaml.sequence-indent-drift", g, "- id: b\n  ac:\n  - A\n - e\n  title: E\n",
+                   "- id: b\n  ac:\n  - A\n - e\n  title: E\n", 0);
     expect_rewrite("yaml.sequence-indent-drift", g, "- t: R\n  op: y\n   - b\n  note: z\n",
                    "- t: R\n  op: y\n   - b\n  note: z\n", 0);
     /* a bare top-level list is the list of the parent marked root_list (beads), in no other profile */
