@@ -434,6 +434,24 @@ static bool quote_then_closer(const jp *p, size_t j)
     return closes_here(p, j + 1, false, true);
 }
 
+/* Does the quoted text at m, read with its escapes, close on its line where
+ * structure, a key (its comma missing) or another '+' follows? Then it is a
+ * whole string operand (`+ "te\": [ y",`), although its `\":` reads as a key
+ * whose closing quote was escaped (jl_key_at). */
+static bool escaped_operand_closes(const jp *p, size_t m)
+{
+    int q = at(p, m);
+    size_t e = m + 1;
+    while (e < p->n && at(p, e) != q && at(p, e) != '\n')
+        e += at(p, e) == '\\' ? 2 : 1;
+    if (e >= p->n || at(p, e) != q)
+        return false;
+    size_t j = jl_past_spaces_comments(p, e + 1);
+    if (at(p, j) == '+')
+        return at(p, jl_past_spaces_comments(p, j + 1)) == q;
+    return quote_then_structure(p, e + 1, false, false) || (at(p, j) == '"' && jl_key_at(p, j));
+}
+
 /* Is the quote that ends just before k a closing quote? */
 static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
 {
@@ -474,7 +492,7 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         if (is_key && spaced && (isdigit(at(p, j + 1)) || at(p, j + 1) == '.'))
             return true;                /* {"n" +5}: a missing ':' */
         return !is_key && (at(p, m) == '"' || at(p, m) == '\'' || at(p, m) == '`' || jl_smart_quote(p, m) >= 0) &&
-               !jl_key_at(p, m);
+               (!jl_key_at(p, m) || escaped_operand_closes(p, m));
     }
     default:
         if (is_key && (c >= '0' && c <= '9')) /* {"a"1}: a missing ':' */
@@ -1318,8 +1336,8 @@ static size_t operator_end(const jp *p, size_t content)
      * else the quotes are text (`"x + "y" z"`) */
     int qc = at(p, p->i);
     size_t e = p->i + 1;
-    while (e < p->n && at(p, e) != qc && at(p, e) != '\n' && at(p, e) != '\\')
-        e++;
+    while (e < p->n && at(p, e) != qc && at(p, e) != '\n')
+        e += at(p, e) == '\\' ? 2 : 1;
     if (at(p, e) != qc || !closes_here(p, e + 1, false, false))
         return 0;
     return k > content ? k : 0;
