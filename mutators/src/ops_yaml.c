@@ -1456,7 +1456,8 @@ static size_t item_text(const mt_line *l, const char **c)
         return 0;
     if ((cn = dq_plain(v, n, c)) || (cn = sq_plain(v, n, c)))
         return guidance_item_ok(*c, cn) ? cn : 0;
-    if (strchr("\"'|>[{&*!%@`#", v[0]))
+    /* a plain item's " #" starts a comment, which the prose would carry as text (run 24 f4821805) */
+    if (strchr("\"'|>[{&*!%@`#", v[0]) || has(v, n, " #") || has(v, n, "\t#"))
         return 0;
     *c = v;
     return guidance_item_ok(v, n) ? n : 0;

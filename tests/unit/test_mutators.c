@@ -2246,6 +2246,32 @@ static void test_run15_drift_after_plain(void **state)
     assert_true(short_drift && keyed_deep && quoted_deep);
 }
 
+/* Session 11 run 24 (beads f4821805): in a plain item " #" starts a comment, which the
+ * guidance prose would carry as text: such an item is no site; a '#' inside a word still is. */
+static void test_session11_beads_guidance_comment(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"Logging the routing #key", "Log it\t#x"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char text[600], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.context-guidance seed=1\n---\n"
+                 "beads:\n  - id: p\n    title: P\n    prd_refs: [US-1-1]\n    context_guidance:\n"
+                 "      patterns:\n        - P\n      anti_patterns:\n        - %s\n"
+                 "    acceptance_criteria:\n      - A\n", bad[k]);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "context_guidance: |-"));
+        free(raw);
+    }
+    char text[600], *raw = NULL;
+    snprintf(text, sizeof text, "malform-case 1\nprofile: beads\nop: norm.context-guidance seed=1\n---\n"
+             "beads:\n  - id: p\n    title: P\n    prd_refs: [US-1-1]\n    context_guidance:\n"
+             "      patterns:\n        - Use C# here\n      anti_patterns:\n        - L\n"
+             "    acceptance_criteria:\n      - A\n");
+    contract_of(text, &raw);
+    assert_non_null(strstr(raw, "context_guidance: |-\n      Patterns:\n      - Use C# here\n"));
+    free(raw);
+}
+
 /* Session 9 run 9 (beads): norm.context-guidance writes each item as a "- text" line of
  * the guidance prose, which the rule trims, splits at line breaks and at a "patterns:"
  * marker: an item with a leading or trailing blank, a whitespace-only item, one holding
@@ -2993,6 +3019,7 @@ int main(void)
         cmocka_unit_test(test_session9_prof_sites),
         cmocka_unit_test(test_session9_yaml2_sites),
         cmocka_unit_test(test_session9_beads_sites),
+        cmocka_unit_test(test_session11_beads_guidance_comment),
         cmocka_unit_test(test_session9_cand_sites),
         cmocka_unit_test(test_session9_json_sites),
         cmocka_unit_test(test_session10_misc_sites),
