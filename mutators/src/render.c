@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yaml.h>
 #include "alloc_pool.h"
 #include "mut_internal.h"
 
@@ -164,6 +165,46 @@ static bool token_op(const mf_op *op)
     return !strncmp(op->id, "json.", 5) || !strncmp(op->id, "norm.", 5) || !strncmp(op->id, "ctx.", 4);
 }
 
+/* Does line `line` (0-based) of [s, s+n) open like a list item ("- x" or a lone "-")? */
+static bool item_look_line(const char *s, size_t n, size_t line)
+{
+    size_t i = 0;
+    for (size_t l = 0; l < line && i < n; i++)
+        l += s[i] == '\n';
+    while (i < n && s[i] == ' ')
+        i++;
+    return i < n && s[i] == '-' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n' || s[i + 1] == '\r');
+}
+
+/* Does a flow collection of the YAML text run on over a line that opens like a list
+ * item (`refs: [US-1` + `  - "Read-1]`)? YAML reads the line as flow text; the repair
+ * rules read a `- ` line as ending a flow left open (yaml.unclosed-flow), so once an
+ * op sends the text to them no rule promises YAML's reading (run 24 beads 6e5d708d). */
+static bool flow_runs_on_item_line(const char *s, size_t n)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return false;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
+    yaml_token_t t;
+    size_t depth = 0, open_line = 0;
+    bool found = false, done = false;
+    while (!found && !done && yaml_parser_scan(&parser, &t)) {
+        done = t.type == YAML_STREAM_END_TOKEN || t.type == YAML_NO_TOKEN;
+        if (t.type == YAML_FLOW_SEQUENCE_START_TOKEN || t.type == YAML_FLOW_MAPPING_START_TOKEN) {
+            if (depth++ == 0)
+                open_line = t.start_mark.line;
+        } else if ((t.type == YAML_FLOW_SEQUENCE_END_TOKEN || t.type == YAML_FLOW_MAPPING_END_TOKEN) && depth &&
+                   --depth == 0) {
+            for (size_t l = open_line + 1; l <= t.start_mark.line && !found; l++)
+                found = item_look_line(s, n, l);
+        }
+        yaml_token_delete(&t);
+    }
+    yaml_parser_delete(&parser);
+    return found;
+}
+
 int mf_case_render(const mf_case *c, mf_render *r)
 {
     memset(r, 0, sizeof *r);
@@ -225,6 +266,11 @@ int mf_case_render(const mf_case *c, mf_render *r)
     }
     r->raw = ctx.text;
     r->raw_len = ctx.len;
+    bool text_op_applied = false;
+    for (size_t i = 0; i < c->nops; i++)
+        text_op_applied |= r->applied[i] && c->ops[i].op->kind == MF_OP_TEXT;
+    if (text_op_applied && r->profile->format != MF_FORMAT_JSON && flow_runs_on_item_line(r->clean, r->clean_len))
+        r->contract = MF_CONTRACT_RAW;
     for (size_t i = 0; i < c->nops; i++) {
         mf_contract k = c->ops[i].op->contract;
         /* no schema echo once other text leads: the artifact after it must come out exact, or a rejection */

@@ -2272,6 +2272,27 @@ static void test_session11_beads_guidance_comment(void **state)
     free(raw);
 }
 
+/* Session 11 run 24 (beads 6e5d708d, cb928db0, ...): a flow collection of the clean text runs
+ * on over a line that opens like a list item (`refs: [x` + `  - "y]`); the repair rules read
+ * that line as an item after a flow left open, so a text op there claims no exact contract.
+ * A flow continued on an ordinary line keeps it. */
+static void test_session11_flow_over_item_line(void **state)
+{
+    (void)state;
+    static const char *const raw_flows[] = {"refs: [x\n  - \"y]\n", "refs: {k: [x\n  -\n  ]}\n"};
+    for (size_t k = 0; k < sizeof raw_flows / sizeof *raw_flows; k++) {
+        char text[400];
+        snprintf(text, sizeof text,
+                 "malform-case 1\nprofile: generic_yaml\nop: yaml.duplicate-key seed=1\n---\na: 1\n%sb: 2\n",
+                 raw_flows[k]);
+        assert_int_equal(contract_of(text, NULL), MF_CONTRACT_RAW);
+    }
+    assert_int_equal(contract_of("malform-case 1\nprofile: generic_yaml\nop: yaml.duplicate-key seed=1\n---\n"
+                                 "a: 1\nrefs: [x,\n  y]\nb: 2\n",
+                                 NULL),
+                     MF_CONTRACT_EXACT);
+}
+
 /* Session 9 run 9 (beads): norm.context-guidance writes each item as a "- text" line of
  * the guidance prose, which the rule trims, splits at line breaks and at a "patterns:"
  * marker: an item with a leading or trailing blank, a whitespace-only item, one holding
@@ -3020,6 +3041,7 @@ int main(void)
         cmocka_unit_test(test_session9_yaml2_sites),
         cmocka_unit_test(test_session9_beads_sites),
         cmocka_unit_test(test_session11_beads_guidance_comment),
+        cmocka_unit_test(test_session11_flow_over_item_line),
         cmocka_unit_test(test_session9_cand_sites),
         cmocka_unit_test(test_session9_json_sites),
         cmocka_unit_test(test_session10_misc_sites),
