@@ -176,12 +176,31 @@ static bool item_look_line(const char *s, size_t n, size_t line)
     return i < n && s[i] == '-' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n' || s[i + 1] == '\r');
 }
 
+/* Does some line of [s, s+n) leave a `[` or `{` unclosed at its end (quotes
+ * ignored)? No flow collection can run on over a line otherwise: a cheap test
+ * before the scan, which runs on every render. */
+static bool flow_bracket_left_open(const char *s, size_t n)
+{
+    long depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '[' || s[i] == '{')
+            depth++;
+        else if ((s[i] == ']' || s[i] == '}') && depth > 0)
+            depth--;
+        else if (s[i] == '\n' && depth > 0)
+            return true;
+    }
+    return false;
+}
+
 /* Does a flow collection of the YAML text run on over a line that opens like a list
  * item (`refs: [US-1` + `  - "Read-1]`)? YAML reads the line as flow text; the repair
  * rules read a `- ` line as ending a flow left open (yaml.unclosed-flow), so once an
  * op sends the text to them no rule promises YAML's reading (run 24 beads 6e5d708d). */
 static bool flow_runs_on_item_line(const char *s, size_t n)
 {
+    if (!flow_bracket_left_open(s, n))
+        return false;
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return false;
