@@ -947,7 +947,9 @@ static bool call_tail(const jp *p, size_t k)
 
 /* Length of a JavaScript wrapper before the value at the cursor
  * (`module.exports =`, `export default`, `const x =`, `a.b =`, a JSONP call
- * `cb(`), when a '{' or '[' follows it; 0 otherwise. *call: a JSONP call. */
+ * `cb(`), when a '{' or '[' follows it, or after '=' a Python tuple's '('
+ * (`const data = (` + `"a", "b"` + `);`, json.python-tuple); 0 otherwise.
+ * *call: a JSONP call. */
 static size_t js_prefix(const jp *p, bool *call)
 {
     size_t k = p->i, e;
@@ -975,7 +977,7 @@ static size_t js_prefix(const jp *p, bool *call)
     size_t v = jl_past_spaces(p, e);
     if (*call && !(at(p, v) == '{' || at(p, v) == '['))   /* cb(2); cb("a"); cb(null); */
         return call_tail(p, v) ? v - p->i : 0;
-    return at(p, v) == '{' || at(p, v) == '[' ? v - p->i : 0;
+    return at(p, v) == '{' || at(p, v) == '[' || (!*call && at(p, v) == '(') ? v - p->i : 0;
 }
 
 /* At the start of a line after a top-level value: a bare code fence line

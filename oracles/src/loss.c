@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <yaml.h>
 #include "malform/oracles.h"
 #include "verdict.h"
 
@@ -617,6 +618,97 @@ static void blank_previews(char *s, size_t n, const mf_result *r)
     blank_removed_previews(s, n, r, true);
 }
 
+/* The text's scalars by the line lexer, for a text libyaml does not parse:
+ * comments (and YAML's tags, anchors, aliases) blanked, escapes decoded in
+ * place; returns the new length. */
+static size_t lex_scalars(char *s, size_t n, const mf_result *r, bool yaml)
+{
+    /* removed text is quoted as the input's bytes: matched before comments are blanked, whose
+     * string tracking a stray quote misleads (`-1",` then `[# {...` holding a block comment, run 22 2d37ac0a) */
+    blank_removed_previews(s, n, r, false);
+    if (yaml) {
+        for (size_t i = 0; i < n; i++) { /* a lone CR is a YAML line break: '\r#o' is a comment line */
+            unsigned char *u = (unsigned char *)s;
+            if (s[i] == '\r' && (i + 1 == n || s[i + 1] != '\n'))
+                s[i] = '\n';
+            /* so are NEL, LS and PS, as libyaml (and core's loader) reads them: "\u0085" alone
+             * is an empty document, "\u0085#o" a comment line (run 9 97b0a31e-r56a07f80) */
+            if (u[i] == 0xC2 && i + 1 < n && u[i + 1] == 0x85)
+                s[i] = ' ', s[i + 1] = '\n';
+            if (u[i] == 0xE2 && i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9))
+                s[i] = s[i + 1] = ' ', s[i + 2] = '\n';
+        }
+        blank_yaml_syntax(s, n);
+    } else {
+        blank_json_comments(s, n);
+    }
+    return unescape(s, n, yaml);
+}
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+} scalar_buf;
+
+/* Append the scalar [v, v+vn) and a line break to o (a NUL as a blank); 0 or -1. */
+static int put_scalar(scalar_buf *o, const char *v, size_t vn)
+{
+    if (o->n + vn + 2 > o->cap) {
+        size_t cap = (o->n + vn + 2) * 2;
+        char *t = realloc(o->s, cap);
+        if (!t)
+            return -1;
+        o->s = t, o->cap = cap;
+    }
+    for (size_t i = 0; i < vn; i++)
+        o->s[o->n++] = v[i] ? v[i] : ' ';
+    o->s[o->n++] = '\n';
+    o->s[o->n] = 0;
+    return 0;
+}
+
+/* The scalars of a YAML text as libyaml reads it (the reading core's loader
+ * made of it: keys and values decoded, one a line; a NUL as a blank), or NULL
+ * when it does not parse. Its scanner knows what the line lexer guesses: a
+ * quoted scalar running over lines (`text: "a` ... `" # id: x`), a quote
+ * that is block-scalar text or a plain scalar's (`|-` + `  " - \\0x`,
+ * `------e` + `" # J`), a comment glued to a block header (`|-# see`). */
+static char *yaml_scalars(const char *text, size_t n, size_t *out_n)
+{
+    yaml_parser_t parser;
+    yaml_event_t e;
+    scalar_buf o = {0};
+    char *in = malloc(n + 2);
+    if (!in || !yaml_parser_initialize(&parser)) {
+        free(in);
+        return NULL;
+    }
+    memcpy(in, text, n);
+    size_t len = n;
+    if (!n || text[n - 1] != '\n')
+        in[len++] = '\n'; /* as core's loader reads it */
+    yaml_parser_set_input_string(&parser, (const unsigned char *)in, len);
+    bool ok = true, end = false;
+    while (ok && !end) {
+        if (!yaml_parser_parse(&parser, &e)) {
+            ok = false;
+            break;
+        }
+        end = e.type == YAML_STREAM_END_EVENT;
+        if (e.type == YAML_SCALAR_EVENT)
+            ok = put_scalar(&o, (const char *)e.data.scalar.value, e.data.scalar.length) == 0;
+        yaml_event_delete(&e);
+    }
+    yaml_parser_delete(&parser);
+    free(in);
+    if (!ok || !o.s) {
+        free(o.s);
+        return NULL;
+    }
+    *out_n = o.n;
+    return o.s;
+}
+
 int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
 {
     start(v);
@@ -635,27 +727,16 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
         return 0;
     }
     memcpy(s, in->result->text, n + 1);
-    /* removed text is quoted as the input's bytes: matched before comments are blanked, whose
-     * string tracking a stray quote misleads (`-1",` then `[# {...` holding a block comment, run 22 2d37ac0a) */
-    blank_removed_previews(s, n, in->result, false);
     const mf_profile *p = in->profile;
-    if (!p || p->format != MF_FORMAT_JSON) {
-        for (size_t i = 0; i < n; i++) { /* a lone CR is a YAML line break: '\r#o' is a comment line */
-            unsigned char *u = (unsigned char *)s;
-            if (s[i] == '\r' && (i + 1 == n || s[i + 1] != '\n'))
-                s[i] = '\n';
-            /* so are NEL, LS and PS, as libyaml (and core's loader) reads them: "\u0085" alone
-             * is an empty document, "\u0085#o" a comment line (run 9 97b0a31e-r56a07f80) */
-            if (u[i] == 0xC2 && i + 1 < n && u[i + 1] == 0x85)
-                s[i] = ' ', s[i + 1] = '\n';
-            if (u[i] == 0xE2 && i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9))
-                s[i] = s[i + 1] = ' ', s[i + 2] = '\n';
-        }
-        blank_yaml_syntax(s, n);
+    bool yaml = !p || p->format != MF_FORMAT_JSON;
+    char *sc = yaml ? yaml_scalars(s, n, &n) : NULL;
+    if (sc) {
+        free(s);
+        s = sc;
+        blank_removed_previews(s, n, in->result, false);
     } else {
-        blank_json_comments(s, n);
+        n = lex_scalars(s, n, in->result, yaml);
     }
-    n = unescape(s, n, !p || p->format != MF_FORMAT_JSON);
     blank_previews(s, n, in->result);
     for (size_t i = 0; i < n && !v->detail[0];) {
         size_t sl = sep_len(s, n, i);

@@ -1136,6 +1136,34 @@ static void test_session11_fallen_body_shifted_lines(void **state)
     assert_int_equal(structure_at(text, value, "raw", split, at2_4), 1);      /* a split lengthens, not shortens */
 }
 
+/* Run 24: the parsed text's scalars as libyaml reads them, not as a line
+ * lexer guesses: a comment glued to a block header (f12ea384, 7455c20b), a
+ * double-quoted scalar closed on a later line before a comment (97b0a31e),
+ * a quote opening a block scalar's line (fd0e5117) or a plain scalar's
+ * continuation line (67a88b92) - and a word lost from such a scalar is still
+ * found. */
+static void test_session11_libyaml_scalars(void **state)
+{
+    (void)state;
+    static const char *const kept[][2] = {
+        {"notes: |-# see below\n  first\n", "{\"notes\":\"first\"}"},
+        {"r: |#\" x\nb|#\" y: |#\" z\n", "{\"r\":\"\",\"b|#\\\" y\":\"\"}"},
+        {"t: \"a: |-\n2 b\n\" # id: Q02J\n", "{\"t\":\"a: |- 2 b \"}"},
+        {"t: |-\n  2 b\n  \" - id: \\02J\n", "{\"t\":\"2 b\\n\\\" - id: \\\\02J\"}"},
+        {"------e\n\" # J", "\"------e \\\"\""},
+    };
+    mf_verdict v;
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        if (run(mf_oracle_conservation, "generic_yaml", kept[i][0], kept[i][1], &v))
+            fail_msg("case %zu: %s", i, v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "t: \"a: |-\n2 b\n\" # id: Q02J\n",
+                         "{\"t\":\"a: |- 2\"}", &v), 1);
+    assert_non_null(strstr(v.detail, "'b'"));
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "t: |-\n  2 b\n  \" - id: \\02J\n",
+                         "{\"t\":\"2 b\\n\\\" - id: \\\\0\"}", &v), 1);
+    assert_non_null(strstr(v.detail, "'02J'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1170,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_session11_removed_comment_after_stray_quote),
         cmocka_unit_test(test_session11_fallen_body_shifted_lines),
         cmocka_unit_test(test_session11_glued_quote_plain),
+        cmocka_unit_test(test_session11_libyaml_scalars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
