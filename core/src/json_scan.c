@@ -945,6 +945,25 @@ static bool call_tail(const jp *p, size_t k)
            memchr(p->s + k, ')', e - 1 - k) == NULL;
 }
 
+/* Does a Python tuple of JSON-like values open at k: `(` and then a quote,
+ * a number, a bracket, a literal or `)`? `note = (see below)` is prose. */
+static bool tuple_opens(const jp *p, size_t k)
+{
+    if (at(p, k) != '(')
+        return false;
+    size_t v = jl_past_spaces(p, k + 1);
+    int c = at(p, v);
+    if (c >= 0 && strchr("\"'[{()-+.0123456789", c))
+        return true;
+    static const char *const lits[] = {"true", "false", "null", "True", "False", "None"};
+    for (size_t i = 0; i < sizeof lits / sizeof *lits; i++) {
+        size_t n = strlen(lits[i]);
+        if (v + n <= p->n && !memcmp(p->s + v, lits[i], n) && !isalnum(at(p, v + n)) && at(p, v + n) != '_')
+            return true;
+    }
+    return false;
+}
+
 /* Length of a JavaScript wrapper before the value at the cursor
  * (`module.exports =`, `export default`, `const x =`, `a.b =`, a JSONP call
  * `cb(`), when a '{' or '[' follows it, or after '=' a Python tuple's '('
@@ -977,7 +996,7 @@ static size_t js_prefix(const jp *p, bool *call)
     size_t v = jl_past_spaces(p, e);
     if (*call && !(at(p, v) == '{' || at(p, v) == '['))   /* cb(2); cb("a"); cb(null); */
         return call_tail(p, v) ? v - p->i : 0;
-    return at(p, v) == '{' || at(p, v) == '[' || (!*call && at(p, v) == '(') ? v - p->i : 0;
+    return at(p, v) == '{' || at(p, v) == '[' || (!*call && tuple_opens(p, v)) ? v - p->i : 0;
 }
 
 /* At the start of a line after a top-level value: a bare code fence line
