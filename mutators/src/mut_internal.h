@@ -83,6 +83,8 @@ void mt_lines_free(mt_lines *l);
 size_t mt_line_value(const mt_line *l, const char **v);
 /* Does the value of a key line open a block scalar (| or >)? */
 bool mt_line_block_indicator(const mt_line *l);
+/* A block scalar header in quotes (`notes: '|-'`, `- "|"`), which yaml.quoted-block-indicator reads back as the header. */
+bool mt_line_quoted_header(const mt_line *l);
 /* Does the YAML text end in a block scalar body written at or left of its
  * key's column (yaml.block-body-indent, ops_yaml_blocks.c)? */
 bool mt_yaml_ends_in_fallen_body(const char *text, size_t len);

@@ -1399,7 +1399,10 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     int depth = 0;
     for (size_t k = 0; n && (v[0] == '[' || v[0] == '{') && k < n; k++)
         depth += (v[k] == '[' || v[k] == '{') - (v[k] == ']' || v[k] == '}');
-    return l->key_len && !l->dash && !mt_line_block_indicator(l) && n > 0 && depth <= 0 && p->dash &&
+    /* a quoted header (`item_type: '|'`, val.yaml-syntax's) moved left has its siblings deeper than
+     * it, the body yaml.quoted-block-indicator reads there (run 24 6a5b2148) */
+    return l->key_len && !l->dash && !mt_line_block_indicator(l) && !mt_line_quoted_header(l) && n > 0 &&
+           depth <= 0 && p->dash &&
            p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }
 

@@ -153,7 +153,7 @@ static bool commented_header(const mt_line *x)
  * the header, so its deeper lines are block text all the same, which no later
  * op may edit as YAML lines: their indentation and `key: value` shapes are
  * text there (run 8 entries 94752c25, 8f6d87b4). */
-static bool quoted_header(const mt_line *x)
+bool mt_line_quoted_header(const mt_line *x)
 {
     const char *v = x->s + (x->key_len ? x->val : x->body);
     size_t n = x->key_len ? mt_line_value(x, &v) : x->len - x->body;
@@ -392,12 +392,12 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                     quote_col = b;
                 }
             }
-            if (mt_line_block_indicator(x) || commented_header(x) || (x->key_len && quoted_header(x)) ||
+            if (mt_line_block_indicator(x) || commented_header(x) || (x->key_len && mt_line_quoted_header(x)) ||
                 (!x->key_len && !x->comment && other_key_header(s + b, l - b))) {
                 in_block = true;
                 block_col = x->body;
             } else if (x->dash && x->key_len == 0 && x->body < l &&
-                       (s[x->body] == '|' || s[x->body] == '>' || quoted_header(x))) {
+                       (s[x->body] == '|' || s[x->body] == '>' || mt_line_quoted_header(x))) {
                 in_block = true;
                 block_col = x->indent;
             } else if (x->dash && compact_item_header(s, l, x->body, &block_col)) {

@@ -891,6 +891,18 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* run 24 6a5b2148: yaml.property-indent moves no property whose value is a
+     * quoted block header: moved left, its siblings sit deeper than it, the body
+     * yaml.quoted-block-indicator reads there */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                 "- type: removed\n  item_type: '|'\n  item_id: E\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  item_type: '|'\n  item_id: E\n"));
+        free(raw);
+    }
+
     /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
      * list follows only when a later row sets the item's column */
     for (int seed = 1; seed < 10; seed++) {
