@@ -14,8 +14,9 @@
  *      "tag-truncated"    everything after the last opening tag left unclosed;
  *   5. "anchor"           from the first line starting with a top-level key of
  *                         the profile (`key:` at column 0; `"key":` for JSON);
- *   6. "json-balanced"    JSON profiles: outermost balanced {...}/[...] values,
- *                         largest first; "json-span": first '{' to last '}'
+ *   6. "json-balanced"    JSON profiles: a Python tuple (...) opening a line
+ *                         (json.python-tuple), then outermost balanced
+ *                         {...}/[...] values, largest first; "json-span": first '{' to last '}'
  *                         and first '[' to last ']' (the kind that opens
  *                         first goes first) as a last resort.
  *
@@ -998,6 +999,77 @@ static bool terminal_bracket(const char *s, size_t len, size_t i)
                             s[i + 4] == '~'));
 }
 
+/* The end (one past the ')') of the parenthesized text opening at st,
+ * brackets of every kind counted, quoted strings ('"' or '\'') skipped;
+ * 0 when it never closes. */
+static size_t paren_end(const char *s, size_t len, size_t st)
+{
+    size_t depth = 0;
+    char quote = 0;
+    for (size_t i = st; i < len; i++) {
+        char c = s[i];
+        if (quote) {
+            if (c == '\\')
+                i++;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+            return c == ')' ? i + 1 : 0;
+        }
+    }
+    return 0;
+}
+
+/* Does structure ('{', '[', '"', not terminal noise) stand in [s+a, s+len)? */
+static bool structure_in(const char *s, size_t len, size_t a)
+{
+    for (size_t i = a; i < len; i++)
+        if ((s[i] == '{' || s[i] == '[' || s[i] == '"') && !terminal_bracket(s, len, i))
+            return true;
+    return false;
+}
+
+/* A Python tuple opening a line and ending one (`("a", "b")` then "Let me
+ * know ..."): the artifact json.python-tuple reads as an array. Only the
+ * first line that opens with '(' is tried; nothing outside it may hold a
+ * member, a value or a number. Taken before the balanced values, which
+ * would be elements of the tuple. */
+static int scan_json_tuple(ctx *c, const char *s, size_t len)
+{
+    int noise_line;
+    bool noise_nl;
+    len = mf_cand_noise_cut(s, len, &noise_line, &noise_nl);
+    size_t st = 0;
+    for (size_t i = 0; i < len && !st; i++) {
+        size_t k = i;
+        while (k < len && (s[k] == ' ' || s[k] == '\t'))
+            k++;
+        if (k < len && s[k] == '(')
+            st = k + 1;                  /* one past: 0 is "none" */
+        const char *nl = memchr(s + i, '\n', len - i);
+        i = nl ? (size_t)(nl - s) : len;
+    }
+    if (!st--)
+        return 0;
+    size_t end = paren_end(s, len, st), e = end;
+    while (e < len && (s[e] == ' ' || s[e] == '\t' || s[e] == '\r'))
+        e++;
+    if (!end || (e < len && s[e] != '\n') || (st == 0 && blank(s + end, len - end)) ||
+        !tuple_text(s + st, end - st))
+        return 0;
+    mf_cand_span sp = {st, end};
+    if (holds_member(s, 0, st) || holds_member(s, end, len) || opener_before(s, len, st) ||
+        structure_in(s, len, end) || numbers_outside(s, len, &sp))
+        return 0;
+    int line = mf_cand_line_at(s, st);
+    return emit(c, "json-balanced", s + st, end - st, MF_RULE_ID(CAND_JSON_BALANCED), line,
+                "Extracted the balanced Python tuple starting at line %d from surrounding text.", line);
+}
+
 /* First `open` to last `close`. Skipped when structure follows the last
  * closer ('{', '[' or '"': the span would be a fragment of a longer, likely
  * truncated value) and when it is the whole text. When the first opener
@@ -1183,8 +1255,8 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
         }
     }
 
-    scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_balanced : NULL,
-                       is_json(p) ? scan_json_span : NULL};
+    scan_fn kinds[] = {scan_leading_prose, scan_fences, scan_tags, scan_anchor, is_json(p) ? scan_json_tuple : NULL,
+                       is_json(p) ? scan_json_balanced : NULL, is_json(p) ? scan_json_span : NULL};
     size_t from = step == 2 ? 4 : 0, to = step == 1 ? 4 : sizeof kinds / sizeof *kinds;
     for (size_t k = from; k < to; k++) {
         if (!kinds[k])
