@@ -216,6 +216,28 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, mf_yam
     return changes;
 }
 
+/* Did a warning of rule id come after the first `mark` of w? */
+static bool warned_since(const mf_warnings *w, size_t mark, const char *id)
+{
+    for (size_t k = mark; k < w->count; k++)
+        if (w->items[k].rule == id || (w->items[k].rule && strcmp(w->items[k].rule, id) == 0))
+            return true;
+    return false;
+}
+
+/* The line-structure rules (group 2) over text. A dash yaml.dash-space gave its space
+ * (`-type: added item_type: b`) makes an item line of a line the rules before it passed
+ * over: they look again (run 7 35672d77), wherever group 2 runs, also after group 3
+ * closed a quote that hid the line (`a: "x` above `-id: Q1 phase: f`, entry c2652f60). */
+static size_t run_line_rules(mf_buf *text, mf_yaml_lines *m, const mf_profile *p, mf_warnings *w)
+{
+    size_t mark = w->count;
+    size_t n = run_chain(model_rules, 2, text, m, p, w);
+    if (n && warned_since(w, mark, MF_RULE_ID(YAML_DASH_SPACE)))
+        n += run_chain(model_rules, 2, text, m, p, w);
+    return n;
+}
+
 /* m, or a new model when *m is NULL; NULL on OOM. */
 static mf_yaml_lines *lines_of(mf_yaml_lines **m)
 {
@@ -259,30 +281,21 @@ size_t mf_yaml_repair_group_on(int group, mf_buf *text, mf_yaml_lines **lines, c
             model_rule one[2] = {*r, {0, NULL, NULL, NULL, 0}};
             if ((n = run_chain(one, group, text, m, p, w))) {
                 n += run_chain(model_rules, 1, text, m, p, w);
-                n += run_chain(model_rules, 2, text, m, p, w);
+                n += run_line_rules(text, m, p, w);
             }
         }
-    size_t mark = w->count;
-    size_t more = run_chain(model_rules, group, text, m, p, w);
+    size_t more = group == 2 ? run_line_rules(text, m, p, w) : run_chain(model_rules, group, text, m, p, w);
     n += more;
-    /* a dash yaml.dash-space gave its space (`-type: added item_type: b`) makes an item line
-     * of a line the rules before it in group 2 passed over: they look again (run 7 35672d77) */
-    bool dashed = false;
-    for (size_t k = mark; group == 2 && more && k < w->count && !dashed; k++)
-        dashed = w->items[k].rule == MF_RULE_ID(YAML_DASH_SPACE) ||
-                 (w->items[k].rule && strcmp(w->items[k].rule, MF_RULE_ID(YAML_DASH_SPACE)) == 0);
-    if (dashed)
-        n += run_chain(model_rules, 2, text, m, p, w);
     if (group == 3 && more) {
         n += run_chain(model_rules, 1, text, m, p, w);
-        n += run_chain(model_rules, 2, text, m, p, w);
+        n += run_line_rules(text, m, p, w);
     }
     /* a property group 4 put back on its item's column (`   phase: x` under `  - id: Q`)
      * no longer has the next line deeper than it: a glued `question:H` that group 2 read
      * as text of phase's plain value is the item's next property, and group 2 looks again
      * (run 10 entry 1036b32c) */
     if (group == 4 && more)
-        n += run_chain(model_rules, 2, text, m, p, w);
+        n += run_line_rules(text, m, p, w);
     /* a repeated entry that the group's later rules repaired on one copy only (`""W""` after
      * `"W"`, a drifted dash that ran the copy's value on) repeats its first exactly only now:
      * yaml.duplicate-key looks again, as the loader refuses every repeated key */
