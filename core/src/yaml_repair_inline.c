@@ -375,9 +375,9 @@ static bool plain_value_cont(const yr_doc *d, size_t i)
     if (!(d->l[i].flags & YR_PLAIN_CONT))
         return false;
     size_t k = i;
-    while (k > 0 && (d->l[k].flags & (YR_PLAIN_CONT | YR_INERT)))
+    while (k > 0 && (d->l[k].flags & (YR_PLAIN_CONT | YR_PLAIN_TEXT | YR_INERT)))
         k--;
-    if (d->l[k].flags & (YR_PLAIN_CONT | YR_INERT | YR_CONT))
+    if (d->l[k].flags & (YR_PLAIN_CONT | YR_PLAIN_TEXT | YR_INERT | YR_CONT))
         return false;
     const yr_line *h = &d->l[k];
     yr_entry e = yr_entry_at(d, k);
@@ -427,8 +427,9 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         const yr_line *l = &d->l[i];
         /* a continuation line of a plain value (`schema_version: 1` + ` Etle:tixamp`,
          * the value "1 Etle:tixamp") is text: a space after its ':' would make it an
-         * entry the loader rejects (regression 1416693c) */
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT)) || plain_value_cont(d, i)) {
+         * entry the loader rejects (regression 1416693c); so is a dash line inside
+         * it (`profile: genercond line` + `  - id:rsio`, run 25) */
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT | YR_PLAIN_TEXT)) || plain_value_cont(d, i)) {
             yr_put_line(&o, l);
             continue;
         }
