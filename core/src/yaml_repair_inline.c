@@ -416,23 +416,31 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     (void)p;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0, prev_dash = (size_t)-1;
+    size_t changes = 0, prev_dash = (size_t)-1, flow_end = 0;
     bool prev_keyed = false, prev_opener = true;
     /* dash columns of the lists open: at most two pushed per line (`- - a`) */
     size_t *lists = malloc(2 * (d->count + 1) * sizeof *lists), nlists = 0;
-    if (!lists) {
+    uint32_t *fend = malloc((d->count + 1) * sizeof *fend);
+    if (!lists || !fend) {
+        free(lists), free(fend);
         return 0;
     }
+    yr_flow_ends(d, fend);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         /* a continuation line of a plain value (`schema_version: 1` + ` Etle:tixamp`,
          * the value "1 Etle:tixamp") is text: a space after its ':' would make it an
          * entry the loader rejects (regression 1416693c); so is a dash line inside
          * it (`profile: genercond line` + `  - id:rsio`, run 25) */
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT | YR_PLAIN_TEXT)) || plain_value_cont(d, i)) {
+        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT | YR_PLAIN_TEXT)) || plain_value_cont(d, i) ||
+            i < flow_end) {
             yr_put_line(&o, l);
             continue;
         }
+        /* the later lines of a multi-line flow collection are its text (`arch: [a: b` +
+         * `  tags:4, c]}`): a space after a colon there makes a key libyaml rejects (run 25) */
+        if (fend[i])
+            flow_end = fend[i] + 1;
         yr_entry e = yr_entry_at(d, i);
         size_t k = missing_space_colon(l->s, e.end, e.content);
         /* a sibling of a `- key: v` item: at its dash's column, or drifted 1-3 columns
@@ -479,6 +487,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         changes++;
     }
     free(lists);
+    free(fend);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }
