@@ -411,12 +411,18 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t
     return false;
 }
 
+#define NO_TEXT ((size_t)-1)
+
+/* Does a value starting with c read as a plain scalar (no quote, flow, block
+ * header, alias, anchor, tag or comment)? */
+static bool plain_start(char c) { return c != '\0' && !strchr("\"'[{|>&*!#%@`", c); }
+
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0, prev_dash = (size_t)-1, flow_end = 0;
+    size_t changes = 0, prev_dash = (size_t)-1, flow_end = 0, text_col = NO_TEXT;
     bool prev_keyed = false, prev_opener = true;
     /* dash columns of the lists open: at most two pushed per line (`- - a`) */
     size_t *lists = malloc(2 * (d->count + 1) * sizeof *lists), nlists = 0;
@@ -442,6 +448,13 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         if (fend[i])
             flow_end = fend[i] + 1;
         yr_entry e = yr_entry_at(d, i);
+        if (text_col != NO_TEXT && !e.key && e.indent > text_col) {
+            /* `profile:g` + `  - id:rsio`: once spaced, the dash line is the plain value's text */
+            yr_put_line(&o, l);
+            yr_block_note_line(&blk, d, i);
+            continue;
+        }
+        text_col = NO_TEXT;
         size_t k = missing_space_colon(l->s, e.end, e.content);
         /* a sibling of a `- key: v` item: at its dash's column, or drifted 1-3 columns
          * off it (yaml.sequence-indent-drift moves it back) when the line above opens
@@ -474,6 +487,8 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
             yr_block_note_line(&blk, d, i);
             continue;
         }
+        if (!e.dashes && k + 1 < e.end && plain_start(l->s[k + 1]))
+            text_col = e.indent;
         yr_flush(&o);
         size_t at = o.b->len;
         yr_put(&o, l->s, k + 1);
