@@ -411,6 +411,27 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t
     return false;
 }
 
+/* The key column of a line this rule spaced when its value is now a plain scalar
+ * running to the line's end (`profile:genercond line` spaced), or (size_t)-1: the
+ * model read the line as no entry, so the deeper lines that go on that scalar are
+ * not marked text in it. */
+static size_t spaced_plain_col(const char *s, size_t n)
+{
+    yr_entry e;
+    yr_entry_parse(s, n, &e);
+    const yr_line l = {.s = s, .n = (uint32_t)n};
+    if (!e.key || e.val >= e.end || !yr_plain_start(s + e.val, e.end - e.val) || yr_value_end(&l, &e, false) < e.end)
+        return (size_t)-1;
+    return e.key_s;
+}
+
+/* Does entry e, a line after one spaced into a plain value at key column col, go on
+ * that scalar as YAML reads it: deeper, with no key (`  - id:rsio`, ` Etle:tixamp`)? */
+static bool goes_on_spaced_plain(const yr_entry *e, size_t col)
+{
+    return col != (size_t)-1 && !e->key && (e->dashes ? e->dash : e->indent) > col;
+}
+
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -420,6 +441,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
     bool prev_keyed = false, prev_opener = true;
     /* dash columns of the lists open: at most two pushed per line (`- - a`) */
     size_t *lists = malloc(2 * (d->count + 1) * sizeof *lists), nlists = 0;
+    size_t plain_col = (size_t)-1; /* key column of a line spaced into a plain value */
     if (!lists) {
         return 0;
     }
@@ -435,6 +457,13 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         }
         yr_entry e = yr_entry_at(d, i);
         size_t k = missing_space_colon(l->s, e.end, e.content);
+        if (goes_on_spaced_plain(&e, plain_col)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        plain_col = (size_t)-1;
+        if ((e.key || k) && !e.dashes && prev_dash != (size_t)-1 && e.indent < prev_dash)
+            prev_dash = (size_t)-1, prev_keyed = false; /* a key left of the list's dash closes the list */
         /* a sibling of a `- key: v` item: at its dash's column, or drifted 1-3 columns
          * off it (yaml.sequence-indent-drift moves it back) when the line above opens
          * no nested list (`key:` or `-`) */
@@ -471,8 +500,10 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         yr_put(&o, l->s, k + 1);
         yr_put(&o, " ", 1);
         yr_put(&o, l->s + k + 1, l->n - k - 1);
-        if (!o.oom)
+        if (!o.oom) {
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
+            plain_col = spaced_plain_col(o.b->s + at, o.b->len - at);
+        }
         yr_endl(&o, YR_EOL(l));
         mf_warnings_add(w, MF_RULE_ID(YAML_COLON_SPACE), yr_lineno(i),
                         "Repaired YAML mapping keys missing a space after colon before parsing.");
