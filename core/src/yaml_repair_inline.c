@@ -457,6 +457,12 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         }
         yr_entry e = yr_entry_at(d, i);
         size_t k = missing_space_colon(l->s, e.end, e.content);
+        /* a sibling of a `- key: v` item: at its dash's column, or drifted 1-3 columns
+         * off it (yaml.sequence-indent-drift moves it back) when the line above opens
+         * no nested list (`key:` or `-`) */
+        bool sibling = prev_keyed && prev_dash != (size_t)-1 &&
+                       (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
+                                                  (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
         if (goes_on_spaced_plain(&e, plain_col)) {
             yr_put_line(&o, l);
             continue;
@@ -464,12 +470,6 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         plain_col = (size_t)-1;
         if ((e.key || k) && !e.dashes && prev_dash != (size_t)-1 && e.indent < prev_dash)
             prev_dash = (size_t)-1, prev_keyed = false; /* a key left of the list's dash closes the list */
-        /* a sibling of a `- key: v` item: at its dash's column, or drifted 1-3 columns
-         * off it (yaml.sequence-indent-drift moves it back) when the line above opens
-         * no nested list (`key:` or `-`) */
-        bool sibling = prev_keyed && prev_dash != (size_t)-1 &&
-                       (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
-                                                  (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
         bool above_opener = prev_opener;
         prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
         while (nlists && (e.dashes ? lists[nlists - 1] > e.indent : lists[nlists - 1] >= e.indent))
