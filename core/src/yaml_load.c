@@ -709,6 +709,22 @@ static int read_eof_input(void *data, unsigned char *buf, size_t size, size_t *g
     return 1;
 }
 
+/* The line and column of byte offset off of text: libyaml leaves problem_mark at
+ * the start for a reader error (a control character, bad UTF-8) and names the
+ * byte by its offset only, so `\x1b[0m` at the end read as line 1 column 1. */
+static yaml_mark_t reader_error_mark(const char *text, size_t len, size_t off)
+{
+    yaml_mark_t m = {0};
+    for (size_t i = 0; i < off && i < len; i++) {
+        if (text[i] == '\n')
+            m.line++, m.column = 0;
+        else if (((unsigned char)text[i] & 0xC0) != 0x80)
+            m.column++;
+    }
+    m.index = off;
+    return m;
+}
+
 /* The text through libyaml's event parser into L; 0 or -1 (L->err set). */
 static int load_libyaml(loader *L, const char *text, size_t len)
 {
@@ -731,7 +747,8 @@ static int load_libyaml(loader *L, const char *text, size_t len)
                 break;
             }
             const char *ctx = parser.context;
-            yaml_mark_t m = parser.problem_mark;
+            yaml_mark_t m = parser.error == YAML_READER_ERROR ? reader_error_mark(text, len, parser.problem_offset)
+                                                              : parser.problem_mark;
             mf_error_set(L->err, 1, "YAML_SYNTAX_ERROR", "", (int)m.line + 1, (int)m.column + 1,
                          "%s%s%s", parser.problem ? parser.problem : "syntax error",
                          ctx ? " " : "", ctx ? ctx : "");

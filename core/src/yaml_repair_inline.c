@@ -411,22 +411,38 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t
     return false;
 }
 
-#define NO_TEXT ((size_t)-1)
+/* The key column of a line this rule spaced when its value is now a plain scalar
+ * running to the line's end (`profile:genercond line` spaced), or (size_t)-1: the
+ * model read the line as no entry, so the deeper lines that go on that scalar are
+ * not marked text in it. */
+static size_t spaced_plain_col(const char *s, size_t n)
+{
+    yr_entry e;
+    yr_entry_parse(s, n, &e);
+    const yr_line l = {.s = s, .n = (uint32_t)n};
+    if (!e.key || e.val >= e.end || !yr_plain_start(s + e.val, e.end - e.val) || yr_value_end(&l, &e, false) < e.end)
+        return (size_t)-1;
+    return e.key_s;
+}
 
-/* Does a value starting with c read as a plain scalar (no quote, flow, block
- * header, alias, anchor, tag or comment)? */
-static bool plain_start(char c) { return c != '\0' && !strchr("\"'[{|>&*!#%@`", c); }
+/* Does entry e, a line after one spaced into a plain value at key column col, go on
+ * that scalar as YAML reads it: deeper, with no key (`  - id:rsio`, ` Etle:tixamp`)? */
+static bool goes_on_spaced_plain(const yr_entry *e, size_t col)
+{
+    return col != (size_t)-1 && !e->key && (e->dashes ? e->dash : e->indent) > col;
+}
 
 size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0, prev_dash = (size_t)-1, flow_end = 0, text_col = NO_TEXT;
+    size_t changes = 0, prev_dash = (size_t)-1, flow_end = 0;
     bool prev_keyed = false, prev_opener = true;
     /* dash columns of the lists open: at most two pushed per line (`- - a`) */
     size_t *lists = malloc(2 * (d->count + 1) * sizeof *lists), nlists = 0;
     uint32_t *fend = malloc((d->count + 1) * sizeof *fend);
+    size_t plain_col = (size_t)-1; /* key column of a line spaced into a plain value */
     if (!lists || !fend) {
         free(lists), free(fend);
         return 0;
@@ -448,13 +464,6 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         if (fend[i])
             flow_end = fend[i] + 1;
         yr_entry e = yr_entry_at(d, i);
-        if (text_col != NO_TEXT && !e.key && e.indent > text_col) {
-            /* `profile:g` + `  - id:rsio`: once spaced, the dash line is the plain value's text */
-            yr_put_line(&o, l);
-            yr_block_note_line(&blk, d, i);
-            continue;
-        }
-        text_col = NO_TEXT;
         size_t k = missing_space_colon(l->s, e.end, e.content);
         /* a sibling of a `- key: v` item: at its dash's column, or drifted 1-3 columns
          * off it (yaml.sequence-indent-drift moves it back) when the line above opens
@@ -462,6 +471,13 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         bool sibling = prev_keyed && prev_dash != (size_t)-1 &&
                        (prev_dash == e.indent || (!prev_opener && e.indent != prev_dash &&
                                                   (e.indent > prev_dash ? e.indent - prev_dash : prev_dash - e.indent) <= 3));
+        if (goes_on_spaced_plain(&e, plain_col)) {
+            yr_put_line(&o, l);
+            continue;
+        }
+        plain_col = (size_t)-1;
+        if ((e.key || k) && !e.dashes && prev_dash != (size_t)-1 && e.indent < prev_dash)
+            prev_dash = (size_t)-1, prev_keyed = false; /* a key left of the list's dash closes the list */
         bool above_opener = prev_opener;
         prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
         while (nlists && (e.dashes ? lists[nlists - 1] > e.indent : lists[nlists - 1] >= e.indent))
@@ -487,15 +503,15 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
             yr_block_note_line(&blk, d, i);
             continue;
         }
-        if (!e.dashes && k + 1 < e.end && plain_start(l->s[k + 1]))
-            text_col = e.indent;
         yr_flush(&o);
         size_t at = o.b->len;
         yr_put(&o, l->s, k + 1);
         yr_put(&o, " ", 1);
         yr_put(&o, l->s + k + 1, l->n - k - 1);
-        if (!o.oom)
+        if (!o.oom) {
             yr_block_note(&blk, o.b->s + at, o.b->len - at);
+            plain_col = spaced_plain_col(o.b->s + at, o.b->len - at);
+        }
         yr_endl(&o, YR_EOL(l));
         mf_warnings_add(w, MF_RULE_ID(YAML_COLON_SPACE), yr_lineno(i),
                         "Repaired YAML mapping keys missing a space after colon before parsing.");

@@ -83,6 +83,20 @@ static void escapes_and_duplicates(void **state)
     mf_error_clear(&err);
 }
 
+/* A reader error (a control character) names the byte's own line and column:
+ * libyaml gives its offset only, and line 1 column 1 sent a user to the wrong
+ * place (run 25: a terminal's `\x1b[0m` after the artifact's last line). */
+static void reader_error_position(void **state)
+{
+    (void)state;
+    mf_error err = {0};
+    assert_null(load("a: 1\nb: caf\xc3\xa9 x\x1b[0m\n", &err));
+    assert_string_equal(err.message, "control characters are not allowed");
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 10);
+    mf_error_clear(&err);
+}
+
 /* The canonical YAML of a string (value or key) shaped like a glued `key:value` is quoted, so
  * repairing it again, with damage elsewhere that makes the rules run, keeps
  * the string (yaml.colon-space would read a plain one as a mapping). */
@@ -270,6 +284,7 @@ int main(void)
         cmocka_unit_test(plain_scalars),
         cmocka_unit_test(repeated_strings_are_shared),
         cmocka_unit_test(escapes_and_duplicates),
+        cmocka_unit_test(reader_error_position),
         cmocka_unit_test(canonical_glued_key_strings),
         cmocka_unit_test(canonical_spaced_root_keys),
         cmocka_unit_test(canonical_dash_keys),
