@@ -317,7 +317,7 @@ bool yr_is_block_header(const char *s, size_t n);
  * with only blanks or a comment after it; *hdr (may be NULL) is set to the header's offset. */
 bool yr_is_quoted_block_header(const char *s, size_t n, size_t *hdr);
 /* Flow collections written over several lines: for a line whose value opens
- * `[` or `{` without closing it, fend[k] = the line that closes it; 0 for
+ * `[` or `{` without closing it (also after inline dashes, `key: - [1`), fend[k] = the line that closes it; 0 for
  * every other line (fend: d->count entries), and for a collection no later
  * line closes before the end of the text or a list item, fence or document
  * marker line: yaml.unclosed-flow closes it on its own line, and the lines

@@ -37,6 +37,14 @@ static size_t next_content(const yr_doc *d, size_t i)
     return d->count;
 }
 
+/* The next content line after line i and the lines of a flow collection line i
+ * opens (fend, yr_flow_ends): a flow's later lines are no siblings (`  - [1` +
+ * `, 2]` at column 0 is still the list item's value). */
+static size_t next_entry_line(const yr_doc *d, const uint32_t *fend, size_t i)
+{
+    return next_content(d, fend[i] ? fend[i] : i);
+}
+
 static bool is_dash_at(const char *s, size_t n, size_t i)
 {
     return i < n && s[i] == '-' && (i + 1 == n || s[i + 1] == ' ');
@@ -194,15 +202,21 @@ static bool outer_drifted_item(const yr_doc *d, size_t nx, size_t col)
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
+    uint32_t *fend = malloc((d->count + 1) * sizeof *fend);
+    if (!fend)
+        return 0;
+    yr_flow_ends(d, fend);
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
-    size_t changes = 0, budget = 4 * d->count + 4096;
+    size_t changes = 0, budget = 4 * d->count + 4096, flow = 0;
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT))) {
+        if (i < flow || yr_block_body(&blk, l) || (l->flags & (YR_INERT | YR_QUOTE_CONT))) {
             yr_put_line(&o, l);
             continue;
         }
+        if (fend[i])
+            flow = fend[i] + 1;
         yr_entry e = yr_entry_at(d, i);
         if (!e.key || e.val + 2 > e.end || !is_dash_at(l->s, e.end, e.val) || l->s[e.val + 1] != ' ' ||
             inline_scalar_list(l->s, &e)) { /* `k: - a - b`: yaml.inline-keys writes the list */
@@ -210,7 +224,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t dash = e.key_s, nx = next_content(d, i);
+        size_t dash = e.key_s, nx = next_entry_line(d, fend, i);
         if (nx < d->count) {
             const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
@@ -256,8 +270,8 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
         if (blk.active)
             blk.parent += dash;
     }
-    size_t n = yr_finish(&o, d, changes);
-    return n;
+    free(fend);
+    return yr_finish(&o, d, changes);
 }
 
 /* ---- yaml.colon-space ---- */
@@ -1197,14 +1211,6 @@ typedef struct {
 static bool plain_entry(const yr_entry *e, const char *s)
 {
     return e->key && !e->dashes && !dash_key(s, e->end, e->content);
-}
-
-/* The next content line after line i and the lines of a flow collection line i
- * opens (fend, yr_flow_ends): a flow's later lines are no siblings (`  - [1` +
- * `, 2]` at column 0 is still the list item's value). */
-static size_t next_entry_line(const yr_doc *d, const uint32_t *fend, size_t i)
-{
-    return next_content(d, fend[i] ? fend[i] : i);
 }
 
 size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)

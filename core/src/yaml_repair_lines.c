@@ -372,6 +372,9 @@ void yr_flow_ends(const yr_doc *d, uint32_t *fend)
         yr_block_note_line(&blk, d, k);
         yr_entry e = yr_entry_at(d, k);
         size_t v = e.key ? e.val : e.content;
+        while (e.key && v + 1 < e.end && l->s[v] == '-' && l->s[v + 1] == ' ')
+            for (v++; v < e.end && l->s[v] == ' ';)
+                v++; /* `matrix: - [1`: the inline item's flow */
         if (!yr_entry_valued(&e) || v >= e.end || (l->s[v] != '[' && l->s[v] != '{'))
             continue;
         size_t depth = 0, j = k;

@@ -53,6 +53,16 @@ static size_t scalar(const mt_line *l, const char **v)
     return 0;
 }
 
+/* Does the value [v, v+n) leave a flow collection open at the line's end
+ * (`[Q02`, `- [1`)? Its next lines are the collection's text. */
+static bool flow_left_open(const char *v, size_t n)
+{
+    int depth = 0;
+    for (size_t k = 0; k < n; k++)
+        depth += (v[k] == '[' || v[k] == '{') - (v[k] == ']' || v[k] == '}');
+    return depth > 0;
+}
+
 /* Next non-blank, non-comment line after i, or ls->n. */
 static size_t next_line(const mt_lines *ls, size_t i)
 {
@@ -958,8 +968,10 @@ static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
             else
                 closed = v[q] == v[0];
     }
+    /* a flow left open (`matrix: - [1` + `, 2]` at column 0): the copy alone holds a cut
+     * collection, and the first copy's flow runs on over the second (run 26 e703b8d3) */
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && n > 0 && closed && !deeper &&
-           !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
+           !flow_left_open(v, n) && !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
 }
 
 static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -1396,13 +1408,11 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     /* a flow collection left open on the line (`question_ids: [Q02`, yaml.unclosed-flow's):
      * moved left, the next properties sit deeper than its key, which the rule reads as the
      * collection continued (run 7 43d60ca2) */
-    int depth = 0;
-    for (size_t k = 0; n && (v[0] == '[' || v[0] == '{') && k < n; k++)
-        depth += (v[k] == '[' || v[k] == '{') - (v[k] == ']' || v[k] == '}');
+    bool open_flow = n && (v[0] == '[' || v[0] == '{') && flow_left_open(v, n);
     /* a quoted header (`item_type: '|'`, val.yaml-syntax's) moved left has its siblings deeper than
      * it, the body yaml.quoted-block-indicator reads there (run 24 6a5b2148) */
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && !mt_line_quoted_header(l) && n > 0 &&
-           depth <= 0 && p->dash &&
+           !open_flow && p->dash &&
            p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }
 

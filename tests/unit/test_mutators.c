@@ -1066,6 +1066,13 @@ static void test_session7_prof1_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "    phase: foundation\n    question: \"\nstgres"));
         free(raw);
+        /* yaml.duplicate-key repeats no line whose flow collection stays open: the copy
+         * alone holds a cut flow (`matrix: - [1` + `, 2]` at column 0; run 26 e703b8d3) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                 "op: yaml.duplicate-key seed=%d\n---\nmatrix:\n  - [1\n, 2]\n  - [3, 4]\nnote: done\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "matrix: - [1\nmatrix: - [1\n"));
+        free(raw);
         /* yaml.property-indent moves no property whose flow collection stays open (43d60ca2) */
         snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.unclosed-flow seed=1\n"
                  "op: yaml.property-indent seed=%d\n---\nquestions:\n  - id: Q01\n    phase: foundation\n"
