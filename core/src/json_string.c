@@ -379,7 +379,10 @@ static bool quote_then_structure(const jp *p, size_t k, bool is_key, bool inner)
  * quote, the comment swallowed the heading and left the text after it where a
  * member belongs. So is a quote before a comment on a line of its own that
  * holds a quote closing there (`> "I write it."` then `## Lukas"}, {...`):
- * the later quote closes, as after blanks (quote_then_closer). Past
+ * the later quote closes, as after blanks (quote_then_closer). So is a quote
+ * after an inner quote before a comment on its line that holds such a quote
+ * (`"He said "hi" #twice",`): read as closing, it left one inner quote and
+ * the comment took the text. Past
  * VALUE_LOOKAHEAD bytes of comments the quote closes (the lookahead stays
  * linear). */
 static bool comments_then_structure(const jp *p, size_t k, size_t j, bool is_key, bool inner)
@@ -395,7 +398,7 @@ static bool comments_then_structure(const jp *p, size_t k, size_t j, bool is_key
             e = j + 1;
             while (e < p->n && at(p, e) != '\n')
                 e++;
-            for (size_t q = j + 1; own_line && q < e; q++)
+            for (size_t q = j + 1; (own_line || inner) && q < e; q++)
                 if (at(p, q) == '\\')
                     q++;
                 else if (at(p, q) == '"' && quote_then_structure(p, q + 1, is_key, inner))
