@@ -141,6 +141,9 @@ typedef struct {
  * Returns 0, or -1 with err = YAML_SYNTAX_ERROR (tier 1, line, column). */
 int mf_yaml_load(const char *text, size_t len, const mf_yaml_load_opts *o,
                  json_t **out, mf_error *err);
+/* Is err the YAML reader's "control characters are not allowed" (a byte the loader
+ * stops at before any structure: terminal noise a trimmed candidate leaves out)? */
+bool mf_yaml_error_is_control_char(const mf_error *err);
 /* Core-schema type of a plain scalar's text (new reference; a string when nothing else fits); s must be valid UTF-8. */
 json_t *mf_yaml_plain_value(const char *s, size_t n);
 /* Does the line text [s, s+n) (after its indentation) read as a block entry, `- ...`, `-` or a

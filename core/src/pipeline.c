@@ -84,10 +84,15 @@ static void line_col(const char *s, size_t off, int *line, int *col)
     }
 }
 
-/* Keep err as the run's rejection when it got further than the current one. */
+/* Keep err as the run's rejection when it got further than the current one: a
+ * higher tier, or a syntax error where the current one is the reader's stop at a
+ * control byte (the raw candidate's terminal noise, which the trimmed candidate
+ * leaves out; run 26: the real error was named "control characters"). */
 static void offer_error(run *R, mf_error *err)
 {
-    if (err->tier > R->r->error.tier) {
+    const mf_error *cur = &R->r->error;
+    if (err->tier > cur->tier || (err->tier == cur->tier && mf_yaml_error_is_control_char(cur) &&
+                                  !mf_yaml_error_is_control_char(err))) {
         mf_error_clear(&R->r->error);
         R->r->error = *err;
         memset(err, 0, sizeof *err);

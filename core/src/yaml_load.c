@@ -709,6 +709,14 @@ static int read_eof_input(void *data, unsigned char *buf, size_t size, size_t *g
     return 1;
 }
 
+static const char CONTROL_CHAR_PROBLEM[] = "control characters are not allowed"; /* libyaml's reader */
+
+bool mf_yaml_error_is_control_char(const mf_error *err)
+{
+    return err->tier == 1 && err->message && !strcmp(err->type, "YAML_SYNTAX_ERROR") &&
+           !strcmp(err->message, CONTROL_CHAR_PROBLEM);
+}
+
 /* The line and column of byte offset off of text: libyaml leaves problem_mark at
  * the start for a reader error (a control character, bad UTF-8) and names the
  * byte by its offset only, so `\x1b[0m` at the end read as line 1 column 1. */

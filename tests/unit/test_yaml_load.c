@@ -97,6 +97,27 @@ static void reader_error_position(void **state)
     mf_error_clear(&err);
 }
 
+/* A rejection names the text's own syntax error, not the reader's stop at the
+ * terminal noise after it: the raw candidate's "control characters" came first
+ * and a candidate with the noise trimmed got further at the same tier (run 26:
+ * `matrix: - [1` ... rejected as "control characters are not allowed"). A
+ * control byte inside the artifact is still named. */
+static void rejection_names_error_before_noise(void **state)
+{
+    (void)state;
+    static const char noisy[] = "a: 1\n  b: 2\n- c\n\x01\x02\x1f\n";
+    mf_result *r = mf_repair(mf_profiles_get("generic_yaml"), noisy, strlen(noisy), NULL);
+    assert_int_equal(r->status, MF_REJECTED);
+    assert_string_equal(r->error.message, "mapping values are not allowed in this context");
+    assert_int_equal(r->error.line, 2);
+    mf_result_free(r);
+    static const char inner[] = "a: 1\nb: x\x01y\n";
+    r = mf_repair(mf_profiles_get("generic_yaml"), inner, strlen(inner), NULL);
+    assert_int_equal(r->status, MF_REJECTED);
+    assert_string_equal(r->error.message, "control characters are not allowed");
+    mf_result_free(r);
+}
+
 /* The canonical YAML of a string (value or key) shaped like a glued `key:value` is quoted, so
  * repairing it again, with damage elsewhere that makes the rules run, keeps
  * the string (yaml.colon-space would read a plain one as a mapping). */
@@ -285,6 +306,7 @@ int main(void)
         cmocka_unit_test(repeated_strings_are_shared),
         cmocka_unit_test(escapes_and_duplicates),
         cmocka_unit_test(reader_error_position),
+        cmocka_unit_test(rejection_names_error_before_noise),
         cmocka_unit_test(canonical_glued_key_strings),
         cmocka_unit_test(canonical_spaced_root_keys),
         cmocka_unit_test(canonical_dash_keys),
