@@ -379,7 +379,10 @@ static bool quote_then_structure(const jp *p, size_t k, bool is_key, bool inner)
  * quote, the comment swallowed the heading and left the text after it where a
  * member belongs. So is a quote before a comment on a line of its own that
  * holds a quote closing there (`> "I write it."` then `## Lukas"}, {...`):
- * the later quote closes, as after blanks (quote_then_closer). Past
+ * the later quote closes, as after blanks (quote_then_closer). So is a quote
+ * after an inner quote before a comment on its line that holds such a quote
+ * (`"He said "hi" #twice",`): read as closing, it left one inner quote and
+ * the comment took the text. Past
  * VALUE_LOOKAHEAD bytes of comments the quote closes (the lookahead stays
  * linear). */
 static bool comments_then_structure(const jp *p, size_t k, size_t j, bool is_key, bool inner)
@@ -395,7 +398,7 @@ static bool comments_then_structure(const jp *p, size_t k, size_t j, bool is_key
             e = j + 1;
             while (e < p->n && at(p, e) != '\n')
                 e++;
-            for (size_t q = j + 1; own_line && q < e; q++)
+            for (size_t q = j + 1; (own_line || inner) && q < e; q++)
                 if (at(p, q) == '\\')
                     q++;
                 else if (at(p, q) == '"' && quote_then_structure(p, q + 1, is_key, inner))
@@ -452,6 +455,31 @@ static bool escaped_operand_closes(const jp *p, size_t m)
     return quote_then_structure(p, e + 1, false, false) || (at(p, j) == '"' && jl_key_at(p, j));
 }
 
+/* Does a closing code fence start at j: 3 or more backticks and only blanks
+ * to the end of the line? Backticks glued to text (`"He said "```hi"`) are
+ * text of the string. */
+static bool fence_ends_line(const jp *p, size_t j)
+{
+    size_t k = j;
+    while (k < p->n && at(p, k) == '`')
+        k++;
+    size_t e = jl_past_blanks(p, k);
+    return k - j >= 3 && (e >= p->n || at(p, e) == '\n' || at(p, e) == '\r');
+}
+
+/* Is the first double quote on the line at or after k (within
+ * VALUE_LOOKAHEAD bytes) followed by structure, so that it closes the value? */
+static bool line_quote_closes(const jp *p, size_t k, bool inner)
+{
+    for (size_t e = k; e < p->n && e < k + VALUE_LOOKAHEAD && at(p, e) != '\n'; e++) {
+        if (at(p, e) == '\\')
+            e++;
+        else if (at(p, e) == '"')
+            return quote_then_structure(p, e + 1, false, inner);
+    }
+    return false;
+}
+
 /* Is the quote that ends just before k a closing quote? */
 static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
 {
@@ -477,14 +505,14 @@ static bool closes_here(const jp *p, size_t k, bool is_key, bool inner)
         return spaced && comments_then_structure(p, k, j, is_key, inner);
     case '{': case '[':                /* no value follows a member's value: `"said "hi" {twice"` is text */
         return spaced && (is_key || !p->parent_object);
-    case '\'':
-        return spaced;
+    case '\'':                        /* not `"said "hi" 'twice",`: the later quote closes */
+        return spaced && (is_key || !inner || !line_quote_closes(p, j + 1, inner));
     case '/':
         return comment_at(p, j) && comments_then_structure(p, k, j, is_key, inner);
     case '`':                           /* `"v"```: a closing fence glued to the value */
         if (is_key)                     /* {"k" `v`}: a missing ':' before a backtick string */
             return spaced && at(p, j + 1) != '`';
-        if (at(p, j + 1) == '`' && at(p, j + 2) == '`')
+        if (fence_ends_line(p, j))
             return true;
         return spaced && !inner && !p->parent_object && p->depth > 0 && backtick_item_at(p, j);
     case '+': {                        /* "a" + "b": string concatenation (`"a"+ "k": 1` is no operand) */
