@@ -69,7 +69,8 @@ bool mf_cand_block_header(const char *s, size_t n);
 /* Is the line [s, s+n) (no '\n') at column 0 a YAML entry of artifact data
  * rather than prose: a one-word key (an identifier, or printable bytes but
  * quotes, ',', '#' and ':', `ar|ifact`) in lower
- * case or one of p's keys or aliases in any case ("Beadid"), and a short
+ * case or one of p's keys or aliases in any case ("Beadid"), or a quoted
+ * key closed on the line (`"a:b": c`), and a short
  * value that is no sentence ("ticket_id: T-1", "schema_version: 1")? The
  * anchor candidate must not drop such a line. */
 bool mf_cand_data_line(const mf_profile *p, const char *s, size_t n);

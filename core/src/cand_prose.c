@@ -118,21 +118,42 @@ static bool sentence(const char *s, size_t n)
 
 static bool profile_key(const mf_profile *p, const char *s, size_t n);
 
+/* The end of a quoted key that opens [s, s+n) (`"schema_version:ticket_id"`,
+ * `'a b'`, a colon or blank inside), just past its closing quote; 0 when the
+ * line opens with no quote closed on it. */
+static size_t quoted_key_end(const char *s, size_t n)
+{
+    if (n < 2 || (s[0] != '"' && s[0] != '\''))
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if (s[0] == '"' && s[i] == '\\') {
+            i++;
+            continue;
+        }
+        if (s[i] == s[0])
+            return i + 1;
+    }
+    return 0;
+}
+
 /* A data entry: mf_cand_data_line's shape; with any_case, a key in any case
  * (`Ertifact: beads`) too. */
 static bool entry_line(const mf_profile *p, const char *s, size_t n, bool any_case)
 {
-    size_t i = 0;
+    size_t i = quoted_key_end(s, n);
+    bool quoted = i > 0;
     bool lower = true;                  /* `beadId: x` (camelCase) is a key; `Note: x`, `NOTE: x` read as prose */
     /* one word: an identifier, or any token of printable bytes a key may hold
      * (`ar|ifact: b`, `a.b: c`, `artifa#t: b`: a '#' inside a word opens no
-     * comment; no quote or comma) */
-    for (; i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,\"'", s[i]); i++)
+     * comment; no quote or comma); or one quoted key, which no prose opens with
+     * (`"schema_version:ticket_id": W`, run 25 402dc559) */
+    for (; !quoted && i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,\"'", s[i]); i++)
         if (isupper((unsigned char)s[i]) && (i == 0 || !islower((unsigned char)s[i - 1])))
             lower = false;
     /* `key:value` glued (yaml.colon-space repairs it) is an entry too */
     bool glued = i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/';
-    if (i == 0 || i + 1 >= n || s[i] != ':' || (s[i + 1] != ' ' && !glued) || !isalpha((unsigned char)s[0]))
+    if (i == 0 || i + 1 >= n || s[i] != ':' || (s[i + 1] != ' ' && !glued) ||
+        !(quoted || isalpha((unsigned char)s[0])))
         return false;
     if (!(any_case || lower || (p && profile_key(p, s, i)))) /* "Note: ..." is prose; "Beadid: x" an alias of bead_id */
         return false;

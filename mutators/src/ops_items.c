@@ -960,6 +960,44 @@ static bool hides_item(const mt_lines *ls, size_t d, size_t end)
     return false;
 }
 
+/* Does the item from line d to end leave a flow collection open (`selected:
+ * [` whose `icu]` closer sits at column 0, past the list's end as the line
+ * model reads it)? YAML reads the lines after it into the item, so moving
+ * the item's lines alone splits its value (run 25 dcf19455). Quoted
+ * scalars inside the flow are passed over on their line. */
+static bool leaves_flow_open(const mt_lines *ls, size_t d, size_t end)
+{
+    size_t depth = 0;
+    for (size_t j = d; j < end; j++) {
+        const mt_line *l = &ls->v[j];
+        if (l->blank || l->block_body || (l->comment && !depth))
+            continue;
+        size_t i = depth ? 0 : l->key_len ? l->val : l->body;
+        char prev = depth ? ',' : '[';
+        for (; i < l->len; i++) {
+            char c = l->s[i];
+            if (c == ' ' || c == '\t' || c == '\r')
+                continue;
+            if (!depth && c != '[' && c != '{')
+                break;
+            if ((c == '"' || c == '\'') && strchr("[{,:", prev)) {
+                const char *q = memchr(l->s + i + 1, c, l->len - i - 1);
+                if (!q)
+                    break;
+                i = (size_t)(q - l->s);
+            } else if (c == '[' || c == '{') {
+                depth++;
+            } else if ((c == ']' || c == '}') && --depth == 0) {
+                break;
+            } else if (c == '#' && (i == 0 || l->s[i - 1] == ' ' || l->s[i - 1] == '\t')) {
+                break;
+            }
+            prev = c;
+        }
+    }
+    return depth > 0;
+}
+
 /* A question moved up before questions of earlier phases, where the
  * questions were in phase order and it passes none of its own phase: the
  * rule's stable sort puts it back (exact). */
@@ -1030,6 +1068,7 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
          * (run 9) */
         for (size_t j = items[i] + 1; j < ie && !noise; j++)
             noise = !ls.v[j].blank && !ls.v[j].comment && !ls.v[j].dash && ls.v[j].indent <= ls.v[items[i]].indent;
+        noise = noise || leaves_flow_open(&ls, items[i], ie);
         if (i && rank[i - 1] < rank[i] && lo[i] < i && !noise)
             sites[m++] = i;
     }

@@ -1041,18 +1041,14 @@ static bool plain_line_is(const char *raw, size_t ls, size_t le, const char *s, 
 }
 
 /* Does the line text raw[a..b) hold what no plain scalar's line may: a
- * key's `: ` (or a colon at its end), a comment's ` #`, an item's `- `, or
- * open with a quoted key (`"ticket_id":"x"}`, the shape of a member a
- * value swallowed: run 14 b4f0ef28)? */
+ * key's `: ` (or a colon at its end), a comment's ` #` or an item's `- `?
+ * A quoted key glued to its value (`"00000":0`, `"ticket_id":"x"}`) is no
+ * block key: YAML folds that line into the plain scalar above it (run 25
+ * b4f0ef28). */
 static bool key_shaped(const char *raw, size_t a, size_t b)
 {
     if (raw[a] == '-' && (a + 1 == b || raw[a + 1] == ' '))
         return true;
-    if (raw[a] == '"' || raw[a] == '\'') {
-        const char *close = memchr(raw + a + 1, raw[a], b - a - 1);
-        if (close && close + 1 < raw + b && close[1] == ':')
-            return true;
-    }
     for (size_t i = a; i < b; i++)
         if ((raw[i] == ':' && (i + 1 == b || raw[i + 1] == ' ' || raw[i + 1] == '\t' || raw[i + 1] == '\r')) ||
             (raw[i] == '#' && i > a && (raw[i - 1] == ' ' || raw[i - 1] == '\t')))

@@ -876,9 +876,10 @@ static void test_session10_raw_syntax_and_previews(void **state)
 
 /* session 9 run 14 b4f0ef28: a YAML plain value that holds `","ticket_id":"`
  * on its own line (`opts: a":"b","ticket_id":"c"}`) is the string's own text,
- * as a quoted one is; the same string folded from two lines, a bare
- * continuation line, or a JSON profile's text (no plain scalars) proves
- * nothing and is still a swallowed key. */
+ * as a quoted one is; a bare continuation line or a JSON profile's text (no
+ * plain scalars) proves nothing and is still a swallowed key. (The same
+ * string folded from two lines is the plain scalar YAML reads: see
+ * test_session11_quoted_key_fold.) */
 static void test_session9_run14_plain_line(void **state)
 {
     (void)state;
@@ -892,10 +893,6 @@ static void test_session9_run14_plain_line(void **state)
             "[{\"opts\":\"x\"},\"rv\\\":\\\"9f\\\",\\\"ticket_id\\\":\\\"LT-142\\\"}\",{\"ticket_id\":\"L\"}]", &v))
         fail_msg("a plain item on its own line: %s", v.detail);
 
-    const char *folded = "opts: rv\":\"9f\",\n  \"ticket_id\":\"LT-142\"}\n---\nticket_id: L\n";
-    assert_int_equal(run(mf_oracle_structure, "generic_yaml", folded,
-                         "[{\"opts\":\"rv\\\":\\\"9f\\\", \\\"ticket_id\\\":\\\"LT-142\\\"}\"},{\"ticket_id\":\"L\"}]", &v),
-                     1);
     const char *bare = "opts:\n  rv\":\"9f\",\"ticket_id\":\"LT-142\"}\n---\nticket_id: L\n";
     assert_int_equal(run(mf_oracle_structure, "generic_yaml", bare, value, &v), 1);
     assert_int_equal(run(mf_oracle_structure, "generic_json", line, value, &v), 1);
@@ -1164,6 +1161,30 @@ static void test_session11_libyaml_scalars(void **state)
     assert_non_null(strstr(v.detail, "'02J'"));
 }
 
+/* Run 25 (b4f0ef28-re6a9d458): a deeper line that opens with a quoted key
+ * glued to its value (`"00000":0`, `"ticket_id":"LT-142"}`) is no block key:
+ * YAML folds it into the plain scalar above, as core reads it, so the string
+ * is the input's own. A quoted key followed by `: ` (YAML rejects the fold)
+ * or a glued line at the key's column still proves nothing. */
+static void test_session11_quoted_key_fold(void **state)
+{
+    (void)state;
+    static const char *const kept[][2] = {
+        {"0: 0,\n \"00000\":0\n---\n{\"00000\"}\n", "[{\"0\":\"0, \\\"00000\\\":0\"},{\"00000\":null}]"},
+        {"opts: rv\":\"9f\",\n  \"ticket_id\":\"LT-142\"}\n---\nticket_id: L\n",
+         "[{\"opts\":\"rv\\\":\\\"9f\\\", \\\"ticket_id\\\":\\\"LT-142\\\"}\"},{\"ticket_id\":\"L\"}]"},
+    };
+    mf_verdict v;
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        if (run(mf_oracle_structure, "generic_yaml", kept[i][0], kept[i][1], &v))
+            fail_msg("case %zu: %s", i, v.detail);
+    const char *value = "[{\"a\":\"b, \\\"ticket_id\\\": c\"},{\"ticket_id\":\"L\"}]";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", "a: b,\n  \"ticket_id\": c\n---\nticket_id: L\n", value, &v),
+                     1);
+    const char *glued = "[{\"a\":\"b, \\\"ticket_id\\\":c\"},{\"ticket_id\":\"L\"}]";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", "a: b,\n\"ticket_id\":c\n---\nticket_id: L\n", glued, &v), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1199,6 +1220,7 @@ int main(void)
         cmocka_unit_test(test_session11_fallen_body_shifted_lines),
         cmocka_unit_test(test_session11_glued_quote_plain),
         cmocka_unit_test(test_session11_libyaml_scalars),
+        cmocka_unit_test(test_session11_quoted_key_fold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

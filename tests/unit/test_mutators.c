@@ -3023,6 +3023,36 @@ static void test_run23_unquote_sites(void **state)
     }
 }
 
+/* Run 25 (dcf19455): norm.phase-out-of-order moves no question whose flow
+ * collection is still open at its last line (`selected: [` with `icu]` at
+ * column 0, past the list's end to the line model): moved up, its lines
+ * would split the flow value (`[` + the next question + `icu]`). A flow
+ * closed inside the item, or a quoted `[` in the flow, still moves. */
+static void test_run25_phase_order_open_flow(void **state)
+{
+    (void)state;
+    const char *head = "malform-case 1\nprofile: full_answers\nop: norm.phase-out-of-order seed=%d\n---\n"
+                       "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q02\n"
+                       "    phase: structure\n    question: P\n    answer:\n      selected: [%s\n";
+    static const char *const open_tails[] = {"\nicu]", "a,\n{x: icu}]", "\"]\",\nicu]"};
+    bool moved = false;
+    for (int seed = 1; seed < 30; seed++) {
+        char text[600], *raw = NULL;
+        for (size_t t = 0; t < sizeof open_tails / sizeof open_tails[0]; t++) {
+            snprintf(text, sizeof text, head, seed, open_tails[t]);
+            contract_of(text, &raw);
+            if (strstr(raw, "  - id: Q02") < strstr(raw, "  - id: Q01"))
+                fail_msg("seed %d tail %zu: an item with an open flow moved:\n%s", seed, t, raw);
+            free(raw);
+        }
+        snprintf(text, sizeof text, head, seed, "\"[\",\n        icu]");
+        contract_of(text, &raw);
+        moved = moved || strstr(raw, "  - id: Q02") < strstr(raw, "  - id: Q01");
+        free(raw);
+    }
+    assert_true(moved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3067,6 +3097,7 @@ int main(void)
         cmocka_unit_test(test_run21_drift_plain_item_run),
         cmocka_unit_test(test_run21_drift_near_nested_list),
         cmocka_unit_test(test_run23_unquote_sites),
+        cmocka_unit_test(test_run25_phase_order_open_flow),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
