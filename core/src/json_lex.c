@@ -498,6 +498,13 @@ size_t jl_past_spaces(const jp *p, size_t k) { return past_ws(p, k, true); }
 
 size_t jl_past_blanks(const jp *p, size_t k) { return past_ws(p, k, false); }
 
+size_t jl_quote_end_on_line(const jp *p, size_t k, int q)
+{
+    while (k < p->n && at(p, k) != q && at(p, k) != '\n')
+        k += at(p, k) == '\\' ? 2 : 1;
+    return k;
+}
+
 size_t jl_past_spaces_comments(const jp *p, size_t k)
 {
     for (;;) {

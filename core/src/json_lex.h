@@ -142,6 +142,9 @@ size_t jl_past_spaces(const jp *p, size_t k);
 /* Offset of the first byte at or after k that is no blank on the line: a
  * space, a tab or a Unicode space (a line break ends the run). */
 size_t jl_past_blanks(const jp *p, size_t k);
+/* Offset of the first quote q or line break at or after k, a backslash taking
+ * the byte after it (a quoted run's end on its line); p->n or past it at the end. */
+size_t jl_quote_end_on_line(const jp *p, size_t k, int q);
 /* Like jl_past_spaces, also past closed block comments (slash-star ... star-slash). */
 size_t jl_past_spaces_comments(const jp *p, size_t k);
 /* Is [s, s+n) one of the literal words (true, None, NaN, ...)? */

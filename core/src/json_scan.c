@@ -435,9 +435,7 @@ static bool item_key_at(const jp *p)
     int q = cur(p);
     if (q != '"' && q != '\'')
         return false;
-    size_t j = p->i + 1;
-    while (j < p->n && at(p, j) != q && at(p, j) != '\n')
-        j += at(p, j) == '\\' ? 2 : 1;
+    size_t j = jl_quote_end_on_line(p, p->i + 1, q);
     return at(p, j) == q && j > p->i + 1 && at(p, jl_past_spaces(p, j + 1)) == ':';
 }
 
@@ -695,9 +693,7 @@ static size_t grouping_end(const jp *p)
         if (c == '\n' || (c == ',' && depth == 0))
             return 0;
         if (c == '"' || c == '\'') {   /* a quoted part: to its closing quote on the line */
-            size_t e = k + 1;
-            while (e < p->n && at(p, e) != c && at(p, e) != '\n')
-                e += at(p, e) == '\\' ? 2 : 1;
+            size_t e = jl_quote_end_on_line(p, k + 1, c);
             if (at(p, e) != c)
                 return 0;
             k = e;

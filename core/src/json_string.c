@@ -29,9 +29,7 @@ static bool backtick_item_at(const jp *p, size_t k);
 static bool key_cut(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
-    size_t j = k + 1;
-    while (j < p->n && at(p, j) != q && at(p, j) != '\n')
-        j += at(p, j) == '\\' ? 2 : 1;
+    size_t j = jl_quote_end_on_line(p, k + 1, q);
     return j >= p->n || (at(p, j) == q && jl_past_spaces(p, j + 1) >= p->n);
 }
 
@@ -40,9 +38,7 @@ static bool key_cut(const jp *p, size_t k)
 bool jl_key_without_colon(const jp *p, size_t k)
 {
     int q = at(p, k) == '\'' ? '\'' : '"';
-    size_t j = k + 1;
-    while (j < p->n && at(p, j) != q && at(p, j) != '\n')
-        j += at(p, j) == '\\' ? 2 : 1;
+    size_t j = jl_quote_end_on_line(p, k + 1, q);
     if (at(p, j) != q)
         return false;
     size_t v = jl_past_spaces(p, j + 1);
@@ -94,9 +90,7 @@ static bool tuple_element_at(const jp *p, size_t k)
     for (size_t e = k; e < p->n && e < k + 4096; e++) {
         int c = at(p, e);
         if (c == '"' || c == '\'') {  /* a quoted part: to its closing quote on the line */
-            size_t q = e + 1;
-            while (q < p->n && at(p, q) != c && at(p, q) != '\n')
-                q += at(p, q) == '\\' ? 2 : 1;
+            size_t q = jl_quote_end_on_line(p, e + 1, c);
             if (at(p, q) != c)
                 return false;
             e = q;
@@ -444,9 +438,7 @@ static bool quote_then_closer(const jp *p, size_t j)
 static bool escaped_operand_closes(const jp *p, size_t m)
 {
     int q = at(p, m);
-    size_t e = m + 1;
-    while (e < p->n && at(p, e) != q && at(p, e) != '\n')
-        e += at(p, e) == '\\' ? 2 : 1;
+    size_t e = jl_quote_end_on_line(p, m + 1, q);
     if (e >= p->n || at(p, e) != q)
         return false;
     size_t j = jl_past_spaces_comments(p, e + 1);
@@ -1363,9 +1355,7 @@ static size_t operator_end(const jp *p, size_t content)
     /* the operand after the quote must close on its line where structure follows (`"abc + "def"]`),
      * else the quotes are text (`"x + "y" z"`) */
     int qc = at(p, p->i);
-    size_t e = p->i + 1;
-    while (e < p->n && at(p, e) != qc && at(p, e) != '\n')
-        e += at(p, e) == '\\' ? 2 : 1;
+    size_t e = jl_quote_end_on_line(p, p->i + 1, qc);
     if (at(p, e) != qc || !closes_here(p, e + 1, false, false))
         return 0;
     return k > content ? k : 0;

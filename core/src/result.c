@@ -167,10 +167,12 @@ size_t mf_warnings_total(const mf_warnings *w)
     return n;
 }
 
-bool mf_warnings_has(const mf_warnings *w, const char *rule)
+bool mf_warnings_has(const mf_warnings *w, const char *rule) { return mf_warnings_has_since(w, 0, rule); }
+
+bool mf_warnings_has_since(const mf_warnings *w, size_t from, const char *rule)
 {
-    for (size_t i = 0; i < w->count; i++)
-        if (strcmp(w->items[i].rule, rule) == 0)
+    for (size_t i = from; i < w->count; i++)
+        if (w->items[i].rule == rule || (w->items[i].rule && strcmp(w->items[i].rule, rule) == 0))
             return true;
     return false;
 }

@@ -216,15 +216,6 @@ static size_t run_chain(const model_rule *rules, int group, mf_buf *text, mf_yam
     return changes;
 }
 
-/* Did a warning of rule id come after the first `mark` of w? */
-static bool warned_since(const mf_warnings *w, size_t mark, const char *id)
-{
-    for (size_t k = mark; k < w->count; k++)
-        if (w->items[k].rule == id || (w->items[k].rule && strcmp(w->items[k].rule, id) == 0))
-            return true;
-    return false;
-}
-
 /* The line-structure rules (group 2) over text. A dash yaml.dash-space gave its space
  * (`-type: added item_type: b`) makes an item line of a line the rules before it passed
  * over: they look again (run 7 35672d77), wherever group 2 runs, also after group 3
@@ -233,7 +224,7 @@ static size_t run_line_rules(mf_buf *text, mf_yaml_lines *m, const mf_profile *p
 {
     size_t mark = w->count;
     size_t n = run_chain(model_rules, 2, text, m, p, w);
-    if (n && warned_since(w, mark, MF_RULE_ID(YAML_DASH_SPACE)))
+    if (n && mf_warnings_has_since(w, mark, MF_RULE_ID(YAML_DASH_SPACE)))
         n += run_chain(model_rules, 2, text, m, p, w);
     return n;
 }

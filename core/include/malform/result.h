@@ -76,6 +76,8 @@ void mf_warnings_truncate(mf_warnings *w, size_t n);
 size_t mf_warnings_total(const mf_warnings *w);
 /* True when some warning carries rule id `rule`. */
 bool mf_warnings_has(const mf_warnings *w, const char *rule);
+/* True when some warning from index `from` on carries rule id `rule`. */
+bool mf_warnings_has_since(const mf_warnings *w, size_t from, const char *rule);
 /* Release every warning and the list itself (the struct may be reused). */
 void mf_warnings_clear(mf_warnings *w);
 
