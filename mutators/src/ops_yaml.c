@@ -1409,10 +1409,14 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
      * moved left, the next properties sit deeper than its key, which the rule reads as the
      * collection continued (run 7 43d60ca2) */
     bool open_flow = n && (v[0] == '[' || v[0] == '{') && flow_left_open(v, n);
+    /* the item's key has no value (`- id:`): moved deeper, the property is that key's
+     * mapping, a reading YAML loads as it is (run 27 8e4c578f) */
+    const char *pv;
+    bool empty_item_key = scalar(p, &pv) == 0;
     /* a quoted header (`item_type: '|'`, val.yaml-syntax's) moved left has its siblings deeper than
      * it, the body yaml.quoted-block-indicator reads there (run 24 6a5b2148) */
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && !mt_line_quoted_header(l) && n > 0 &&
-           !open_flow && p->dash &&
+           !open_flow && !empty_item_key && p->dash &&
            p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }
 

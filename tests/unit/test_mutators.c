@@ -903,6 +903,17 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* run 27 8e4c578f: yaml.property-indent moves no property after an item key
+     * with no value: deeper, it loads as that key's mapping */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                 "steps:\n  - id: \n    name: b\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  - id: \n    name: b\n"));
+        free(raw);
+    }
+
     /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
      * list follows only when a later row sets the item's column */
     for (int seed = 1; seed < 10; seed++) {
