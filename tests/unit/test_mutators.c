@@ -3064,6 +3064,36 @@ static void test_run25_phase_order_open_flow(void **state)
     assert_true(moved);
 }
 
+/* Run 27 (session 12, r27iview) 50a7dc5d, e36668bc: norm.phase-out-of-order
+ * read a question whose first property yaml.property-indent displaced
+ * (`- id: Q02` + `      phase: foundation`) as one without a phase, ranked
+ * it last, and moved it up past a question of its own phase; core re-indents
+ * the property before norm.phase-order's stable sort, which then leaves the
+ * two swapped. A question of a later phase still moves. */
+static void test_run27_displaced_phase(void **state)
+{
+    (void)state;
+    static const char same[] = "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q02\n"
+                               "    phase: foundation\n    question: S\n";
+    static const char later[] = "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q02\n"
+                                "    phase: structure\n    question: S\n";
+    char text[700];
+    bool all, moved = false;
+    for (int prop = 1; prop < 30; prop++)
+        for (int seed = 1; seed < 6; seed++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.property-indent seed=%d\n"
+                     "op: norm.phase-out-of-order seed=%d\n---\n%s", prop, seed, same);
+            if (!exact_holds(text, &all) || all)
+                fail_msg("a displaced phase moved past its own phase, seeds %d %d", prop, seed);
+            snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.property-indent seed=%d\n"
+                     "op: norm.phase-out-of-order seed=%d\n---\n%s", prop, seed, later);
+            if (!exact_holds(text, &all))
+                fail_msg("a displaced later phase broke exact, seeds %d %d", prop, seed);
+            moved = moved || all;
+        }
+    assert_true(moved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3109,6 +3139,7 @@ int main(void)
         cmocka_unit_test(test_run21_drift_near_nested_list),
         cmocka_unit_test(test_run23_unquote_sites),
         cmocka_unit_test(test_run25_phase_order_open_flow),
+        cmocka_unit_test(test_run27_displaced_phase),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
