@@ -914,6 +914,30 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* run 27 da2994e1 (session 12, r27iview): yaml.property-indent moves no
+     * property deeper under an item key's quoted block header (`- owner: '|'`):
+     * there it is the body yaml.quoted-block-indicator reads; after a plain
+     * value it still moves */
+    static const char *const quoted_headers[] = {"'|'", "\"|-\"", "'>'"};
+    bool item_prop_moved = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        for (size_t h = 0; h < sizeof quoted_headers / sizeof *quoted_headers; h++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                     "- owner: %s\n  rationale: r\n  profile: g\n", seed, quoted_headers[h]);
+            contract_of(text, &raw);
+            if (!strstr(raw, "\n  rationale: r\n  profile: g\n"))
+                fail_msg("seed %d: a property moved under %s:\n%s", seed, quoted_headers[h], raw);
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                 "- owner: p\n  rationale: r\n  profile: g\n", seed);
+        contract_of(text, &raw);
+        item_prop_moved = item_prop_moved || !strstr(raw, "\n  rationale: r\n");
+        free(raw);
+    }
+    assert_true(item_prop_moved);
+
     /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
      * list follows only when a later row sets the item's column */
     for (int seed = 1; seed < 10; seed++) {
