@@ -614,10 +614,30 @@ static bool q_reading_loads(const yr_doc *d, size_t i, size_t col, char q)
     return false;
 }
 
+/* The property column of an item written on its parent's line (`items: - id: Q`,
+ * line k, entry ke) as yaml.inline-sequence-parent takes it: the key column of
+ * the first sibling dash after line i left of col; (size_t)-1 when none. */
+static size_t inline_item_col(const yr_doc *d, size_t k, const yr_entry *ke, size_t i, size_t col)
+{
+    const yr_line *pl = &d->l[k];
+    if (!ke->key || ke->val + 1 >= ke->end || pl->s[ke->val] != '-' || pl->s[ke->val + 1] != ' ')
+        return (size_t)-1;
+    for (size_t n = next_nonblank(d, i); n < d->count; n = next_nonblank(d, n)) {
+        if (d->l[n].flags & YR_INERT)
+            continue;
+        yr_entry ne = yr_entry_at(d, n);
+        if (ne.indent >= col)
+            continue;
+        return ne.dashes == 1 && ne.key ? ne.key_s : (size_t)-1;
+    }
+    return (size_t)-1;
+}
+
 /* Is the next content line after property line i (entry e, no dash) a key at
  * the content column of the list item i belongs to, while i itself sits 1-2
  * columns off it (`- id: a` / `   title: "x` / `    description: y`)? That
- * line is the item's next property, not the text of i's open quote. */
+ * line is the item's next property, not the text of i's open quote. An item
+ * on its parent's line (`items: - id: Q`) has the column its sibling sets. */
 static bool next_is_item_property(const yr_doc *d, size_t i, const yr_entry *e)
 {
     if (!e->key || e->dashes)
@@ -631,6 +651,8 @@ static bool next_is_item_property(const yr_doc *d, size_t i, const yr_entry *e)
             item = ke.key_s;
             break;
         }
+        if (!ke.dashes && ke.indent < col && (item = inline_item_col(d, k, &ke, i, col)) != (size_t)-1)
+            break;
         if (ke.indent + 2 < col || ke.dashes)
             return false;
     }
