@@ -63,6 +63,20 @@ static bool flow_left_open(const char *v, size_t n)
     return depth > 0;
 }
 
+/* Does the value of line l open a quote it leaves open on the line (`gap: "E`,
+ * yaml.unclosed-quote's)? */
+static bool value_quote_open(const mt_line *l)
+{
+    const char *v;
+    size_t n = scalar(l, &v);
+    if (n == 0 || (v[0] != '"' && v[0] != '\''))
+        return false;
+    size_t bs = 0;
+    while (v[0] == '"' && n >= 3 + bs && v[n - 2 - bs] == '\\')
+        bs++;
+    return n < 2 || v[n - 1] != v[0] || bs % 2;
+}
+
 /* Next non-blank, non-comment line after i, or ls->n. */
 static size_t next_line(const mt_lines *ls, size_t i)
 {
@@ -1078,6 +1092,29 @@ static bool closed_later(const mf_op_ctx *ctx, size_t at)
     return false;
 }
 
+/* Is line j deeper than the key of line i (`- gap: "t"` + `        resolution: x`, a
+ * yaml.property-indent move)? Left open, i's quote runs over j as text of the value
+ * for yaml.unclosed-quote, and the value may end there or take j in: no rule can tell
+ * (run 27 cf9eaf27). Not when i is 1-2 columns off its item's property column and j
+ * sits on it (`- id: a` + `   title: "x` + `    description:`), which the rule reads
+ * as the item's next property (its off_column_property). */
+static bool deeper_than_key(const mt_lines *ls, size_t i, size_t j)
+{
+    const mt_line *l = &ls->v[i], *n = &ls->v[j];
+    if (n->indent <= l->body)
+        return false;
+    if (l->dash || n->dash || !n->key_len)
+        return true;
+    for (size_t k = i; k-- > 0;) {
+        const mt_line *d = &ls->v[k];
+        if (d->blank || d->comment || d->block_body || d->indent >= l->indent)
+            continue;
+        size_t off = d->body > l->body ? d->body - l->body : l->body - d->body;
+        return !(d->dash && d->key_len && d->body == n->indent && off <= 2);
+    }
+    return true;
+}
+
 static bool s_unclosed(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     const mt_line *l = &ls->v[i];
@@ -1096,7 +1133,8 @@ static bool s_unclosed(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (v[n - 2] == ' ' || v[n - 2] == '\t')
         return false;
     size_t j = next_line(ls, i);
-    return (j == ls->n || ls->v[j].dash || ls->v[j].key_len) && !closed_later(ctx, (size_t)(v + n - ctx->text));
+    return (j == ls->n || ls->v[j].dash || ls->v[j].key_len) && !closed_later(ctx, (size_t)(v + n - ctx->text)) &&
+           (j == ls->n || !deeper_than_key(ls, i, j));
 }
 
 static int e_unclosed(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -1413,12 +1451,16 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
      * mapping, a reading YAML loads as it is (run 27 8e4c578f) */
     const char *pv;
     bool empty_item_key = scalar(p, &pv) == 0;
+    /* the item key's quote left open (`- gap: "E`): moved deeper, the property is text
+     * the quote runs over for yaml.unclosed-quote, and the value may end before it or
+     * take it in (run 27 b054ff5a) */
+    bool after_open_quote = value_quote_open(p);
     /* a quoted header (`item_type: '|'`, val.yaml-syntax's) moved left has its siblings deeper than
      * it, the body yaml.quoted-block-indicator reads there (run 24 6a5b2148); a property moved
      * deeper under an item key's quoted header (`- owner: '|'` + `   rationale: x`) is that body
      * (run 27 da2994e1) */
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && !mt_line_quoted_header(l) && n > 0 &&
-           !open_flow && !empty_item_key && p->dash && p->key_len && !mt_line_block_indicator(p) &&
+           !open_flow && !empty_item_key && !after_open_quote && p->dash && p->key_len && !mt_line_block_indicator(p) &&
            !mt_line_quoted_header(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }
 

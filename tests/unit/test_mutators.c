@@ -938,6 +938,36 @@ static void test_session6_sites(void **state)
     }
     assert_true(item_prop_moved);
 
+    /* run 27 b054ff5a, cf9eaf27 (session 12, r27yprop): no property sits deeper than an
+     * item key whose quote is left open (`- gap: "E` + `        resolution: r`): the open
+     * value may end before it or take it in. yaml.property-indent moves no property after
+     * such a key, yaml.unclosed-quote opens no quote above a deeper line; the quote still
+     * opens over a line at the item's property column when it sits off it */
+    static const char *const open_keys[] = {"\"E", "'E", "\"E\\\""};
+    bool off_column_opened = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        for (size_t k = 0; k < sizeof open_keys / sizeof *open_keys; k++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                     "items:\n  - gap: %s\n    resolution: r\n", seed, open_keys[k]);
+            contract_of(text, &raw);
+            if (!strstr(raw, "\n    resolution: r\n"))
+                fail_msg("seed %d: a property moved under %s:\n%s", seed, open_keys[k], raw);
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-quote seed=%d\n---\n"
+                 "items:\n  - gap: \"t\"\n      resolution: r\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "gap: \"t\"\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-quote seed=%d\n---\n"
+                 "items:\n  - id: a\n   title: \"x\"\n    description: y\n", seed);
+        contract_of(text, &raw);
+        off_column_opened = off_column_opened || strstr(raw, "title: \"x\n");
+        free(raw);
+    }
+    assert_true(off_column_opened);
+
     /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
      * list follows only when a later row sets the item's column */
     for (int seed = 1; seed < 10; seed++) {
