@@ -1435,10 +1435,12 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     const char *v;
     /* a property with deeper lines under it (the body of a header the scan does
      * not know, `notes: |# see below` or `name: '|-'`, a plain value's later
-     * lines) moves only with them: alone it lands on their column (33d2385c, 291ac97d) */
+     * lines) moves only with them: alone it lands on their column (33d2385c, 291ac97d); so
+     * does one whose list follows at its own column (`tags:` or `tags: - ci` + `  - fast`): left
+     * behind, those dashes read as its list or as the next item's, drifted (run 27 277a88b4) */
     for (size_t k = i + 1; k < ls->n; k++)
         if (!ls->v[k].blank) {
-            if (ls->v[k].indent > l->indent)
+            if (ls->v[k].indent > l->indent || (ls->v[k].indent == l->indent && ls->v[k].dash))
                 return false;
             break;
         }

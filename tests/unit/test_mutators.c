@@ -968,6 +968,22 @@ static void test_session6_sites(void **state)
     }
     assert_true(off_column_opened);
 
+    /* run 27 277a88b4 (session 12, r27yprop): yaml.property-indent moves no property whose
+     * list follows at its own column (`tags:` / `tags: - ci` + `  - fast`): the dashes left
+     * behind read as its list or as the next item's, drifted */
+    static const char *const list_keys[] = {"tags:\n  - ci", "tags: - ci"};
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        for (size_t k = 0; k < sizeof list_keys / sizeof *list_keys; k++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                     "- name: b\n  %s\n  - fast\n", seed, list_keys[k]);
+            contract_of(text, &raw);
+            if (!strstr(raw, "\n  tags:"))
+                fail_msg("seed %d: %s moved off its list:\n%s", seed, list_keys[k], raw);
+            free(raw);
+        }
+    }
+
     /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
      * list follows only when a later row sets the item's column */
     for (int seed = 1; seed < 10; seed++) {
