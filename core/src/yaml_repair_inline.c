@@ -199,6 +199,19 @@ static bool outer_drifted_item(const yr_doc *d, size_t nx, size_t col)
     return f.key && !f.dashes && f.indent < n.content && f.indent <= col;
 }
 
+/* Is line n, at x, `-key:` with key the first key of the moved item [v, v+vn)
+ * (`steps: - id: S` + `  -id: S`)? yaml.dash-space reads it as the next item,
+ * its space lost, not a property "-id" (its item_first_key_repeated): a sibling
+ * dash at x. */
+static bool glued_first_key_item(const yr_line *n, size_t x, const char *v, size_t vn)
+{
+    yr_entry r;
+    yr_entry_parse(v, vn, &r);
+    size_t kn = r.key_e - r.key_s, c = x + 1 + kn;
+    return r.key && r.dashes == 1 && kn && c < n->n && n->s[x] == '-' && memcmp(n->s + x + 1, v + r.key_s, kn) == 0 &&
+           n->s[c] == ':' && (c + 1 == n->n || n->s[c + 1] == ' ');
+}
+
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -232,6 +245,8 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
                 dash = e.key_s + 2;
             else if (is_dash_at(n->s, n->n, x) && x >= e.key_s)
                 dash = opener_item_dash(d, nx, &e, l->s + e.val, e.end - e.val, x, &budget);
+            else if (x >= e.key_s && glued_first_key_item(n, x, l->s + e.val, e.end - e.val))
+                dash = x;
             else if (!is_dash_at(n->s, n->n, x) && x >= e.key_s + 2)
                 dash = sibling_dash(d, nx, e.key_s, min_property_col(d, nx, e.key_s, x, &budget) - 2, &budget);
             /* `key: - |2-`: the indentation indicator counts from the dash, and the
