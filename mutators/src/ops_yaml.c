@@ -1267,7 +1267,9 @@ static size_t drift_room(const mt_lines *ls, size_t j)
         size_t room = col != (size_t)-1 && col > ls->v[j].indent + 1 ? col - ls->v[j].indent - 1 : 0;
         return room < 3 ? room : 3;
     }
-    if (!h || !mt_line_block_indicator(h))
+    /* a quoted header (`notes: '|'`, val.yaml-syntax's) is one for yaml.quoted-block-indicator,
+     * which reads a deeper dash after it as its body (run 27 014002a2) */
+    if (!h || !(mt_line_block_indicator(h) || mt_line_quoted_header(h)))
         return 3;
     size_t room = h->indent > ls->v[j].indent ? h->indent - ls->v[j].indent : 0;
     return room < 3 ? room : 3;

@@ -984,6 +984,22 @@ static void test_session6_sites(void **state)
         }
     }
 
+    /* run 27 014002a2 (session 12, r27yprop): yaml.sequence-indent-drift drifts no dash
+     * deeper than a quoted block header ending the item before (`notes: '|'`): there it is
+     * the header's body for yaml.quoted-block-indicator; it still drifts less */
+    bool drifted_left_of_header = false;
+    for (int seed = 1; seed < 20; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "items:\n- id: Q\n  text: |+\n    ends\n\n  notes: '|'\n- id: R\n  text: p\n", seed);
+        contract_of(text, &raw);
+        if (strstr(raw, "\n   - id: R"))
+            fail_msg("seed %d: the dash drifted under notes: '|':\n%s", seed, raw);
+        drifted_left_of_header = drifted_left_of_header || strstr(raw, "\n - id: R") || strstr(raw, "\n  - id: R");
+        free(raw);
+    }
+    assert_true(drifted_left_of_header);
+
     /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
      * list follows only when a later row sets the item's column */
     for (int seed = 1; seed < 10; seed++) {
