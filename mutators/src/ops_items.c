@@ -80,6 +80,29 @@ static size_t item_key(const mt_lines *ls, size_t d, size_t end, const char *key
     return ls->n;
 }
 
+/* The line in item [d, end) holding `key` as its first property off the
+ * item's key column (`- id: Q02` + `      phase: x`, yaml.property-indent's
+ * damage), which the rule puts back on that column; or ls->n. */
+static size_t displaced_item_key(const mt_lines *ls, size_t d, size_t end, const char *key)
+{
+    size_t col = key_col(&ls->v[d]);
+    for (size_t i = d + 1; i < end; i++) {
+        const mt_line *l = &ls->v[i];
+        if (skip(l))
+            continue;
+        return !l->dash && l->indent > ls->v[d].indent && l->indent != col && key_is(l, key) ? i : ls->n;
+    }
+    return ls->n;
+}
+
+/* The line of item-level key `key` as core reads it: on the item's key
+ * column, or its first property displaced off it; ls->n when neither. */
+static size_t item_key_repaired(const mt_lines *ls, size_t d, size_t end, const char *key)
+{
+    size_t j = item_key(ls, d, end, key);
+    return j < ls->n ? j : displaced_item_key(ls, d, end, key);
+}
+
 /* The end of item d: the next item's dash line or the list end. */
 static size_t item_end(const size_t *items, size_t n, size_t k, size_t list_end)
 {
@@ -906,11 +929,13 @@ static bool inline_value(const mt_line *l, const char *key, char *out, size_t ca
 }
 
 /* The item's phase as core reads it after yaml.colon-space: a glued
- * `phase:structure` is structure, not a question without a phase (run 15). */
+ * `phase:structure` is structure, not a question without a phase (run 15);
+ * after yaml.property-indent: a displaced first `phase:` is its phase (run 27
+ * 50a7dc5d, e36668bc). */
 static int phase_rank(const mt_lines *ls, size_t d, size_t end)
 {
     static const char *const phases[] = {"foundation", "structure", "assembly"};
-    size_t j = item_key(ls, d, end, "phase"), col = key_col(&ls->v[d]);
+    size_t j = item_key_repaired(ls, d, end, "phase"), col = key_col(&ls->v[d]);
     char v[32] = "";
     if (j < ls->n)
         value_of(&ls->v[j], v, sizeof v);
@@ -1015,7 +1040,7 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
     char id[MAX_ITEMS][64];
     bool sorted = true, hidden = false, repeat[MAX_ITEMS];
     for (size_t i = 0; i < n; i++) {
-        size_t ie = item_end(items, n, i, end), q = item_key(&ls, items[i], ie, "id");
+        size_t ie = item_end(items, n, i, end), q = item_key_repaired(&ls, items[i], ie, "id");
         rank[i] = phase_rank(&ls, items[i], ie);
         id[i][0] = '\0';
         if (q < ls.n) {

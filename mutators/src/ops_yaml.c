@@ -1414,10 +1414,12 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     const char *pv;
     bool empty_item_key = scalar(p, &pv) == 0;
     /* a quoted header (`item_type: '|'`, val.yaml-syntax's) moved left has its siblings deeper than
-     * it, the body yaml.quoted-block-indicator reads there (run 24 6a5b2148) */
+     * it, the body yaml.quoted-block-indicator reads there (run 24 6a5b2148); a property moved
+     * deeper under an item key's quoted header (`- owner: '|'` + `   rationale: x`) is that body
+     * (run 27 da2994e1) */
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && !mt_line_quoted_header(l) && n > 0 &&
-           !open_flow && !empty_item_key && p->dash &&
-           p->key_len && !mt_line_block_indicator(p) && l->indent == p->indent + 2 && p->body == l->indent;
+           !open_flow && !empty_item_key && p->dash && p->key_len && !mt_line_block_indicator(p) &&
+           !mt_line_quoted_header(p) && l->indent == p->indent + 2 && p->body == l->indent;
 }
 
 static int e_prop(mf_op_ctx *ctx, const mt_lines *ls, size_t i)

@@ -914,6 +914,30 @@ static void test_session6_sites(void **state)
         free(raw);
     }
 
+    /* run 27 da2994e1 (session 12, r27iview): yaml.property-indent moves no
+     * property deeper under an item key's quoted block header (`- owner: '|'`):
+     * there it is the body yaml.quoted-block-indicator reads; after a plain
+     * value it still moves */
+    static const char *const quoted_headers[] = {"'|'", "\"|-\"", "'>'"};
+    bool item_prop_moved = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        for (size_t h = 0; h < sizeof quoted_headers / sizeof *quoted_headers; h++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                     "- owner: %s\n  rationale: r\n  profile: g\n", seed, quoted_headers[h]);
+            contract_of(text, &raw);
+            if (!strstr(raw, "\n  rationale: r\n  profile: g\n"))
+                fail_msg("seed %d: a property moved under %s:\n%s", seed, quoted_headers[h], raw);
+            free(raw);
+        }
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                 "- owner: p\n  rationale: r\n  profile: g\n", seed);
+        contract_of(text, &raw);
+        item_prop_moved = item_prop_moved || !strstr(raw, "\n  rationale: r\n");
+        free(raw);
+    }
+    assert_true(item_prop_moved);
+
     /* 01f08cf4: yaml.inline-sequence-parent moves a `- id:` item whose key's
      * list follows only when a later row sets the item's column */
     for (int seed = 1; seed < 10; seed++) {
@@ -3092,6 +3116,36 @@ static void test_run27_missing_comma_delimiter_string(void **state)
     assert_true(applied);
 }
 
+/* Run 27 (session 12, r27iview) 50a7dc5d, e36668bc: norm.phase-out-of-order
+ * read a question whose first property yaml.property-indent displaced
+ * (`- id: Q02` + `      phase: foundation`) as one without a phase, ranked
+ * it last, and moved it up past a question of its own phase; core re-indents
+ * the property before norm.phase-order's stable sort, which then leaves the
+ * two swapped. A question of a later phase still moves. */
+static void test_run27_displaced_phase(void **state)
+{
+    (void)state;
+    static const char same[] = "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q02\n"
+                               "    phase: foundation\n    question: S\n";
+    static const char later[] = "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q02\n"
+                                "    phase: structure\n    question: S\n";
+    char text[700];
+    bool all, moved = false;
+    for (int prop = 1; prop < 30; prop++)
+        for (int seed = 1; seed < 6; seed++) {
+            snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.property-indent seed=%d\n"
+                     "op: norm.phase-out-of-order seed=%d\n---\n%s", prop, seed, same);
+            if (!exact_holds(text, &all) || all)
+                fail_msg("a displaced phase moved past its own phase, seeds %d %d", prop, seed);
+            snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.property-indent seed=%d\n"
+                     "op: norm.phase-out-of-order seed=%d\n---\n%s", prop, seed, later);
+            if (!exact_holds(text, &all))
+                fail_msg("a displaced later phase broke exact, seeds %d %d", prop, seed);
+            moved = moved || all;
+        }
+    assert_true(moved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3138,6 +3192,7 @@ int main(void)
         cmocka_unit_test(test_run23_unquote_sites),
         cmocka_unit_test(test_run25_phase_order_open_flow),
         cmocka_unit_test(test_run27_missing_comma_delimiter_string),
+        cmocka_unit_test(test_run27_displaced_phase),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
