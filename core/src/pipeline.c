@@ -302,7 +302,11 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
                 return -1;
         }
     }
-    if (!ok || cut_balanced_span(c, &w)) {
+    if (ok && cut_balanced_span(c, &w)) {
+        json_decref(v);
+        ok = 0;
+    }
+    if (!ok) {
         mf_warnings_clear(&w);
         mf_buf_free(&text);
         return 0;
