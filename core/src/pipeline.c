@@ -216,6 +216,25 @@ static bool inside_weak_string(const run *R, const char *s, size_t n)
     return at && at < w + wl - 1;
 }
 
+/* Is c a balanced JSON span whose repair ended a string at the span's end
+ * (json.truncated, or json.missing-quote before the closers that end the input)?
+ * The span closes every bracket it opens, so its last closer stood inside a
+ * string (after an unescaped quote the repairs escaped: `}">` in an HTML
+ * fragment): the rest of the value follows the span, and taking it would drop
+ * that rest. */
+static bool cut_balanced_span(const mf_candidate *c, const mf_warnings *w)
+{
+    if (strncmp(c->name, "json-balanced", 13) != 0)
+        return false;
+    if (mf_warnings_has(w, MF_RULE_ID(JSON_TRUNCATED)))
+        return true;
+    for (size_t i = 0; i < w->count; i++)
+        if (w->items[i].rule && strcmp(w->items[i].rule, MF_RULE_ID(JSON_MISSING_QUOTE)) == 0 &&
+            w->items[i].message && strstr(w->items[i].message, "that end the input"))
+            return true;
+    return false;
+}
+
 /* Try one candidate; on success fill R->r and return 1 (or stash a weak win);
  * -1 when a cap or out-of-memory ends the whole run (the error is in R->r). */
 static int try_candidate(run *R, mf_candidate *c, bool repair)
@@ -282,6 +301,10 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
             if (ok < 0)
                 return -1;
         }
+    }
+    if (ok && cut_balanced_span(c, &w)) {
+        json_decref(v);
+        ok = 0;
     }
     if (!ok) {
         mf_warnings_clear(&w);

@@ -448,10 +448,20 @@ int mt_op_json_omit(mf_op_ctx *ctx) { return tok_op(ctx, s_default, e_omit); }
 
 /* ---- more aggressive-repair breakpoints ---- */
 
+/* Does string token k's text open with a delimiter (`",x"`, `"}x"`)? Its opening
+ * quote then reads as the close of a string before it. */
+static bool opens_with_delimiter(const mf_op_ctx *ctx, const mt_jtok *k)
+{
+    return (k->kind == JT_STR || k->kind == JT_KEY) && k->len > 2 && strchr(",:}]", tok_s(ctx, k)[1]);
+}
+
+/* With the comma gone, `"T" ",x": 1` has two readings: a missing comma before key `,x`,
+ * or a string `T" ` closed by the second quote, then key `x"` (json.inner-quote,
+ * json.missing-open-quote): no exact site. */
 static bool s_comma_member(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {
-    (void)ctx;
-    return t->v[i].kind == JT_COMMA && i + 1 < t->n && i > 0 && t->v[i - 1].kind != JT_OPEN;
+    return t->v[i].kind == JT_COMMA && i + 1 < t->n && i > 0 && t->v[i - 1].kind != JT_OPEN &&
+           !(t->v[i - 1].kind == JT_STR && opens_with_delimiter(ctx, &t->v[i + 1]));
 }
 static int e_missing_comma(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {

@@ -3150,6 +3150,34 @@ static void test_run25_phase_order_open_flow(void **state)
     assert_true(moved);
 }
 
+/* Run 27 (6695d845): json.missing-comma takes no comma between a string and a
+ * string whose text opens with a delimiter (`"T" ",description": "D"`): the second
+ * quote reads as the close of `T" ` (json.inner-quote) before key `description"`.
+ * A string that only holds a delimiter later (`"d,"`) is still a site. */
+static void test_run27_missing_comma_delimiter_string(void **state)
+{
+    (void)state;
+    const char *head = "malform-case 1\nprofile: generic_json\nop: json.missing-comma seed=%d\n---\n%s\n";
+    static const char *const kept[] = {"{\"a\": \"T\", \",d\": \"D\"}", "{\"a\": \"T\", \"}d\": 1}",
+                                       "[\"T\", \"]x\"]", "[\"T\", \":x\"]"};
+    bool applied = false;
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300], *raw = NULL;
+        for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+            snprintf(text, sizeof text, head, seed, kept[k]);
+            contract_of(text, &raw);
+            if (!strstr(raw, "\", \""))
+                fail_msg("seed %d text %zu: comma before a delimiter-led string taken:\n%s", seed, k, raw);
+            free(raw);
+        }
+        snprintf(text, sizeof text, head, seed, "{\"a\": \"T\", \"d,\": \"D\"}");
+        contract_of(text, &raw);
+        applied = applied || strstr(raw, "\"T\"  \"d,\"") != NULL;
+        free(raw);
+    }
+    assert_true(applied);
+}
+
 /* Run 27 (session 12, r27iview) 50a7dc5d, e36668bc: norm.phase-out-of-order
  * read a question whose first property yaml.property-indent displaced
  * (`- id: Q02` + `      phase: foundation`) as one without a phase, ranked
@@ -3225,6 +3253,7 @@ int main(void)
         cmocka_unit_test(test_run21_drift_near_nested_list),
         cmocka_unit_test(test_run23_unquote_sites),
         cmocka_unit_test(test_run25_phase_order_open_flow),
+        cmocka_unit_test(test_run27_missing_comma_delimiter_string),
         cmocka_unit_test(test_run27_displaced_phase),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
