@@ -109,6 +109,23 @@ static void test_session11_glued_quote_plain(void **state)
     assert_int_equal(run(mf_oracle_conservation, "generic_yaml", json_key, "{\"a\":\"b\\\\x41c\"}", &v), 1);
 }
 
+/* run 28 97b0a31e-r1bdcc10f: the digits after an exponent's sign belong to
+ * the number (`2E-2` is 0.02), not a token of their own */
+static void test_session12_exponent_number(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *const same[][2] = {
+        {"2E-2", "0.02"},
+        {"a: 1.5e+3\n", "{\"a\":1500}"},
+        {"- -2.5E-2\n", "[-0.025]"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        if (run(mf_oracle_conservation, "generic_yaml", same[i][0], same[i][1], &v))
+            fail_msg("%s: %s", same[i][0], v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "2E-2", "0.03", &v), 1);
+}
+
 static void test_yaml_unclosed_quote(void **state)
 {
     (void)state;
@@ -1221,6 +1238,7 @@ int main(void)
         cmocka_unit_test(test_session11_glued_quote_plain),
         cmocka_unit_test(test_session11_libyaml_scalars),
         cmocka_unit_test(test_session11_quoted_key_fold),
+        cmocka_unit_test(test_session12_exponent_number),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
