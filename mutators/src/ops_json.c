@@ -172,7 +172,8 @@ int mt_op_json_newline(mf_op_ctx *ctx) { return tok_op(ctx, s_has_nl, e_nl); }
 
 /* Does the string token [s, s+n) hold an escaped quote, then ',' and
  * another escaped quote (`\", \"notes`), an escaped quote then ':' (a
- * key shape, `{\"a\": [`) or then a closer (`\"hi\"} twice`)? Unescaped, that reads as the end of the string
+ * key shape, `{\"a\": [`), a closer (`\"hi\"} twice`) or blanks and another escaped quote
+ * (`\" \"it's`)? Unescaped, that reads as the end of the string
  * and more members or elements (core refuses a string that would hold a
  * member): nothing tells the two readings apart. */
 static bool quoted_separator(const char *s, size_t n)
@@ -189,6 +190,10 @@ static bool quoted_separator(const char *s, size_t n)
          * the string and its container; when that container is the root, the
          * rest of the line is text after the artifact (run 9, fbbd3288) */
         if (j < n && (s[j] == '}' || s[j] == ']'))
+            return true;
+        /* `\" \"`: unescaped, two strings side by side (a missing comma or colon,
+         * or Python's implicit concatenation) (run 28 ffc04a84) */
+        if (j > i + 2 && j + 1 < n && s[j] == '\\' && s[j + 1] == '"')
             return true;
         if (j >= n || s[j] != ',')
             continue;

@@ -527,6 +527,16 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_non_null(strstr(raw, "{\\\"a\\\": ["));
         free(raw);
     }
+    /* run 28 ffc04a84: nor one whose inner quotes stand side by side (`\" \"it's`): unescaped,
+     * two strings next to each other */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"quote\": \"He said \\\" \\\"it's fine\", \"e\": \"say \\\"hi\\\" now\"}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "He said \\\" \\\"it's fine"));
+        free(raw);
+    }
     for (int seed = 1; seed < 20; seed++) {
         char text[400];
         snprintf(text, sizeof text, "malform-case 1\nprofile: task_breakdown\nop: json.truncate seed=%d\n"
