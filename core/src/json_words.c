@@ -28,36 +28,54 @@ bool jl_word_is_literal(const char *s, size_t n)
 }
 
 
+/* Writes the JSON text of the number token [s, s+n) into tok (room for n + 4
+ * bytes): false when it is no number. *fixed: it needed json.number-format
+ * (`+1`, `.5`, `5.`); *real: it has a fraction or an exponent. */
+static bool number_token(const char *s, size_t n, char *tok, size_t *len, bool *fixed, bool *real)
+{
+    size_t k = 0, m = 0;
+    *fixed = *real = false;
+    if (n == 0)
+        return false;
+    if (s[k] == '+') { k++; *fixed = true; }
+    else if (s[k] == '-') tok[m++] = s[k++];
+    if (k < n && s[k] == '.' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9') { tok[m++] = '0'; *fixed = true; }
+    else if (k >= n || s[k] < '0' || s[k] > '9') return false;
+    if (s[k] == '0' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9')
+        return false;                      /* leading zeros: 007 may be an id: a string */
+    while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    if (k < n && s[k] == '.') {
+        *real = true;
+        tok[m++] = s[k++];
+        if (k >= n || s[k] < '0' || s[k] > '9') { tok[m++] = '0'; *fixed = true; }
+        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    }
+    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
+        *real = true;
+        tok[m++] = s[k++];
+        if (k < n && (s[k] == '+' || s[k] == '-')) tok[m++] = s[k++];
+        if (k >= n || s[k] < '0' || s[k] > '9') return false;
+        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    }
+    *len = m;
+    return k == n;
+}
+
+bool jl_number_word(const char *s, size_t n)
+{
+    char tok[512];
+    size_t m;
+    bool fixed, real;
+    return n < sizeof tok - 4 && number_token(s, n, tok, &m, &fixed, &real);
+}
+
 /* Value of a number token, or NULL when it is no number (p not failed). */
 static json_t *number_value(jp *p, const char *s, size_t n, int line)
 {
     char tok[512];
-    size_t k = 0, m = 0;
-    bool fixed = false;
-    if (n == 0 || n >= sizeof tok - 4)
-        return NULL;
-    if (s[k] == '+') { k++; fixed = true; }
-    else if (s[k] == '-') tok[m++] = s[k++];
-    if (k < n && s[k] == '.' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9') { tok[m++] = '0'; fixed = true; }
-    else if (k >= n || s[k] < '0' || s[k] > '9') return NULL;
-    if (s[k] == '0' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9')
-        return NULL;                       /* leading zeros: 007 may be an id: a string */
-    while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
-    bool real = false;
-    if (k < n && s[k] == '.') {
-        real = true;
-        tok[m++] = s[k++];
-        if (k >= n || s[k] < '0' || s[k] > '9') { tok[m++] = '0'; fixed = true; }
-        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
-    }
-    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
-        real = true;
-        tok[m++] = s[k++];
-        if (k < n && (s[k] == '+' || s[k] == '-')) tok[m++] = s[k++];
-        if (k >= n || s[k] < '0' || s[k] > '9') return NULL;
-        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
-    }
-    if (k != n)
+    size_t m = 0;
+    bool fixed, real;
+    if (n >= sizeof tok - 4 || !number_token(s, n, tok, &m, &fixed, &real))
         return NULL;
     tok[m] = '\0';
     if (fixed)
