@@ -336,6 +336,8 @@ static bool closer_then_structure(const jp *p, size_t k)
             k++;
             continue;
         }
+        if (p->closer_of[p->depth - closed] == ']' && scalar_item_at(p, k))
+            return true;                /* `["T"] 2]`: an item after the closer, its comma missing */
         if (jl_placeholder_at(p, k)) {  /* `}  …` then `]`: a placeholder item after the value, its comma missing */
             int e = at(p, jl_past_spaces(p, k + 3));
             return e < 0 || e == ',' || e == '}' || e == ']';
