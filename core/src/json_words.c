@@ -126,6 +126,8 @@ static json_t *shaped_number(jp *p, const char *s, size_t n, int line)
         return json_integer(neg ? -(json_int_t)v : (json_int_t)v);
     }
     bool groups = false;
+    if (neg)
+        tok[m++] = '-';
     for (; k < n && m < sizeof tok - 1; k++) {
         if (s[k] == '_' && k > 0 && isdigit((unsigned char)s[k - 1]) && k + 1 < n && isdigit((unsigned char)s[k + 1])) {
             groups = true;
@@ -136,13 +138,14 @@ static json_t *shaped_number(jp *p, const char *s, size_t n, int line)
     if (!groups || k != n)
         return NULL;
     size_t before = p->w->count;
-    json_t *v = number_value(p, neg ? tok : tok, m, line);
+    json_t *v = number_value(p, tok, m, line);
     if (!v || json_is_string(v)) {
         json_decref(v);
         mf_warnings_truncate(p->w, before);
         return NULL;
     }
-    jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written without digit-group underscores", (int)n, s);
+    jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written as %.*s, without digit-group underscores",
+            (int)n, s, (int)m, tok);
     return v;
 }
 
