@@ -466,15 +466,20 @@ static bool fallen_body_line(const char *s, size_t n, bool fallen)
  * artifact above it, nothing after it but the trailing prose that step cuts
  * ('```' + '---' + 'Notes: ...')? Then the text after it is no payload. So is
  * a fence inside that trailing prose ('Let me know ...' + '```' + '---' +
- * 'Notes: ...'): the step cuts it with the prose around it. */
+ * 'Notes: ...'): the step cuts it with the prose around it. Terminal noise on
+ * or after the fence line ("```\x1b[0m", before closing tags too) goes first,
+ * as in tidy. */
 static bool orphan_closer(ctx *c, const char *s, size_t len, size_t at)
 {
     int line;
-    bool keyed;
+    bool keyed, nl;
     size_t end, cut = mf_cand_trailing_prose(c->p, s, len, &line, &keyed);
     if (at == 0 || blank(s, at) || cut == len)
         return false;
-    return cut > at ? mf_cand_orphan_fence_cut(s, cut, &end, &line) == at : !blank(s, cut);
+    if (cut <= at)
+        return !blank(s, cut);
+    size_t tail = mf_cand_closer_tail(s, cut, true), quiet = mf_cand_noise_cut(s, tail, &line, &nl);
+    return mf_cand_orphan_fence_cut(s, quiet < tail ? quiet : cut, &end, &line) == at;
 }
 
 static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t *found_out)
