@@ -106,6 +106,9 @@ int mt_splice(mf_op_ctx *ctx, size_t a, size_t b, const char *repl, size_t n);
 /* The number of a question id as norm.question-id reads it (Q01, q1, Q1, 1, "Question 3"),
  * or -1 for another shape (ops_norm.c). */
 long mt_qid_number(const char *v);
+/* The length of value v[0..n) before a key yaml.inline-keys glued onto its line
+ * (`Q01 phase: assembly` is 3): core splits the line there. n when none (ops_norm.c). */
+size_t mt_inline_key_cut(const char *v, size_t n);
 
 /* ---- JSON token view ---- */
 typedef enum { JT_STR, JT_KEY, JT_NUM, JT_LIT, JT_OPEN, JT_CLOSE, JT_COMMA, JT_COLON } mt_jkind;

@@ -900,15 +900,7 @@ static bool glued_value(const mt_line *l, const char *key, char *out, size_t cap
  * yaml.inline-keys' shape): core splits the line there, so the value is `Q01`. */
 static void cut_inline_key(char *v)
 {
-    char *colon = strstr(v, ": ");
-    if (!colon)
-        return;
-    *colon = '\0';
-    char *sp = strrchr(v, ' ');
-    if (sp)
-        *sp = '\0';
-    else
-        *colon = ':';
+    v[mt_inline_key_cut(v, strlen(v))] = '\0';
 }
 
 /* The value of key `key` inlined after another entry on line l

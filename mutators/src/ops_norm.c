@@ -679,6 +679,7 @@ static int id_lines_before(const mf_op_ctx *ctx, size_t key_off, qid_list *q)
                 a++;
             while (b > a && (ctx->text[b - 1] == ' ' || ctx->text[b - 1] == '\r'))
                 b--;
+            b = a + mt_inline_key_cut(ctx->text + a, b - a);
             if (b - a >= 2 && (ctx->text[a] == '"' || ctx->text[a] == '\'') && ctx->text[b - 1] == ctx->text[a])
                 a++, b--;
             if (b - a < sizeof v) {
@@ -706,6 +707,14 @@ static bool qid_repeats(const qid_list *q)
             if (q->v[i].num == q->v[j].num)
                 return true;
     return false;
+}
+
+/* Write the first question's id over the last one's, keeping a key
+ * yaml.inline-keys glued after either. */
+static int splice_first_id(mf_op_ctx *ctx, const kv_site *last, const kv_site *first)
+{
+    size_t keep = mt_inline_key_cut(ctx->text + last->val_off, last->val_len);
+    return mt_splice(ctx, last->val_off, last->val_off + keep, first->val, mt_inline_key_cut(first->val, strlen(first->val)));
 }
 
 /* ---- a duplicate question id: the last question repeats the first one's ----
@@ -738,6 +747,32 @@ long mt_qid_number(const char *v)
     return d > i && d == n ? num : -1;
 }
 
+size_t mt_inline_key_cut(const char *v, size_t n)
+{
+    size_t colon = 0;
+    while (colon + 1 < n && !(v[colon] == ':' && v[colon + 1] == ' '))
+        colon++;
+    if (colon + 1 >= n)
+        return n;
+    for (size_t sp = colon; sp > 0; sp--)
+        if (v[sp - 1] == ' ')
+            return sp - 1;
+    return n;
+}
+
+/* The question id number of a kv site as core reads it after splitting a key
+ * yaml.inline-keys glued onto its line (`- id: Q03 phase: assembly` is Q03:
+ * run 28 074f958c), or -1. */
+static long site_qid_number(const mf_op_ctx *ctx, const kv_site *s)
+{
+    if (!key_is(ctx, s, "id"))
+        return -1;
+    char v[sizeof s->val];
+    memcpy(v, s->val, sizeof v);
+    v[mt_inline_key_cut(v, strlen(v))] = '\0';
+    return mt_qid_number(v);
+}
+
 int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
 {
     if (!(has_normalizer(ctx, "interview") || has_normalizer(ctx, "full_answers")))
@@ -748,7 +783,7 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
     size_t first = s.n, last = s.n, count = 0;
     long last_num = -1;
     for (size_t i = 0; i < s.n; i++) {
-        long num = key_is(ctx, &s.v[i], "id") ? mt_qid_number(s.v[i].val) : -1;
+        long num = site_qid_number(ctx, &s.v[i]);
         if (num < 0 || !question_id_site(ctx, s.v[i].key_off))
             continue;
         if (first == s.n)
@@ -760,7 +795,7 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
     qid_list before = {0};
     int rc = 0;
     for (size_t i = first; count >= 2 && i < last && rc == 0; i++) {
-        long num = key_is(ctx, &s.v[i], "id") ? mt_qid_number(s.v[i].val) : -1;
+        long num = site_qid_number(ctx, &s.v[i]);
         if (num >= 0 && question_id_site(ctx, s.v[i].key_off))
             rc = qid_add(&before, line_start(ctx, s.v[i].key_off), num);
     }
@@ -772,7 +807,7 @@ int mt_op_norm_duplicate_qid(mf_op_ctx *ctx)
     if (rc == 0 && count >= 2 && last_num == max_other + 1 && !qid_repeats(&before) &&
         question_item_has_text(ctx, s.v[first].key_off) && question_item_has_text(ctx, s.v[last].key_off) &&
         !id_line_after(ctx, s.v[last].key_off, s.v[last].val_off))
-        rc = splice(ctx, s.v[last].val_off, s.v[last].val_off + s.v[last].val_len, s.v[first].val);
+        rc = splice_first_id(ctx, &s.v[last], &s.v[first]);
     free(before.v);
     free(s.v);
     return rc;

@@ -3230,6 +3230,50 @@ static void test_run27_displaced_phase(void **state)
     assert_true(moved);
 }
 
+/* Run 28 (session 12, r28iview) 074f958c, 96eda3a7, ba75503b, d54d3abb:
+ * norm.duplicate-question-id read the id of `- id: Q03 phase: assembly`
+ * (yaml.inline-keys) as no id, took Q01 for the batch maximum and repeated Q01
+ * over the last question's Q02; core splits the line, reads Q03 and renumbers
+ * the repeat to Q04. The op reads such an id, and writes over only the id of
+ * a glued last or first question. */
+static void dup_qid_case(const char *qs, char *text, size_t cap)
+{
+    snprintf(text, cap, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=1\n---\n"
+             "questions:\n%s", qs);
+}
+
+static void test_run28_inline_key_qid(void **state)
+{
+    (void)state;
+    static const char higher[] = "  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q03 phase: assembly\n"
+                                 "    question: M\n  - id: Q02\n    phase: structure\n    question: H\n";
+    static const char lower[] = "  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q02 phase: structure\n"
+                                "    question: H\n  - id: Q03\n    phase: assembly\n    question: M\n";
+    static const char last[] = "  - id: Q01\n    phase: foundation\n    question: W\n  - id: Q02\n    phase: structure\n"
+                               "    question: H\n  - id: Q03 phase: assembly\n    question: M\n";
+    static const char first[] = "  - id: Q01 phase: foundation\n    question: W\n  - id: Q02\n    phase: structure\n"
+                                "    question: H\n  - id: Q03\n    phase: assembly\n    question: M\n";
+    char text[700], *raw = NULL;
+    bool all;
+    dup_qid_case(higher, text, sizeof text);
+    assert_true(exact_holds(text, &all));
+    assert_false(all);
+    dup_qid_case(lower, text, sizeof text);
+    assert_true(exact_holds(text, &all));
+    assert_true(all);
+    dup_qid_case(last, text, sizeof text);
+    assert_true(exact_holds(text, &all));
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+    assert_non_null(strstr(raw, "  - id: Q01 phase: assembly\n"));
+    free(raw);
+    dup_qid_case(first, text, sizeof text);
+    assert_true(exact_holds(text, &all));
+    assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
+    assert_int_equal(count_of(raw, "phase: foundation"), 1);
+    assert_non_null(strstr(raw, "  - id: Q01\n    phase: assembly\n"));
+    free(raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3277,6 +3321,7 @@ int main(void)
         cmocka_unit_test(test_run25_phase_order_open_flow),
         cmocka_unit_test(test_run27_missing_comma_delimiter_string),
         cmocka_unit_test(test_run27_displaced_phase),
+        cmocka_unit_test(test_run28_inline_key_qid),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();
