@@ -28,7 +28,7 @@ bool mf_cand_bracket_outside_noise(const char *s, size_t n);
 size_t mf_cand_closer_tail(const char *s, size_t len, bool fences);
 
 /* Start of an orphan closing fence line: the last non-blank line before
- * any closing tag lines is a bare ``` and no earlier line opens a fence;
+ * any closing tag lines is a bare ``` or ~~~ and no earlier line opens a fence;
  * len when there is none. The orphan spans [return, *end) (*end: where the
  * closing tag lines start, or len). *line: 1-based line of the fence. */
 size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *line);

@@ -507,6 +507,38 @@ static bool fence_above(const char *s, size_t a)
     return false;
 }
 
+/* A capitalized `Word: sentence` line (`Notes: I kept it.`, `Summary: ...`)
+ * that is no data entry of p: the model's note, when a fence set it apart. */
+static bool prose_key_line(const mf_profile *p, const char *t, size_t tn)
+{
+    return tn > 0 && isupper((unsigned char)t[0]) && sentence(t, tn) && !entry_line(p, t, tn, false) &&
+           !glued_key(t, tn);
+}
+
+/* Is the nearest fence line above offset a a bare fence at column 0 with
+ * text above it and no fence before it (an orphan closer, ``` or ~~~), only
+ * closer lines and capitalized prose lines between? The lines after such a
+ * fence are the model's notes, not a payload it opens
+ * (`items: ...` + "```" + "Notes: I kept it."). */
+static bool after_orphan_fence(const mf_profile *p, const char *s, size_t a)
+{
+    size_t end = a, pa, pe;
+    for (int k = 0; k < 8; k++) {
+        if (!prev_line(s, &end, &pa, &pe))
+            return false;
+        const char *t = s + pa;
+        size_t tn = pe - pa;
+        if (tn > 0 && (t[0] == '`' || t[0] == '~') && mf_cand_closer_line(t, tn)) {
+            size_t above = pa, aa, ae;  /* the artifact ends above it, no caption or note */
+            return pa > 0 && !fence_above(s, pa) && prev_line(s, &above, &aa, &ae) &&
+                   !prose_key_line(p, s + aa, ae - aa);
+        }
+        if (!mf_cand_closer_line(t, tn) && !prose_key_line(p, t, tn))
+            return false;
+    }
+    return false;
+}
+
 /* The end of the last column-0 line of s[0, len) when it is a `words: text`
  * line and only deeper lines follow it: whatever YAML makes of them (the value
  * continued, `Note: a` + `  - b` is "a - b", or a value some repair folds them
@@ -751,7 +783,8 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
                     colon = t + i;
             size_t kn = colon ? (size_t)(colon - t) : 0;
             if (!colon || (p && json_array_size(p->top_level_keys) && memchr(t, ' ', kn) &&
-                           !profile_key(p, t, kn)) || after_separator(s, a)) {
+                           !profile_key(p, t, kn)) || after_separator(s, a) ||
+                (prose_key_line(p, t, tn) && after_orphan_fence(p, s, a))) {
                 key |= colon != NULL;
                 cut = a;
                 continue;

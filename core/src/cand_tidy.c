@@ -258,7 +258,7 @@ size_t mf_cand_closer_tail(const char *s, size_t len, bool fences)
 
 /* True when [s, s+n) is at most 3 spaces (CommonMark: deeper is indented
  * text, e.g. a fence inside a YAML block scalar), three or more backticks
- * and optional trailing blanks; *info set when text follows the backticks. */
+ * (or tildes) and optional trailing blanks; *info set when text follows them. */
 static bool fence_line(const char *s, size_t n, bool *info)
 {
     size_t i = 0, ticks = 0;
@@ -266,7 +266,8 @@ static bool fence_line(const char *s, size_t n, bool *info)
         i++;
     if (i > 3)
         return false;
-    while (i < n && s[i] == '`')
+    char ch = i < n && s[i] == '~' ? '~' : '`';
+    while (i < n && s[i] == ch)
         i++, ticks++;
     if (ticks < 3)
         return false;
@@ -284,8 +285,8 @@ size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *lin
     size_t tail = mf_cand_closer_tail(s, len, false), le = tail;
     while (le > 0 && (s[le - 1] == ' ' || s[le - 1] == '\t' || s[le - 1] == '\r' || s[le - 1] == '\n'))
         le--;
-    if (le == 0 || s[le - 1] != '`')
-        return len;                     /* a fence line ends in a backtick */
+    if (le == 0 || (s[le - 1] != '`' && s[le - 1] != '~'))
+        return len;                     /* a fence line ends in a backtick or tilde */
     size_t ls = le;
     while (ls > 0 && s[ls - 1] != '\n')
         ls--;

@@ -147,6 +147,8 @@ size_t jl_past_blanks(const jp *p, size_t k);
 size_t jl_quote_end_on_line(const jp *p, size_t k, int q);
 /* Like jl_past_spaces, also past closed block comments (slash-star ... star-slash). */
 size_t jl_past_spaces_comments(const jp *p, size_t k);
+/* Is [s, s+n) a number, in JSON syntax or one json.number-format reads (`+2`, `.5`, `5.`)? */
+bool jl_number_word(const char *s, size_t n);
 /* Is [s, s+n) one of the literal words (true, None, NaN, ...)? */
 bool jl_word_is_literal(const char *s, size_t n);
 /* Does a quoted key missing its ':' start at k (`"n" 2`, `"a" "b"`, `'a' 'b'`)? */

@@ -104,6 +104,17 @@ static bool tuple_element_at(const jp *p, size_t k)
     return false;
 }
 
+/* Does an array item that is a number or a literal start at k and end at
+ * structure (`+2]`, `.5,`, `true` then a line `]`)? */
+static bool scalar_item_at(const jp *p, size_t k)
+{
+    size_t w = jl_word_end(p, k);
+    if (w == k || !(jl_number_word(p->s + k, w - k) || jl_word_is_literal(p->s + k, w - k)))
+        return false;
+    size_t e = jl_past_spaces(p, w);
+    return e >= p->n || strchr(",]}", at(p, e));
+}
+
 /* `"": 1`, `'': 1`: an empty key at k. */
 static bool empty_key_at(const jp *p, size_t k)
 {
@@ -138,6 +149,8 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value, bool
         return at(p, jl_past_spaces(p, jl_word_end(p, k))) == ':';   /* `, 5: "v"`: a number key */
     if (c < 0 || (c && strchr("\"'{[]},-#`", c)) || (c >= '0' && c <= '9') || jl_smart_quote(p, k) >= 0)
         return true;
+    if ((c == '+' || c == '.') && !member_value && scalar_item_at(p, k))
+        return true;                    /* `"d", +2`: a number json.number-format reads */
     if (c == ')' && p->tuple_depth > 0)
         return true;                    /* `("r", "c",)`: a tuple's trailing comma */
     if (c == '(' && !member_value && p->depth > 0 && tuple_element_at(p, k))
@@ -323,6 +336,8 @@ static bool closer_then_structure(const jp *p, size_t k)
             k++;
             continue;
         }
+        if (p->closer_of[p->depth - closed] == ']' && scalar_item_at(p, k))
+            return true;                /* `["T"] 2]`: an item after the closer, its comma missing */
         if (jl_placeholder_at(p, k)) {  /* `}  …` then `]`: a placeholder item after the value, its comma missing */
             int e = at(p, jl_past_spaces(p, k + 3));
             return e < 0 || e == ',' || e == '}' || e == ']';

@@ -28,36 +28,54 @@ bool jl_word_is_literal(const char *s, size_t n)
 }
 
 
+/* Writes the JSON text of the number token [s, s+n) into tok (room for n + 4
+ * bytes): false when it is no number. *fixed: it needed json.number-format
+ * (`+1`, `.5`, `5.`); *real: it has a fraction or an exponent. */
+static bool number_token(const char *s, size_t n, char *tok, size_t *len, bool *fixed, bool *real)
+{
+    size_t k = 0, m = 0;
+    *fixed = *real = false;
+    if (n == 0)
+        return false;
+    if (s[k] == '+') { k++; *fixed = true; }
+    else if (s[k] == '-') tok[m++] = s[k++];
+    if (k < n && s[k] == '.' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9') { tok[m++] = '0'; *fixed = true; }
+    else if (k >= n || s[k] < '0' || s[k] > '9') return false;
+    if (s[k] == '0' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9')
+        return false;                      /* leading zeros: 007 may be an id: a string */
+    while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    if (k < n && s[k] == '.') {
+        *real = true;
+        tok[m++] = s[k++];
+        if (k >= n || s[k] < '0' || s[k] > '9') { tok[m++] = '0'; *fixed = true; }
+        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    }
+    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
+        *real = true;
+        tok[m++] = s[k++];
+        if (k < n && (s[k] == '+' || s[k] == '-')) tok[m++] = s[k++];
+        if (k >= n || s[k] < '0' || s[k] > '9') return false;
+        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
+    }
+    *len = m;
+    return k == n;
+}
+
+bool jl_number_word(const char *s, size_t n)
+{
+    char tok[512];
+    size_t m;
+    bool fixed, real;
+    return n < sizeof tok - 4 && number_token(s, n, tok, &m, &fixed, &real);
+}
+
 /* Value of a number token, or NULL when it is no number (p not failed). */
 static json_t *number_value(jp *p, const char *s, size_t n, int line)
 {
     char tok[512];
-    size_t k = 0, m = 0;
-    bool fixed = false;
-    if (n == 0 || n >= sizeof tok - 4)
-        return NULL;
-    if (s[k] == '+') { k++; fixed = true; }
-    else if (s[k] == '-') tok[m++] = s[k++];
-    if (k < n && s[k] == '.' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9') { tok[m++] = '0'; fixed = true; }
-    else if (k >= n || s[k] < '0' || s[k] > '9') return NULL;
-    if (s[k] == '0' && k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9')
-        return NULL;                       /* leading zeros: 007 may be an id: a string */
-    while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
-    bool real = false;
-    if (k < n && s[k] == '.') {
-        real = true;
-        tok[m++] = s[k++];
-        if (k >= n || s[k] < '0' || s[k] > '9') { tok[m++] = '0'; fixed = true; }
-        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
-    }
-    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
-        real = true;
-        tok[m++] = s[k++];
-        if (k < n && (s[k] == '+' || s[k] == '-')) tok[m++] = s[k++];
-        if (k >= n || s[k] < '0' || s[k] > '9') return NULL;
-        while (k < n && s[k] >= '0' && s[k] <= '9') tok[m++] = s[k++];
-    }
-    if (k != n)
+    size_t m = 0;
+    bool fixed, real;
+    if (n >= sizeof tok - 4 || !number_token(s, n, tok, &m, &fixed, &real))
         return NULL;
     tok[m] = '\0';
     if (fixed)
@@ -108,6 +126,8 @@ static json_t *shaped_number(jp *p, const char *s, size_t n, int line)
         return json_integer(neg ? -(json_int_t)v : (json_int_t)v);
     }
     bool groups = false;
+    if (neg)
+        tok[m++] = '-';
     for (; k < n && m < sizeof tok - 1; k++) {
         if (s[k] == '_' && k > 0 && isdigit((unsigned char)s[k - 1]) && k + 1 < n && isdigit((unsigned char)s[k + 1])) {
             groups = true;
@@ -118,13 +138,14 @@ static json_t *shaped_number(jp *p, const char *s, size_t n, int line)
     if (!groups || k != n)
         return NULL;
     size_t before = p->w->count;
-    json_t *v = number_value(p, neg ? tok : tok, m, line);
+    json_t *v = number_value(p, tok, m, line);
     if (!v || json_is_string(v)) {
         json_decref(v);
         mf_warnings_truncate(p->w, before);
         return NULL;
     }
-    jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written without digit-group underscores", (int)n, s);
+    jl_note(p, MF_RULE_JSON_NUMBER_FORMAT, line, "number '%.*s' written as %.*s, without digit-group underscores",
+            (int)n, s, (int)m, tok);
     return v;
 }
 

@@ -357,7 +357,8 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
  * text without a leading prose line. Trying them after the raw or
  * prefix-stripped text would let that text's structural repairs (dropping the
  * tag lines, yaml.xml-tag-lines) accept the prose around them as a key. For
- * JSON, the prefix-stripped text too: the raw text's repair reads a role
+ * JSON, the prefix-stripped text and every candidate cut from it (a fence's
+ * payload, "fence+prefix-stripped") too: the raw text's repair reads a role
  * prefix ("[tool] {") as an array of a bare word. */
 static int preferred(const mf_profile *p, const char *name)
 {
@@ -367,7 +368,9 @@ static int preferred(const mf_profile *p, const char *name)
     if (envelope && answer)
         return 2;   /* the envelope in the answer after a reasoning block: before that whole answer, for
                      * the same reason (the answer's prose line before the tag is no key) */
-    return envelope || answer || (p->format == MF_FORMAT_JSON && strcmp(name, "prefix-stripped") == 0);
+    bool stripped = strcmp(name, "prefix-stripped") == 0 ||
+                    (n >= 16 && memcmp(name + n - 16, "+prefix-stripped", 16) == 0);
+    return envelope || answer || (p->format == MF_FORMAT_JSON && stripped);
 }
 
 static const mf_profile *detect_profile(const char *s, size_t n)

@@ -96,6 +96,27 @@ static void test_valid_passthrough(void **state)
     }
 }
 
+/* A json.number-format warning names the number it wrote (the no-data-loss
+ * oracle looks for it there; run 29 cfe92eee: `[1_2 ` became 12 unnamed). */
+static void test_number_format_names_value(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *written; } cases[] = {
+        {"[1_2 ", "written as 12"}, {"[-1_000]", "written as -1000"}, {"[+2]", "written as 2"},
+        {"[-0xff]", "written as -255"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run r = repair(cases[i].in);
+        assert_int_equal(r.rc, 0);
+        assert_true(mf_warnings_has(&r.w, "json.number-format"));
+        bool named = false;
+        for (size_t k = 0; k < r.w.count; k++)
+            named |= strstr(r.w.items[k].message, cases[i].written) != NULL;
+        if (!named)
+            fail_msg("%s: no warning says '%s'", cases[i].in, cases[i].written);
+        done(&r);
+    }
+}
+
 static void test_warning_lines(void **state)
 {
     (void)state;
@@ -317,6 +338,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_passthrough),
         cmocka_unit_test(test_warning_lines),
+        cmocka_unit_test(test_number_format_names_value),
         cmocka_unit_test(test_warning_cap),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_concatenated_object_profile),
