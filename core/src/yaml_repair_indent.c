@@ -370,8 +370,9 @@ static bool word_key(const yr_doc *d, size_t k)
 }
 
 /* True when line k is a bare key (`acceptance criteria:`) whose next content line is a
- * list item at or right of its column: the loader reads the key as holding that list. */
-static bool list_parent(const yr_doc *d, size_t k)
+ * list item at or right of its column, or an entry right of it (`a b:` + `  patterns: y`;
+ * run 29 9cd5da4d): the loader reads the key as holding that list or mapping. */
+static bool collection_parent(const yr_doc *d, size_t k)
 {
     yr_entry e = yr_entry_at(d, k);
     if (!e.key || e.dashes || e.val != e.end)
@@ -382,12 +383,12 @@ static bool list_parent(const yr_doc *d, size_t k)
     if (n >= d->count)
         return false;
     yr_entry ne = yr_entry_at(d, n);
-    return ne.dashes && ne.indent >= e.indent;
+    return (ne.dashes && ne.indent >= e.indent) || (ne.key && ne.indent > e.indent);
 }
 
 bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left)
 {
-    return stray_text(d, k) && (left || (!quoted_key(d, k) && !word_key(d, k) && !list_parent(d, k)));
+    return stray_text(d, k) && (left || (!quoted_key(d, k) && !word_key(d, k) && !collection_parent(d, k)));
 }
 
 size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)

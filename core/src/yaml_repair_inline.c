@@ -50,6 +50,18 @@ static bool is_dash_at(const char *s, size_t n, size_t i)
     return i < n && s[i] == '-' && (i + 1 == n || s[i + 1] == ' ');
 }
 
+/* Offset of the ':' when the content at c is `-key:` (then a space or the end), else 0. */
+static size_t dash_key(const char *s, size_t end, size_t c)
+{
+    size_t k = c + 1;
+    while (k < end && s[k] != ':' && s[k] != ' ')
+        k++;
+    if (c + 1 < end && s[c] == '-' && k < end && s[k] == ':' && (k + 1 == end || s[k + 1] == ' ') &&
+        yr_is_ident(s + c + 1, k - c - 1))
+        return k;
+    return 0;
+}
+
 /* ---- yaml.inline-sequence-parent ---- */
 
 /* The column of the moved item's list: the first sibling dash after its
@@ -137,8 +149,9 @@ static bool inline_scalar_list(const char *s, const yr_entry *e);
  * when the next line is a dash at x: x is that of a sibling, unless x is the
  * column of one of the item's inner lists counted from the key's column
  * (key + 2, key + 4, ...) and a later dash line of the same run sits at the
- * key's column (`- - 3`, the next row as a YAML emitter writes it): then the
- * line at x is an inner item and the row's dash goes at the key's column.
+ * key's column (`- - 3`, the next row as a YAML emitter writes it, or `-id: 3`,
+ * which yaml.dash-space reads as that row there): then the line at x is an
+ * inner item and the row's dash goes at the key's column.
  * *budget bounds the lines looked at over the whole text. */
 static size_t nested_row_dash(const yr_doc *d, size_t nx, const yr_entry *e, const char *v, size_t vn, size_t x,
                               size_t *budget)
@@ -153,7 +166,7 @@ static size_t nested_row_dash(const yr_doc *d, size_t nx, const yr_entry *e, con
             continue;
         size_t y = mf_line_indent((mf_line){l->s, l->n});
         if (y <= e->key_s)
-            return y == e->key_s && is_dash_at(l->s, l->n, y) ? y : x;
+            return y == e->key_s && (is_dash_at(l->s, l->n, y) || dash_key(l->s, yr_entry_at(d, k).end, y)) ? y : x;
     }
     return x;
 }
@@ -1189,18 +1202,6 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
 }
 
 /* ---- yaml.dash-space ---- */
-
-/* Offset of the ':' when the content at c is `-key:` (then a space or the end), else 0. */
-static size_t dash_key(const char *s, size_t end, size_t c)
-{
-    size_t k = c + 1;
-    while (k < end && s[k] != ':' && s[k] != ' ')
-        k++;
-    if (c + 1 < end && s[c] == '-' && k < end && s[k] == ':' && (k + 1 == end || s[k + 1] == ' ') &&
-        yr_is_ident(s + c + 1, k - c - 1))
-        return k;
-    return 0;
-}
 
 /* A `-key:` line is a mapping key named "-key" when its sibling lines (same
  * indentation, same block; for the block's first line the next one is looked

@@ -331,6 +331,26 @@ static bool item_holds_dash_word(const mt_line *d)
     return false;
 }
 
+/* Is dash line j a keyless plain item whose value goes on over a deeper line
+ * that starts with a dash (`  - \` + `   - \`, the text "\ - \")? Moved up
+ * (`matrix: - \`), the item's column is gone: that line reads as the
+ * value's text as well as a sibling item drifted a column (yaml.sequence-indent-drift)
+ * or the item's nested list: no rule can tell (regression e703b8d3-rc3aba82b). */
+static bool plain_item_dash_text(const mt_lines *ls, size_t j)
+{
+    const mt_line *d = &ls->v[j];
+    if (d->key_len || d->body >= d->len || opens_nested(d) || d->s[d->body] == '[' || d->s[d->body] == '{' ||
+        d->s[d->body] == '"' || d->s[d->body] == '\'')
+        return false;
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *o = &ls->v[k];
+        if (o->blank || o->comment)
+            continue;
+        return o->dash && o->indent > d->indent;
+    }
+    return false;
+}
+
 static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -348,6 +368,8 @@ static bool s_inline_seq(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     if (j < ls->n && ls->v[j].dash && block_item_dash_body(ls, j))
         return false;
     if (j < ls->n && ls->v[j].dash && !ls->v[j].key_len && item_holds_dash_word(&ls->v[j]))
+        return false;
+    if (j < ls->n && ls->v[j].dash && plain_item_dash_text(ls, j))
         return false;
     return j < ls->n && ls->v[j].dash && ls->v[j].indent >= l->indent && !ls->v[j].block_body &&
            !mt_line_block_indicator(&ls->v[j]) &&

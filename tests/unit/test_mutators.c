@@ -1220,6 +1220,18 @@ static void test_session7_yaml_sites(void **state)
     contract_of(dash_body, &raw);
     assert_null(strstr(raw, "note: -"));
     free(raw);
+    /* nor a plain item whose text goes on over a deeper `- ` line (`  - \\` + `   - \\`: a
+     * drifted sibling too, e703b8d3-rc3aba82b); a plain item with a sibling still moves */
+    static const char dash_text[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                                    "---\nmatrix:\n  - \\\n   - \\\n  - [3, 4]\n";
+    contract_of(dash_text, &raw);
+    assert_null(strstr(raw, "matrix: -"));
+    free(raw);
+    static const char plain_items[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=1\n"
+                                      "---\nmatrix:\n  - a\n  - b\n";
+    contract_of(plain_items, &raw);
+    assert_non_null(strstr(raw, "matrix: - a"));
+    free(raw);
     /* yaml.item-colon unquotes no item holding a control character (a lone CR breaks the
      * line: a030cafb) nor one whose text after ': ' starts a flow collection (7c0905fe) */
     static const char cr_item[] = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
