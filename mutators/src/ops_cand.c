@@ -529,7 +529,11 @@ static int op_tag(mf_op_ctx *ctx, bool close)
         snprintf(post, sizeof post, "%s</%s>\n", ends_nl(ctx) ? "" : "\n", tag);
     else
         snprintf(post, sizeof post, "%s", ends_nl(ctx) ? "" : "\n");
-    return wrap(ctx, pre, post);
+    int rc = wrap(ctx, pre, post);
+    /* a later wrapper indents the marker line into the artifact: `Work finished.
+     * Final marker:` is then a key of the data (run 30 7b9c7e65) */
+    ctx->prose_key = rc == 1 && prose;
+    return rc;
 }
 
 int mt_op_cand_tag_envelope(mf_op_ctx *ctx) { return op_tag(ctx, true); }

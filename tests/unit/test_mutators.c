@@ -315,6 +315,15 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *unwrapped = "malform-case 1\nprofile: bead_status\nop: cand.prose-before seed=1 text=0\n"
                             "---\nstatus: done\nchecks:\n  tests: pass\n";
     assert_int_equal(contract_of(unwrapped, NULL), MF_CONTRACT_EXACT);
+    /* run 30 7b9c7e65: the same for a tag envelope's marker line */
+    const char *enveloped = "malform-case 1\nprofile: bead_status\nop: cand.tag-envelope seed=1 prose=1\n"
+                            "op: norm.wrapper seed=1\n---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(enveloped, &raw), MF_CONTRACT_RAW);
+    assert_non_null(strstr(raw, "  Work finished. Final marker:\n"));
+    free(raw);
+    const char *bare_envelope = "malform-case 1\nprofile: bead_status\nop: cand.tag-envelope seed=1 prose=0\n"
+                                "op: norm.wrapper seed=1\n---\nstatus: done\nchecks:\n  tests: pass\n";
+    assert_int_equal(contract_of(bare_envelope, NULL), MF_CONTRACT_EXACT);
     /* a token op after the quotes were made unreadable to the scanner */
     const char *after = "malform-case 1\nprofile: generic_json\nop: json.smart-quotes seed=1\n"
                         "op: json.trailing-comma seed=2\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
