@@ -102,8 +102,9 @@ static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess, 
  * of it; x when none is further left. One property the model drifted deeper
  * (`      text: W` above `    notes: x`) does not move the item (regression
  * 18dc93dd), nor does a drifted property of a later item: the scan ends at the
- * first dash left of the properties (a sibling item). A budget keeps the scans
- * of many moved items linear. */
+ * first dash left of the properties (a sibling item). A glued `role:r` is a key
+ * line, yaml.colon-space spaces it next (regression f908a19a). A budget keeps
+ * the scans of many moved items linear. */
 static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, size_t *budget)
 {
     size_t m = x, text = x;             /* text: the leftmost line of the moved value's own text */
@@ -118,10 +119,11 @@ static size_t min_property_col(const yr_doc *d, size_t k, size_t col, size_t x, 
         yr_entry e = yr_entry_at(d, k);
         if (e.dashes && y < m)
             break;                      /* a sibling item: its properties are not the moved item's (run 7 f9ac7096) */
-        keyed = keyed || (!e.dashes && e.key);
-        if (!e.dashes && e.key && y < m && y >= col + 2)
+        bool key = !e.dashes && (e.key || yr_glued_entry_line(d, k));
+        keyed = keyed || key;
+        if (key && y < m && y >= col + 2)
             m = y;
-        if (!e.dashes && !e.key && y < text && y >= col + 2)
+        if (!key && !e.dashes && y < text && y >= col + 2)
             text = y;                   /* `steps: - id: S1` + `      run` + `    more`: "S1 run more" */
     }
     if (keyed || text < col + 4)
