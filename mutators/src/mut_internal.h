@@ -39,6 +39,9 @@ bool mt_starts_with_prose(const mf_op_ctx *ctx);
 /* Is the artifact empty, `---`, or one plain scalar line (terminal noise
  * aside)? Prose next to it is as much the document. (ops_cand.c) */
 bool mt_empty_artifact(const mf_op_ctx *ctx);
+/* Does the text hold a '\r' with no '\n' after it, a line break to YAML that
+ * the line scans of ops and rules do not split at? (ops_cand.c) */
+bool mt_has_lone_cr(const char *s, size_t len);
 /* Does libyaml parse the text [s, s+n) to the end without an error? (ops_cand.c) */
 bool mt_yaml_parses(const char *s, size_t n);
 /* Does raw start (past blanks) with a closed <think>/<thinking>/<reasoning>

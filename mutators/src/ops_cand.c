@@ -256,6 +256,14 @@ bool mt_empty_artifact(const mf_op_ctx *ctx)
 }
 
 /* Does libyaml parse the text as it is? */
+bool mt_has_lone_cr(const char *s, size_t len)
+{
+    for (const char *p = memchr(s, '\r', len); p; p = memchr(p + 1, '\r', len - (size_t)(p + 1 - s)))
+        if ((size_t)(p + 1 - s) < len && p[1] != '\n')
+            return true;
+    return false;
+}
+
 bool mt_yaml_parses(const char *s, size_t n)
 {
     yaml_parser_t parser;

@@ -675,22 +675,12 @@ int mt_op_items_gap_ref(mf_op_ctx *ctx)
 
 /* ---- beads: the bare list ---- */
 
-/* Does the text hold a '\r' with no '\n' after it, a line break to YAML
- * that the line scan does not split at? */
-static bool has_lone_cr(const char *s, size_t len)
-{
-    for (const char *p = memchr(s, '\r', len); p; p = memchr(p + 1, '\r', len - (size_t)(p + 1 - s)))
-        if ((size_t)(p + 1 - s) < len && p[1] != '\n')
-            return true;
-    return false;
-}
-
 /* Only the beads list, dedented to the root: exact where beads was the
  * artifact's only key, raw where the other top-level keys are lost. A lone CR
  * starts a line (maybe a top-level key) the line scan cannot see: no site. */
 int mt_op_items_beads_bare(mf_op_ctx *ctx)
 {
-    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "beads") || has_lone_cr(ctx->text, ctx->len))
+    if (!mt_is_yaml(ctx) || !has_normalizer(ctx, "beads") || mt_has_lone_cr(ctx->text, ctx->len))
         return 0;
     mt_lines ls;
     if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)

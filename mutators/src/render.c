@@ -290,6 +290,11 @@ int mf_case_render(const mf_case *c, mf_render *r)
         text_op_applied |= r->applied[i] && c->ops[i].op->kind == MF_OP_TEXT;
     if (text_op_applied && r->profile->format != MF_FORMAT_JSON && flow_runs_on_item_line(r->clean, r->clean_len))
         r->contract = MF_CONTRACT_RAW;
+    /* a lone CR is a line break to YAML and none to the line scans: a key after it
+     * (`title: x\rtips:`) is invisible to the rules that read the lines around a
+     * site, so none promises YAML's reading there (run 30 d0ba0efa-r17ac2634) */
+    if (text_op_applied && r->profile->format != MF_FORMAT_JSON && mt_has_lone_cr(r->clean, r->clean_len))
+        r->contract = MF_CONTRACT_RAW;
     for (size_t i = 0; i < c->nops; i++) {
         mf_contract k = c->ops[i].op->contract;
         /* no schema echo once other text leads: the artifact after it must come out exact, or a rejection */

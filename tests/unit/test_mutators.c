@@ -324,6 +324,16 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *bare_envelope = "malform-case 1\nprofile: bead_status\nop: cand.tag-envelope seed=1 prose=0\n"
                                 "op: norm.wrapper seed=1\n---\nstatus: done\nchecks:\n  tests: pass\n";
     assert_int_equal(contract_of(bare_envelope, NULL), MF_CONTRACT_EXACT);
+    /* run 30 d0ba0efa-r17ac2634: a lone CR in the clean artifact hides the key after it
+     * from the line rules (`title: x\rtips:`): a YAML text op there promises no exact repair */
+    const char *lone_cr = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
+                          "title: Code review checklist\rtips:\n  - \"Cache the build: it saves ten minutes\"\n  - N\n";
+    assert_int_equal(contract_of(lone_cr, &raw), MF_CONTRACT_RAW);
+    assert_non_null(strstr(raw, "  - Cache the build: it saves ten minutes\n"));
+    free(raw);
+    const char *crlf = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1\n---\n"
+                       "title: Code review checklist\r\ntips:\n  - \"Cache the build: it saves ten minutes\"\n  - N\n";
+    assert_int_equal(contract_of(crlf, NULL), MF_CONTRACT_EXACT);
     /* a token op after the quotes were made unreadable to the scanner */
     const char *after = "malform-case 1\nprofile: generic_json\nop: json.smart-quotes seed=1\n"
                         "op: json.trailing-comma seed=2\n---\n{\"a\": \"x\", \"b\": [1, 2]}\n";
