@@ -528,8 +528,12 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
             nlists--;
         if (k && e.dashes && !e.key) {
             size_t dash = sibling && prev_dash != e.indent ? prev_dash : e.indent; /* once drift is undone */
+            /* the dash may be the drifted one or the item above it (`    - id: S` after an empty
+             * `notes: |-` at 4, then `  - id:QS3` + `    n`): text at or left of the key column
+             * under either reading keeps the item a string (run 31 92985ac5-rf3691966) */
             if ((!item_is_mapping(d, i, &e, sibling) && !drifted_item_with_props(d, i, &e, lists, nlists, above_opener)) ||
-                plain_cont_at_or_left(d, i, dash, dash + e.content - e.indent))
+                plain_cont_at_or_left(d, i, dash, dash + e.content - e.indent) ||
+                (dash != e.indent && plain_cont_at_or_left(d, i, e.indent, e.content)))
                 k = 0;
         }
         if (e.dashes && (!nlists || lists[nlists - 1] != e.indent))
