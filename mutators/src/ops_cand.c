@@ -240,10 +240,18 @@ bool mt_empty_artifact(const mf_op_ctx *ctx)
         for (size_t r; (r = mt_role_prefix(ctx->text + k, end - k));)
             for (k += r; k < end && ctx->text[k] == ' ';)
                 k++;
-        size_t j = k;
+        size_t j = k, last = k;         /* last: just past the line's last non-noise byte */
         while (j < end && blank_or_noise(ctx->text, end, &j))
             ;
-        if (j == end || marker_line(ctx->text + k, end - k))
+        for (size_t q = k; q < end;) {
+            size_t r = q;
+            if (blank_or_noise(ctx->text, end, &r))
+                q = r;
+            else
+                last = ++q;
+        }
+        /* `---` with noise glued after it (cand.ansi-noise on a closer line) is as much a marker */
+        if (j == end || marker_line(ctx->text + k, last - k))
             changed = true;             /* a marker or noise line: no part of the document */
         else
             e |= mt_put(&b, ctx->text + k, end - k) | mt_putc(&b, '\n');

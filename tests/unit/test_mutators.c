@@ -401,6 +401,20 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *role_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.transcript-prefix seed=1 role=7\n"
                               "op: cand.fence-unclosed seed=1\n---\nx\n";
     assert_int_equal(contract_of(role_scalar, NULL), MF_CONTRACT_RAW);
+    /* run 32 (7 signatures): a closer line with noise glued after it (`m` + `---\e[32m`) is
+     * as much a marker line: the scalar document behind it stays one scalar to prose ops */
+    const char *noisy_closer[] = {"cand.prose-before seed=15654211868898614280", "cand.fence seed=2",
+                                  "cand.transcript-prefix seed=539848269937329881\n"
+                                  "op: cand.orphan-fence seed=4088115396394596309\nop: cand.prose-after seed=5"};
+    for (size_t i = 0; i < sizeof noisy_closer / sizeof *noisy_closer; i++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=2\n"
+                 "op: yaml.front-matter-closer seed=36483175548\nop: cand.ansi-noise seed=1090097999426960\n"
+                 "op: %s\n---\nm\n", noisy_closer[i]);
+        assert_int_equal(contract_of(text, &raw), MF_CONTRACT_RAW);
+        assert_non_null(strstr(raw, "---\x1b["));
+        free(raw);
+    }
     const char *orphan_map = "malform-case 1\nprofile: generic_yaml\nop: cand.orphan-fence seed=1\n---\na: 1\n";
     assert_int_equal(contract_of(orphan_map, NULL), MF_CONTRACT_EXACT);
     /* a second orphan fence would close the first: no site */
