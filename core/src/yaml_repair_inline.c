@@ -455,6 +455,32 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t
     return false;
 }
 
+/* Is glued key line i (`op:ya`, at column col) the first line of an empty parent's
+ * plain value that goes on over a text line at or left of col, right of the parent
+ * (`matrix:` + `  op:ya` + `  x`, the string "op:ya x")? Spaced, the key's value
+ * would end there and the text line would be a key without ':', which no loader
+ * takes (run 32 b4e62105-rbf0b4e7e, 9e1f11d6-r7d478f15). */
+static bool glued_first_child_goes_on(const yr_doc *d, size_t i, size_t col)
+{
+    size_t pk = i;
+    do {
+        if (pk == 0)
+            return false;
+        pk--;
+    } while (mf_line_blank((mf_line){d->l[pk].s, d->l[pk].n}) ||
+             d->l[pk].s[mf_line_indent((mf_line){d->l[pk].s, d->l[pk].n})] == '#');
+    if (d->l[pk].flags & (YR_INERT | YR_CONT))
+        return false;
+    const yr_entry pe = yr_entry_at(d, pk);
+    bool opener = (pe.key && pe.val >= pe.end) || (!pe.key && pe.dashes && pe.content >= pe.end);
+    size_t nx = next_content(d, i);
+    if (!opener || pe.indent >= col || nx >= d->count || (d->l[nx].flags & (YR_INERT | YR_QUOTE_CONT)))
+        return false;
+    const yr_entry n = yr_entry_at(d, nx);
+    return !n.key && !n.dashes && n.indent <= col && n.indent > pe.indent &&
+           !missing_space_colon(d->l[nx].s, n.end, n.content);
+}
+
 /* The key column of a line this rule spaced when its value is now a plain scalar
  * running to the line's end (`profile:genercond line` spaced), or (size_t)-1: the
  * model read the line as no entry, so the deeper lines that go on that scalar are
@@ -542,6 +568,8 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
             lists[nlists++] = e.dash;
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
+        if (k && !e.dashes && glued_first_child_goes_on(d, i, e.indent))
+            k = 0;
         if (e.dashes) {
             prev_dash = e.indent;
             prev_keyed = e.key || k;
