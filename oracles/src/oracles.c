@@ -5,7 +5,8 @@
  * reference for "the plain parse of the input" is the generic profile of the
  * same format (no wrappers, aliases or normalizers), and "no invented
  * scalars" compares the words of every output string with the words of the
- * input (one hash set, linear in input size). */
+ * input (one hash set, linear in input size), then the sign of every
+ * integer with the signs the input writes its digits with (signs.c). */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include "malform/oracles.h"
+#include "signs.h"
 #include "verdict.h"
 
 static const char *const names[MF_ORACLE_COUNT] = {
@@ -640,6 +642,8 @@ int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v)
         invent_ctx c = {&ws, in, 100000, ""};
         if (invented(r->value, &c, path, sizeof path, 0))
             snprintf(v->detail, sizeof v->detail, "invented scalar at %s", c.bad);
+        else if (mf_sign_changed(in->raw, in->raw_len, r->value, c.bad, sizeof c.bad))
+            snprintf(v->detail, sizeof v->detail, "sign changed at %s", c.bad);
         free(ws.h);
         break;
     }

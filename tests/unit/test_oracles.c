@@ -832,6 +832,55 @@ static void test_session11_json_truth_raw_nul(void **state)
     assert_null(t);
 }
 
+/* Raw mode, the sign of an integer (session 12's -1_000 read as 1000 passed
+ * every oracle: the word checks compare digits only). An integer whose
+ * digits the input writes only with the other sign fails, whatever warning
+ * names the number; ranges, dates, `- 5` items and non-integers do not. */
+static void raw_sign_case(const char *raw, const char *value, int want)
+{
+    const mf_profile *g = mf_profiles_get("generic_json");
+    mf_verdict v;
+    mf_result *r = fake(J(value), "raw", true);
+    mf_warnings_add(&r->warnings, "json.number-format", 1, "Read the number -1_000 as 1000 and -0x1F as 31");
+    mf_oracle_input in = {g, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
+    int got = mf_oracle_no_data_loss(&in, &v);
+    if (got != want)
+        fail_msg("%s -> %s: got %d (%s)", raw, value, got, v.detail);
+    if (want)
+        assert_non_null(strstr(v.detail, "sign changed"));
+    mf_result_free(r);
+}
+
+static void test_raw_integer_sign(void **state)
+{
+    (void)state;
+    raw_sign_case("{\"total\": -1_000, \"n\": 2}", "{\"total\": 1000, \"n\": 2}", 1);
+    raw_sign_case("{\"total\": -1_000, \"n\": 2}", "{\"total\": -1000, \"n\": 2}", 0);
+    raw_sign_case("{\"a\": -5, \"b\": 7}", "{\"a\": 5, \"b\": 7}", 1);
+    raw_sign_case("{\"a\": -5, \"b\": 7}", "{\"a\": -5, \"b\": -7}", 1);
+    raw_sign_case("{\"a\": -5, \"b\": 7}", "{\"a\": -5, \"b\": 7}", 0);
+    raw_sign_case("{\"a\": -0050}", "{\"a\": 50}", 1);
+    raw_sign_case("pages: 10-20\nn: 20\ndate: 2024-01-05\nd: 1\n",
+                  "{\"pages\": \"10-20\", \"n\": 20, \"date\": \"2024-01-05\", \"d\": 1}", 0);
+    raw_sign_case("- 5\n- -3\n", "[5, -3]", 0);
+    raw_sign_case("- 5\n- -3\n", "[-5, -3]", 0);
+    raw_sign_case("{\"x\": 5.0, \"y\": -5}", "{\"x\": 5, \"y\": -5}", 0);
+    raw_sign_case("{\"x\": -5.0}", "{\"x\": 5}", 1);
+    raw_sign_case("{\"x\": -5.5, \"h\": -0x1F, \"e\": -1e3}", "{\"x\": 5, \"h\": 31, \"e\": 1000}", 0);
+    raw_sign_case("{\"v\": \"v-2\", \"n\": 2}", "{\"v\": \"v-2\", \"n\": 2}", 0);
+
+    /* core itself keeps the sign */
+    const mf_profile *g = mf_profiles_get("generic_json");
+    const char *raw = "{\"total\": -1_000, \"n\": -2}";
+    mf_result *r = mf_repair(g, raw, strlen(raw), NULL);
+    assert_int_equal(r->status, MF_ACCEPTED);
+    mf_verdict v;
+    mf_oracle_input in = {g, NULL, raw, strlen(raw), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_no_data_loss(&in, &v))
+        fail_msg("core: %s", v.detail);
+    mf_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -853,6 +902,7 @@ int main(void)
         cmocka_unit_test(test_session9_json_cut_before_defaults),
         cmocka_unit_test(test_session9_json_truth_nul),
         cmocka_unit_test(test_session11_json_truth_raw_nul),
+        cmocka_unit_test(test_raw_integer_sign),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mf_profiles_shutdown();

@@ -65,7 +65,8 @@ const char *mf_oracle_name(mf_oracle_id id);
 /* Repairing the canonical output again gives the same value and no warnings. */
 int mf_oracle_idempotence(const mf_oracle_input *in, mf_verdict *v);
 /* exact: value == truth (or rejected); subset: nothing changed or invented
- * (documented defaults excepted); reject: rejected; raw: no invented scalars. */
+ * (documented defaults excepted); reject: rejected; raw: no invented scalars,
+ * and no integer with a sign the input never writes its digits with. */
 int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v);
 /* Accepted: validates against the profile schema; rejected: a structured error. */
 int mf_oracle_schema(const mf_oracle_input *in, mf_verdict *v);
