@@ -263,7 +263,6 @@ bool mt_empty_artifact(const mf_op_ctx *ctx)
     return empty;
 }
 
-/* Does libyaml parse the text as it is? */
 bool mt_has_lone_cr(const char *s, size_t len)
 {
     for (const char *p = memchr(s, '\r', len); p; p = memchr(p + 1, '\r', len - (size_t)(p + 1 - s)))
@@ -272,6 +271,7 @@ bool mt_has_lone_cr(const char *s, size_t len)
     return false;
 }
 
+/* Does libyaml parse the text as it is? */
 bool mt_yaml_parses(const char *s, size_t n)
 {
     yaml_parser_t parser;

@@ -1043,6 +1043,15 @@ static bool plain_goes_on(const mt_lines *ls, size_t i)
     return false;
 }
 
+/* Does s hold a control byte other than a tab (terminal noise: `\e[32m`)? */
+static bool has_control(const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (((unsigned char)s[k] < 0x20 && s[k] != '\t') || s[k] == 0x7f)
+            return true;
+    return false;
+}
+
 static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -1062,6 +1071,10 @@ static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
             return false;
         c = v;
         cn = n;
+        /* terminal noise an earlier op glued to the value (`note: \'\e[32m`): quoted,
+         * it would be the string's text to every reader (run 32 56dc18fc) */
+        if (has_control(c, cn))
+            return false;
         /* a plain value holding more keys ('3 pattern: ^\d', two entries joined by
          * yaml.inline-keys): double-quoted, they would be one string to every reader */
         if (has(c, cn, ": "))

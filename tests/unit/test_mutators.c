@@ -401,6 +401,16 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *role_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.transcript-prefix seed=1 role=7\n"
                               "op: cand.fence-unclosed seed=1\n---\nx\n";
     assert_int_equal(contract_of(role_scalar, NULL), MF_CONTRACT_RAW);
+    /* run 32 56dc18fc: yaml.invalid-escape quotes no terminal noise an earlier op glued to the value */
+    const char *noisy_escape = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1300\n"
+                               "op: cand.prose-before seed=908640097254398\nop: cand.ansi-noise seed=10900925057999426960\n"
+                               "op: cand.fence seed=2\nop: yaml.duplicate-key seed=16935404843467260830\n"
+                               "op: val.quotes seed=10826562517131689973\nop: yaml.invalid-escape seed=4430982770014617821\n"
+                               "---\nnote: d\n";
+    contract_of(noisy_escape, &raw);
+    assert_null(strstr(raw, "\"\\'"));
+    assert_non_null(strstr(raw, "note: \\'\x1b["));
+    free(raw);
     /* run 32 (7 signatures): a closer line with noise glued after it (`m` + `---\e[32m`) is
      * as much a marker line: the scalar document behind it stays one scalar to prose ops */
     const char *noisy_closer[] = {"cand.prose-before seed=15654211868898614280", "cand.fence seed=2",
