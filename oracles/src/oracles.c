@@ -347,9 +347,9 @@ static int hex_digits(const char *s, size_t n, int want)
 }
 
 /* The input with JSON/YAML backslash escapes decoded (\n, \", \uXXXX incl.
- * surrogate pairs, YAML's \xXX and \UXXXXXXXX, YAML's escaped line break), so
- * "\nimport" and "Cr\u00e8me" give the words of the value. */
-static char *unescape(const char *s, size_t n, size_t *out_len)
+ * surrogate pairs, YAML's \xXX and \UXXXXXXXX, and with join_breaks YAML's
+ * escaped line break), so "\nimport" and "Cr\u00e8me" give the words of the value. */
+static char *unescape(const char *s, size_t n, bool join_breaks, size_t *out_len)
 {
     char *o = malloc(n + 1);
     size_t k = 0;
@@ -360,7 +360,7 @@ static char *unescape(const char *s, size_t n, size_t *out_len)
             o[k++] = s[i];
             continue;
         }
-        if (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n')) {
+        if (join_breaks && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n'))) {
             /* a YAML escaped line break (`"# Constitution\` + `  profihip`): the break and the
              * next line's leading blanks are no text, the words either side are one (run 9 4668f83b) */
             i += s[i + 1] == '\r' ? 2 : 1;
@@ -433,16 +433,21 @@ static int ws_build(wordset *w, const char *s, size_t n)
     w->cap = 64;
     while (w->cap < words * 2)
         w->cap *= 2;
-    w->cap *= 2;    /* room for the words of the unescaped text too */
+    w->cap *= 4;    /* room for the words of both unescaped readings too */
     w->h = calloc(w->cap, sizeof *w->h);
     if (!w->h)
         return -1;
     ws_scan(w, s, n);
-    size_t ul;
-    char *u = unescape(s, n, &ul);
-    if (u)
-        ws_scan(w, u, ul);
-    free(u);
+    /* a backslash before a line break is YAML's escaped break (the words either side
+     * join) or, in JSON, an invalid escape a repair keeps as text (the break separates:
+     * run 32 8b60ed7e, '\nnnnnnnnn4\' + a line break): both readings give words */
+    for (int join = 1; join >= 0; join--) {
+        size_t ul;
+        char *u = unescape(s, n, join, &ul);
+        if (u)
+            ws_scan(w, u, ul);
+        free(u);
+    }
     return 0;
 }
 
