@@ -479,7 +479,10 @@ static bool orphan_closer(ctx *c, const char *s, size_t len, size_t at)
     if (cut <= at)
         return !blank(s, cut);
     size_t tail = mf_cand_closer_tail(s, cut, true), quiet = mf_cand_noise_cut(s, tail, &line, &nl);
-    return mf_cand_orphan_fence_cut(s, quiet < tail ? quiet : cut, &end, &line) == at;
+    /* noise on the artifact's last line, above the fence (`note: d\x1b[0m` + "```"), stays
+     * before it: the fence is the orphan of the text as it is (run 32 ab0a418c) */
+    return mf_cand_orphan_fence_cut(s, quiet < tail ? quiet : cut, &end, &line) == at ||
+           (quiet < tail && mf_cand_orphan_fence_cut(s, cut, &end, &line) == at);
 }
 
 static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t *found_out)
