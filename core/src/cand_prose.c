@@ -417,6 +417,10 @@ size_t mf_cand_leading_prose_run(const mf_profile *p, const char *s, size_t len,
      * A sentence ending in ':' continues it too (the doubled envelope's "Work finished.
      * Final marker:" + "<BEAD_STATUS>" after other prose: run 13 2116fd0f); should the
      * longer run not be prose (the line keys a nested block), the run ends before it */
+    /* a `---` between them is passed over too when more of the run follows it (`</Reasoning>` +
+     * `---` + "Okay, here it is:", run 32 1bd4bc41); else the run ends at it, as before */
+    run_state at_marker = r;
+    bool marker_pending = false;
     for (int passed = 0;;) {
         const char *v = s + r.m.a;
         size_t vn = r.m.e - r.m.a;
@@ -424,8 +428,18 @@ size_t mf_cand_leading_prose_run(const mf_profile *p, const char *s, size_t len,
                     !spaced_colon(v, vn);
         bool heading = next && colon_ended(v, vn);
         bool more = next && (heading || !entry_or_item(v, vn));
-        if (!more && (passed == 8 || (s[r.m.a] != '#' && !tag_line(v, vn))))
+        bool marker = !more && r.m.ind == 0 && doc_marker(v, vn);
+        if (!more && (passed == 8 || (s[r.m.a] != '#' && !tag_line(v, vn) && !marker))) {
+            if (marker_pending)
+                r = at_marker;
             break;
+        }
+        if (marker) {
+            at_marker = r;
+            marker_pending = true;
+        } else if (more) {
+            marker_pending = false;
+        }
         if (heading && !heading_seen) {
             before_heading = r;
             heading_seen = true;
@@ -438,7 +452,10 @@ size_t mf_cand_leading_prose_run(const mf_profile *p, const char *s, size_t len,
             passed++;
         }
         if (!next_line(s, len, &r.pos, &r.m, &r.n2)) {
-            r.ended = true;
+            if (marker_pending)
+                r = at_marker;
+            else
+                r.ended = true;
             break;
         }
         if (more)
