@@ -63,6 +63,38 @@ static bool flow_left_open(const char *v, size_t n)
     return depth > 0;
 }
 
+/* Is line i inside a flow collection an earlier line left open (`needs: {` then
+ * `os: linux, arch: [x64]}`)? Such a line is the collection's text, no entry. */
+static bool inside_flow(const mt_lines *ls, size_t i)
+{
+    int depth = 0;
+    for (size_t k = 0; k < i; k++) {
+        const mt_line *l = &ls->v[k];
+        if (l->blank || l->comment || l->block_body)
+            continue;
+        if (depth == 0 && !l->dash && !l->key_len)
+            continue;                   /* a plain continuation line holds no flow */
+        const char *v;
+        size_t n = depth > 0 ? l->len - l->indent : scalar(l, &v);
+        if (depth > 0)
+            v = l->s + l->indent;
+        if (depth == 0 && (n == 0 || (v[0] != '[' && v[0] != '{')))
+            continue;
+        for (size_t q = 0; q < n; q++) {
+            if (v[q] == '"' || v[q] == '\'') {  /* a quoted scalar holds no brackets */
+                char c = v[q];
+                for (q++; q < n && v[q] != c; q++)
+                    q += c == '"' && v[q] == '\\';
+                continue;
+            }
+            depth += (v[q] == '[' || v[q] == '{') - (v[q] == ']' || v[q] == '}');
+        }
+        if (depth < 0)
+            depth = 0;
+    }
+    return depth > 0;
+}
+
 /* Does the value of line l open a quote it leaves open on the line (`gap: "E`,
  * yaml.unclosed-quote's)? */
 static bool value_quote_open(const mt_line *l)
@@ -1007,7 +1039,7 @@ static bool s_dup(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     /* a flow left open (`matrix: - [1` + `, 2]` at column 0): the copy alone holds a cut
      * collection, and the first copy's flow runs on over the second (run 26 e703b8d3) */
     return l->key_len && !l->dash && !mt_line_block_indicator(l) && n > 0 && closed && !deeper &&
-           !flow_left_open(v, n) && !has_ctl(l->s, l->len) && !after_doc_marker(ls, i);
+           !flow_left_open(v, n) && !has_ctl(l->s, l->len) && !after_doc_marker(ls, i) && !inside_flow(ls, i);
 }
 
 static int e_dup(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
@@ -1043,15 +1075,6 @@ static bool plain_goes_on(const mt_lines *ls, size_t i)
     return false;
 }
 
-/* Does s hold a control byte other than a tab (terminal noise: `\e[32m`)? */
-static bool has_control(const char *s, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        if (((unsigned char)s[k] < 0x20 && s[k] != '\t') || s[k] == 0x7f)
-            return true;
-    return false;
-}
-
 static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -1073,7 +1096,7 @@ static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         cn = n;
         /* terminal noise an earlier op glued to the value (`note: \'\e[32m`): quoted,
          * it would be the string's text to every reader (run 32 56dc18fc) */
-        if (has_control(c, cn))
+        if (has_ctl(c, cn))
             return false;
         /* a plain value holding more keys ('3 pattern: ^\d', two entries joined by
          * yaml.inline-keys): double-quoted, they would be one string to every reader */
@@ -1422,6 +1445,27 @@ static bool body_reading_ambiguous(const mt_lines *ls)
     return false;
 }
 
+/* Is sibling j a one-line item followed by a key at its dash's column c, with a
+ * list open at c - 2 above it (`- steps:` + `  - id: S` + `  op: n`)? Drifted right,
+ * the dash reads as well as that outer list's item with `op` its property (the rule's
+ * reading: the next line names the item's list) as the inner list's last item with
+ * `op` its parent's key (run 33 3d0514a5). */
+static bool outer_key_after(const mt_lines *ls, size_t j)
+{
+    size_t c = ls->v[j].indent, k = j + 1;
+    while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
+        k++;
+    if (c < 2 || k >= ls->n || ls->v[k].dash || !ls->v[k].key_len || ls->v[k].indent != c)
+        return false;
+    for (size_t a = j; a-- > 0;) {
+        const mt_line *x = &ls->v[a];
+        if (x->blank || x->comment || x->block_body || x->indent > c - 2)
+            continue;
+        return x->indent == c - 2 && x->dash;
+    }
+    return false;
+}
+
 /* Item i holds a block scalar and has a later sibling (the seed's trigger). */
 static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
@@ -1432,7 +1476,7 @@ static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     bool block = false;
     for (size_t k = i; j && k < j; k++)
         block |= !ls->v[k].block_body && mt_line_block_indicator(&ls->v[k]);
-    return j && block && !props_off_column(ls, j) && drifts(ls, i, j) != 0;
+    return j && block && !props_off_column(ls, j) && !outer_key_after(ls, j) && drifts(ls, i, j) != 0;
 }
 
 /* Shift the dash line of the next sibling by 1-3 spaces (drifts); its properties stay. */

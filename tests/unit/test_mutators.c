@@ -401,6 +401,33 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *role_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.transcript-prefix seed=1 role=7\n"
                               "op: cand.fence-unclosed seed=1\n---\nx\n";
     assert_int_equal(contract_of(role_scalar, NULL), MF_CONTRACT_RAW);
+    /* run 33 9e1f11d6-r21401b1c: a line inside a flow collection an earlier line left open
+     * is its text, no entry yaml.duplicate-key may copy */
+    for (int seed = 1; seed < 12; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.duplicate-key seed=%d\n---\n"
+                 "steps:\n  - name: b\n    needs: {\nos: linux, arch: [x64, arm]}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "{\nos: linux, arch: [x64, arm]}\n"));
+        assert_null(strstr(raw, "arm]}\nos:"));
+        free(raw);
+    }
+    /* run 33 3d0514a5: the last item of a list nested in an outer list's item, followed by
+     * that item's next key at the dash's column, is no drift site (the key reads as the
+     * drifted item's property as well); with a property line of its own it still is */
+    for (int seed = 1; seed < 12; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "- steps:\n  - id: S\n    notes: |-\n      run make\n  - id: T\n  op: n\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  - id: T\n  op: n\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "- steps:\n  - id: S\n    notes: |-\n      run make\n  - id: T\n    title: x\n  op: n\n", seed);
+        contract_of(text, &raw);
+        assert_null(strstr(raw, "\n  - id: T\n"));
+        free(raw);
+    }
     /* run 32 56dc18fc: yaml.invalid-escape quotes no terminal noise an earlier op glued to the value */
     const char *noisy_escape = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1300\n"
                                "op: cand.prose-before seed=908640097254398\nop: cand.ansi-noise seed=10900925057999426960\n"
