@@ -360,10 +360,11 @@ static char *unescape(const char *s, size_t n, bool join_breaks, size_t *out_len
             o[k++] = s[i];
             continue;
         }
-        if (join_breaks && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n'))) {
+        if (join_breaks && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
             /* a YAML escaped line break (`"# Constitution\` + `  profihip`): the break and the
-             * next line's leading blanks are no text, the words either side are one (run 9 4668f83b) */
-            i += s[i + 1] == '\r' ? 2 : 1;
+             * next line's leading blanks are no text, the words either side are one (run 9 4668f83b);
+             * a lone CR is a line break to YAML too (run 34 f4783979) */
+            i += s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n' ? 2 : 1;
             while (i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t'))
                 i++;
             continue;

@@ -851,6 +851,14 @@ static void test_raw_backslash_line_break(void **state)
     json_array_set_new(r->value, 0, json_string("word5 next done"));
     assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
     mf_result_free(r);
+    /* a lone CR after the backslash is YAML's line break as well (run 34 f4783979) */
+    const mf_profile *y = mf_profiles_get("generic_yaml");
+    const char *cr = "users:\n  - \"charged twice\\\r tickets\"\n";
+    r = fake(J("{\"users\": [\"charged twicetickets\"]}"), "raw", false);
+    mf_oracle_input incr = {y, NULL, cr, strlen(cr), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_no_data_loss(&incr, &v))
+        fail_msg("lone CR: %s", v.detail);
+    mf_result_free(r);
 }
 
 /* Raw mode, the sign of an integer (session 12's -1_000 read as 1000 passed
