@@ -169,7 +169,12 @@ int mt_op_yaml_item_colon(mf_op_ctx *ctx)
         for (size_t k = 0; k + 1 < n; k++)
             if (in[k] == ':' && in[k + 1] == ' ')
                 colon = colon ? in + n : in + k;   /* exactly one ": " */
-        if (!colon || colon == in + n || !plain_ok(in, n) || ident_key(in, (size_t)(colon - in)))
+        /* YAML's key ends before the blanks in front of its ':' (`Cac_e : it saves`, the key
+         * "Cac_e", run 34 d0ba0efa-r8b7eeee8) */
+        size_t kl = colon ? (size_t)(colon - in) : 0;
+        while (kl && in[kl - 1] == ' ')
+            kl--;
+        if (!colon || colon == in + n || !plain_ok(in, n) || ident_key(in, kl))
             continue;
         /* the text after ": " read as a mapping value starts no flow collection, alias,
          * tag, block scalar or list (`- Use it: [x`: yaml.unclosed-flow reads a list) */

@@ -2164,6 +2164,12 @@ static void test_session8_yaml2_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "- \"Cachebuild: it saves ten minutes\""));
         free(raw);
+        /* the same with blanks before the colon: the key is still the identifier (run 34 d0ba0efa-r8b7eeee8) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=%d\n---\n"
+                 "tips:\n  - \"Cac_e : it saves ten minutes\"\n  - N\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "- \"Cac_e : it saves ten minutes\""));
+        free(raw);
         snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=%d\n---\n"
                  "tips:\n  - \"EPIC: x\"\n  - N\n", seed);
         contract_of(text, &raw);
