@@ -171,9 +171,8 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value, bool
     size_t q = jl_past_spaces(p, w);
     if (q > w && at(p, q) == '"' && jl_key_at(p, q))
         return true;                    /* `, COMMENT "b": 2`: a stray word before a key */
-    while (w < p->n && (at(p, w) == ' ' || at(p, w) == '\t'))
-        w++;
-    return at(p, w) == ':';
+    /* its ':' may start the next line (`, description` + `: "Build it"`, run 34 dd45ee5c) */
+    return at(p, jl_past_spaces(p, w)) == ':';
 }
 
 /* After a space at a member value's candidate closing quote: a stray word
