@@ -928,8 +928,10 @@ static size_t fix_fragment(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
 {
     (void)p;
     size_t vend, r = after_quoted(&d->l[i], e, &vend);
-    /* `"0000000":0` is a JSON-style key, no fragment: quoting it whole swallows the key (run 6 6db36337) */
-    if (!r || d->l[i].s[r] == '|' || d->l[i].s[r] == ',' || d->l[i].s[r] == ':')
+    /* `"0000000":0` is a JSON-style key, no fragment: quoting it whole swallows the key (run 6 6db36337);
+     * nor is `"Build it"},`, a flow member's value and its closer: quoted with its continuation
+     * lines, the string swallows the next members (run 34 6db36337-r028426a3) */
+    if (!r || strchr("|,:}]", d->l[i].s[r]))
         return 0;
     size_t last = vend < e->end ? i : plain_last(d, i, parent_col(e));
     mf_warnings_add(w, MF_RULE_ID(YAML_QUOTED_FRAGMENT), yr_lineno(i),
