@@ -238,6 +238,7 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     yr_block blk = {0};
     size_t changes = 0, first = (size_t)-1, last = (size_t)-1;
     bool root_body = false; /* in the body of a `--- |` document's block scalar */
+    bool after_tag = false;  /* the line above (blanks passed over) was a tag line taken out */
     wrapping_pair(d, &first, &last);
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
@@ -245,13 +246,19 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         const char *tag;
         root_body = (root_body && (mf_line_blank((mf_line){l->s, l->n}) || (l->n && l->s[0] == ' '))) ||
                     marker_block_header(l);
-        if ((i == first || i == last || (!root_body && !yr_block_body(&blk, l) && !(l->flags & YR_CONT))) &&
+        /* a tag stacked under one taken out (`  <response>` + `  <yaml>` under a wrapper key)
+         * is no text of it, though the scan reads it as that plain value's next line (run 35) */
+        bool cont = (l->flags & YR_CONT) && !after_tag;
+        if ((i == first || i == last || (!root_body && !yr_block_body(&blk, l) && !cont)) &&
             (tag = bare_tag(l, &tn)) != NULL) {
             mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
                             "Stripped XML-style tags %.*s from the payload before parsing.", (int)tn, tag);
             changes++;
+            after_tag = true;
             continue;
         }
+        if (!mf_line_blank((mf_line){l->s, l->n}))
+            after_tag = false;
         yr_put_line(&o, l);
         if (!blk.active)
             yr_block_note_line(&blk, d, i);
