@@ -402,6 +402,11 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                 block_col = x->indent;
             } else if (x->dash && compact_item_header(s, l, x->body, &block_col)) {
                 in_block = true;
+            } else if (x->key_len && x->val < l && compact_item_header(s, l, x->val, &block_col)) {
+                /* `matrix: - - |-` (yaml.inline-sequence-parent's damage): every deeper line is
+                 * the header's body, whichever column the split puts the dashes at (run 35 da66b6cb) */
+                in_block = true;
+                block_col = x->indent;
             } else if (!x->dash && !x->key_len && !x->comment && x->indent + 1 < l && s[x->indent] == '-') {
                 /* `-gap: |` (yaml.dash-space took the dash's space): still a
                  * block header, its body still text no later op may edit */

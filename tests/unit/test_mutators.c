@@ -401,6 +401,15 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *role_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.transcript-prefix seed=1 role=7\n"
                               "op: cand.fence-unclosed seed=1\n---\nx\n";
     assert_int_equal(contract_of(role_scalar, NULL), MF_CONTRACT_RAW);
+    /* run 35 da66b6cb: the lines under `key: - - |-` (yaml.inline-sequence-parent's damage) are the
+     * block's body, no entries yaml.duplicate-key may copy */
+    const char *inline_block = "malform-case 1\nprofile: generic_yaml\nop: val.guard-block-key seed=13286314435038302974\n"
+                               "op: yaml.inline-sequence-parent seed=9393671208886403176\n"
+                               "op: yaml.duplicate-key seed=9946779494827323070 all=10\n---\nmatrix:\n  - [1< 2]\n  - [3, 4]\n";
+    contract_of(inline_block, &raw);
+    assert_non_null(strstr(raw, "matrix: - - |-\n"));
+    assert_null(strstr(raw, "status: draft\n    status: draft"));
+    free(raw);
     /* run 33 9e1f11d6-r21401b1c: a line inside a flow collection an earlier line left open
      * is its text, no entry yaml.duplicate-key may copy */
     for (int seed = 1; seed < 12; seed++) {
