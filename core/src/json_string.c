@@ -1027,15 +1027,20 @@ static size_t key_colon_end(const jp *p, size_t content)
         j++;
     if (j == content || at(p, j) != ':')
         return 0;
-    for (size_t m = j + 1; m < p->n && at(p, m) != '\n'; m++) {
+    bool structure = false;             /* a ',' or closer after the ':' (`"key:value}`) */
+    size_t m = j + 1;
+    for (; m < p->n && at(p, m) != '\n'; m++) {
         if (at(p, m) == '\\') {
             m++;
             continue;
         }
         if (at(p, m) == '"')   /* `"a: b" false`: that quote closes a key missing its ':' */
             return at(p, jl_past_spaces(p, m + 1)) == ':' || closes_here(p, m + 1, true, false) ? 0 : j;
+        structure |= at(p, m) == ',' || at(p, m) == '}' || at(p, m) == ']';
     }
-    return j;
+    /* `"des: c` and the end of input: a key the end cut (json.truncated's), no key "des" and
+     * a value "c" the cut may have shortened (run 35 dcf22bf3) */
+    return jl_past_spaces(p, m) >= p->n && !structure ? 0 : j;
 }
 
 /* A string opened by a doubled quote (CSV-style `""answer""`, `''text''`, or
