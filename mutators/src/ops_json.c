@@ -6,6 +6,7 @@
  *
  * Each op tokenizes the text (mt_json_scan), picks a site with the op's RNG
  * and splices the text; nothing is parsed into values here. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mut_internal.h"
@@ -201,6 +202,13 @@ static bool quoted_separator(const char *s, size_t n)
         while (j < n && (s[j] == ' ' || s[j] == '\t'))
             j++;
         if (j + 1 < n && s[j] == '\\' && s[j + 1] == '"')
+            return true;
+        /* `\",ents"` at the string's end: unescaped, `",ents"` is also the value's end and a
+         * string missing its opening quote (json.missing-open-quote's `, b"`; run 36 523e8e1e) */
+        size_t w = j;
+        while (w < n - 1 && (isalnum((unsigned char)s[w]) || s[w] == '_'))
+            w++;
+        if (w > j && w == n - 1)
             return true;
     }
     return false;

@@ -401,6 +401,16 @@ static void test_op_sites_and_ambiguity(void **state)
     const char *role_scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.transcript-prefix seed=1 role=7\n"
                               "op: cand.fence-unclosed seed=1\n---\nx\n";
     assert_int_equal(contract_of(role_scalar, NULL), MF_CONTRACT_RAW);
+    /* run 36 523e8e1e: json.unescaped-quote leaves `\",ents"` at a string's end: unescaped it also
+     * reads as the value's end and a string missing its opening quote */
+    for (int seed = 1; seed < 8; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.unescaped-quote seed=%d\n---\n"
+                 "{\"t\": \"x\", \"c\": \"parametrize(\\\"title, slug\\\",ents\"}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\\\"title, slug\\\",ents\""));
+        free(raw);
+    }
     /* run 35 da66b6cb: the lines under `key: - - |-` (yaml.inline-sequence-parent's damage) are the
      * block's body, no entries yaml.duplicate-key may copy */
     const char *inline_block = "malform-case 1\nprofile: generic_yaml\nop: val.guard-block-key seed=13286314435038302974\n"
