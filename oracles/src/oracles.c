@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include "malform/oracles.h"
+#include "leaves.h"
 #include "signs.h"
 #include "verdict.h"
 
@@ -539,32 +540,13 @@ static bool glued_words(const wordset *ws, const char *w, size_t n, int depth)
     return false;
 }
 
-static bool invented(const json_t *v, invent_ctx *c, char *path, size_t plen, int d)
+/* Is the scalar v (at path) a word the input does not hold and no warning names? */
+static bool invented(const json_t *v, const char *path, void *ctx)
 {
-    if (!c->budget || d > 64)
+    invent_ctx *c = ctx;
+    if (!c->budget)
         return false;
     c->budget--;
-    size_t pl = strlen(path);
-    if (json_is_object(v)) {
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)v, k, x) {
-            snprintf(path + pl, plen - pl, "/%s", k);
-            if (invented(x, c, path, plen, d + 1))
-                return true;
-        }
-        path[pl] = '\0';
-        return false;
-    }
-    if (json_is_array(v)) {
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            snprintf(path + pl, plen - pl, "/%zu", i);
-            if (invented(json_array_get(v, i), c, path, plen, d + 1))
-                return true;
-        }
-        path[pl] = '\0';
-        return false;
-    }
     char text[64], missing[48];
     const char *s;
     size_t n, at = 0, len = 0;
@@ -646,7 +628,7 @@ int mf_oracle_no_data_loss(const mf_oracle_input *in, mf_verdict *v)
             break;
         }
         invent_ctx c = {&ws, in, 100000, ""};
-        if (invented(r->value, &c, path, sizeof path, 0))
+        if (mf_walk_leaves(r->value, path, sizeof path, 0, invented, &c))
             snprintf(v->detail, sizeof v->detail, "invented scalar at %s", c.bad);
         else if (mf_sign_changed(in->raw, in->raw_len, r->value, c.bad, sizeof c.bad))
             snprintf(v->detail, sizeof v->detail, "sign changed at %s", c.bad);

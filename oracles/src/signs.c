@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "leaves.h"
 #include "signs.h"
 
 typedef struct {
@@ -141,31 +142,17 @@ static const sign_tok *find(const sign_set *s, uint64_t h)
     return s->n ? bsearch(&key, s->v, s->n, sizeof *s->v, by_hash) : NULL;
 }
 
-static bool walk(const sign_set *s, const json_t *v, char *path, size_t plen, int depth, char *bad, size_t badn)
+typedef struct {
+    const sign_set *set;
+    char *bad;
+    size_t badn;
+} sign_walk;
+
+/* Is the scalar v (at path) an integer the input writes only with the other sign? */
+static bool sign_flipped(const json_t *v, const char *path, void *ctx)
 {
-    if (depth > 64)
-        return false;
-    size_t pl = strlen(path);
-    if (json_is_object(v)) {
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)v, k, x) {
-            snprintf(path + pl, plen - pl, "/%s", k);
-            if (walk(s, x, path, plen, depth + 1, bad, badn))
-                return true;
-        }
-        path[pl] = '\0';
-        return false;
-    }
-    if (json_is_array(v)) {
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            snprintf(path + pl, plen - pl, "/%zu", i);
-            if (walk(s, json_array_get(v, i), path, plen, depth + 1, bad, badn))
-                return true;
-        }
-        path[pl] = '\0';
-        return false;
-    }
+    const sign_walk *w = ctx;
+    const sign_set *s = w->set;
     if (!json_is_integer(v) || json_integer_value(v) == 0)
         return false;
     char t[32];
@@ -175,8 +162,8 @@ static bool walk(const sign_set *s, const json_t *v, char *path, size_t plen, in
     const sign_tok *tok = find(s, digits_hash(digits, strlen(digits)));
     if (!tok || (x < 0 ? tok->neg : tok->pos))
         return false;
-    snprintf(bad, badn, "%s: %s, which the input writes only as %s%s", *path ? path : "/", t, x < 0 ? "" : "-",
-             digits);
+    snprintf(w->bad, w->badn, "%s: %s, which the input writes only as %s%s", *path ? path : "/", t,
+             x < 0 ? "" : "-", digits);
     return true;
 }
 
@@ -184,7 +171,8 @@ bool mf_sign_changed(const char *raw, size_t n, const json_t *value, char *bad, 
 {
     sign_set s = {0};
     char path[512] = "";
-    bool changed = scan(&s, raw, n) == 0 && walk(&s, value, path, sizeof path, 0, bad, badn);
+    sign_walk w = {&s, bad, badn};
+    bool changed = scan(&s, raw, n) == 0 && mf_walk_leaves(value, path, sizeof path, 0, sign_flipped, &w);
     free(s.v);
     return changed;
 }
