@@ -457,11 +457,11 @@ static void test_op_sites_and_ambiguity(void **state)
     assert_null(strstr(raw, "\"\\'"));
     assert_non_null(strstr(raw, "note: \\'\x1b["));
     free(raw);
-    /* run 32 (7 signatures): a closer line with noise glued after it (`m` + `---\e[32m`) is
+    /* run 32 (8 signatures): a closer line with noise glued after it (`m` + `---\e[32m`) is
      * as much a marker line: the scalar document behind it stays one scalar to prose ops */
-    const char *noisy_closer[] = {"cand.prose-before seed=15654211868898614280", "cand.fence seed=2",
-                                  "cand.transcript-prefix seed=539848269937329881\n"
-                                  "op: cand.orphan-fence seed=4088115396394596309\nop: cand.prose-after seed=5"};
+    static const char orphan_ops[] = "cand.transcript-prefix seed=539848269937329881\n"
+                                     "op: cand.orphan-fence seed=4088115396394596309\nop: cand.prose-after seed=5";
+    const char *noisy_closer[] = {"cand.prose-before seed=15654211868898614280", "cand.fence seed=2", orphan_ops};
     for (size_t i = 0; i < sizeof noisy_closer / sizeof *noisy_closer; i++) {
         char text[400];
         snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.unclosed-flow seed=2\n"
