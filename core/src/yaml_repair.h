@@ -344,6 +344,9 @@ static inline int yr_lineno(size_t i) { return i >= 0x7fffffff ? 0x7fffffff : (i
  * after a body line that was: left), is text yaml.block-body-indent moves into the body:
  * no identifier or quoted key (a quoted key only once a line fell left), no dash. */
 bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left);
+/* The last line of the body under block header line i when yaml.block-body-indent will take
+ * lines at or left of its key as that body, else i (yaml_repair_indent.c). */
+size_t yr_fallen_body_last(const yr_doc *d, size_t i);
 typedef size_t (*yr_line_fix)(yr_out *o, const yr_doc *d, size_t i, const yr_entry *e,
                               const mf_profile *p, mf_warnings *w);
 /* Run fn on every valued line outside block scalar bodies and open quoted values

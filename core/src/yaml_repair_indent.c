@@ -391,6 +391,44 @@ bool yr_fallen_body_line(const yr_doc *d, size_t k, bool left)
     return stray_text(d, k) && (left || (!quoted_key(d, k) && !word_key(d, k) && !collection_parent(d, k)));
 }
 
+/* The last line of the body under block header line i when some of its lines fell to
+ * or left of the header's key (the rule's reading), or i when none did; *stop: the
+ * indentation of the entry that ends it (0 at the end of the text). */
+static size_t fallen_body_end(const yr_doc *d, size_t i, size_t *stop)
+{
+    yr_entry e = yr_entry_at(d, i);
+    size_t col = e.key ? e.key_s : e.dash, last = i;
+    bool left = false;
+    *stop = 0;
+    /* the body: following lines up to the last stray text line before an
+     * entry at or left of col, or (once a line fell left of col) before any
+     * entry with an identifier key (blank lines between them included) */
+    for (size_t k = i + 1; k < d->count; k++) {
+        const yr_line *m = &d->l[k];
+        if (mf_line_blank((mf_line){m->s, m->n}))
+            continue;
+        size_t ind = mf_line_indent((mf_line){m->s, m->n});
+        /* a quoted key (`"a b": v`) at or left of col before any line fell left is a
+         * sibling, as the loader reads it; in a fallen body it is text (a JSON snippet) */
+        if ((ind <= col || left) && !yr_fallen_body_line(d, k, left)) {
+            *stop = ind;
+            break;
+        }
+        left = left || ind <= col;
+        last = k;
+    }
+    for (size_t k = i + 1; k <= last; k++)
+        if (!mf_line_blank((mf_line){d->l[k].s, d->l[k].n}) && mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) <= col)
+            return last;
+    return i;
+}
+
+size_t yr_fallen_body_last(const yr_doc *d, size_t i)
+{
+    size_t stop;
+    return (d->l[i].flags & YR_OPENS_BLOCK) ? fallen_body_end(d, i, &stop) : i;
+}
+
 size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -406,29 +444,9 @@ size_t yr_fix_block_body_indent(const yr_doc *d, mf_buf *out, const mf_profile *
             continue;
         }
         yr_entry e = yr_entry_at(d, i);
-        size_t col = e.key ? e.key_s : e.dash, body = col + 2, last = i, stop = 0;
-        bool left = false;
-        /* the body: following lines up to the last stray text line before an
-         * entry at or left of col, or (once a line fell left of col) before any
-         * entry with an identifier key (blank lines between them included) */
-        for (size_t k = i + 1; k < d->count; k++) {
-            const yr_line *m = &d->l[k];
-            if (mf_line_blank((mf_line){m->s, m->n}))
-                continue;
-            size_t ind = mf_line_indent((mf_line){m->s, m->n});
-            /* a quoted key (`"a b": v`) at or left of col before any line fell left is a
-             * sibling, as the loader reads it; in a fallen body it is text (a JSON snippet) */
-            if ((ind <= col || left) && !yr_fallen_body_line(d, k, left)) {
-                stop = ind;
-                break;
-            }
-            left = left || ind <= col;
-            last = k;
-        }
-        bool stray = false;
-        for (size_t k = i + 1; k <= last && !stray; k++)
-            stray = !mf_line_blank((mf_line){d->l[k].s, d->l[k].n}) &&
-                    mf_line_indent((mf_line){d->l[k].s, d->l[k].n}) <= col;
+        size_t col = e.key ? e.key_s : e.dash, body = col + 2, stop = 0;
+        size_t last = fallen_body_end(d, i, &stop);
+        bool stray = last > i;
         yr_put_line(&o, l);
         if (!stray) {
             yr_skip_note_line(&sk, d, i);

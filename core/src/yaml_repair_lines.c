@@ -546,12 +546,16 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
     size_t compact_id = 0, compact_col = 0; /* the item mapping whose key's list is open at its key column */
     yr_out o = {.b = out, .d = d};
     yr_block blk = {0};
+    size_t fallen_to = 0; /* the last line of a body that fell to its header's key (yaml.block-body-indent's) */
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
-        if (i < flow || yr_block_body(&blk, l)) {
+        /* its lines are text, no entries: two such bodies may hold the same line (run 36 4f976617) */
+        if (i < flow || (fallen_to && i <= fallen_to) || yr_block_body(&blk, l)) {
             yr_put_line(&o, l);
             continue;
         }
+        if (l->flags & YR_OPENS_BLOCK)
+            fallen_to = yr_fallen_body_last(d, i);
         if ((l->flags & YR_INERT) || (l->flags & YR_CONT)) {
             if ((l->flags & YR_INERT) && is_doc_marker(l))
                 depth = 0;
