@@ -1114,30 +1114,6 @@ static size_t unquoted_member_after(const jp *p, size_t k, size_t close)
     return k < close && (c == '"' || c == '\'' || c == '[' || c == '{' || isdigit(c)) ? key : 0;
 }
 
-/* At k, an escaped quote that opens a key whose closing quote is not escaped,
- * then ':' and a value (`\"expected": "x"`): the model escaped the key's first
- * quote only. Read through its inner quote, the string would hold that member. */
-static bool escaped_open_key_at(const jp *p, size_t k, size_t close)
-{
-    if (at(p, k) != '\\' || at(p, k + 1) != '"')
-        return false;
-    size_t e = k + 2;
-    while (e < close && e - k < 66 && (isalnum(at(p, e)) || at(p, e) == '_' || at(p, e) == '-'))
-        e++;
-    if (e == k + 2 || e >= close || at(p, e) != '"')
-        return false;
-    size_t c = e + 1;
-    while (c < close && (at(p, c) == ' ' || at(p, c) == '\t'))
-        c++;
-    if (c >= close || at(p, c) != ':')
-        return false;
-    c++;
-    while (c < close && (at(p, c) == ' ' || at(p, c) == '\t'))
-        c++;
-    int v = at(p, c);
-    return c < close && (v == '"' || v == '[' || v == '{' || isdigit(v));
-}
-
 /* Do blanks, then a ',' stand before offset m (after content)? */
 static bool quote_comma_before(const jp *p, size_t content, size_t m)
 {
@@ -1198,7 +1174,7 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         int c = s[m];
         if (c == '\\') {
             /* `", \"expected": "x"`: a member after a comma whose key's first quote is escaped */
-            if (braces == 0 && quote_comma_before(p, content, m) && escaped_open_key_at(p, m, close))
+            if (braces == 0 && at(p, m + 1) == '"' && quote_comma_before(p, content, m) && jl_key_at(p, m + 1))
                 return m;
             m++;
             continue;

@@ -283,6 +283,11 @@ static inline yr_entry yr_entry_at(const yr_doc *d, size_t i)
 }
 /* True when the entry has a value position: after a key or after a dash. */
 static inline bool yr_entry_valued(const yr_entry *e) { return e->key || e->dashes > 0; }
+/* True when the entry is a bare parent line: `key:` or `-` with nothing after it. */
+static inline bool yr_entry_opener(const yr_entry *e)
+{
+    return (e->key && e->val >= e->end) || (!e->key && e->dashes && e->content >= e->end);
+}
 static inline void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
 {
     if (!(d->l[i].flags & (YR_OPENS_BLOCK | YR_QUOTED_BLOCK)))

@@ -328,7 +328,7 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
             yr_put_line(&o, l);
         }
         note_moved(&sk, d, i, to);
-        prev_opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
+        prev_opener = yr_entry_opener(&e);
     }
     free(it);
     size_t n = yr_finish(&o, d, changes);

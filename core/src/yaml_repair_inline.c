@@ -37,6 +37,18 @@ static size_t next_content(const yr_doc *d, size_t i)
     return d->count;
 }
 
+/* Index of the last line before i that is neither blank nor a comment, or d->count. */
+static size_t prev_content(const yr_doc *d, size_t i)
+{
+    for (size_t k = i; k-- > 0;) {
+        const yr_line *l = &d->l[k];
+        size_t ind = mf_line_indent((mf_line){l->s, l->n});
+        if (!mf_line_blank((mf_line){l->s, l->n}) && l->s[ind] != '#')
+            return k;
+    }
+    return d->count;
+}
+
 /* The next content line after line i and the lines of a flow collection line i
  * opens (fend, yr_flow_ends): a flow's later lines are no siblings (`  - [1` +
  * `, 2]` at column 0 is still the list item's value). */
@@ -462,19 +474,12 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t
  * takes (run 32 b4e62105-rbf0b4e7e, 9e1f11d6-r7d478f15). */
 static bool glued_first_child_goes_on(const yr_doc *d, size_t i, size_t col)
 {
-    size_t pk = i;
-    do {
-        if (pk == 0)
-            return false;
-        pk--;
-    } while (mf_line_blank((mf_line){d->l[pk].s, d->l[pk].n}) ||
-             d->l[pk].s[mf_line_indent((mf_line){d->l[pk].s, d->l[pk].n})] == '#');
-    if (d->l[pk].flags & (YR_INERT | YR_CONT))
+    size_t pk = prev_content(d, i);
+    if (pk >= d->count || (d->l[pk].flags & (YR_INERT | YR_CONT)))
         return false;
     const yr_entry pe = yr_entry_at(d, pk);
-    bool opener = (pe.key && pe.val >= pe.end) || (!pe.key && pe.dashes && pe.content >= pe.end);
     size_t nx = next_content(d, i);
-    if (!opener || pe.indent >= col || nx >= d->count || (d->l[nx].flags & (YR_INERT | YR_QUOTE_CONT)))
+    if (!yr_entry_opener(&pe) || pe.indent >= col || nx >= d->count || (d->l[nx].flags & (YR_INERT | YR_QUOTE_CONT)))
         return false;
     const yr_entry n = yr_entry_at(d, nx);
     return !n.key && !n.dashes && n.indent <= col && n.indent > pe.indent &&
@@ -549,7 +554,7 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         if ((e.key || k) && !e.dashes && prev_dash != (size_t)-1 && e.indent < prev_dash)
             prev_dash = (size_t)-1, prev_keyed = false; /* a key left of the list's dash closes the list */
         bool above_opener = prev_opener;
-        prev_opener = (e.key && e.val >= e.end) || (!e.key && e.dashes && e.content >= e.end);
+        prev_opener = yr_entry_opener(&e);
         while (nlists && (e.dashes ? lists[nlists - 1] > e.indent : lists[nlists - 1] >= e.indent))
             nlists--;
         if (k && e.dashes && !e.key) {

@@ -648,7 +648,7 @@ size_t yr_fix_duplicate_key(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         if (fend[i])
             flow = fend[i] + 1;
         yr_block_note_line(&blk, d, i);
-        opener = (e.key && e.val == e.end) || (!e.key && e.dashes && e.content >= e.end);
+        opener = yr_entry_opener(&e);
         opener_key = e.key && e.val == e.end ? e.key_s : SIZE_MAX;
     }
     free(tab.t);

@@ -7,6 +7,7 @@
  * scalars" compares the words of every output string with the words of the
  * input (one hash set, linear in input size), then the sign of every
  * integer with the signs the input writes its digits with (signs.c). */
+#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -442,8 +443,10 @@ static int ws_build(wordset *w, const char *s, size_t n)
     ws_scan(w, s, n);
     /* a backslash before a line break is YAML's escaped break (the words either side
      * join) or, in JSON, an invalid escape a repair keeps as text (the break separates:
-     * run 32 8b60ed7e, '\nnnnnnnnn4\' + a line break): both readings give words */
-    for (int join = 1; join >= 0; join--) {
+     * run 32 8b60ed7e, '\nnnnnnnnn4\' + a line break): both readings give words; without
+     * such a break they are one */
+    bool escaped_break = memmem(s, n, "\\\n", 2) || memmem(s, n, "\\\r", 2);
+    for (int join = 1; join >= (escaped_break ? 0 : 1); join--) {
         size_t ul;
         char *u = unescape(s, n, join, &ul);
         if (u)
