@@ -91,6 +91,10 @@ bool mt_line_quoted_header(const mt_line *l);
 /* Does the YAML text end in a block scalar body written at or left of its
  * key's column (yaml.block-body-indent, ops_yaml_blocks.c)? */
 bool mt_yaml_ends_in_fallen_body(const char *text, size_t len);
+/* Does the YAML text hold an empty-looking block scalar followed, at or left of
+ * its key, by a line that is no one-word key, which yaml.block-body-indent may
+ * read as the header's body though a loader reads it as an entry? */
+bool mt_yaml_body_reading_ambiguous(const char *text, size_t len);
 /* Rebuild text with line i replaced by repl (n bytes, no '\n'). */
 int mt_replace_line(mf_op_ctx *ctx, const mt_lines *ls, size_t i, const char *repl, size_t n);
 /* Length of a transcript role prefix ("[assistant]", "[user/x]") at s, or 0:

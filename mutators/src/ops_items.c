@@ -364,7 +364,13 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
                 pos = hi;
             }
             e |= mt_put(&o, ctx->text + pos, ctx->len - pos);
-            rc = mt_ctx_commit(ctx, &o, e);
+            /* a field moved from between an empty block header and a line that is no
+             * one-word key leaves that line right under the header, where it reads as
+             * the header's fallen body as well (run 36 721dd1a3) */
+            if (!e && mt_yaml_body_reading_ambiguous(o.s, o.len) && !mt_yaml_body_reading_ambiguous(ctx->text, ctx->len))
+                mt_free(&o);
+            else
+                rc = mt_ctx_commit(ctx, &o, e);
         }
         mt_free(&moved);
     }

@@ -1412,39 +1412,6 @@ static bool props_off_column(const mt_lines *ls, size_t j)
     return false;
 }
 
-/* Is line l a key of one word (no blank before its `:`), which ends a block
- * scalar body written too far left for yaml.block-body-indent? */
-static bool word_key_line(const mt_line *l)
-{
-    const char *s = l->s + l->indent;
-    size_t n = l->len - l->indent;
-    for (size_t k = 0; k < n && s[k] != ' ' && s[k] != '\t'; k++)
-        if (s[k] == ':' && (k + 1 == n || s[k + 1] == ' ' || s[k + 1] == '\t' || s[k + 1] == '\r'))
-            return k > 0;
-    return false;
-}
-
-/* Does the text hold a block scalar followed, at or left of its key, by a
- * line yaml.block-body-indent takes in as its text though the loader reads
- * it as an entry (`notes: |-` then `A fid line:` at the key's column)? Once
- * the drift makes the text need repairs, that rule guesses it is the body:
- * the clean value is no longer told (run 16 92985ac5-r09e077d4). */
-static bool body_reading_ambiguous(const mt_lines *ls)
-{
-    for (size_t i = 0; i < ls->n; i++) {
-        if (ls->v[i].block_body || !mt_line_block_indicator(&ls->v[i]))
-            continue;
-        size_t k = i + 1;
-        while (k < ls->n && (ls->v[k].blank || ls->v[k].block_body))
-            k++;
-        const mt_line *x = k < ls->n ? &ls->v[k] : NULL;
-        size_t key = ls->v[i].key_len ? ls->v[i].body : ls->v[i].indent;
-        if (x && !x->comment && !x->dash && x->indent <= key && !word_key_line(x))
-            return true;
-    }
-    return false;
-}
-
 /* Is sibling j a one-line item followed by a key at its dash's column c, with a
  * list open at c - 2 above it (`- steps:` + `  - id: S` + `  op: n`)? Drifted right,
  * the dash reads as well as that outer list's item with `op` its property (the rule's
@@ -1497,12 +1464,7 @@ static int e_drift(mf_op_ctx *ctx, const mt_lines *ls, size_t i)
 
 int mt_op_yaml_drift(mf_op_ctx *ctx)
 {
-    mt_lines ls;
-    if (mt_lines_scan(ctx->text, ctx->len, &ls) < 0)
-        return -1;
-    bool ambiguous = body_reading_ambiguous(&ls);
-    mt_lines_free(&ls);
-    return ambiguous ? 0 : line_op(ctx, s_drift, e_drift);
+    return mt_yaml_body_reading_ambiguous(ctx->text, ctx->len) ? 0 : line_op(ctx, s_drift, e_drift);
 }
 
 /* ---- #17 property indent off by 1-2 ---- */

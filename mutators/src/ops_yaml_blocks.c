@@ -199,3 +199,41 @@ bool mt_yaml_ends_in_fallen_body(const char *text, size_t len)
     mt_lines_free(&ls);
     return fallen;
 }
+
+/* Is line l a key of one word (no blank before its `:`), which ends a block
+ * scalar body written too far left for yaml.block-body-indent? */
+static bool word_key_line(const mt_line *l)
+{
+    const char *s = l->s + l->indent;
+    size_t n = l->len - l->indent;
+    for (size_t k = 0; k < n && s[k] != ' ' && s[k] != '\t'; k++)
+        if (s[k] == ':' && (k + 1 == n || s[k + 1] == ' ' || s[k + 1] == '\t' || s[k + 1] == '\r'))
+            return k > 0;
+    return false;
+}
+
+/* Does the text hold a block scalar followed, at or left of its key, by a
+ * line yaml.block-body-indent takes in as its text though the loader reads
+ * it as an entry (`notes: |-` then `A fid line:` at the key's column)? Once
+ * the drift makes the text need repairs, that rule guesses it is the body:
+ * the clean value is no longer told (run 16 92985ac5-r09e077d4). */
+bool mt_yaml_body_reading_ambiguous(const char *text, size_t len)
+{
+    mt_lines all;
+    if (mt_lines_scan(text, len, &all) < 0)
+        return false;
+    const mt_lines *ls = &all;
+    bool ambiguous = false;
+    for (size_t i = 0; i < ls->n && !ambiguous; i++) {
+        if (ls->v[i].block_body || !mt_line_block_indicator(&ls->v[i]))
+            continue;
+        size_t k = i + 1;
+        while (k < ls->n && (ls->v[k].blank || ls->v[k].block_body))
+            k++;
+        const mt_line *x = k < ls->n ? &ls->v[k] : NULL;
+        size_t key = ls->v[i].key_len ? ls->v[i].body : ls->v[i].indent;
+        ambiguous = x && !x->comment && !x->dash && x->indent <= key && !word_key_line(x);
+    }
+    mt_lines_free(&all);
+    return ambiguous;
+}
