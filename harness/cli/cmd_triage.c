@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli_args.h"
 #include <jansson.h>
+#include "cli_args.h"
 #include "lifecycle.h"
 #include "pl_cli.h"
 
@@ -99,6 +99,15 @@ int cmd_triage(int argc, char **argv)
                "%d new signature(s), %d duplicate(s) [%.1fs]%s\n",
                rep.found, rep.reproducible, rep.flaky, rep.not_reproduced, rep.errors, rep.skipped, rep.new_sigs,
                rep.duplicates, rep.seconds, mf_lc_stop ? " (interrupted)" : "");
+        size_t nc = json_array_size(rep.causes);
+        if (nc)
+            printf("new and regressed signatures by likely cause (same oracle, one's ops a subset of "
+                   "another's): %zu; judge one of each first:\n", nc);
+        for (size_t i = 0; i < nc; i++) {
+            json_t *c = json_array_get(rep.causes, i);
+            printf("  %3d  %s\n", (int)json_integer_value(json_object_get(c, "signatures")),
+                   json_string_value(json_object_get(c, "cause")));
+        }
         printf("details: %s/triage/triage.json\n", workdir);
     }
     mf_lc_triage_report_free(&rep);

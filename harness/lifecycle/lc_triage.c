@@ -745,13 +745,14 @@ int mf_lc_triage(const char *workdir, const mf_lc_triage_opts *o, mf_lc_triage_r
     char tdir[PATH_MAX + 16], tpath[PATH_MAX + 32];
     mf_lc_pathf(tdir, sizeof tdir, "%s", s.outdir);
     mf_lc_pathf(tpath, sizeof tpath, "%s/triage.json", tdir);
-    json_t *summary = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:b, s:O}",
+    rep->causes = mf_lc_triage_causes(s.items);
+    json_t *summary = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:b, s:O, s:O}",
                                 "workdir", workdir, "regression", regbuf, "found", rep->found,
                                 "skipped", rep->skipped,
                                 "reproducible", rep->reproducible, "flaky", rep->flaky,
                                 "not_reproduced", rep->not_reproduced, "errors", rep->errors,
                                 "new", rep->new_sigs, "duplicates", rep->duplicates, "seconds", rep->seconds,
-                                "interrupted", mf_lc_stop != 0, "items", s.items);
+                                "interrupted", mf_lc_stop != 0, "causes", (json_t *)rep->causes, "items", s.items);
     char *txt = summary ? json_dumps(summary, JSON_INDENT(2)) : NULL;
     if (txt && mf_lc_mkdirs(tdir) == 0 && mf_lc_write_atomic(tpath, txt, strlen(txt)) < 0) {
         fprintf(stderr, "malform triage: cannot write %s: %s\n", tpath, strerror(errno));
@@ -770,5 +771,7 @@ int mf_lc_triage(const char *workdir, const mf_lc_triage_opts *o, mf_lc_triage_r
 void mf_lc_triage_report_free(mf_lc_triage_report *rep)
 {
     json_decref(rep->items);
+    json_decref(rep->causes);
     rep->items = NULL;
+    rep->causes = NULL;
 }

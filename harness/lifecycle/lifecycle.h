@@ -210,6 +210,7 @@ typedef struct {
     int new_sigs, duplicates;
     double seconds;
     void *items;                 /* json_t array of per-input records (see triage.json) */
+    void *causes;                /* json_t array: the new signatures grouped by likely cause */
 } mf_lc_triage_report;
 
 /* Triage every crash/timeout/oom/oracle failure saved under workdir (libFuzzer
@@ -223,8 +224,12 @@ int mf_lc_triage(const char *workdir, const mf_lc_triage_opts *o, mf_lc_triage_r
  * summary is not written). */
 int mf_lc_triage_input(const char *path, const char *workdir, const mf_lc_triage_opts *o,
                        mf_lc_triage_report *rep);
-/* Release rep->items. */
+/* Release rep->items and rep->causes. */
 void mf_lc_triage_report_free(mf_lc_triage_report *rep);
+/* Group the new and regressed records of items (a json_t array) by likely cause:
+ * same kind and oracle, one's ops (or rules, without ops) a subset of the other's.
+ * Sets "cause" on each such record; returns [{cause, signatures, entries}] (lc_causes.c). */
+void *mf_lc_triage_causes(void *items);
 /* Set by a signal handler: triage stops between inputs, minimization stops,
  * and a running child is killed (its outcome: error "interrupted"). */
 extern volatile int mf_lc_stop;

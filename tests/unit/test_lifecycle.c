@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 #include "lifecycle.h"
 
 static int st_exit(int code) { return code << 8; }
@@ -284,6 +285,44 @@ static void test_run_fn(void **state)
     assert_int_equal(o.kind, MF_LC_ERROR);
 }
 
+/* One op mistake fans out into signatures whose op sets hold its trigger; a
+ * different oracle, a disjoint op set or a duplicate never joins the group. */
+static void test_causes(void **state)
+{
+    (void)state;
+    static const char *const rows[][2] = {
+        {"new", "oracle no-data-loss profile=prd rules=json.bare-word ops=json.missing-colon,json.single-quotes"},
+        {"new", "oracle no-data-loss profile=prd rules=json.bare-word,json.comments ops=json.comments,json.missing-colon,json.single-quotes"},
+        {"regressed", "oracle no-data-loss profile=qa rules=x ops=json.missing-colon,json.number-format,json.single-quotes"},
+        {"new", "oracle idempotence profile=prd rules=json.bare-word ops=json.missing-colon,json.single-quotes"},
+        {"new", "oracle no-data-loss profile=prd rules=yaml.colon-space ops=yaml.colon-space"},
+        {"duplicate", "oracle no-data-loss profile=prd rules=yaml.colon-space ops=yaml.colon-space,json.single-quotes"},
+        {"new", "oracle no-data-loss profile=- rules=cand.fence,yaml.colon-space ops=-"},
+        {"new", "oracle no-data-loss profile=- rules=cand.fence ops=-"},
+    };
+    json_t *items = json_array();
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        json_array_append_new(items, json_pack("{s:s, s:s, s:s}", "status", rows[i][0], "signature", rows[i][1],
+                                               "entry", rows[i][1]));
+    json_t *causes = mf_lc_triage_causes(items);
+    assert_int_equal(json_array_size(causes), 4);
+    json_t *c0 = json_array_get(causes, 0);
+    assert_string_equal(json_string_value(json_object_get(c0, "cause")),
+                        "oracle no-data-loss: json.missing-colon+json.single-quotes");
+    assert_int_equal(json_integer_value(json_object_get(c0, "signatures")), 3);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(items, 2), "cause")),
+                        "oracle no-data-loss: json.missing-colon+json.single-quotes");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(causes, 1), "cause")),
+                        "oracle idempotence: json.missing-colon+json.single-quotes");
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(causes, 2), "signatures")), 1);
+    assert_null(json_object_get(json_array_get(items, 5), "cause"));
+    json_t *c3 = json_array_get(causes, 3);
+    assert_string_equal(json_string_value(json_object_get(c3, "cause")), "oracle no-data-loss: cand.fence");
+    assert_int_equal(json_integer_value(json_object_get(c3, "signatures")), 2);
+    json_decref(causes);
+    json_decref(items);
+}
+
 static void test_minimize_bytes(void **state)
 {
     (void)state;
@@ -384,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_other_kinds),
         cmocka_unit_test(test_still_fails),
         cmocka_unit_test(test_slug),
+        cmocka_unit_test(test_causes),
         cmocka_unit_test(test_sha256),
         cmocka_unit_test_setup_teardown(test_entry_roundtrip, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_concurrent_create, setup_dir, teardown_dir),
