@@ -120,12 +120,23 @@ static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
     if (!root)
         return 0;
     yr_root_plain_mark(d, root);
+    /* the later lines of a flow collection closed on a later line are its members, no
+     * entries (`needs: {` + `os: linux, arch: [x64, arm]}`; run 37 9e1f11d6-r3ad00f09) */
+    uint32_t *fend = memchr(d->text, '{', d->len) || memchr(d->text, '[', d->len)
+                         ? malloc((d->count + 1) * sizeof *fend)
+                         : NULL;
+    if (fend)
+        yr_flow_ends(d, fend);
+    size_t flow_end = 0; /* the line after the flow open on an earlier line (0: none) */
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
         /* a glued comment the scanner found on a line no rule reads as an entry (the last
          * line of a multi-line quoted scalar, a document marker's line): that line alone */
         bool glued_text = g && g[i].hash && !(d->cr && memchr(l->s, '\r', l->n));
-        if (yr_skip_line(&sk, l) || root[i]) { /* root[i]: text of a root plain scalar */
+        bool in_flow = i < flow_end;
+        if (fend && fend[i] && fend[i] >= flow_end)
+            flow_end = fend[i] + 1;
+        if (yr_skip_line(&sk, l) || root[i] || in_flow) { /* root[i]: text of a root plain scalar */
             changes += put_as_is(&o, d, i, glued_text ? &g[i] : NULL, w);
             continue;
         }
@@ -191,6 +202,7 @@ static size_t run_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_wa
         i = next - 1;
     }
     free(root);
+    free(fend);
     size_t n = yr_finish(&o, d, changes);
     return n;
 }
