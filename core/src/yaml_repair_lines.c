@@ -231,6 +231,29 @@ static bool marker_block_header(const yr_line *l)
     return k < l->n && yr_is_block_header(l->s + k, l->n - k);
 }
 
+/* Is line i a `---` whose document holds nothing but tag lines (and blank lines)
+ * up to the next `---` (`---` + `<artifact>` + `---` + `steps:`)? With the tags
+ * stripped, that marker would open an empty (null) document of its own: it goes
+ * with them (run 37 4c8e18e2). */
+static bool tag_only_document(const yr_doc *d, size_t i)
+{
+    const yr_line *m = &d->l[i];
+    if (m->n < 3 || memcmp(m->s, "---", 3) != 0 || !text_marker(m->s, m->n))
+        return false;
+    size_t tags = 0, tn;
+    for (size_t j = i + 1; j < d->count; j++) {
+        const yr_line *l = &d->l[j];
+        if (mf_line_blank((mf_line){l->s, l->n}))
+            continue;
+        if (bare_tag(l, &tn)) {
+            tags++;
+            continue;
+        }
+        return tags > 0 && l->n >= 3 && memcmp(l->s, "---", 3) == 0 && text_marker(l->s, l->n);
+    }
+    return false;
+}
+
 size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -249,6 +272,13 @@ size_t yr_fix_xml_tag_lines(const yr_doc *d, mf_buf *out, const mf_profile *p, m
         /* a tag stacked under one taken out (`  <response>` + `  <yaml>` under a wrapper key)
          * is no text of it, though the scan reads it as that plain value's next line (run 35) */
         bool cont = (l->flags & YR_CONT) && !after_tag;
+        if (!root_body && !cont && !yr_block_body(&blk, l) && tag_only_document(d, i)) {
+            mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
+                            "Dropped the document marker --- whose document held only XML-style tag lines, "
+                            "which would have left an empty (null) document.");
+            changes++;
+            continue;
+        }
         if ((i == first || i == last || (!root_body && !yr_block_body(&blk, l) && !cont)) &&
             (tag = bare_tag(l, &tn)) != NULL) {
             mf_warnings_add(w, MF_RULE_ID(YAML_XML_TAG_LINES), yr_lineno(i),
