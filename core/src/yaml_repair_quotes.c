@@ -706,8 +706,10 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
         return 0;
     /* a lone quote after a key (`inspiration: '`) over deeper lines that are all entries of
      * that key's nested_children (`alternative_draft: m`, `id: Q`) is a stray quote before
-     * its mapping, not a value that swallows them (run 7 61607f58) */
-    const json_t *kids = e->key && e->val + 1 == e->end ? yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s) : NULL;
+     * its mapping, not a value that swallows them (run 7 61607f58); after a quote with text
+     * (`inspiration: "anthro`) those lines are its mapping or that text's, and neither reading
+     * keeps both: no guess (run 38 61607f58-rdc8c5abf) */
+    const json_t *kids = e->key ? yr_children_of(p, l->s + e->key_s, e->key_e - e->key_s) : NULL;
     size_t kcol = (size_t)-1;
     for (size_t k = i + 1; kids && k <= last; k++) {
         if (d->l[k].flags & YR_INERT)
@@ -719,6 +721,8 @@ static size_t fix_unclosed(yr_out *o, const yr_doc *d, size_t i, const yr_entry 
             !yr_list_has(kids, d->l[k].s + ke.key_s, ke.key_e - ke.key_s))
             kids = NULL;
     }
+    if (kids && kcol != (size_t)-1 && e->val + 1 < e->end)
+        return 0;
     if (kids && kcol != (size_t)-1) {
         size_t ve = e->val;
         while (ve > 0 && (l->s[ve - 1] == ' ' || l->s[ve - 1] == '\t'))
