@@ -1232,6 +1232,23 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
     return braces > 0 ? braced_key : SIZE_MAX;   /* `"ii  {"task_id": "T-1"` never closes its JSON text */
 }
 
+/* Does [content, e) hold an odd number of unescaped double quotes? In a
+ * single-quoted string that is JSON text left open (`'[{"id":"a"}],"phase":"x",
+ * "question":"Why?'`): a '"' closed by a '\'' is a quote mix-up, and its
+ * members may be the enclosing object's (run 38 9ece2a94). */
+static bool odd_double_quotes(const jp *p, size_t content, size_t e)
+{
+    bool odd = false;
+    for (const char *q = memchr(p->s + content, '"', e - content); q; ) {
+        size_t k = (size_t)(q - p->s), b = k;
+        while (b > content && at(p, b - 1) == '\\')
+            b--;
+        odd ^= (k - b) % 2 == 0;
+        q = k + 1 < e ? memchr(q + 1, '"', e - k - 1) : NULL;
+    }
+    return odd;
+}
+
 /* Reject a string that would swallow the member whose key quote is at sw
  * (the cursor is past it): the error names the member and its line. */
 static int swallow_fail(jp *p, size_t sw, size_t open, int open_line, size_t open_bol)
@@ -1517,7 +1534,8 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
              * although a quote before a whole scalar item would close the string */
             bool operand_first = op_end && p->depth > 0 && !p->parent_object && is_ws(at(p, p->i - 1));
             if (!operand_first && ((q == Q_BACKTICK && c == '`') || closes_here(p, p->i + cl, is_key, inner))) {
-                size_t sw = inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_SMART_DOUBLE)
+                size_t sw = !is_key && ((inner && (q == Q_DOUBLE || q == Q_SINGLE || q == Q_SMART_DOUBLE)) ||
+                                        (q == Q_SINGLE && odd_double_quotes(p, content, p->i)))
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
                     return swallow_fail(p, sw, open, open_line, open_bol);
