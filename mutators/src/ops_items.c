@@ -840,7 +840,10 @@ int mt_op_ctx_answer_only(mf_op_ctx *ctx)
         return -1;
     size_t k = top_key(&ls, "questions"), items[MAX_ITEMS], end = 0;
     size_t n = k < ls.n ? list_items(&ls, k, items, MAX_ITEMS, &end) : 0;
-    bool ok = n > 0;
+    /* the line scan must see every question the parse holds: a flow collection's later
+     * line at column 0 (`selected: [de` + `, ja]`) ends the list for it, and the questions
+     * below would stay whole beside the blocks, which the overlay never mixes (run 38 767dc8e9) */
+    bool ok = n > 0 && n == json_array_size(approved);
     for (size_t i = 0; ok && i < n; i++) {
         size_t ie = item_end(items, n, i, end), id = item_key(&ls, items[i], ie, "id"),
                a = item_key(&ls, items[i], ie, "answer");
