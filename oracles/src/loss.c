@@ -179,7 +179,17 @@ static int bag_value(bag *b, const json_t *v, int d)
     if (json_is_object(v)) {
         const char *k;
         json_t *x;
-        json_object_foreach((json_t *)v, k, x) if (bag_string(b, k, strlen(k)) < 0 || bag_value(b, x, d + 1) < 0) return -1;
+        json_object_foreach((json_t *)v, k, x) {
+            if (bag_string(b, k, strlen(k)) < 0 || bag_value(b, x, d + 1) < 0)
+                return -1;
+            /* a collection key is kept as its JSON text (`[3,04]:` is the key "[3, 4]"):
+             * its numbers are numbers, written the loader's way (run 38 70d8aff6) */
+            json_t *kv = k[0] == '[' || k[0] == '{' ? json_loads(k, 0, NULL) : NULL;
+            int rc = kv ? bag_value(b, kv, d + 1) : 0;
+            json_decref(kv);
+            if (rc < 0)
+                return -1;
+        }
         return 0;
     }
     if (json_is_array(v)) {

@@ -126,6 +126,18 @@ static void test_session12_exponent_number(void **state)
     assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "2E-2", "0.03", &v), 1);
 }
 
+/* run 38 70d8aff6: a flow collection as a key is kept as its JSON text, whose
+ * numbers are written the loader's way (`[3,04]` is the key "[3, 4]") */
+static void test_collection_key_numbers(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    if (run(mf_oracle_conservation, "generic_yaml", "m:\n  [3,04]: x\n", "{\"m\":{\"[3, 4]\":\"x\"}}", &v))
+        fail_msg("%s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "m:\n  [3,04]: x\n", "{\"m\":{\"[3, 5]\":\"x\"}}", &v), 1);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "m:\n  k04: x\n", "{\"m\":{\"k4\":\"x\"}}", &v), 1);
+}
+
 static void test_yaml_unclosed_quote(void **state)
 {
     (void)state;
@@ -1239,6 +1251,7 @@ int main(void)
         cmocka_unit_test(test_session11_libyaml_scalars),
         cmocka_unit_test(test_session11_quoted_key_fold),
         cmocka_unit_test(test_session12_exponent_number),
+        cmocka_unit_test(test_collection_key_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
