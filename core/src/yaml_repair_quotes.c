@@ -581,7 +581,9 @@ static bool q_closes_at_line_end(const yr_doc *d, size_t i, char q)
                 j++;
             else if (l->s[j] == q) {
                 yr_entry e = yr_entry_at(d, k);
-                if (q == '\'' && yr_entry_valued(&e) && e.val == j)
+                /* ... but a lone quote ending the line (`  - '`) opens nothing it could close
+                 * later: it is the closing quote YAML reads there (run 39 e703b8d3-rc442e3f9) */
+                if (q == '\'' && yr_entry_valued(&e) && e.val == j && e.end != j + 1)
                     return false;
                 /* a comment may follow, after blanks or glued to the quote (`text: "#"` after
                  * `text: "`: the loader reads `#"` after the closing quote as a comment) */
