@@ -158,6 +158,7 @@ static size_t block_indent_indicator(const char *s, size_t n)
 }
 
 static bool inline_scalar_list(const char *s, const yr_entry *e);
+static bool glued_first_key_item(const yr_line *n, size_t x, const char *v, size_t vn);
 
 /* The column of a moved item [v, v+vn) that opens nested lists (`key: - - 1`)
  * when the next line is a dash at x: x is that of a sibling, unless x is the
@@ -187,8 +188,8 @@ static size_t nested_row_dash(const yr_doc *d, size_t nx, const yr_entry *e, con
 
 /* The column of a moved item [v, v+vn) that is a key with no value (`steps: - id:`)
  * when the dash line under it at x is that key's list: its sibling item after
- * those rows sits at x - 2 (`  - S1` then `- id: S`; regression 01f08cf4), so
- * the item goes there. Without such a sibling the rows may as well be its
+ * those rows sits at x - 2 (`  - S1` then `- id: S`; regression 01f08cf4, or
+ * `-id: S`, its space lost; run 39 3ce77212), so the item goes there. Without such a sibling the rows may as well be its
  * siblings: the item stays at x. Other items: nested_row_dash. */
 static size_t opener_item_dash(const yr_doc *d, size_t nx, const yr_entry *e, const char *v, size_t vn, size_t x,
                                size_t *budget)
@@ -204,7 +205,7 @@ static size_t opener_item_dash(const yr_doc *d, size_t nx, const yr_entry *e, co
         size_t y = mf_line_indent((mf_line){l->s, l->n});
         if (y >= x)
             continue;
-        return y == x - 2 && is_dash_at(l->s, l->n, y) ? y : x;
+        return y == x - 2 && (is_dash_at(l->s, l->n, y) || glued_first_key_item(l, y, v, vn)) ? y : x;
     }
     return x;
 }
