@@ -1492,10 +1492,12 @@ static bool s_prop(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
      * moved left, the next properties sit deeper than its key, which the rule reads as the
      * collection continued (run 7 43d60ca2) */
     bool open_flow = n && (v[0] == '[' || v[0] == '{') && flow_left_open(v, n);
-    /* the item's key has no value (`- id:`): moved deeper, the property is that key's
-     * mapping, a reading YAML loads as it is (run 27 8e4c578f) */
+    /* the item's key has no value (`- id:`, or only a comment, `- id: #`): moved deeper,
+     * the property is that key's mapping, a reading YAML loads as it is (run 27
+     * 8e4c578f, run 40 daa5a118-r79e287db) */
     const char *pv;
-    bool empty_item_key = scalar(p, &pv) == 0;
+    size_t pn = scalar(p, &pv);
+    bool empty_item_key = pn == 0 || pv[0] == '#';
     /* the item key's quote left open (`- gap: "E`): moved deeper, the property is text
      * the quote runs over for yaml.unclosed-quote, and the value may end before it or
      * take it in (run 27 b054ff5a) */

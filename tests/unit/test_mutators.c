@@ -1011,6 +1011,12 @@ static void test_session6_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "\n  - id: \n    name: b\n"));
         free(raw);
+        /* run 40 daa5a118-r79e287db: a value that is only a comment is no value */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.property-indent seed=%d\n---\n"
+                 "steps:\n  - id: #\n    name: b\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  - id: #\n    name: b\n"));
+        free(raw);
     }
 
     /* run 27 da2994e1 (session 12, r27iview): yaml.property-indent moves no
