@@ -1339,6 +1339,11 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
                 fire = !(ne.indent == e.content && plain_entry(&ne, d->l[nx].s));
             }
         }
+        /* `-id: Q` + `    t` (the key "-id", its value "Q t"): spaced, the value could go on
+         * only right of the key's new column, and the text line would be a key without ':'
+         * no loader takes (run 40 b4e62105-rb0572953); a block scalar's body may sit there */
+        if (fire && !yr_is_block_header(l->s + e.val, e.end - e.val) && plain_cont_at_or_left(d, i, c, c + 2))
+            fire = false;
         const char *first = at_col && !fire && !e.dashes ? at_col->first : NULL;
         uint32_t first_n = first ? at_col->first_n : 0;
         if (e.dashes && e.key) { /* `- id: a`: a later `-id: b` at its column repeats its first key */
