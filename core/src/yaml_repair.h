@@ -288,19 +288,17 @@ static inline bool yr_entry_opener(const yr_entry *e)
 {
     return (e->key && e->val >= e->end) || (!e->key && e->dashes && e->content >= e->end);
 }
+/* The body's column when entry e of line s opens a block scalar with an explicit
+ * indentation indicator (`key: |2-`: the key's column + 2), else 0 (the first body line sets it). */
+size_t yr_block_body_indent(const char *s, const yr_entry *e);
 static inline void yr_block_note_line(yr_block *b, const yr_doc *d, size_t i)
 {
     if (!(d->l[i].flags & (YR_OPENS_BLOCK | YR_QUOTED_BLOCK)))
         return;
     b->active = true;
-    const yr_centry *c = &d->ce[i];
-    if (d->l[i].flags & YR_LONG) {
-        const yr_entry *e = &d->long_e[(size_t)c->key_s << 16 | c->key_e];
-        b->parent = e->key ? e->key_s : e->dash;
-    } else {
-        b->parent = c->key ? c->key_s : c->dash;
-    }
-    b->body = 0;
+    const yr_entry e = yr_entry_at(d, i);
+    b->parent = e.key ? e.key_s : e.dash;
+    b->body = yr_block_body_indent(d->l[i].s, &e);
 }
 static inline void yr_skip_note_line(yr_skip *k, const yr_doc *d, size_t i)
 {

@@ -311,7 +311,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
         changes++;
         yr_block_note(&blk, rest, rn);
         if (blk.active)
-            blk.parent += dash;
+            blk.parent += dash, blk.body += blk.body ? dash : 0;
     }
     free(fend);
     return yr_finish(&o, d, changes);

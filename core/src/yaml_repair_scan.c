@@ -458,6 +458,21 @@ bool yr_is_block_header(const char *s, size_t n)
     return i == n || s[i] == '#';
 }
 
+size_t yr_block_body_indent(const char *s, const yr_entry *e)
+{
+    const char *v = s + e->val;
+    size_t n = e->end - e->val;
+    if (!yr_entry_valued(e) || !yr_is_block_header(v, n))
+        return 0;
+    size_t i = 0;
+    while (i < n && v[i] != '|' && v[i] != '>')
+        i++;
+    for (i++; i < n && (v[i] == '+' || v[i] == '-' || (v[i] >= '1' && v[i] <= '9')); i++)
+        if (v[i] >= '1' && v[i] <= '9')
+            return (e->key ? e->content : e->dash) + (size_t)(v[i] - '0');
+    return 0;
+}
+
 bool yr_is_quoted_block_header(const char *s, size_t n, size_t *hdr)
 {
     if (n < 3 || (s[0] != '"' && s[0] != '\''))
@@ -487,7 +502,7 @@ void yr_block_note(yr_block *b, const char *s, size_t n)
         return;
     b->active = true;
     b->parent = e.key ? e.key_s : e.dash;
-    b->body = 0;
+    b->body = yr_block_body_indent(s, &e);
 }
 
 bool yr_skip_quote_line(yr_skip *k, const yr_line *l)
@@ -518,7 +533,7 @@ void yr_skip_note(yr_skip *k, const char *s, size_t n)
     if (yr_is_block_header(s + e.val, e.end - e.val)) { /* yr_block_note */
         k->blk.active = true;
         k->blk.parent = e.key ? e.key_s : e.dash;
-        k->blk.body = 0;
+        k->blk.body = yr_block_body_indent(s, &e);
     }
     if (e.val < e.end && (s[e.val] == '"' || s[e.val] == '\'') &&
         !(e.val == e.content && q0 != NO_QUOTE_END ? q0 : yr_quote_end(s, e.end, e.val)))
