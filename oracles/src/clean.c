@@ -74,6 +74,16 @@ static bool bad_regex(const json_t *s)
     return !re;
 }
 
+/* Is the quote at q in msg escaped (an odd run of backslashes before it)? A
+ * preview of a string that holds quotes shows them as `\"` (run 41). */
+static bool escaped(const char *msg, const char *q)
+{
+    size_t n = 0;
+    while (q > msg && q[-1] == '\\')
+        q--, n++;
+    return n % 2 == 1;
+}
+
 /* Does msg show text, whole or as the truncated preview core's messages give
  * a long value ("expected array, got string \"<first characters>...\"")? */
 static bool shows_value(const char *msg, const char *text)
@@ -82,7 +92,7 @@ static bool shows_value(const char *msg, const char *text)
         return true;
     for (const char *p = strstr(msg, "...\""); p; p = strstr(p + 1, "...\"")) {
         const char *q = p;
-        while (q > msg && q[-1] != '"')
+        while (q > msg && (q[-1] != '"' || escaped(msg, q - 1)))
             q--;
         size_t n = (size_t)(p - q);
         if (q > msg && n >= 8 && strlen(text) > n && strncmp(text, q, n) == 0)

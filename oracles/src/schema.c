@@ -163,7 +163,8 @@ static int validate(const json_t *s, const json_t *v, char *path, size_t plen, c
 int mf_oracle_schema_validate(const json_t *schema, const json_t *value, char *msg, size_t msglen)
 {
     char path[512] = "";
-    msg[0] = '\0';
+    if (msglen)
+        msg[0] = '\0';
     return validate(schema, value, path, sizeof path, msg, msglen, 0);
 }
 

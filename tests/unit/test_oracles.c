@@ -230,6 +230,8 @@ static void test_oracle_false_positives(void **state)
     json_decref(nul);
     nul = json_stringn("\0a", 2);
     assert_int_equal(mf_oracle_schema_validate(schema, nul, msg, sizeof msg), -1);
+    /* the verdict alone, no message buffer (mf_check_valid_render; run 41's SEGV) */
+    assert_int_equal(mf_oracle_schema_validate(schema, nul, NULL, 0), -1);
     json_decref(nul);
     json_decref(schema);
 }
@@ -576,6 +578,16 @@ static void test_rejected_own_value(void **state)
     mf_error changed = {2, "SCHEMA_VIOLATION", "/beads/0/context_guidance/patterns", 0, 0,
                         "expected array, got string \"-e\\\"\""};
     assert_int_equal(mf_oracle_rejected_reading(bp, bt, &changed), 1);
+    /* a long value holding quotes, shown truncated and JSON-escaped: the preview's
+     * opening quote is the first unescaped one (run 41 3a1970ce, `patte{rns:`) */
+    json_object_set_new(json_object_get(json_array_get(json_object_get(bt, "beads"), 0), "context_guiDance"),
+                        "patterns", json_string("-0\"Keep key generation in `begin()`\" - Use crypto.randomUUID()"));
+    mf_error long_quoted = {2, "SCHEMA_VIOLATION", "/beads/0/context_guidance/patterns", 0, 0,
+                            "expected array, got string \"-0\\\"Keep key generation in `begin()`\\\" ...\""};
+    assert_int_equal(mf_oracle_rejected_reading(bp, bt, &long_quoted), 0);
+    mf_error long_other = {2, "SCHEMA_VIOLATION", "/beads/0/context_guidance/patterns", 0, 0,
+                           "expected array, got string \"-0\\\"Keep a key generation in `begin()`\\\" ...\""};
+    assert_int_equal(mf_oracle_rejected_reading(bp, bt, &long_other), 1);
     json_decref(bt);
     const mf_profile *p = mf_profiles_get("extraction_rule");
     json_t *t = json_pack("{s:s, s:s, s:{s:{s:s, s:s}}}", "name", "t", "glob", "*", "extract", "kind", "from",

@@ -133,7 +133,8 @@ int mf_oracle_clean(const mf_profile *p, const mf_options *opt, const char *clea
 
 /* Validate value against a JSON-Schema subset (type, properties, required,
  * additionalProperties, items, enum, const, min/maxItems, min/maxLength,
- * minimum/maximum, pattern, anyOf/oneOf/allOf). 0 valid; -1 with a message. */
+ * minimum/maximum, pattern, anyOf/oneOf/allOf). 0 valid; -1 with a message
+ * (msg may be NULL when msglen is 0: the verdict alone). */
 int mf_oracle_schema_validate(const json_t *schema, const json_t *value, char *msg, size_t msglen);
 
 /* Line diff of got against want, at most max_lines lines of the form
