@@ -151,24 +151,30 @@ static size_t drift(const yr_doc *d, const mf_profile *p, mf_buf *out, mf_warnin
                 depth--;
             if (!depth) {
                 ok &= sd_push(&lv, &depth, &cap, x);
-            } else if (lv[depth - 1].col != x) {
+            } else if (lv[depth - 1].col == x) {
+                /* a sibling at the list's column after the block: the model found the column
+                 * again, so a later dash off it is no drift after a block (run 41 f9f9bd20) */
+                lv[depth - 1].had_block = false;
+            } else {
                 sd_level *top = &lv[depth - 1];
+                /* left of an inner list, 1-3 columns right of the list around it and nearer to
+                 * it: that list's item, drifted (`    - arm` then ` - name: s` under a list at
+                 * column 0; run 22 b4e6fa0b), after a block too (run 41 c257d34b) */
+                bool outer_nearer = top->col > x && depth >= 2 && lv[depth - 2].col < x &&
+                                    diff(lv[depth - 2].col, x) < diff(top->col, x) &&
+                                    diff(lv[depth - 2].col, x) <= 3 && (e.key || x <= plain_col);
                 if (top->col < x && x >= nest_col) {
                     ok &= sd_push(&lv, &depth, &cap, x);
                 } else if ((e.key || x <= plain_col) && (to = props_level(d, p, i, &e, lv, depth)) != x) {
                     while (lv[depth - 1].col > to)
                         depth--; /* the item's properties name its list */
-                } else if ((top->had_block || (top->col < x && (x <= plain_col || e.key))) && diff(top->col, x) <= 3) {
+                } else if ((top->had_block || (top->col < x && (x <= plain_col || e.key))) && diff(top->col, x) <= 3 &&
+                           !outer_nearer) {
                     /* deeper with nothing to nest under (a plain value before it may run on over the
                      * line, but not when the item holds a key: `op: y` then `   - title: R`), or
                      * drifted after a block */
                     to = top->col;
-                } else if (top->col > x && depth >= 2 && lv[depth - 2].col < x &&
-                           diff(lv[depth - 2].col, x) < diff(top->col, x) && diff(lv[depth - 2].col, x) <= 3 &&
-                           (e.key || x <= plain_col)) {
-                    /* left of an inner list that held no block, 1-3 columns right of the list
-                     * around it and nearer to it: that list's item, drifted (`    - arm` then
-                     * ` - name: s` under a list at column 0; run 22 b4e6fa0b) */
+                } else if (outer_nearer) {
                     depth--;
                     to = lv[depth - 1].col;
                 } else {
