@@ -283,8 +283,12 @@ static bool later_row(const mt_lines *ls, size_t j)
 }
 
 /* Is dash line j a key with no value (`- id:`) whose next line is a dash
- * line, its key's list? Moved up ("steps: - id:" + "  - S1") it reads as
- * [{id: [S1]}] or [{id: null}, S1] unless a later row sets the item's column. */
+ * line, its key's list, or a line deeper than the key, its mapping? Moved up
+ * ("steps: - id:" + "  - S1") it reads as [{id: [S1]}] or [{id: null}, S1];
+ * ("tags: - ceeds:" + "      os: linux") as {ceeds: {os: linux}} under a
+ * compact dash or as {ceeds: null, os: linux} under an indented one, which
+ * yaml.inline-sequence-parent picks: a later row sets the item's column
+ * (run 41 5b7c39f5). */
 static bool opens_key_list(const mt_lines *ls, size_t j)
 {
     const mt_line *d = &ls->v[j];
@@ -294,7 +298,7 @@ static bool opens_key_list(const mt_lines *ls, size_t j)
         const mt_line *o = &ls->v[k];
         if (o->blank || o->comment)
             continue;
-        return o->dash;
+        return o->dash || o->indent > d->body;
     }
     return false;
 }
@@ -331,13 +335,19 @@ static bool item_reads_as_keys(const mt_line *d)
     return false;
 }
 
-/* Is dash line j a block scalar item (`- |`) whose first body line starts
+/* Is dash line j a block scalar item (`- |`, or nested, `- - |`) whose first body line starts
  * with a dash (`  - [ ] todo`)? Moved up (`note: - |`), those lines read as
  * its body as well as its sibling items after an empty block: no rule can tell. */
 static bool block_item_dash_body(const mt_lines *ls, size_t j)
 {
     const mt_line *d = &ls->v[j];
-    if (d->key_len || d->body >= d->len || (d->s[d->body] != '|' && d->s[d->body] != '>'))
+    size_t b = d->body;
+    while (b + 1 < d->len && d->s[b] == '-' && d->s[b + 1] == ' ') { /* `- - |`, a nested one (run 41 77daee97) */
+        b += 2;
+        while (b < d->len && d->s[b] == ' ')
+            b++;
+    }
+    if (d->key_len || b >= d->len || (d->s[b] != '|' && d->s[b] != '>'))
         return false;
     for (size_t k = j + 1; k < ls->n; k++) {
         const mt_line *o = &ls->v[k];
@@ -1087,6 +1097,10 @@ static bool s_escape(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
         /* '#' starts a comment, no value ('pattern: #^\d+' is null, run 21 54dd93a3):
          * quoted, the comment would be the value */
         if (strchr("\"'|>[{&*!%@`#", v[0]) || has(v, n, " #") || has(v, n, "\t#"))
+            return false;
+        /* an item moved up onto its key's line (`arch: - \'`, yaml.inline-sequence-parent's):
+         * quoted, its dash would be the string's text to every reader (run 41 d27f1a7a) */
+        if (v[0] == '-' && (n == 1 || v[1] == ' '))
             return false;
         /* a plain value going on below (`notes: \-` + deeper `s`, one scalar "\- s"):
          * quoting its first line leaves the rest outside the quotes (run 12 fd35469a) */

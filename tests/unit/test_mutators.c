@@ -1114,6 +1114,25 @@ static void test_session6_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "steps:\n- id:\n"));
         free(raw);
+        /* run 41 5b7c39f5: nor one whose key's mapping follows, deeper than its key */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "tags:\n  - ceeds:\n      os: linux\nnote: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "tags:\n  - ceeds:\n"));
+        free(raw);
+        /* run 41 77daee97: nor a nested block item whose body starts with a dash, even
+         * with a later row (`- - |` + `    - first point` ... `- - 3`) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "matrix:\n- - |\n    - first point\n- - 3\nnote: x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "matrix:\n- - |\n"));
+        free(raw);
+        /* run 41 d27f1a7a: yaml.invalid-escape quotes no item moved up onto its key's line */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
+                 "needs:\n  arch: - \\'\n  os: linux\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  arch: - \\'\n"));
+        free(raw);
     }
 
     /* e703b8d3: yaml.inline-sequence-parent moves no bare `-` up to its key
