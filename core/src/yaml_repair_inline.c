@@ -462,6 +462,9 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t
         const yr_entry n = yr_entry_at(d, k);
         if (n.key || n.dashes || n.indent <= dash || missing_space_colon(d->l[k].s, n.end, n.content))
             return false; /* `  skipped:false`: a glued property, the item is a mapping */
+        const char *t = d->l[k].s + n.content;
+        if (n.content < n.end && (*t == '?' || *t == ':') && (n.content + 1 == n.end || t[1] == ' '))
+            return false; /* `? long key` / `: null`: an explicit key of the mapping, no text (run 41 44797a7b) */
         if (n.indent <= key)
             return true;
     }
