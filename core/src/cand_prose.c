@@ -253,6 +253,14 @@ static bool doc_marker(const char *s, size_t n)
     return i == n || (i > 3 && s[i] == '#');
 }
 
+/* doc_marker, with terminal noise glued to the line's end left out (`---\x1b[0m`, run 42 ce377885). */
+static bool noisy_doc_marker(const char *s, size_t n)
+{
+    int line;
+    bool keep;
+    return doc_marker(s, n) || doc_marker(s, mf_cand_noise_cut(s, n, &line, &keep));
+}
+
 /* Is [s, s+n) one bare opening tag ("<yaml>", the profile's own envelope too)? */
 static bool open_tag_line(const char *s, size_t n)
 {
@@ -760,7 +768,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
     if (!s || (p && p->format == MF_FORMAT_JSON))
         return len;
     size_t end = continued_end(s, len), a, e, cut = len;
-    if (end == len && prev_line(s, &end, &a, &e) && !(doc_marker(s + a, e - a) && a > 0))
+    if (end == len && prev_line(s, &end, &a, &e) && !(noisy_doc_marker(s + a, e - a) && a > 0))
         end = len;                      /* a last `---` closer (front matter) is cut with prose above it */
     bool key = false;
     int closers = 0;
@@ -774,7 +782,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
         bool fence = tn > 0 && (t[0] == '`' || t[0] == '~');
         /* a front-matter `---` closer below the prose, with closers after it
          * ("Notes: ..." + "---" + a paste marker), is cut with it too */
-        if (cut == len && a > 0 && doc_marker(t, tn) && closers++ < 8)
+        if (cut == len && a > 0 && noisy_doc_marker(t, tn) && closers++ < 8)
             continue;
         if ((mf_cand_closer_line(t, tn) || (cut < len && self_closing_tag_line(t, tn))) && closers++ < 8 &&
             (cut == len || !fence || (!fence_below && !fence_above(s, a)))) {
