@@ -701,14 +701,20 @@ static long split_at(const mf_op_ctx *ctx, const mt_jtok *k)
     const char *s = tok_s(ctx, k);
     if (k->kind != JT_STR || s[0] != '"')
         return -1;
-    for (size_t i = 2; i + 2 < k->len; i++)
-        if (s[i - 1] == ' ' && s[i] != ' ' && s[i - 2] != '\\') {
+    size_t tmpl = 0; /* inside `${ ...` (nested ones too): json.template-literal keeps its quotes as text (run 42 2afbd75d) */
+    for (size_t i = 2; i + 2 < k->len; i++) {
+        if (s[i - 2] == '$' && s[i - 1] == '{')
+            tmpl++;
+        else if (s[i - 1] == '}' && tmpl)
+            tmpl--;
+        if (!tmpl && s[i - 1] == ' ' && s[i] != ' ' && s[i - 2] != '\\') {
             size_t bs = 0;   /* the split must not fall after an escaping backslash */
             while (bs < i - 1 && s[i - 2 - bs] == '\\')
                 bs++;
             if (bs % 2 == 0)
                 return (long)i;
         }
+    }
     return -1;
 }
 /* Is the string at i a member value or an array element, not a key whose

@@ -1127,6 +1127,12 @@ static void test_session6_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "matrix:\n- - |\n"));
         free(raw);
+        /* run 42 2afbd75d: json.string-plus splits no string inside an open `${ ...` */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.string-plus seed=%d\n---\n"
+                 "{\"a\": \"Wire${ the helper ${due} in\"}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"Wire${ the helper ${due} in\""));
+        free(raw);
         /* run 41 d27f1a7a: yaml.invalid-escape quotes no item moved up onto its key's line */
         snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
                  "needs:\n  arch: - \\'\n  os: linux\n", seed);
