@@ -319,7 +319,7 @@ static bool drifted_first_property(const mt_lines *ls, size_t j)
         const mt_line *o = &ls->v[k];
         if (o->blank || o->comment || o->block_body)
             continue;
-        return !o->dash && o->indent > d->body;
+        return !o->dash && o->indent != d->body; /* deeper, or left: the leftmost sets it (run 42 73fd0db0) */
     }
     return false;
 }

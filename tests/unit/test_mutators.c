@@ -1127,6 +1127,12 @@ static void test_session6_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "matrix:\n- - |\n"));
         free(raw);
+        /* run 42 73fd0db0: nor an item whose first property drifted left of its key column */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.inline-sequence-parent seed=%d\n---\n"
+                 "items:\n  - id: Q\n   text: W\n    notes: x\nowner: a\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "items:\n  - id: Q\n"));
+        free(raw);
         /* run 42 2afbd75d: json.string-plus splits no string inside an open `${ ...` */
         snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.string-plus seed=%d\n---\n"
                  "{\"a\": \"Wire${ the helper ${due} in\"}\n", seed);
