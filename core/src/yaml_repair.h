@@ -316,6 +316,8 @@ bool yr_line_inert(const char *s, size_t n);
 /* True when [s, s+n) is a block scalar header: up to two properties (&anchor, !tag), then
  * [|>][0-9+-]* then blanks or a comment. */
 bool yr_is_block_header(const char *s, size_t n);
+/* The explicit indentation indicator (1-9) of the block header at or after v (`|2-`, `&a >1`), else 0. */
+size_t yr_block_indicator(const char *v, size_t n);
 /* True when [s, s+n) is a block scalar header in quotes, once or doubled (`"|"`, `''|-''`),
  * with only blanks or a comment after it; *hdr (may be NULL) is set to the header's offset. */
 bool yr_is_quoted_block_header(const char *s, size_t n, size_t *hdr);

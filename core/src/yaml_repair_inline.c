@@ -151,10 +151,7 @@ static size_t block_indent_indicator(const char *s, size_t n)
         i++;
     if (i >= n || (s[i] != '|' && s[i] != '>'))
         return 0;
-    for (size_t k = i + 1; k < n && k <= i + 2; k++)
-        if (s[k] >= '1' && s[k] <= '9')
-            return (size_t)(s[k] - '0');
-    return 0;
+    return yr_block_indicator(s + i, n - i);
 }
 
 static bool inline_scalar_list(const char *s, const yr_entry *e);
@@ -189,8 +186,9 @@ static size_t nested_row_dash(const yr_doc *d, size_t nx, const yr_entry *e, con
 /* The column of a moved item [v, v+vn) that is a key with no value (`steps: - id:`)
  * when the dash line under it at x is that key's list: its sibling item after
  * those rows sits at x - 2 (`  - S1` then `- id: S`; regression 01f08cf4, or
- * `-id: S`, its space lost; run 39 3ce77212), so the item goes there. Without such a sibling the rows may as well be its
- * siblings: the item stays at x. Other items: nested_row_dash. */
+ * `-id: S`, its space lost; run 39 3ce77212), so the item goes there. Without
+ * such a sibling the rows may as well be its siblings: the item stays at x.
+ * Other items: nested_row_dash. */
 static size_t opener_item_dash(const yr_doc *d, size_t nx, const yr_entry *e, const char *v, size_t vn, size_t x,
                                size_t *budget)
 {

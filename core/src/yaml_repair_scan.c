@@ -458,19 +458,24 @@ bool yr_is_block_header(const char *s, size_t n)
     return i == n || s[i] == '#';
 }
 
-size_t yr_block_body_indent(const char *s, const yr_entry *e)
+size_t yr_block_indicator(const char *v, size_t n)
 {
-    const char *v = s + e->val;
-    size_t n = e->end - e->val;
-    if (!yr_entry_valued(e) || !yr_is_block_header(v, n))
-        return 0;
     size_t i = 0;
     while (i < n && v[i] != '|' && v[i] != '>')
         i++;
     for (i++; i < n && (v[i] == '+' || v[i] == '-' || (v[i] >= '1' && v[i] <= '9')); i++)
         if (v[i] >= '1' && v[i] <= '9')
-            return (e->key ? e->content : e->dash) + (size_t)(v[i] - '0');
+            return (size_t)(v[i] - '0');
     return 0;
+}
+
+size_t yr_block_body_indent(const char *s, const yr_entry *e)
+{
+    const char *v = s + e->val;
+    size_t n = e->end - e->val, ind;
+    if (!yr_entry_valued(e) || !yr_is_block_header(v, n) || !(ind = yr_block_indicator(v, n)))
+        return 0;
+    return (e->key ? e->content : e->dash) + ind;
 }
 
 bool yr_is_quoted_block_header(const char *s, size_t n, size_t *hdr)
