@@ -469,6 +469,33 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t
     return false;
 }
 
+/* Does the glued value at v (`name:[nn`) open a flow collection the line leaves
+ * open, on the last content line of the text? yaml.unclosed-flow closes no flow at
+ * the end of the text (it may be cut there), so the spaced entry could not load,
+ * while the line as written is the plain scalar "name:[nn" (run 42 5e4327db-r96ebc4b5). */
+static bool spaced_flow_open_at_end(const yr_doc *d, size_t i, const char *s, size_t n, size_t v)
+{
+    if (v >= n || (s[v] != '[' && s[v] != '{') || next_content(d, i) < d->count)
+        return false;
+    size_t depth = 0;
+    for (size_t j = v; j < n; j++) {
+        char c = s[j];
+        if ((c == '"' || c == '\'') && strchr("[{,: ", s[j - 1])) {
+            size_t q = yr_quote_end(s, n, j);
+            if (!q)
+                return true;
+            j = q - 1;
+        } else if (c == '#' && (s[j - 1] == ' ' || s[j - 1] == '\t')) {
+            break;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && depth) {
+            depth--;
+        }
+    }
+    return depth > 0;
+}
+
 /* Is glued key line i (`op:ya`, at column col) the first line of an empty parent's
  * plain value that goes on over a text line at or left of col, right of the parent
  * (`matrix:` + `  op:ya` + `  x`, the string "op:ya x")? Spaced, the key's value
@@ -576,6 +603,8 @@ size_t yr_fix_colon_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_
         if (k && e.key && k < e.key_e)
             k = 0; /* `a:b c: d` is the valid entry "a:b c": d, its key holds the colon */
         if (k && !e.dashes && glued_first_child_goes_on(d, i, e.indent))
+            k = 0;
+        if (k && spaced_flow_open_at_end(d, i, l->s, e.end, k + 1))
             k = 0;
         if (e.dashes) {
             prev_dash = e.indent;
