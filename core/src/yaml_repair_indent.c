@@ -270,6 +270,31 @@ static bool off_item_column(const pi_item *it, size_t x, bool after_property_at_
     return after_property_at_col || x == it->from;
 }
 
+/* The end of the value block of key line i (a key with no value) that this rule
+ * moves right from x to `to`, when the block must move with it: its first line is a
+ * dash at x (a compact list, `  tags:` + `  - prod`) or at most at `to`, left where
+ * it is it would no longer be the key's (run 42 900320e0-rcadb1341). The block is
+ * every later line deeper than x or a dash at x; i + 1 when nothing must move. */
+static size_t carried_value_end(const yr_doc *d, size_t i, size_t x, size_t to)
+{
+    size_t end = i + 1;
+    bool first = true;
+    for (size_t k = i + 1; k < d->count; k++) {
+        const yr_line *l = &d->l[k];
+        if (mf_line_blank((mf_line){l->s, l->n}) || (l->flags & YR_INERT))
+            continue;
+        size_t y = mf_line_indent((mf_line){l->s, l->n});
+        bool dash = l->s[y] == '-' && (y + 1 == l->n || l->s[y + 1] == ' ');
+        if (first && !(dash && y == x) && !(y > x && y <= to))
+            return i + 1;
+        if (y < x || (y == x && !dash))
+            break;
+        first = false;
+        end = k + 1;
+    }
+    return end;
+}
+
 size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -282,8 +307,16 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
     size_t depth = 0, changes = 0, prev_col = (size_t)-1;
     bool prev_opener = false;
     long shift = 0; /* columns the block scalar header above moved: its body moves with it */
+    size_t carry_end = 0, carry = 0; /* lines before carry_end move `carry` columns right with their key */
     for (size_t i = 0; i < d->count; i++) {
         const yr_line *l = &d->l[i];
+        if (i < carry_end) {
+            if (!mf_line_blank((mf_line){l->s, l->n}))
+                yr_spaces(&o, carry);
+            yr_put(&o, l->s, l->n);
+            yr_endl(&o, YR_EOL(l));
+            continue;
+        }
         bool dq = sk.quote != 0;
         bool skip = yr_skip_line(&sk, l), body = skip && !dq;
         if (skip || (l->flags & YR_INERT)) {
@@ -324,6 +357,8 @@ size_t yr_fix_property_indent(const yr_doc *d, mf_buf *out, const mf_profile *p,
         if (to != x) {
             if (l->flags & YR_OPENS_BLOCK)
                 shift = (long)to - (long)x;
+            else if (to > x && e.key && e.val >= e.end && (carry_end = carried_value_end(d, i, x, to)) > i + 1)
+                carry = to - x;
             yr_spaces(&o, to);
             yr_put(&o, l->s + x, l->n - x);
             yr_endl(&o, YR_EOL(l));
