@@ -49,7 +49,9 @@ size_t mf_cand_prefix_len(const char *s, size_t len);
 size_t mf_cand_reasoning_end(const char *s, size_t len);
 
 /* A byte range [start, end) of a text. */
-typedef struct { size_t start, end; } mf_cand_span;
+/* A balanced span [start, end); lost: an element of a collection whose opener the
+ * scan lost (no candidate, but a value that taking another span would drop). */
+typedef struct { size_t start, end; bool lost; } mf_cand_span;
 
 /* Find up to max outermost balanced {...} / [...] values of s (brackets
  * inside JSON strings ignored), largest first (ties: earlier first).

@@ -11,7 +11,10 @@
  * here: {...}"): an opener followed by a plain word and a space. Children of
  * an unclosed opener that starts a JSON value (`{"`, `[1`, ...) are fragments
  * of a truncated artifact and are never offered: a strict parse would accept
- * them and silently drop the rest. Because a bracket can only close after all
+ * them and silently drop the rest. Nor is a span after a ',' that a stray
+ * closer follows (`}, {...} ]`): the scan lost the collection it belongs to
+ * (the span is returned marked lost: a value taking another span would drop).
+ * Because a bracket can only close after all
  * its children, "parent never closes" is decided cheaply: each stack level
  * keeps the largest few spans closed directly under it, and the list of a
  * level is dropped when its parent closes. Memory is bounded by MF_JSON_SCAN_DEPTH * max spans; deeper
@@ -98,6 +101,18 @@ static void level_record(level_list *l, size_t max, const char *s, mf_cand_span 
     }
     l->run = sp;
     l->has_run = true;
+}
+
+/* Is the last non-blank byte before offset a a ','? A span there that a stray
+ * closer follows (`},` + `{"task_id": ...}` + `]`) is an element of a collection
+ * whose opener the scan lost (an unescaped quote before it turned the string
+ * state over, so a '}' inside a string closed the artifact early; run 43
+ * 270ddcbe): taken alone it would drop the rest of the artifact. */
+static bool after_comma(const char *s, size_t a)
+{
+    while (a > 0 && (s[a - 1] == ' ' || s[a - 1] == '\t' || s[a - 1] == '\r' || s[a - 1] == '\n'))
+        a--;
+    return a > 0 && s[a - 1] == ',';
 }
 
 static void level_reset(level_list *l)
@@ -204,7 +219,9 @@ size_t mf_cand_json_spans(const char *s, size_t len, mf_cand_span *out, size_t m
             } else if (sp) {
                 size_t start = stack[--sp];
                 level_reset(&lv[sp + 1]); /* its children are not outermost */
-                level_record(&lv[sp], max, s, (mf_cand_span){start, i + 1});
+                level_record(&lv[sp], max, s, (mf_cand_span){start, i + 1, false});
+            } else if (lv[0].has_run && glued(s, lv[0].run.end, i) && after_comma(s, lv[0].run.start)) {
+                lv[0].run.lost = true; /* `}, {...}` + `]`: an element of a collection the scan lost */
             }
         }
     }

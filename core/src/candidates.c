@@ -922,6 +922,8 @@ static int scan_json_balanced(ctx *c, const char *s, size_t len)
     if (n == (size_t)-1)
         return c->oom = 1, -1;
     for (size_t i = 0; i < n; i++) {
+        if (sp[i].lost)
+            continue; /* an element of a collection the scan lost: taken alone it drops the rest */
         if (sp[i].start == 0 && blank(s + sp[i].end, len - sp[i].end))
             continue; /* the whole text: no extraction */
         if ((sp[i].start == 0 || s[sp[i].start - 1] == '\n') && mf_cand_prefix_len(s + sp[i].start, len - sp[i].start))
@@ -1069,7 +1071,7 @@ static int scan_json_tuple(ctx *c, const char *s, size_t len)
     if (!end || (e < len && s[e] != '\n') || (st == 0 && blank(s + end, len - end)) ||
         !tuple_text(s + st, end - st))
         return 0;
-    mf_cand_span sp = {st, end};
+    mf_cand_span sp = {st, end, false};
     if (holds_member(s, 0, st) || holds_member(s, end, len) || opener_before(s, len, st) ||
         structure_in(s, len, end) || numbers_outside(s, len, &sp))
         return 0;
