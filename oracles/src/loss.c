@@ -22,12 +22,14 @@
 #define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
 #include "malform/oracles.h"
+#include "radix.h"
 #include "verdict.h"
 
 static bool applies(const mf_oracle_input *in)
@@ -780,6 +782,9 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
                 size_t a = number_start(s, i);
                 char *e;
                 double x = strtod(s + a, &e);
+                uint64_t r; /* `0o17` (strtod reads 0x1F itself) */
+                if (mf_radix_int(s + i, j - i, &r))
+                    x = (double)r, e = s + j;
                 for (size_t k = 0; e >= s + j && k < b.nn && !same; k++)
                     same = b.nums[k] == x || fabs(b.nums[k] - x) <= 1e-9 * fabs(x);
             }

@@ -16,6 +16,7 @@
 #include <strings.h>
 #include "malform/oracles.h"
 #include "leaves.h"
+#include "radix.h"
 #include "signs.h"
 #include "verdict.h"
 
@@ -330,6 +331,12 @@ static void ws_scan(wordset *w, const char *s, size_t n)
             z++;
         if (z > i)
             ws_add(w, word_hash(s + z, j - z));
+        uint64_t x; /* `0x1F` is the number 31 (run 43 9d9f0c2b: `0x0` reads as 0) */
+        if (mf_radix_int(s + i, j - i, &x)) {
+            char dec[24];
+            int dn = snprintf(dec, sizeof dec, "%llu", (unsigned long long)x);
+            ws_add(w, word_hash(dec, (size_t)dn));
+        }
         i = j;
     }
 }

@@ -55,6 +55,10 @@ static void test_array_dropped(void **state)
     const char *t2 = "n: 5.0  # five\nm: 050\nok: yes\nx: !!str 7\ne: 1e3\n";
     if (run(mf_oracle_conservation, "generic_yaml", t2, "{\"n\":5,\"m\":50,\"ok\":true,\"x\":\"7\",\"e\":1000}", &v))
         fail_msg("syntax is not data: %s", v.detail);
+    /* YAML 1.2 core ints in hex and octal are their numbers (run 43 9d9f0c2b); 0o18 is text */
+    if (run(mf_oracle_conservation, "generic_yaml", "h: 0x1F\no: 0o17\n", "{\"h\":31,\"o\":15}", &v))
+        fail_msg("hex and octal ints: %s", v.detail);
+    assert_int_equal(run(mf_oracle_conservation, "generic_yaml", "o: 0o17\n", "{\"o\":14}", &v), 1);
     /* a removal a warning names is accounted for */
     mf_result *r = fake(text, "{\"title\":\"Release\",\"owner\":\"bob\"}");
     mf_warnings_add(&r->warnings, "norm.default", 2, "Dropped items (alpha step, beta step)");

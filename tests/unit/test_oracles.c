@@ -192,6 +192,17 @@ static void test_oracle_false_positives(void **state)
     json_object_set_new(r->value, "m", json_integer(70));
     assert_int_equal(mf_oracle_no_data_loss(&in2, &v), 1);
     mf_result_free(r);
+    /* run 43 9d9f0c2b: `0x0` is the YAML 1.2 int 0, no invented word; 0o17 is 15, not 16 */
+    const char *raw_hex = "0x0\n", *raw_oct = "n: 0o17\n";
+    r = fake(J("0"), "raw", false);
+    mf_oracle_input inx = {g, NULL, raw_hex, strlen(raw_hex), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_no_data_loss(&inx, &v))
+        fail_msg("0x0 -> 0: %s", v.detail);
+    mf_result_free(r);
+    r = fake(J("{\"n\":16}"), "raw", false);
+    mf_oracle_input ino = {g, NULL, raw_oct, strlen(raw_oct), r, NULL, MF_EXPECT_RAW, NULL};
+    assert_int_equal(mf_oracle_no_data_loss(&ino, &v), 1);
+    mf_result_free(r);
 
     /* run 6 f9dd3351: YAML's \N is U+0085 (a line break), as blank as the ' ' it reads as in the input */
     const char *raw_nel = "hint: \"\\N\n";
