@@ -1023,9 +1023,10 @@ static size_t role_margin(const char *raw, size_t ls, size_t le);
  * or the line's end): raw[*v..*e), and the column its key or item content
  * starts at in *col;
  * false when the value opens with a quote or a flow bracket (no plain
- * scalar) or the line has neither key nor dash (it may continue a folded
- * scalar). */
-static bool plain_value_at(const char *raw, size_t ls, size_t le, size_t *col, size_t *v, size_t *e)
+ * scalar), or (unless reserved_ok) with an indicator yaml.reserved-indicator
+ * quotes whole (`|-{...}`, `@x`, `*x`), or the line has neither key nor dash (it
+ * may continue a folded scalar). */
+static bool line_value_at(const char *raw, size_t ls, size_t le, size_t *col, size_t *v, size_t *e, bool reserved_ok)
 {
     ls += role_margin(raw, ls, le);
     size_t k = ls;
@@ -1058,15 +1059,23 @@ static bool plain_value_at(const char *raw, size_t ls, size_t le, size_t *col, s
         }
     while (*e > *v && (raw[*e - 1] == ' ' || raw[*e - 1] == '\t' || raw[*e - 1] == '\r'))
         (*e)--;
-    return *e > *v && !strchr("\"'{[|>&*!%@`", raw[*v]);
+    return *e > *v && !strchr(reserved_ok ? "\"'{[&!" : "\"'{[|>&*!%@`", raw[*v]);
 }
 
-/* Is the line raw[ls..le) a YAML block line whose plain value is exactly s
- * (`opts: a":"b","id":"c"}`, run 14 b4f0ef28)? */
+/* Is the line raw[ls..le) a YAML block line whose value text is exactly s
+ * (`opts: a":"b","id":"c"}`, run 14 b4f0ef28)? Also when it opens with an
+ * indicator: a value that was quoted whole as text
+ * (`opts: |-{"questions": ...}`, yaml.reserved-indicator; run 44 d9e900fc) holds
+ * only its own line. */
 static bool plain_line_is(const char *raw, size_t ls, size_t le, const char *s, size_t sn)
 {
     size_t col, v, e;
-    return plain_value_at(raw, ls, le, &col, &v, &e) && e - v == sn && !memcmp(raw + v, s, sn);
+    return line_value_at(raw, ls, le, &col, &v, &e, true) && e - v == sn && !memcmp(raw + v, s, sn);
+}
+
+static bool plain_value_at(const char *raw, size_t ls, size_t le, size_t *col, size_t *v, size_t *e)
+{
+    return line_value_at(raw, ls, le, col, v, e, false);
 }
 
 /* Does the line text raw[a..b) hold what no plain scalar's line may: a

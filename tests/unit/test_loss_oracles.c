@@ -178,6 +178,22 @@ static void test_json_inner_quote(void **state)
         fail_msg("faithful value: %s", v.detail);
 }
 
+/* A value opening with a reserved indicator, quoted whole as text by
+ * yaml.reserved-indicator (`opts: |-{"a":1,"questions":[]}`, run 44 d9e900fc),
+ * holds only its own line's members; one that took the next line in did swallow it. */
+static void test_reserved_indicator_value(void **state)
+{
+    (void)state;
+    const char *text = "opts: |-{\"a\":1,\"questions\":[]}\n---\nquestions:\n";
+    mf_verdict v;
+    if (run(mf_oracle_structure, "generic_yaml", text,
+            "[{\"opts\":\"|-{\\\"a\\\":1,\\\"questions\\\":[]}\"},{\"questions\":null}]", &v))
+        fail_msg("the line's own value: %s", v.detail);
+    const char *t2 = "opts: |-{\"a\":1}\nquestions: x\n---\nquestions:\n";
+    assert_int_equal(run(mf_oracle_structure, "generic_yaml", t2,
+                         "[{\"opts\":\"|-{\\\"a\\\":1}\\nquestions: x\"},{\"questions\":null}]", &v), 1);
+}
+
 /* Strings joined by '+' across a line break ("...400"+ / "c") glue the
  * operand's word onto the last one: json.string-concat names that. */
 static void test_concat_across_lines(void **state)
@@ -1231,7 +1247,7 @@ int main(void)
         cmocka_unit_test(test_structure_truth), cmocka_unit_test(test_keyed_brace_in_string),
         cmocka_unit_test(test_structure_input_string),
         cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
-        cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole),
+        cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole), cmocka_unit_test(test_reserved_indicator_value),
         cmocka_unit_test(test_structure_block_body_line),
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
         cmocka_unit_test(test_session8_json_concat_smart_quotes),
