@@ -1023,6 +1023,25 @@ static bool noise_byte(int c)
     return c == 0x7f || (c > 0 && c < 0x20 && c != '\t' && c != '\r' && c != '\n');
 }
 
+/* Skip a run of control bytes, each ESC with the CSI sequence it opens
+ * (`\x1b[200~`, a bracketed-paste marker between two values: run 45 00e19429;
+ * `\x1b[0m`): its `[` and parameters are no JSON array. */
+static void skip_noise(jp *p)
+{
+    while (noise_byte(cur(p))) {
+        bool esc = cur(p) == 0x1b;
+        jl_advance(p);
+        if (!esc || cur(p) != '[')
+            continue;
+        size_t k = p->i + 1;
+        while (at(p, k) >= 0x20 && at(p, k) <= 0x3f)
+            k++;
+        if (at(p, k) >= 0x40 && at(p, k) <= 0x7e)
+            while (p->i <= k)
+                jl_advance(p);
+    }
+}
+
 int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf_json_tops *out,
                  mf_warnings *w, mf_error *err)
 {
@@ -1087,11 +1106,12 @@ int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf
          * another value or the end: no data, like trailing terminal noise */
         if (noise_byte(cur(&p))) {
             int nl = p.line;
-            while (noise_byte(cur(&p)))
-                jl_advance(&p);
+            while (noise_byte(cur(&p))) {
+                skip_noise(&p);
+                if (jl_skip_ws(&p))
+                    goto error;
+            }
             jl_note(&p, MF_RULE_CAND_TERMINAL_NOISE, nl, "control characters after the JSON value removed");
-            if (jl_skip_ws(&p))
-                goto error;
         }
         size_t fence = orphan_fence_between(&p);
         if (fence) {

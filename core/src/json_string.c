@@ -353,6 +353,8 @@ static bool closer_then_structure(const jp *p, size_t k)
                 w++;
             return at(p, w) == ':' && w > k;
         }
+        if (c == 0x1b)
+            return true;                /* `}` then a line `\x1b[200~`: terminal noise after the value (run 45 c6f9cd38) */
         return strchr(",{[\"'`/#;)", c) != NULL || jl_smart_quote(p, k) >= 0;
     }
 }
