@@ -3,7 +3,7 @@
  * The word checks of no-data-loss compare digits only, so `-1_000` read as
  * 1000 passed them. Here every integer token of the input is noted with its
  * sign: `-` right before the digits, with no word character before the `-`
- * (`1-5` and `2024-01-05` are no negatives), is a minus; `- 5` counts as both
+ * (`1-5` and `2024-01-05` are no negatives; a Unicode space is none), is a minus; `- 5` counts as both
  * (a YAML item, or a minus a repair may close up). A token glued to a letter
  * (`v2`, `0x1F`, `5th`), one with an exponent, or one with a non-zero
  * fraction spells no integer and is left out; underscores between digits are
@@ -78,6 +78,20 @@ static void merge(sign_set *s)
     s->n = m + 1;
 }
 
+/* Does raw[0, k) end with a Unicode space (NBSP, U+2000..U+200B, U+202F, U+205F,
+ * U+3000, a BOM)? It separates like ' ': `:\u200b-1` is a minus (run 45 a4be801a). */
+static bool unicode_space_before(const unsigned char *raw, size_t k)
+{
+    if (k >= 2 && raw[k - 2] == 0xC2 && raw[k - 1] == 0xA0)
+        return true;
+    if (k < 3)
+        return false;
+    const unsigned char *u = raw + k - 3;
+    return (u[0] == 0xE2 && u[1] == 0x80 && (u[2] <= 0x8B || u[2] == 0xAF)) ||
+           (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) || (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80) ||
+           (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF);
+}
+
 /* The integer token at raw[i] (a digit after no word byte or point), noted
  * with its sign; returns the index after it. */
 static size_t scan_token(sign_set *s, const char *raw, size_t n, size_t i, int *err)
@@ -114,7 +128,8 @@ static size_t scan_token(sign_set *s, const char *raw, size_t n, size_t i, int *
     bool spaced = false;
     while (k > 0 && raw[k - 1] == ' ')
         k--, spaced = true;
-    bool minus = k > 0 && raw[k - 1] == '-' && (k < 2 || !word_byte((unsigned char)raw[k - 2]));
+    bool minus = k > 0 && raw[k - 1] == '-' &&
+                 (k < 2 || !word_byte((unsigned char)raw[k - 2]) || unicode_space_before((const unsigned char *)raw, k - 1));
     if (note(s, digits_hash(d, dn), minus, !minus || spaced) < 0)
         *err = 1;
     return end;

@@ -192,6 +192,19 @@ static void test_oracle_false_positives(void **state)
     json_object_set_new(r->value, "m", json_integer(70));
     assert_int_equal(mf_oracle_no_data_loss(&in2, &v), 1);
     mf_result_free(r);
+    /* run 45 a4be801a: a minus after a zero-width space (`"story_id":\u200b-1"`) is a sign */
+    const char *raw_zw = "{\"story_id\":\xe2\x80\x8b-1\"}";
+    const mf_profile *gjs = mf_profiles_get("generic_json");
+    r = fake(J("{\"story_id\":-1}"), "raw", false);
+    mf_oracle_input inz = {gjs, NULL, raw_zw, strlen(raw_zw), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_no_data_loss(&inz, &v))
+        fail_msg("minus after U+200B: %s", v.detail);
+    mf_result_free(r);
+    const char *raw_word = "{\"story_id\":\"x\xc3\xa9-1\"}";   /* `é-1`: a hyphen in a word, no sign */
+    r = fake(J("{\"story_id\":-1}"), "raw", false);
+    mf_oracle_input inw = {gjs, NULL, raw_word, strlen(raw_word), r, NULL, MF_EXPECT_RAW, NULL};
+    assert_int_equal(mf_oracle_no_data_loss(&inw, &v), 1);
+    mf_result_free(r);
     /* run 43 9d9f0c2b: `0x0` is the YAML 1.2 int 0, no invented word; 0o17 is 15, not 16 */
     const char *raw_hex = "0x0\n", *raw_oct = "n: 0o17\n";
     r = fake(J("0"), "raw", false);
