@@ -298,6 +298,34 @@ static bool answer_spills(const mt_lines *ls, size_t a)
     return false;
 }
 
+/* Would the answer block under key line a, with its nc lines cut[] moved out, be
+ * left empty, the line after the block a sibling key at `answer:`'s column that the
+ * profile names an answer child (`answer:` + `selected:`)? yaml.nested-children reads
+ * that key back as the empty parent's dedented child: no rule can tell it was a
+ * sibling (run 45 4a550c23). */
+static bool empties_before_child(const mf_op_ctx *ctx, const mt_lines *ls, size_t a, const size_t *cut, size_t nc)
+{
+    size_t col = ls->v[a].indent, kept = 0, j = a + 1;
+    for (size_t c = 0; j < ls->n && (skip(&ls->v[j]) || ls->v[j].indent > col); j++) {
+        if (c < nc && cut[c] == j)
+            c++;
+        else if (!skip(&ls->v[j]))
+            kept++;
+    }
+    while (j < ls->n && skip(&ls->v[j]))
+        j++;
+    if (kept || j >= ls->n || !ctx->profile)
+        return false;
+    const mt_line *x = &ls->v[j];
+    const json_t *kids = json_object_get(ctx->profile->nested_children, "answer");
+    for (size_t i = 0; x->indent == col && !x->dash && x->key_len && i < json_array_size(kids); i++) {
+        const char *k = json_string_value(json_array_get(kids, i));
+        if (k && strlen(k) == x->key_len && !memcmp(k, x->s + x->body, x->key_len))
+            return true;
+    }
+    return false;
+}
+
 /* full_answers: move answer.answered_by / answered_at (one or both) out of
  * the nested answer mapping to the question's own level, above `answer:`.
  * Only a field whose value is whole on its line moves (value_continues). */
@@ -353,7 +381,7 @@ int mt_op_items_answer_sibling(mf_op_ctx *ctx)
                 cut[nc++] = j;
             }
         }
-        if (nc) {
+        if (nc && !empties_before_child(ctx, &ls, a, cut, nc)) {
             size_t pos = 0;
             e |= mt_put(&o, ctx->text, ls.v[a].off) | mt_put(&o, moved.s, moved.len);
             pos = ls.v[a].off;

@@ -217,7 +217,8 @@ static bool other_key_header(const char *s, size_t n)
 }
 
 /* Is the item at column b of line s (length n) a compact nested sequence
- * whose innermost item is a block scalar header (`- - |`, `- - - >-`)? Its
+ * whose innermost item is a block scalar header (`- - |`, `- - - >-`), or whose
+ * first key's value is one (`- name: |`, after a key: `steps: - name: |`)? Its
  * body lines, deeper than the innermost dash (*col), are the scalar's text,
  * and a `key: value` there is no entry (run 13 e2aab0da, 86769b48). */
 static bool compact_item_header(const char *s, size_t n, size_t b, size_t *col)
@@ -230,6 +231,10 @@ static bool compact_item_header(const char *s, size_t n, size_t b, size_t *col)
         while (b < n && s[b] == ' ')
             b++;
     }
+    size_t k = b < n ? simple_key(s + b, n - b) : 0;
+    if (k && b + k + 1 < n && s[b + k + 1] == ' ') /* `steps: - name: |#  c`: the item's first key opens it (run 45 342f00fc) */
+        for (b += k + 1; b < n && s[b] == ' ';)
+            b++;
     if (b >= n || (s[b] != '|' && s[b] != '>'))
         return false;
     for (b++; b < n && (s[b] == '-' || s[b] == '+' || isdigit((unsigned char)s[b]));)

@@ -1139,6 +1139,21 @@ static void test_session6_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "\"Wire${ the helper ${due} in\""));
         free(raw);
+        /* run 45 342f00fc: `steps: - name: |#  c` (an item moved up onto its key) opens a block:
+         * yaml.colon-space glues no `key: value` of its body */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=%d\n---\n"
+                 "steps: - name: |#  c\n    Config:\n    status: example value\n  tags: [a]\nowner: b\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "    status: example value\n"));
+        free(raw);
+        /* run 45 4a550c23: norm.answer-fields-sibling leaves no `answer:` empty above a sibling
+         * that names an answer child (`selected:`): yaml.nested-children would take it in */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\nop: norm.answer-fields-sibling seed=%d\n---\n"
+                 "questions:\n- id: Q02\n  phase: structure\n  question: P\n  answer:\n    answered_by: a\n"
+                 "  selected:\n  - icu\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  answer:\n    answered_by: a\n"));
+        free(raw);
         /* run 41 d27f1a7a: yaml.invalid-escape quotes no item moved up onto its key's line */
         snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
                  "needs:\n  arch: - \\'\n  os: linux\n", seed);
