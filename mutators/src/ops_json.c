@@ -7,6 +7,7 @@
  * Each op tokenizes the text (mt_json_scan), picks a site with the op's RNG
  * and splices the text; nothing is parsed into values here. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mut_internal.h"
@@ -532,6 +533,33 @@ static int e_number(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     return mt_splice(ctx, k->off, k->off, "+", 1); /* 12 -> +12 */
 }
 int mt_op_json_number_format(mf_op_ctx *ctx) { return tok_op(ctx, s_number, e_number); }
+
+/* A string value of 20 or more digits, no leading zero, that no double holds
+ * exactly (`"12345678901234567890"`): written bare, json.big-number keeps its text. */
+static bool s_big_digits(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    const char *s = tok_s(ctx, k) + 1;
+    size_t n = k->len - 2;
+    if (k->kind != JT_STR || n < 20 || n > 64 || s[0] == '0')
+        return false;
+    for (size_t q = 0; q < n; q++)
+        if (s[q] < '0' || s[q] > '9')
+            return false;
+    char digits[72], back[400];
+    memcpy(digits, s, n);
+    digits[n] = '\0';
+    snprintf(back, sizeof back, "%.0f", strtod(digits, NULL));
+    return strcmp(back, digits) != 0;
+}
+static int e_big_digits(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
+{
+    const mt_jtok *k = &t->v[i];
+    if (mt_splice(ctx, k->off + k->len - 1, k->off + k->len, "", 0) < 0)
+        return -1;
+    return mt_splice(ctx, k->off, k->off + 1, "", 0);
+}
+int mt_op_json_bare_big_number(mf_op_ctx *ctx) { return tok_op(ctx, s_big_digits, e_big_digits); }
 
 static bool s_between(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {

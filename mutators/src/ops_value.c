@@ -123,6 +123,7 @@ static int from_list(mf_op_ctx *ctx, const char *const *list, size_t n)
 
 LIST_OP(mt_op_val_bool, "yes", "no", "true", "False", "on", "OFF", "y", "n", "null", "~", "Null", "NO")
 LIST_OP(mt_op_val_number, "0123", "1e3", "0x1F", ".5", "1_000", "+12", "-0", "1.0", "NaN", ".inf", "0o17", "12:30:45")
+LIST_OP(mt_op_val_digit_id, "98765432109876543210123", "12345678901234567890", "31415926535897932384626433832795")
 LIST_OP(mt_op_val_date, "2026-01-01", "2026-01-01T00:00:00Z", "2026-13-45", "12:30", "2026-01-01 10:00:00 +02:00")
 LIST_OP(mt_op_val_syntax, "key: value", "a # not a comment", "- item", "[1, 2]", "{a: 1}", "&anchor", "*alias",
         "!tag value", "%directive", "? complex", ">- folded", "|", "rules: apply: here", "ends with colon:",

@@ -1154,6 +1154,16 @@ static void test_session6_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "  answer:\n    answered_by: a\n"));
         free(raw);
+        /* json.bare-big-number unquotes only digits no double holds exactly: 2^64 stays quoted
+         * (json.big-number keeps that one a number), 12345678901234567890 goes bare */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.bare-big-number seed=%d\n---\n"
+                 "{\"a\": \"18446744073709551616\", \"b\": \"12345678901234567890\", \"c\": \"0123456789012345678901\"}\n",
+                 seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\"18446744073709551616\""));
+        assert_non_null(strstr(raw, ": 12345678901234567890"));
+        assert_non_null(strstr(raw, "\"0123456789012345678901\""));
+        free(raw);
         /* run 41 d27f1a7a: yaml.invalid-escape quotes no item moved up onto its key's line */
         snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.invalid-escape seed=%d\n---\n"
                  "needs:\n  arch: - \\'\n  os: linux\n", seed);
