@@ -238,6 +238,46 @@ static bool glued_first_key_item(const yr_line *n, size_t x, const char *v, size
            n->s[c] == ':' && (c + 1 == n->n || n->s[c + 1] == ' ');
 }
 
+/* Does the moved item [v, v+vn) open a block scalar after its dashes or its first
+ * key (`- - |-`, `- name: |`, `- te: |-# c`, its comment glued)? Its deeper lines
+ * are then that scalar's body. */
+static bool moved_block_header(const char *v, size_t vn)
+{
+    yr_entry r;
+    yr_entry_parse(v, vn, &r);
+    size_t c = r.key ? r.val : r.content;
+    return r.dashes && c < vn && (yr_is_block_header(v + c, vn - c) || yr_header_glued_comment(v + c, vn - c));
+}
+
+/* The offset in the moved block item [v, v+vn) of what its header belongs to (its key,
+ * or its last dash); the body must stand right of that column. */
+static size_t header_owner(const char *v, size_t vn)
+{
+    yr_entry r;
+    yr_entry_parse(v, vn, &r);
+    return r.key ? r.key_s : r.dash;
+}
+
+/* The first line after the body of a moved block item whose body starts at nx (the
+ * body's column is its first line's; no dash line starts it, as the item's move keeps
+ * none that does) when it is a dash line right of col, else nx: the line that tells the
+ * item's column (`matrix: - - |-` + body + `  - 2` + `- - 3`, run 46 9d85b13b). */
+static size_t after_moved_body(const yr_doc *d, size_t nx, size_t col)
+{
+    const yr_line *b = &d->l[nx];
+    size_t body = mf_line_indent((mf_line){b->s, b->n});
+    if (body <= col || is_dash_at(b->s, b->n, body))
+        return nx;
+    for (size_t k = next_content(d, nx); k < d->count; k = next_content(d, k)) {
+        const yr_line *l = &d->l[k];
+        size_t y = mf_line_indent((mf_line){l->s, l->n});
+        if (y >= body || (l->flags & YR_INERT))
+            continue;
+        return is_dash_at(l->s, l->n, y) && y >= col ? k : nx;
+    }
+    return nx;
+}
+
 size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_warnings *w)
 {
     (void)p;
@@ -263,7 +303,10 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t dash = e.key_s, nx = next_entry_line(d, fend, i);
+        size_t dash = e.key_s, nx = next_entry_line(d, fend, i), body = nx;
+        bool block = nx < d->count && moved_block_header(l->s + e.val, e.end - e.val);
+        if (block)
+            nx = after_moved_body(d, nx, e.key_s);
         if (nx < d->count) {
             const yr_line *n = &d->l[nx];
             size_t x = mf_line_indent((mf_line){n->s, n->n});
@@ -281,6 +324,12 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
              * deep enough for it (else the text stays as read and is rejected) */
             size_t ind = block_indent_indicator(l->s + e.val, e.end - e.val);
             if (ind && !is_dash_at(n->s, n->n, x) && e.key_s + ind <= x)
+                dash = e.key_s;
+            /* no dash line after the body tells the column: the body, read as the item's
+             * properties, must still be deeper than what the header belongs to (`- te: |-`
+             * at the key's column with its body at key + 4; run 46 4e1f3b65) */
+            size_t own = block && nx == body && !is_dash_at(n->s, n->n, x) ? header_owner(l->s + e.val, e.end - e.val) : 0;
+            if (own && dash + own >= x && e.key_s + own < x)
                 dash = e.key_s;
         }
         yr_put(&o, l->s, e.key_e);
@@ -1273,6 +1322,27 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
 
 /* ---- yaml.dash-space ---- */
 
+/* Is line i, at column col, a child of a key the profile's nested_children names
+ * (`source_prd:` + `  -ontent_sha256: ...`)? That parent holds a mapping: its `-key:`
+ * line is a key as written, never a list item (run 46 7490b3, where the item made
+ * `source_prd` an array the schema refused). */
+static bool object_parent_child(const yr_doc *d, size_t i, size_t col, const mf_profile *p)
+{
+    if (!p || json_object_size(p->nested_children) == 0)
+        return false;
+    for (size_t k = i, n = 0; k-- > 0 && n < 256; n++) {
+        if (d->l[k].flags & (YR_INERT | YR_CONT))
+            continue;
+        const yr_entry e = yr_entry_at(d, k);
+        if (e.indent >= col && e.end > e.indent)
+            continue;
+        if (e.end == e.indent)
+            continue;               /* a blank line */
+        return e.key && !e.dashes && e.val == e.end && json_object_getn(p->nested_children, d->l[k].s + e.key_s, e.key_e - e.key_s);
+    }
+    return false;
+}
+
 /* A `-key:` line is a mapping key named "-key" when its sibling lines (same
  * indentation, same block; for the block's first line the next one is looked
  * for past the line's deeper children) are plain mapping entries; it is a list item
@@ -1373,6 +1443,8 @@ size_t yr_fix_dash_space(const yr_doc *d, mf_buf *out, const mf_profile *p, mf_w
          * only right of the key's new column, and the text line would be a key without ':'
          * no loader takes (run 40 b4e62105-rb0572953); a block scalar's body may sit there */
         if (fire && !yr_is_block_header(l->s + e.val, e.end - e.val) && plain_cont_at_or_left(d, i, c, c + 2))
+            fire = false;
+        if (fire && !e.dashes && object_parent_child(d, i, e.indent, p))
             fire = false;
         const char *first = at_col && !fire && !e.dashes ? at_col->first : NULL;
         uint32_t first_n = first ? at_col->first_n : 0;
