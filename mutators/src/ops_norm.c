@@ -580,7 +580,7 @@ static bool question_item_has_text(const mf_op_ctx *ctx, size_t off)
  * (yaml.dash-space, which core reads as the item it is: run 8, dd57fdfa), or
  * the first item on its parent's line, `questions: - id:`
  * (yaml.inline-sequence-parent, run 13 36f593db)? The kv scan sees only the
- * first shape. *id_off: where `id:` starts. */
+ * first shape; nor `id  : Q04`, blanks before its colon. *id_off: where `id:` starts. */
 static bool item_id_line(const mf_op_ctx *ctx, size_t bol, size_t col, size_t *id_off)
 {
     const char *t = ctx->text;
@@ -595,7 +595,10 @@ static bool item_id_line(const mf_op_ctx *ctx, size_t bol, size_t col, size_t *i
         for (dash = j++ - bol; j < ctx->len && t[j] == ' '; j++)
             ;
     *id_off = j;
-    if (j + 3 > ctx->len || memcmp(t + j, "id:", 3))
+    size_t c = j + 2; /* `id  : Q04`: blanks before the colon, still the key "id" (run 46 eea051) */
+    while (c < ctx->len && t[c] == ' ')
+        c++;
+    if (j + 2 > ctx->len || memcmp(t + j, "id", 2) || c >= ctx->len || t[c] != ':')
         return false;
     return parent ? dash != ctx->len : j - bol == col || dash + 2 == col;
 }

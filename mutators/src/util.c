@@ -216,6 +216,23 @@ static bool other_key_header(const char *s, size_t n)
     return k == n || s[k] == '#';
 }
 
+/* Is line s (length n) at column 0 a transcript role prefix, then a block header key
+ * (`[error] title: |`, cand.transcript-prefix's damage)? Its deeper lines are the
+ * body all the same: cand.transcript-prefix strips the prefix (run 46 fa061f). */
+static bool prefixed_header(const char *s, size_t n, size_t indent)
+{
+    size_t p = indent == 0 ? mt_role_prefix(s, n) : 0;
+    while (p && p < n && s[p] == ' ')
+        p++;
+    size_t k = p && p < n ? simple_key(s + p, n - p) : 0;
+    if (!k)
+        return false;
+    size_t j = p + k + 1;
+    while (j < n && s[j] == ' ')
+        j++;
+    return j < n && (s[j] == '|' || s[j] == '>');
+}
+
 /* Is the item at column b of line s (length n) a compact nested sequence
  * whose innermost item is a block scalar header (`- - |`, `- - - >-`), or whose
  * first key's value is one (`- name: |`, after a key: `steps: - name: |`)? Its
@@ -398,7 +415,7 @@ int mt_lines_scan(const char *text, size_t len, mt_lines *out)
                 }
             }
             if (mt_line_block_indicator(x) || commented_header(x) || (x->key_len && mt_line_quoted_header(x)) ||
-                (!x->key_len && !x->comment && other_key_header(s + b, l - b))) {
+                (!x->key_len && !x->comment && other_key_header(s + b, l - b)) || prefixed_header(s, l, x->indent)) {
                 in_block = true;
                 block_col = x->body;
             } else if (x->dash && x->key_len == 0 && x->body < l &&

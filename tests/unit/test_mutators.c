@@ -1146,6 +1146,20 @@ static void test_session6_sites(void **state)
         contract_of(text, &raw);
         assert_non_null(strstr(raw, "    status: example value\n"));
         free(raw);
+        /* run 46 eea051: norm.duplicate-question-id counts a later `id  : Q04` (blanks before
+         * its colon), which raises the number core renumbers to */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.duplicate-question-id seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    question: A?\n  - id: Q02\n    question: B?\n  - id: Q03\n"
+                 "    question: C?\n  - id  : Q04\n    question: D?\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "id: Q03"));
+        free(raw);
+        /* run 46 fa061f: nor behind a role-prefixed header (`[error] title: |`) */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.colon-space seed=%d\n---\n"
+                 "[error] title: |\n  Config:\n  status: example value\nowner: b\nnotes: c\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  status: example value\n"));
+        free(raw);
         /* run 45 4a550c23: norm.answer-fields-sibling leaves no `answer:` empty above a sibling
          * that names an answer child (`selected:`): yaml.nested-children would take it in */
         snprintf(text, sizeof text, "malform-case 1\nprofile: full_answers\nop: norm.answer-fields-sibling seed=%d\n---\n"
