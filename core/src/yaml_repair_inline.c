@@ -491,6 +491,8 @@ static bool plain_value_cont(const yr_doc *d, size_t i)
     return e.val < e.end && h->s[e.key_s] != '-';
 }
 
+static bool spaced_flow_open_at_end(const yr_doc *d, size_t i, const char *s, size_t n, size_t v);
+
 /* Does the plain scalar of item line i (`- id:Q02`) go on over a text line at or
  * left of key, the column its key takes once spaced (`- id:Q02` + `    t`, the
  * string "id:Q02 t")? A mapping's value goes on only deeper than its key, so the
@@ -507,8 +509,11 @@ static bool plain_cont_at_or_left(const yr_doc *d, size_t i, size_t dash, size_t
         if (d->l[k].flags & YR_QUOTE_CONT)
             return false;
         const yr_entry n = yr_entry_at(d, k);
-        if (n.key || n.dashes || n.indent <= dash || missing_space_colon(d->l[k].s, n.end, n.content))
-            return false; /* `  skipped:false`: a glued property, the item is a mapping */
+        size_t gk = missing_space_colon(d->l[k].s, n.end, n.content);
+        /* `  skipped:false`: a glued property, the item is a mapping; not `    text:[ words` on the
+         * text's last line, which this rule leaves as text (run 47 8ea301) */
+        if (n.key || n.dashes || n.indent <= dash || (gk && !spaced_flow_open_at_end(d, k, d->l[k].s, n.end, gk + 1)))
+            return false;
         const char *t = d->l[k].s + n.content;
         if (n.content < n.end && (*t == '?' || *t == ':') && (n.content + 1 == n.end || t[1] == ' '))
             return false; /* `? long key` / `: null`: an explicit key of the mapping, no text (run 41 44797a7b) */
@@ -1322,25 +1327,24 @@ size_t yr_fix_inline_known_keys(const yr_doc *d, mf_buf *out, const mf_profile *
 
 /* ---- yaml.dash-space ---- */
 
-/* Is line i, at column col, a child of a key the profile's nested_children names
- * (`source_prd:` + `  -ontent_sha256: ...`)? That parent holds a mapping: its `-key:`
- * line is a key as written, never a list item (run 46 7490b3, where the item made
- * `source_prd` an array the schema refused). */
+/* Is line i, at column col, the first child right under a key the profile's
+ * nested_children names (`source_prd:` + `  -ontent_sha256: ...`)? That parent holds
+ * a mapping: its `-key:` line is a key as written, never a list item (run 46 7490b3,
+ * where the item made `source_prd` an array the schema refused). A line after the
+ * parent's children (`  inspiration:` + its children + `   -type: added`, run 47
+ * f7dd15) is no such child: a drifted item of the list around them. */
 static bool object_parent_child(const yr_doc *d, size_t i, size_t col, const mf_profile *p)
 {
     if (!p || json_object_size(p->nested_children) == 0)
         return false;
-    for (size_t k = i, n = 0; k-- > 0 && n < 256; n++) {
-        if (d->l[k].flags & (YR_INERT | YR_CONT))
-            continue;
-        const yr_entry e = yr_entry_at(d, k);
-        if (e.indent >= col && e.end > e.indent)
-            continue;
-        if (e.end == e.indent)
-            continue;               /* a blank line */
-        return e.key && !e.dashes && e.val == e.end && json_object_getn(p->nested_children, d->l[k].s + e.key_s, e.key_e - e.key_s);
-    }
-    return false;
+    size_t k = i;
+    while (k > 0 && ((d->l[k - 1].flags & YR_INERT) || mf_line_blank((mf_line){d->l[k - 1].s, d->l[k - 1].n})))
+        k--;
+    if (k == 0 || (d->l[k - 1].flags & YR_CONT))
+        return false;
+    const yr_entry e = yr_entry_at(d, k - 1);
+    return e.indent < col && e.key && !e.dashes && e.val == e.end &&
+           json_object_getn(p->nested_children, d->l[k - 1].s + e.key_s, e.key_e - e.key_s);
 }
 
 /* A `-key:` line is a mapping key named "-key" when its sibling lines (same
