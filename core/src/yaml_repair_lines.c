@@ -770,9 +770,11 @@ static size_t trailing_doc_start(const yr_doc *d)
         if (k == 0)
             return none;
     }
-    /* a `---` / `...` line inside a block scalar body (or a quoted scalar) is text, not a marker */
+    /* a `---` / `...` line inside a block scalar body (or a quoted scalar) is text, not a marker;
+     * so is an indented one, whatever the line model read around it (`  ...` under a block item
+     * whose dash drifted right of its body, run 47 d1e6bc6f): a marker stands at column 0 */
     uint16_t f = d->l[k - 1].flags;
-    bool content = !(f & YR_INERT) || !(f & YR_CTX_FREE);
+    bool content = !(f & YR_INERT) || !(f & YR_CTX_FREE) || d->l[k - 1].s[0] == ' ';
     return content && d->l[k - 1].s[0] != '%' ? c : none;
 }
 
