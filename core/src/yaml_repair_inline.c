@@ -240,22 +240,15 @@ static bool glued_first_key_item(const yr_line *n, size_t x, const char *v, size
 
 /* Does the moved item [v, v+vn) open a block scalar after its dashes or its first
  * key (`- - |-`, `- name: |`, `- te: |-# c`, its comment glued)? Its deeper lines
- * are then that scalar's body. */
-static bool moved_block_header(const char *v, size_t vn)
+ * are then that scalar's body, which must stand right of *owner, the offset of what
+ * the header belongs to (its key, or its last dash). */
+static bool moved_block_header(const char *v, size_t vn, size_t *owner)
 {
     yr_entry r;
     yr_entry_parse(v, vn, &r);
     size_t c = r.key ? r.val : r.content;
+    *owner = r.key ? r.key_s : r.dash;
     return r.dashes && c < vn && (yr_is_block_header(v + c, vn - c) || yr_header_glued_comment(v + c, vn - c));
-}
-
-/* The offset in the moved block item [v, v+vn) of what its header belongs to (its key,
- * or its last dash); the body must stand right of that column. */
-static size_t header_owner(const char *v, size_t vn)
-{
-    yr_entry r;
-    yr_entry_parse(v, vn, &r);
-    return r.key ? r.key_s : r.dash;
 }
 
 /* The first line after the body of a moved block item whose body starts at nx (the
@@ -303,8 +296,8 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             yr_block_note_line(&blk, d, i);
             continue;
         }
-        size_t dash = e.key_s, nx = next_entry_line(d, fend, i), body = nx;
-        bool block = nx < d->count && moved_block_header(l->s + e.val, e.end - e.val);
+        size_t dash = e.key_s, nx = next_entry_line(d, fend, i), body = nx, owner = 0;
+        bool block = nx < d->count && moved_block_header(l->s + e.val, e.end - e.val, &owner);
         if (block)
             nx = after_moved_body(d, nx, e.key_s);
         if (nx < d->count) {
@@ -328,7 +321,7 @@ size_t yr_fix_inline_seq_parent(const yr_doc *d, mf_buf *out, const mf_profile *
             /* no dash line after the body tells the column: the body, read as the item's
              * properties, must still be deeper than what the header belongs to (`- te: |-`
              * at the key's column with its body at key + 4; run 46 4e1f3b65) */
-            size_t own = block && nx == body && !is_dash_at(n->s, n->n, x) ? header_owner(l->s + e.val, e.end - e.val) : 0;
+            size_t own = block && nx == body && !is_dash_at(n->s, n->n, x) ? owner : 0;
             if (own && dash + own >= x && e.key_s + own < x)
                 dash = e.key_s;
         }

@@ -1073,10 +1073,6 @@ static bool plain_line_is(const char *raw, size_t ls, size_t le, const char *s, 
     return line_value_at(raw, ls, le, &col, &v, &e, true) && e - v == sn && !memcmp(raw + v, s, sn);
 }
 
-static bool plain_value_at(const char *raw, size_t ls, size_t le, size_t *col, size_t *v, size_t *e)
-{
-    return line_value_at(raw, ls, le, col, v, e, false);
-}
 
 /* Does the line text raw[a..b) hold what no plain scalar's line may: a
  * key's `: ` (or a colon at its end), a comment's ` #` or an item's `- `?
@@ -1102,7 +1098,7 @@ static bool key_shaped(const char *raw, size_t a, size_t b)
 static bool plain_fold_is(const char *raw, size_t rn, size_t ls, size_t le, const char *s, size_t sn)
 {
     size_t col, v, e, more = 0;
-    if (le == rn || (le > ls && raw[le - 1] == '\r') || !plain_value_at(raw, ls, le, &col, &v, &e) || e != le)
+    if (le == rn || (le > ls && raw[le - 1] == '\r') || !line_value_at(raw, ls, le, &col, &v, &e, false) || e != le)
         return false;
     char *t = malloc(rn - v + 1);
     size_t tn = e - v;
