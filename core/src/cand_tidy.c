@@ -21,15 +21,15 @@ static bool is_noise_ctl(unsigned char c)
     return c <= 8 || c == 11 || c == 12 || (c >= 14 && c <= 31) || c == 127;
 }
 
-/* Length of the noise token at s, or 0. */
-static size_t noise_len(const char *s, size_t n)
+size_t mf_noise_token_len(const char *s, size_t n)
 {
     unsigned char c = (unsigned char)s[0];
     if (c == 27 && n > 1 && s[1] == '[') {
+        /* as a VT500 terminal parses CSI: parameter and intermediate bytes
+         * (0x20-0x3f) in any order, a misordered run ignored whole up to its
+         * final byte (`\x1b[+32m` shows nothing, run 48 9e2ef534) */
         size_t i = 2;
-        while (i < n && (unsigned char)s[i] >= 0x30 && (unsigned char)s[i] <= 0x3f)
-            i++;
-        while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x2f)
+        while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x3f)
             i++;
         if (i < n && (unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e)
             i++;
@@ -82,7 +82,7 @@ size_t mf_cand_noise_cut(const char *s, size_t len, int *line, bool *keep_nl)
             i++;
             continue;
         }
-        size_t n = noise_len(s + i, len - i);
+        size_t n = mf_noise_token_len(s + i, len - i);
         if (n) {
             if (noise_start == (size_t)-1)
                 noise_start = i;
@@ -118,7 +118,7 @@ bool mf_cand_bracket_outside_noise(const char *s, size_t n)
     if (!memchr(s, '[', n))
         return false;
     for (size_t i = 0; i < n;) {
-        size_t k = noise_len(s + i, n - i);
+        size_t k = mf_noise_token_len(s + i, n - i);
         if (k)
             i += k;
         else if (s[i++] == '[')
@@ -153,7 +153,7 @@ static size_t content_end_of(const char *s, size_t n, bool *noise)
     size_t end = 0;
     *noise = false;
     for (size_t i = 0; i < n;) {
-        size_t k = noise_len(s + i, n - i);
+        size_t k = mf_noise_token_len(s + i, n - i);
         if (k) {
             *noise = true;
             i += k;

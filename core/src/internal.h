@@ -111,6 +111,10 @@ int mf_candidates_build_step(const mf_profile *p, const char *raw, size_t len, i
                              mf_candidates *out);
 void mf_candidates_free(mf_candidates *c);
 
+/* Length of the terminal noise token at s (n > 0: an ANSI CSI sequence, a
+ * control byte other than tab/CR/LF, a bare paste marker "[200~"), or 0. */
+size_t mf_noise_token_len(const char *s, size_t n);
+
 /* Offset where the text resumes after a leading prose line that YAML would
  * read as a key ("Okay, here it is:" before a mapping; cand_prose.c), or 0
  * when there is none. *line (may be NULL): 1-based line of the prose. */

@@ -1023,23 +1023,14 @@ static bool noise_byte(int c)
     return c == 0x7f || (c > 0 && c < 0x20 && c != '\t' && c != '\r' && c != '\n');
 }
 
-/* Skip a run of control bytes, each ESC with the CSI sequence it opens
- * (`\x1b[200~`, a bracketed-paste marker between two values: run 45 00e19429;
- * `\x1b[0m`): its `[` and parameters are no JSON array. */
+/* Skip a run of terminal noise tokens (mf_noise_token_len: an ESC with the
+ * CSI sequence it opens, `\x1b[200~` between two values, run 45 00e19429):
+ * a sequence's `[` and parameters are no JSON array. */
 static void skip_noise(jp *p)
 {
-    while (noise_byte(cur(p))) {
-        bool esc = cur(p) == 0x1b;
-        jl_advance(p);
-        if (!esc || cur(p) != '[')
-            continue;
-        size_t k = p->i + 1;
-        while (at(p, k) >= 0x20 && at(p, k) <= 0x3f)
-            k++;
-        if (at(p, k) >= 0x40 && at(p, k) <= 0x7e)
-            while (p->i <= k)
-                jl_advance(p);
-    }
+    size_t k;
+    while (p->i < p->n && (k = mf_noise_token_len(p->s + p->i, p->n - p->i)) > 0)
+        jl_advance_n(p, k);
 }
 
 int mf_json_scan(const char *text, size_t len, int max_depth, unsigned flags, mf_json_tops *out,
