@@ -33,6 +33,10 @@ size_t mf_cand_closer_tail(const char *s, size_t len, bool fences);
  * closing tag lines start, or len). *line: 1-based line of the fence. */
 size_t mf_cand_orphan_fence_cut(const char *s, size_t len, size_t *end, int *line);
 
+/* Does a line of [s, s+n) start with a transcript role prefix? (Only then can
+ * mf_cand_strip_prefixes change the text.) */
+bool mf_cand_prefixed_line(const char *s, size_t n);
+
 /* Copy s into out with transcript role prefixes ([assistant], [user/x], ...)
  * removed from the start of each line. Returns the number of lines changed
  * (0: out holds an unchanged copy), or (size_t)-1 on OOM. *first: line of the

@@ -1147,9 +1147,7 @@ static int scan_json_span(ctx *c, const char *s, size_t len)
 
 /* ---- assembly -------------------------------------------------------------- */
 
-/* Does a line of [s, s+n) start with a transcript role prefix? (Only then can
- * mf_cand_strip_prefixes change the text: its copy is made only then.) */
-static bool prefixed_line(const char *s, size_t n)
+bool mf_cand_prefixed_line(const char *s, size_t n)
 {
     for (const char *q = s; q < s + n && (q = memchr(q, '[', (size_t)(s + n - q))); q++) {
         if (q > s && q[-1] != '\n')
@@ -1221,7 +1219,7 @@ static int build(const mf_profile *p, const char *raw, size_t len, int step, boo
     }
 
     int first = 0;
-    size_t nstrip = prefixed_line(raw, len) ? mf_cand_strip_prefixes(raw, len, &stripped, &first) : 0;
+    size_t nstrip = mf_cand_prefixed_line(raw, len) ? mf_cand_strip_prefixes(raw, len, &stripped, &first) : 0;
     if (nstrip == (size_t)-1)
         goto oom;
     if (nstrip && mf_warnings_add(&pw, MF_RULE_ID(CAND_TRANSCRIPT_PREFIX), first,

@@ -359,9 +359,11 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
  * tag lines, yaml.xml-tag-lines) accept the prose around them as a key. For
  * JSON, the prefix-stripped text and every candidate cut from it (a fence's
  * payload, "fence+prefix-stripped") too: the raw text's repair reads a role
- * prefix ("[tool] {") as an array of a bare word. */
-static int preferred(const mf_profile *p, const char *name)
+ * prefix ("[tool] {") as an array of a bare word; for that reason a JSON
+ * answer after a reasoning block is not preferred while its lines hold one. */
+static int preferred(const mf_profile *p, const mf_candidate *c)
 {
+    const char *name = c->name;
     size_t n = strlen(name);
     bool envelope = strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0;
     bool answer = n >= 15 && memcmp(name + n - 15, "after-reasoning", 15) == 0;
@@ -370,7 +372,13 @@ static int preferred(const mf_profile *p, const char *name)
                      * the same reason (the answer's prose line before the tag is no key) */
     bool stripped = strcmp(name, "prefix-stripped") == 0 ||
                     (n >= 16 && memcmp(name + n - 16, "+prefix-stripped", 16) == 0);
-    return envelope || answer || (p->format == MF_FORMAT_JSON && stripped);
+    bool json = p->format == MF_FORMAT_JSON;
+    /* JSON: an answer whose lines still carry role prefixes waits for its stripped copy, which is
+     * preferred too (`[error] [` + `[error]   \`x\`` in a fence read as arrays of bare words, run 48
+     * ece5c5b1) */
+    if (answer && json && !stripped && mf_cand_prefixed_line(c->text, c->len))
+        answer = false;
+    return envelope || answer || (json && stripped);
 }
 
 static const mf_profile *detect_profile(const char *s, size_t n)
@@ -468,7 +476,7 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
                 for (size_t i = 0; i < cs.count && !won; i++) {
                     bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 && cs.items[i].len == len &&
                                        cs.items[i].warnings.count == 0;
-                    if (preferred(p, cs.items[i].name) != first || (pass == 0 && same_as_raw) ||
+                    if (preferred(p, &cs.items[i]) != first || (pass == 0 && same_as_raw) ||
                         (same_as_raw && prose && R.weak))
                         continue;   /* the raw reading holds the prose: no better than a trimmed scalar */
                     won = try_candidate(&R, &cs.items[i], pass == 1);
