@@ -155,6 +155,8 @@ bool jl_word_is_literal(const char *s, size_t n);
 bool jl_key_without_colon(const jp *p, size_t k);
 /* Does a key (`"name"` on one line, then `:` after blanks or line breaks) start with the quote at k? */
 bool jl_key_at(const jp *p, size_t k);
+/* `"": 1`, `'': 1`: an empty key (a quote pair, then ':') at k? */
+bool jl_empty_key_at(const jp *p, size_t k);
 /* Parse a string whose opening delimiter (kind q) is at the cursor into b.
  * Returns 0 (*cut when the input ended inside it), or -1. */
 int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut);

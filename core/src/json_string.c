@@ -115,8 +115,7 @@ static bool scalar_item_at(const jp *p, size_t k)
     return e >= p->n || strchr(",]}", at(p, e));
 }
 
-/* `"": 1`, `'': 1`: an empty key at k. */
-static bool empty_key_at(const jp *p, size_t k)
+bool jl_empty_key_at(const jp *p, size_t k)
 {
     return at(p, k + 1) == at(p, k) && at(p, jl_past_spaces(p, k + 2)) == ':';
 }
@@ -133,12 +132,12 @@ static bool structure_after_comma(const jp *p, size_t k, bool member_value, bool
         k = jl_past_spaces(p, k + 1);   /* a stray ':', ';' or '+' after the comma (",: ", ",+ ") */
     int c = at(p, k);
     if (c == '\'' && member_value)
-        return jl_key_at(p, k) || key_cut(p, k) || jl_key_without_colon(p, k) || empty_key_at(p, k);
+        return jl_key_at(p, k) || key_cut(p, k) || jl_key_without_colon(p, k) || jl_empty_key_at(p, k);
     /* after a member value only a key (or '}') follows: `"f("a", [1])"` stays one string */
     if (c == '"' && member_value)
         return jl_key_at(p, k) || key_colon_end(p, k + 1) || jl_key_without_colon(p, k) || key_cut(p, k) ||
                key_with_inner_quote(p, k) || (!inner && lone_string_member(p, k)) ||
-               empty_key_at(p, k);
+               jl_empty_key_at(p, k);
     if (c == '\\' && member_value && at(p, k + 1) == '"')
         return jl_key_at(p, k + 1);     /* `, \"notes": 1`: a key whose opening quote is escaped */
     if (c == '`' && member_value)       /* `, `k´: 1`: a backtick key */

@@ -285,8 +285,9 @@ static bool member_follows(const jp *p, size_t w)
 {
     size_t k = jl_past_blanks(p, w);
     /* a quoted key, its ':' there or missing (`false  'n' 5`: commas and colons both missing, run 36) */
-    if (k > w && (at(p, k) == '\'' || at(p, k) == '"') && (jl_key_at(p, k) || jl_key_without_colon(p, k)))
-        return true;
+    if (k > w && (at(p, k) == '\'' || at(p, k) == '"') &&
+        (jl_key_at(p, k) || jl_key_without_colon(p, k) || jl_empty_key_at(p, k)))
+        return true;                    /* `1  '': 5` too (run 48 866d9079) */
     if (k == w || !(isalpha(at(p, k)) || at(p, k) == '_'))
         return false;
     while (k < p->n && (isalnum(at(p, k)) || at(p, k) == '_' || at(p, k) == '-'))
