@@ -453,6 +453,71 @@ static bool fallen_body_line(const char *s, size_t n, bool fallen)
     return !(k < n && s[k] == ':' && (k + 1 == n || s[k + 1] == ' ' || s[k + 1] == '\t'));
 }
 
+/* ---- the column a dash-item block scalar's body must stay right of ---- */
+
+/* What a YAML line opens for the lines under it: a dash item (its list's
+ * column), a bare key (`key:`: children right of its column), or a key with
+ * a value (its mapping's column, no children). */
+enum { OPEN_NONE, OPEN_DASH, OPEN_BARE_KEY, OPEN_KEYED };
+typedef struct { size_t col; int kind; } line_opens;
+#define MF_OPEN_DEPTH 32
+
+/* Kind and column of line text t (indentation ind stripped, n bytes): a
+ * `- ` item whose content is a bare key counts as that key. */
+static line_opens line_opens_of(const char *t, size_t n, size_t ind)
+{
+    while (n > 0 && (t[n - 1] == '\r' || t[n - 1] == ' ' || t[n - 1] == '\t'))
+        n--;
+    size_t k = 0;
+    bool dash = false;
+    while (k < n && t[k] == '-' && (k + 1 == n || t[k + 1] == ' ')) {
+        dash = true;
+        k++;
+        while (k < n && t[k] == ' ')
+            k++;
+    }
+    if (dash && k == n)
+        return (line_opens){ind, OPEN_BARE_KEY}; /* a bare dash: children right of it */
+    size_t c = k;
+    while (c < n && t[c] != ':' && t[c] != '"' && t[c] != '\'' && t[c] != '#')
+        c++;
+    bool key = c < n && t[c] == ':' && c > k && (c + 1 == n || t[c + 1] == ' ');
+    if (key && (c + 1 == n || t[c + 2 < n ? c + 2 : n - 1] == '#'))
+        return (line_opens){ind + k, OPEN_BARE_KEY};
+    if (dash)
+        return (line_opens){ind, OPEN_DASH};
+    return (line_opens){ind, key ? OPEN_KEYED : OPEN_NONE};
+}
+
+/* The column a `- |` item at column d (a scalar: it holds no properties)
+ * keeps its body right of, from the lines open above it (stack[0..depth),
+ * columns left of d, innermost last): its list's column (a sibling dash
+ * item, drifted or not: `- id: Q` + `  notes: |-` + `   - |-`), a bare
+ * parent's column; -1 when unknown. A line between it and the dash can be
+ * no key of any mapping there: it is body text that fell left (run 47
+ * 8d97e80a: `  Example:` + a ```yaml fence under `   - |-`). */
+static long dash_item_floor(const line_opens *stack, size_t depth)
+{
+    for (size_t j = depth; j-- > 0;) {
+        if (stack[j].kind == OPEN_DASH || stack[j].kind == OPEN_BARE_KEY)
+            return (long)stack[j].col;
+        if (stack[j].kind != OPEN_KEYED)
+            return -1;
+    }
+    return -1;
+}
+
+/* Is line text t a `- |` item header: a dash, then the block indicator (no key)? */
+static bool dash_item_header(const char *t, size_t n)
+{
+    if (n < 3 || t[0] != '-' || t[1] != ' ' || !mf_cand_block_header(t, n))
+        return false;
+    for (size_t k = 1; k + 1 < n; k++)
+        if (t[k] == ':' && (t[k + 1] == ' ' || t[k + 1] == '\t'))
+            return false;
+    return true;
+}
+
 /* Fences follow CommonMark's closing rule, made stricter for nested text: a
  * fence closes only when it is bare (no info string; terminal noise after
  * the fence characters, "```\x1b[0m", is none), uses the opener's
@@ -495,7 +560,11 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
     size_t open_at = 0;
     int open_line = 0, line = 1, first_fence_line = 0;
     long block_indent = -1;             /* indentation of a `key: |` line whose block we are in */
+    long block_floor = -1;              /* a `- |` item's: its body's lines stay right of this column */
+    long body_col = -1;                 /* the column of that block's first body line */
     bool fallen = false;                /* a line of that block fell to or left of its key */
+    line_opens stack[MF_OPEN_DEPTH];     /* the lines open above, by column (outside fences and bodies) */
+    size_t depth = 0;
     for (size_t a = 0; a < len && found < MF_CAND_PER_KIND; line++) {
         const char *nl = memchr(s + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - s) + 1 : len;
@@ -505,9 +574,17 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
         while (a + ind < e && s[a + ind] == ' ')
             ind++;
         bool blank_line = a + ind >= e || s[a + ind] == '\r';
-        if (!inside && block_indent >= 0 &&
-            (blank_line || ind > (size_t)block_indent || fallen_body_line(s + a + ind, e - a - ind, fallen))) {
+        const char *t = s + a + ind;
+        bool dash_line = !blank_line && t[0] == '-' && (a + ind + 1 == e || t[1] == ' ' || t[1] == '-');
+        bool item_text = block_floor >= 0 && ind > (size_t)block_floor && !blank_line && t[0] != '#' && !dash_line;
+        /* a dash left of the body's column ends the body: an item drifted right of its list (`   - |-`
+         * under `  notes: |-` + `    f`), as yaml.sequence-indent-drift reads it */
+        bool drifted_item = dash_line && body_col >= 0 && (long)ind < body_col;
+        if (!inside && block_indent >= 0 && !drifted_item &&
+            (blank_line || ind > (size_t)block_indent || item_text || fallen_body_line(t, e - a - ind, fallen))) {
             fallen = fallen || (!blank_line && ind <= (size_t)block_indent);
+            if (body_col < 0 && !blank_line && ind > (size_t)block_indent)
+                body_col = (long)ind;
             fence bf;                   /* a bare fence after a fence line of the body is its closer */
             if (!first_fence_line && fence_info(s + a, e - a, &bf))
                 first_fence_line = line;
@@ -515,9 +592,22 @@ static int scan_fences_as(ctx *c, const char *s, size_t len, bool loose, size_t 
             continue;
         }
         block_indent = -1;
+        block_floor = -1;
+        body_col = -1;
         fallen = false;
-        if (!inside && mf_cand_block_header(s + a, e - a))
-            block_indent = (long)ind;
+        if (!inside && !blank_line && t[0] != '#') {
+            /* a dash at its bare key's column is that key's compact list (`tags:` + `- a`) */
+            while (depth > 0 && (stack[depth - 1].col > ind ||
+                                 (stack[depth - 1].col == ind && !(dash_line && stack[depth - 1].kind == OPEN_BARE_KEY))))
+                depth--;
+            if (mf_cand_block_header(s + a, e - a)) {
+                block_indent = (long)ind;
+                if (dash_item_header(t, e - a - ind))
+                    block_floor = dash_item_floor(stack, depth);
+            }
+            if (depth < MF_OPEN_DEPTH)
+                stack[depth++] = line_opens_of(t, e - a - ind, ind);
+        }
         if (fence_info(s + a, e - a, &f)) {
             if (!first_fence_line)
                 first_fence_line = line;
