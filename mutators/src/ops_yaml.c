@@ -1430,13 +1430,15 @@ static bool props_off_column(const mt_lines *ls, size_t j)
  * list open at c - 2 above it (`- steps:` + `  - id: S` + `  op: n`)? Drifted right,
  * the dash reads as well as that outer list's item with `op` its property (the rule's
  * reading: the next line names the item's list) as the inner list's last item with
- * `op` its parent's key (run 33 3d0514a5). */
+ * `op` its parent's key (run 33 3d0514a5). Any line a loader reads as a key counts,
+ * not only a simple one: `p`rofile: r` too (run 48 fc18df61). */
 static bool outer_key_after(const mt_lines *ls, size_t j)
 {
     size_t c = ls->v[j].indent, k = j + 1;
     while (k < ls->n && (ls->v[k].blank || ls->v[k].comment))
         k++;
-    if (c < 2 || k >= ls->n || ls->v[k].dash || !ls->v[k].key_len || ls->v[k].indent != c)
+    if (c < 2 || k >= ls->n || ls->v[k].dash || ls->v[k].block_body || ls->v[k].indent != c ||
+        !(ls->v[k].key_len || item_reads_as_keys(&ls->v[k])))
         return false;
     for (size_t a = j; a-- > 0;) {
         const mt_line *x = &ls->v[a];

@@ -446,6 +446,12 @@ static void test_op_sites_and_ambiguity(void **state)
         contract_of(text, &raw);
         assert_null(strstr(raw, "\n  - id: T\n"));
         free(raw);
+        /* run 48 fc18df61: a key no simple one (`p`rofile`, AFL++'s) is that item's next key as well */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n---\n"
+                 "- steps:\n  - id: S\n    notes: |-\n      run make\n  - id: T\n  p`rofile: n\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  - id: T\n  p`rofile: n\n"));
+        free(raw);
     }
     /* run 32 56dc18fc: yaml.invalid-escape quotes no terminal noise an earlier op glued to the value */
     const char *noisy_escape = "malform-case 1\nprofile: generic_yaml\nop: yaml.item-colon seed=1300\n"
