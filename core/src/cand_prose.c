@@ -147,9 +147,20 @@ static bool entry_line(const mf_profile *p, const char *s, size_t n, bool any_ca
      * (`ar|ifact: b`, `a.b: c`, `artifa#t: b`: a '#' inside a word opens no
      * comment; no quote or comma); or one quoted key, which no prose opens with
      * (`"schema_version:ticket_id": W`, run 25 402dc559) */
-    for (; !quoted && i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,\"'", s[i]); i++)
+    /* or a few such words, one space apart, when they spell one of p's keys (`schema version: 1`,
+     * `Ticket Id: T`) or name an identifier, lower case with a word in snake_case (`draft
+     * schema_version: 1`): no prose label reads so; the anchor candidate dropped the line (run 48
+     * 0eb340d0) */
+    size_t kwords = 1;
+    bool snake = false;
+    for (; !quoted && i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,\"'", s[i]); i++) {
         if (isupper((unsigned char)s[i]) && (i == 0 || !islower((unsigned char)s[i - 1])))
             lower = false;
+        snake |= s[i] == '_' && i > 0 && isalnum((unsigned char)s[i - 1]) && i + 1 < n && isalnum((unsigned char)s[i + 1]);
+        if (kwords < 4 && i + 2 < n && s[i + 1] == ' ' && (unsigned char)s[i + 2] > ' ' && (unsigned char)s[i + 2] < 0x7f &&
+            !strchr(":,\"'#", s[i + 2]))
+            i++, kwords++;              /* the loop's i++ steps onto the next word */
+    }
     /* `key:value` glued (yaml.colon-space repairs it) is an entry too */
     bool glued = i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '/';
     if (i == 0 || i + 1 >= n || s[i] != ':' || (s[i + 1] != ' ' && !glued) ||
@@ -157,6 +168,8 @@ static bool entry_line(const mf_profile *p, const char *s, size_t n, bool any_ca
         return false;
     if (!(any_case || lower || (p && profile_key(p, s, i)))) /* "Note: ..." is prose; "Beadid: x" an alias of bead_id */
         return false;
+    if (kwords > 1 && !((lower && snake) || (p && profile_key(p, s, i))))
+        return false;                   /* "Final answer: yes" is a label */
     size_t a = i + (glued ? 1 : 2), e = n;
     while (a < e && (s[a] == ' ' || s[a] == '\t'))
         a++;
