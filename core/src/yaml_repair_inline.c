@@ -76,6 +76,23 @@ static size_t dash_key(const char *s, size_t end, size_t c)
 
 /* ---- yaml.inline-sequence-parent ---- */
 
+/* Is there a dash line at column c after line k, before the first line at or left of
+ * col: a later sibling of the moved item at c? */
+static bool later_dash_at(const yr_doc *d, size_t k, size_t col, size_t c, size_t *budget)
+{
+    for (k = next_content(d, k); k < d->count && *budget; k = next_content(d, k), --*budget) {
+        const yr_line *l = &d->l[k];
+        if (l->flags & (YR_CONT | YR_INERT))
+            continue;
+        size_t y = mf_line_indent((mf_line){l->s, l->n});
+        if (y == c && is_dash_at(l->s, l->n, y))
+            return true;
+        if (y <= col)
+            return false;
+    }
+    return false;
+}
+
 /* The column of the moved item's list: the first sibling dash after its
  * property lines (deeper than col, from line k on) when there is one at or
  * right of col, else `guess` (the properties' column - 2). A property 1-2
@@ -98,9 +115,16 @@ static size_t sibling_dash(const yr_doc *d, size_t k, size_t col, size_t guess, 
             return guess;
         if (is_dash_at(l->s, l->n, x) && x >= guess + 2)
             continue;
+        /* one column right of the properties' guess, with a later sibling at the guess: that
+         * one's column, as the properties say; the first drifted (run 48 38c09bb3: a property
+         * drifted right sat at its key column) */
+        if (is_dash_at(l->s, l->n, x) && x == guess + 1 && later_dash_at(d, k, col, guess, budget))
+            return guess;
         if (is_dash_at(l->s, l->n, x))
             return x >= col && x + 2 >= guess ? x : guess;
-        block = block || (l->flags & YR_OPENS_BLOCK);
+        /* a quoted header (`notes: "|-"`) is one too: yaml.quoted-block-indicator unquotes it
+         * (run 48 d56f96a9) */
+        block = block || (l->flags & (YR_OPENS_BLOCK | YR_QUOTED_BLOCK));
         if (x < 64 && !is_dash_at(l->s, l->n, x) && yr_entry_at(d, k).key)
             key_cols |= 1ull << x;
         if (x <= col)
