@@ -1213,6 +1213,22 @@ static void test_session6_sites(void **state)
         assert_non_null(strstr(raw, "\n    line one\n"));
         free(raw);
     }
+    /* run 48 162cdea3: nor above an identifier glued by a ':' to a rest holding a later key
+     * separator (`target_ed_aT08:00:users:`, the key the loader reads is the longer one);
+     * above one yaml.colon-space spaces (`target:08:00`) it still falls */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "product:\n  problem: |-\n    T\n  target_ed_aT08:00:users:\n    - x\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n    T\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "product:\n  problem: |-\n    T\n  target:08:00\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  T\n"));
+        free(raw);
+    }
 
     /* 5e4327db: yaml.unclosed-flow leaves a `- [3, 4]` line that continues a
      * plain scalar (`-n ` above it): its brackets are text; a real item is a site */
