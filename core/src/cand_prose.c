@@ -156,9 +156,10 @@ static bool entry_line(const mf_profile *p, const char *s, size_t n, bool any_ca
     for (; !quoted && i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 0x7f && !strchr(":,\"'", s[i]); i++) {
         if (isupper((unsigned char)s[i]) && (i == 0 || !islower((unsigned char)s[i - 1])))
             lower = false;
-        snake |= s[i] == '_' && i > 0 && isalnum((unsigned char)s[i - 1]) && i + 1 < n && isalnum((unsigned char)s[i + 1]);
-        if (kwords < 4 && i + 2 < n && s[i + 1] == ' ' && (unsigned char)s[i + 2] > ' ' && (unsigned char)s[i + 2] < 0x7f &&
-            !strchr(":,\"'#", s[i + 2]))
+        snake |= s[i] == '_' && i > 0 && isalnum((unsigned char)s[i - 1]) && i + 1 < n &&
+                 isalnum((unsigned char)s[i + 1]);
+        if (kwords < 4 && i + 2 < n && s[i + 1] == ' ' && (unsigned char)s[i + 2] > ' ' &&
+            (unsigned char)s[i + 2] < 0x7f && !strchr(":,\"'#", s[i + 2]))
             i++, kwords++;              /* the loop's i++ steps onto the next word */
     }
     /* `key:value` glued (yaml.colon-space repairs it) is an entry too */
