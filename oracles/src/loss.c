@@ -318,18 +318,27 @@ static bool concat_edge(const mf_result *r, const char *s, size_t n, size_t i, s
     return ((a < n && s[a] == '+') || (b > 0 && s[b - 1] == '+')) && rule_fired(r, "json.string-concat");
 }
 
-/* Blank JSON comments (// and # to the line end, slash-star to star-slash) outside strings. */
+/* Blank JSON comments (// and # to the line end, slash-star to star-slash)
+ * outside strings. A marker glued to a word is no comment: core's reader
+ * sees one only between tokens, and a bare word holds it (`1#c`, `abc//d`).
+ * A string ends at its line's end here: one a missing quote left open
+ * (`"a": "it'`) must not turn the string state of the lines below over,
+ * where a key's `"#ontent"` or a string's `lin#e` then read as comments
+ * that blanked a concatenation's '+' (run 50 8042ccd5). */
 static void blank_json_comments(char *s, size_t n)
 {
     bool str = false;
     for (size_t i = 0; i < n; i++) {
         if (str) {
-            if (s[i] == '\\')
+            if (s[i] == '\\' && i + 1 < n && s[i + 1] != '\n')
                 i++;
-            else if (s[i] == '"')
+            else if (s[i] == '"' || s[i] == '\n')
                 str = false;
         } else if (s[i] == '"') {
             str = true;
+        } else if (i > 0 && (s[i] == '#' || (s[i] == '/' && i + 1 < n && s[i + 1] == '/')) &&
+                   word_char((unsigned char)s[i - 1])) {
+            i += s[i] == '/';
         } else if (s[i] == '#' || (s[i] == '/' && i + 1 < n && s[i + 1] == '/')) {
             while (i < n && s[i] != '\n')
                 s[i++] = ' ';

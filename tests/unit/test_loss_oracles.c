@@ -209,6 +209,36 @@ static void test_concat_across_lines(void **state)
     mf_result_free(r);
 }
 
+/* A '#' glued to a word is no comment (core's reader keeps it in the word or
+ * string), even where a string a missing quote left open turned the comment
+ * scan's string state over: the '+' after it stays, and the concatenation
+ * names the glued word (run 50 8042ccd5). */
+static void test_concat_after_glued_hash(void **state)
+{
+    (void)state;
+    const char *text = "{\n  \"a\": \"\n  \"c\": \"line one\\nlin#e uwo\"+\n  \"ffLlse, \"ready\": true}";
+    mf_result *r = fake(text, "{\"a\":\"\",\"c\":\"line one\\nlin#e uwoffLlse\",\"ready\":true}");
+    mf_warnings_add(&r->warnings, "json.string-concat", 3, "strings joined by '+' concatenated into one string");
+    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    mf_verdict v;
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("a glued '#' read as a comment: %s", v.detail);
+    mf_result_free(r);
+    /* a string left open above turns no later line's string state over (`"#ontent"` is a key) */
+    const char *t2 = "{\n  \"a\": \"it'\n  \"#ontent\": \"line uwo\"+\n  \"ffLlse, \"ready\": true}";
+    r = fake(t2, "{\"a\":\"it'\",\"#ontent\":\"line uwoffLlse\",\"ready\":true}");
+    mf_warnings_add(&r->warnings, "json.string-concat", 3, "strings joined by '+' concatenated into one string");
+    in.raw = t2, in.raw_len = strlen(t2), in.result = r;
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("a string left open above: %s", v.detail);
+    mf_result_free(r);
+    /* a comment after a blank is still one: its words need no place in the output */
+    if (run(mf_oracle_conservation, "generic_json", "{\"a\": 1 # gone\n}", "{\"a\":1}", &v))
+        fail_msg("a spaced comment: %s", v.detail);
+    /* and a word that lost its glued tail is still a loss */
+    assert_int_equal(run(mf_oracle_conservation, "generic_json", "{\"a\": abc#def\n}", "{\"a\":\"abc\"}", &v), 1);
+}
+
 /* A flow mapping written as a key's value inside a string (`opts: {"story_id":
  * ...}`, kept whole by yaml.plain-colon, entry dd28559d) holds its own
  * members; a brace after a comma (the next array item's object) still
@@ -1247,6 +1277,7 @@ int main(void)
         cmocka_unit_test(test_structure_truth), cmocka_unit_test(test_keyed_brace_in_string),
         cmocka_unit_test(test_structure_input_string),
         cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
+        cmocka_unit_test(test_concat_after_glued_hash),
         cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole), cmocka_unit_test(test_reserved_indicator_value),
         cmocka_unit_test(test_structure_block_body_line),
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
