@@ -105,7 +105,8 @@ size_t mt_role_prefix(const char *s, size_t n);
  * rule promises to unwrap that, so the fence ops find no site. */
 bool mt_has_fence(const mf_op_ctx *ctx);
 /* Does the YAML key of the line holding offset off occur again at the same
- * indentation in the same mapping (a yaml.duplicate-key copy)? Rewriting one
+ * indentation in the same mapping (a yaml.duplicate-key copy, on a line of its
+ * own or joined onto a sibling's line by yaml.inline-keys)? Rewriting one
  * copy would make the duplicates conflict, which no rule resolves. */
 bool mt_key_repeated(const char *text, size_t len, size_t off);
 /* Replace bytes [a, b) of the text with repl (n bytes). 1 applied, -1 OOM. */

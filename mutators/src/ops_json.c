@@ -454,8 +454,16 @@ static int e_omit(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
     size_t a = t->v[i].off, b = t->v[e].off + t->v[e].len;
     if (t->v[i - 1].kind == JT_COMMA)
         a = t->v[i - 1].off;
-    else if (e + 1 < t->n && t->v[e + 1].kind == JT_COMMA)
+    else if (e + 1 < t->n && t->v[e + 1].kind == JT_COMMA) {
         b = e + 2 < t->n ? t->v[e + 2].off : t->v[e + 1].off + 1;
+        /* only blanks go with the comma: a comment after it stays whole (`# note` losing its `# `
+         * left the bare words of a member no op wrote, run 50 7cdd8d35) */
+        for (size_t k = t->v[e + 1].off + 1; k < b; k++)
+            if (!strchr(" \t\r\n", ctx->text[k])) {
+                b = t->v[e + 1].off + 1;
+                break;
+            }
+    }
     return mt_splice(ctx, a, b, "", 0);
 }
 int mt_op_json_omit(mf_op_ctx *ctx) { return tok_op(ctx, s_default, e_omit); }

@@ -650,6 +650,17 @@ static void line_at(const char *t, size_t len, size_t off, size_t *a, size_t *e,
     *kl = k < *e && t[k] == ':' ? k - *a - *ind : 0;
 }
 
+/* Does line text [s, s+n) hold `key: ` (or `key:` at its end) after a blank,
+ * past its own first entry: a second pair on the line? */
+static bool inline_key(const char *s, size_t n, const char *key, size_t kl)
+{
+    for (size_t i = 1; i + kl < n; i++)
+        if (s[i - 1] == ' ' && !memcmp(s + i, key, kl) && s[i + kl] == ':' &&
+            (i + kl + 1 == n || s[i + kl + 1] == ' '))
+            return true;
+    return false;
+}
+
 bool mt_key_repeated(const char *t, size_t len, size_t off)
 {
     size_t a, e, ind, kl;
@@ -671,6 +682,8 @@ bool mt_key_repeated(const char *t, size_t len, size_t off)
                 break;                  /* the enclosing mapping ends */
             if (li == ind && lk == kl && !memcmp(t + la + li, key, kl))
                 return true;
+            if (li == ind && inline_key(t + la + li, le - la - li, key, kl))
+                return true;            /* a copy yaml.inline-keys joined onto a sibling's line (run 50 46fdfdc3) */
         }
     }
     return false;

@@ -764,6 +764,29 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_non_null(strstr(raw, "status: done\nstatus: done\n"));
         free(raw);
     }
+    /* nor is a copy whose twin yaml.inline-keys joined onto a sibling's line (run 50 46fdfdc3) */
+    for (int seed = 1; seed < 10; seed++) {
+        char text[300];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: norm.check-variant seed=%d\n---\n"
+                 "bead_id: a\nstatus: done\nchecks:\n  lint: pass typecheck: pass\n  typecheck: pass\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "  lint: pass typecheck: pass\n  typecheck: pass\n"));
+        free(raw);
+    }
+    /* json.omit-required takes a member, its comma and the blanks after it, never the `# ` of a
+     * comment line after it (run 50 7cdd8d35: the comment's words were left as a bare line) */
+    {
+        contract_of("malform-case 1\nprofile: investor_decision\nop: json.missing-comma seed=1826\n"
+                    "op: val.digit-id seed=8\nop: json.lone-backslash seed=3239333025100064183\n"
+                    "op: json.comments seed=17938089594244312304\nop: json.omit-required seed=9559839439028239200\n"
+                    "---\n{\n  \"investor_id\": \"i\",\n  \"idea_id\": \"i\",\n  \"decision\": \"invest\",\n"
+                    "  \"conviction_score\": 7,\n  \"risk_level\": \"medium\",\n  \"reasoning\": \"S\",\n"
+                    "  \"key_conditions\": \"B\"\n}\n", &raw);
+        const char *c = strstr(raw, "python-style comment");
+        assert_non_null(c);
+        assert_true(c >= raw + 2 && c[-2] == '#');
+        free(raw);
+    }
     /* after shape.artifact-markdown the text is markdown: a comma in a file's text is no JSON op site */
     for (int seed = 1; seed < 10; seed++) {
         char text[600];
