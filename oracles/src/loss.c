@@ -746,6 +746,22 @@ static size_t number_start(const char *s, size_t i)
     return a;
 }
 
+/* Blank the fence lines (```lang, ~~~) of s: with schema.artifact-markdown
+ * they are the blocks' syntax, and a block's language is no field of the
+ * file it holds (a ```w line, then `filename: d`: main job 698a7923-rb8ddd69f). */
+static void blank_fence_lines(char *s, size_t n)
+{
+    for (size_t a = 0; a < n;) {
+        char *nl = memchr(s + a, '\n', n - a);
+        size_t e = nl ? (size_t)(nl - s) : n, k = a;
+        while (k < e && s[k] == ' ')
+            k++;
+        if (k + 3 <= e && (!memcmp(s + k, "```", 3) || !memcmp(s + k, "~~~", 3)))
+            memset(s + k, ' ', e - k);
+        a = e + 1;
+    }
+}
+
 int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
 {
     start(v);
@@ -764,6 +780,8 @@ int mf_oracle_conservation(const mf_oracle_input *in, mf_verdict *v)
         return 0;
     }
     memcpy(s, in->result->text, n + 1);
+    if (rule_fired(in->result, "schema.artifact-markdown"))
+        blank_fence_lines(s, n);
     const mf_profile *p = in->profile;
     bool yaml = !p || p->format != MF_FORMAT_JSON;
     char *sc = yaml ? yaml_scalars(s, n, &n) : NULL;

@@ -239,6 +239,27 @@ static void test_concat_after_glued_hash(void **state)
     assert_int_equal(run(mf_oracle_conservation, "generic_json", "{\"a\": abc#def\n}", "{\"a\":\"abc\"}", &v), 1);
 }
 
+/* With schema.artifact-markdown a block's fence line (its language) is syntax,
+ * no data of the file (main job 698a7923-rb8ddd69f); the block's text is. */
+static void test_artifact_markdown_fence_language(void **state)
+{
+    (void)state;
+    const char *text = "```w\nfilename:d\n```\n";
+    mf_result *r = fake(text, "[{\"filename\":\"d\",\"content\":\"\"}]");
+    mf_warnings_add(&r->warnings, "schema.artifact-markdown", 0, "Recovered 1 file from strict markdown blocks.");
+    mf_oracle_input in = {mf_profiles_get("artifact_files"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    mf_verdict v;
+    if (mf_oracle_conservation(&in, &v))
+        fail_msg("a block's language: %s", v.detail);
+    mf_result_free(r);
+    const char *t2 = "```w\nfilename: d\nhello there\n```\n";
+    r = fake(t2, "[{\"filename\":\"d\",\"content\":\"hello\"}]");
+    mf_warnings_add(&r->warnings, "schema.artifact-markdown", 0, "Recovered 1 file from strict markdown blocks.");
+    in.raw = t2, in.raw_len = strlen(t2), in.result = r;
+    assert_int_equal(mf_oracle_conservation(&in, &v), 1);
+    mf_result_free(r);
+}
+
 /* A flow mapping written as a key's value inside a string (`opts: {"story_id":
  * ...}`, kept whole by yaml.plain-colon, entry dd28559d) holds its own
  * members; a brace after a comma (the next array item's object) still
@@ -1278,6 +1299,7 @@ int main(void)
         cmocka_unit_test(test_structure_input_string),
         cmocka_unit_test(test_markdown_prose_named), cmocka_unit_test(test_concat_across_lines),
         cmocka_unit_test(test_concat_after_glued_hash),
+        cmocka_unit_test(test_artifact_markdown_fence_language),
         cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole), cmocka_unit_test(test_reserved_indicator_value),
         cmocka_unit_test(test_structure_block_body_line),
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
