@@ -248,10 +248,37 @@ int mt_op_norm_status(mf_op_ctx *ctx) { return value_op(ctx, c_status); }
 int mt_op_norm_check(mf_op_ctx *ctx) { return value_op(ctx, c_check); }
 int mt_op_norm_synonym(mf_op_ctx *ctx) { return value_op(ctx, c_synonym); }
 
+/* Does the enum spec e fold value v: one of its values or map words, in any case? Another
+ * word has nothing to fold to (`status: draft` under a bead_status key nobody knows). */
+static bool enum_word(const json_t *e, const char *v)
+{
+    const json_t *vals = json_object_get(e, "values");
+    for (size_t i = 0; i < json_array_size(vals); i++) {
+        const char *x = json_string_value(json_array_get(vals, i));
+        if (x && !strcasecmp(x, v))
+            return true;
+    }
+    const char *k;
+    const json_t *x;
+    json_object_foreach((json_t *)json_object_get(e, "map"), k, x)
+        if (!strcasecmp(k, v))
+            return true;
+    return false;
+}
+
+/* The bead_status normalizer folds the top-level status only; a `status:` nested
+ * under another key keeps its case (main job c8338a5b: `output: status: draft`). */
+static bool top_level_key(const mf_op_ctx *ctx, const kv_site *s)
+{
+    return s->key_off == 0 || ctx->text[s->key_off - 1] == '\n';
+}
+
 static bool c_case(mf_op_ctx *ctx, const kv_site *s, char *repl, size_t n)
 {
     const json_t *e = site_enum(ctx, s);
-    if (!e || json_is_false(json_object_get(e, "fold_case")))
+    if (!e || json_is_false(json_object_get(e, "fold_case")) || !enum_word(e, s->val))
+        return false;
+    if (has_normalizer(ctx, "bead_status") && mt_is_yaml(ctx) && !top_level_key(ctx, s))
         return false;
     char v[128];
     snprintf(v, sizeof v, "%s", s->val);

@@ -773,6 +773,18 @@ static void test_op_sites_and_ambiguity(void **state)
         assert_non_null(strstr(raw, "  lint: pass typecheck: pass\n  typecheck: pass\n"));
         free(raw);
     }
+    /* norm.enum-case folds only a word its enum knows, and for bead_status only the top-level
+     * status, which the normalizer folds back (main job c8338a5b) */
+    for (int seed = 1; seed < 20; seed++) {
+        char text[400];
+        snprintf(text, sizeof text, "malform-case 1\nprofile: bead_status\nop: norm.enum-case seed=%d\n---\n"
+                 "bead_id: a\nstatus: done\nchecks:\n  tests: pass\nnotes_x:\n  output:\n    status: draft\n"
+                 "  more:\n    status: blocked\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "    status: draft\n"));
+        assert_non_null(strstr(raw, "    status: blocked\n"));
+        free(raw);
+    }
     /* json.omit-required takes a member, its comma and the blanks after it, never the `# ` of a
      * comment line after it (run 50 7cdd8d35: the comment's words were left as a bare line) */
     {
