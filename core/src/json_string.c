@@ -207,7 +207,7 @@ static bool unquoted_key_follows(const jp *p, size_t k, size_t j)
 }
 
 /* After a member value ending just before k: does structure follow on the
- * line - the end, ',', '}', a line break, a quoted key or an unquoted key and
+ * line - the end, ',', '}', a line break, a quoted key (either quote) or an unquoted key and
  * ':' (a comma missing again: `b: "y"  "c": 1`), or a '+' and a quote
  * (json.string-concat)? */
 static bool member_end_at(const jp *p, size_t k)
@@ -218,7 +218,7 @@ static bool member_end_at(const jp *p, size_t k)
         return true;
     if (e == k)
         return false;
-    if (c == '"')
+    if (c == '"' || c == '\'')        /* `'done': false` too (run 53 2f56d480) */
         return jl_key_at(p, e);
     if (c == '+') {
         int d = at(p, jl_past_spaces(p, e + 1));
