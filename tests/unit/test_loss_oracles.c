@@ -194,19 +194,29 @@ static void test_reserved_indicator_value(void **state)
                          "[{\"opts\":\"|-{\\\"a\\\":1}\\nquestions: x\"},{\"questions\":null}]", &v), 1);
 }
 
+/* Conservation on an accepted result whose one warning is rule's (message msg). */
+static int conserved_with(const char *profile, const char *rule, const char *msg, const char *text, const char *value,
+                          mf_verdict *v)
+{
+    mf_result *r = fake(text, value);
+    mf_warnings_add(&r->warnings, rule, 1, "%s", msg);
+    mf_oracle_input in = {mf_profiles_get(profile), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    int rc = mf_oracle_conservation(&in, v);
+    mf_result_free(r);
+    return rc;
+}
+
+static const char concat_msg[] = "strings joined by '+' concatenated into one string";
+
 /* Strings joined by '+' across a line break ("...400"+ / "c") glue the
  * operand's word onto the last one: json.string-concat names that. */
 static void test_concat_across_lines(void **state)
 {
     (void)state;
-    const char *text = "{\"cases\": [\"rejects with 400\"+\n  \"c\"]}";
-    mf_result *r = fake(text, "{\"cases\":[\"rejects with 400c\"]}");
-    mf_warnings_add(&r->warnings, "json.string-concat", 1, "strings joined by '+' concatenated into one string");
-    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
     mf_verdict v;
-    if (mf_oracle_conservation(&in, &v))
+    if (conserved_with("generic_json", "json.string-concat", concat_msg, "{\"cases\": [\"rejects with 400\"+\n  \"c\"]}",
+                       "{\"cases\":[\"rejects with 400c\"]}", &v))
         fail_msg("operand on the next line: %s", v.detail);
-    mf_result_free(r);
 }
 
 /* A '#' glued to a word is no comment (core's reader keeps it in the word or
@@ -216,22 +226,16 @@ static void test_concat_across_lines(void **state)
 static void test_concat_after_glued_hash(void **state)
 {
     (void)state;
-    const char *text = "{\n  \"a\": \"\n  \"c\": \"line one\\nlin#e uwo\"+\n  \"ffLlse, \"ready\": true}";
-    mf_result *r = fake(text, "{\"a\":\"\",\"c\":\"line one\\nlin#e uwoffLlse\",\"ready\":true}");
-    mf_warnings_add(&r->warnings, "json.string-concat", 3, "strings joined by '+' concatenated into one string");
-    mf_oracle_input in = {mf_profiles_get("generic_json"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
     mf_verdict v;
-    if (mf_oracle_conservation(&in, &v))
+    if (conserved_with("generic_json", "json.string-concat", concat_msg,
+                       "{\n  \"a\": \"\n  \"c\": \"line one\\nlin#e uwo\"+\n  \"ffLlse, \"ready\": true}",
+                       "{\"a\":\"\",\"c\":\"line one\\nlin#e uwoffLlse\",\"ready\":true}", &v))
         fail_msg("a glued '#' read as a comment: %s", v.detail);
-    mf_result_free(r);
     /* a string left open above turns no later line's string state over (`"#ontent"` is a key) */
-    const char *t2 = "{\n  \"a\": \"it'\n  \"#ontent\": \"line uwo\"+\n  \"ffLlse, \"ready\": true}";
-    r = fake(t2, "{\"a\":\"it'\",\"#ontent\":\"line uwoffLlse\",\"ready\":true}");
-    mf_warnings_add(&r->warnings, "json.string-concat", 3, "strings joined by '+' concatenated into one string");
-    in.raw = t2, in.raw_len = strlen(t2), in.result = r;
-    if (mf_oracle_conservation(&in, &v))
+    if (conserved_with("generic_json", "json.string-concat", concat_msg,
+                       "{\n  \"a\": \"it'\n  \"#ontent\": \"line uwo\"+\n  \"ffLlse, \"ready\": true}",
+                       "{\"a\":\"it'\",\"#ontent\":\"line uwoffLlse\",\"ready\":true}", &v))
         fail_msg("a string left open above: %s", v.detail);
-    mf_result_free(r);
     /* a comment after a blank is still one: its words need no place in the output */
     if (run(mf_oracle_conservation, "generic_json", "{\"a\": 1 # gone\n}", "{\"a\":1}", &v))
         fail_msg("a spaced comment: %s", v.detail);
@@ -244,20 +248,14 @@ static void test_concat_after_glued_hash(void **state)
 static void test_artifact_markdown_fence_language(void **state)
 {
     (void)state;
-    const char *text = "```w\nfilename:d\n```\n";
-    mf_result *r = fake(text, "[{\"filename\":\"d\",\"content\":\"\"}]");
-    mf_warnings_add(&r->warnings, "schema.artifact-markdown", 0, "Recovered 1 file from strict markdown blocks.");
-    mf_oracle_input in = {mf_profiles_get("artifact_files"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW, NULL};
+    static const char msg[] = "Recovered 1 file from strict markdown blocks.";
     mf_verdict v;
-    if (mf_oracle_conservation(&in, &v))
+    if (conserved_with("artifact_files", "schema.artifact-markdown", msg, "```w\nfilename:d\n```\n",
+                       "[{\"filename\":\"d\",\"content\":\"\"}]", &v))
         fail_msg("a block's language: %s", v.detail);
-    mf_result_free(r);
-    const char *t2 = "```w\nfilename: d\nhello there\n```\n";
-    r = fake(t2, "[{\"filename\":\"d\",\"content\":\"hello\"}]");
-    mf_warnings_add(&r->warnings, "schema.artifact-markdown", 0, "Recovered 1 file from strict markdown blocks.");
-    in.raw = t2, in.raw_len = strlen(t2), in.result = r;
-    assert_int_equal(mf_oracle_conservation(&in, &v), 1);
-    mf_result_free(r);
+    assert_int_equal(conserved_with("artifact_files", "schema.artifact-markdown", msg,
+                                    "```w\nfilename: d\nhello there\n```\n",
+                                    "[{\"filename\":\"d\",\"content\":\"hello\"}]", &v), 1);
 }
 
 /* A flow mapping written as a key's value inside a string (`opts: {"story_id":
