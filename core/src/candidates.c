@@ -482,7 +482,7 @@ static line_opens line_opens_of(const char *t, size_t n, size_t ind)
     while (c < n && t[c] != ':' && t[c] != '"' && t[c] != '\'' && t[c] != '#')
         c++;
     bool key = c < n && t[c] == ':' && c > k && (c + 1 == n || t[c + 1] == ' ');
-    if (key && (c + 1 == n || t[c + 2 < n ? c + 2 : n - 1] == '#'))
+    if (key && (c + 1 == n || (c + 2 < n && t[c + 2] == '#')))   /* `key:`, `key: # note` */
         return (line_opens){ind + k, OPEN_BARE_KEY};
     if (dash)
         return (line_opens){ind, OPEN_DASH};
