@@ -905,6 +905,12 @@ static bool ik_known(const mf_profile *p, const yr_keyset *ks, const char *k, si
     return yr_known_key(p, k, n) || yr_keyset_has(ks, k, n);
 }
 
+/* True when the key [k, k+n) is one of the profile's free-text fields: its value may hold ': '. */
+static bool ik_free_text(const mf_profile *p, const char *k, size_t n)
+{
+    return p && json_object_getn(p->free_text_fields, k, n) != NULL;
+}
+
 #define IK_MAX 64
 
 /* A value that ends itself: one word (no ':' inside), a closed quoted scalar or a flow collection. */
@@ -952,7 +958,7 @@ static bool ik_plan(const char *s, const ik_tok *t, size_t nt, const mf_profile 
             const char *v = s + t[k - 1].vs;
             size_t vn = t[k - 1].ve - t[k - 1].vs;
             if (vn > 0 && !(one_word(v, vn) && (structured_scalar(v, vn) || ik_known(p, ks, key, kn)))) {
-                if (!generic)
+                if (!generic || ik_free_text(p, s + t[k - 1].ks, t[k - 1].ke - t[k - 1].ks))
                     return false;
                 *guessed = true;
             }
@@ -971,6 +977,8 @@ static bool ik_plan(const char *s, const ik_tok *t, size_t nt, const mf_profile 
         size_t nn = t[k + 1].ke - t[k + 1].ks;
         if (kids ? !yr_list_has(kids, next, nn) : (!generic || (sd && !yr_children_of(p, s + t[stack[sd - 1]].ks,
                                                                                             t[stack[sd - 1]].ke - t[stack[sd - 1]].ks))))
+            return false;
+        if (!kids && ik_free_text(p, key, kn))
             return false;
         *guessed = *guessed || !kids;
         stack[sd] = k;
