@@ -1389,12 +1389,16 @@ static bool header_of(const mf_result *r, const char *raw, size_t ls, size_t le,
         while (v < le && (raw[v] == ' ' || raw[v] == '\t'))
             v++;
         char q = v < le && (raw[v] == '\'' || raw[v] == '"') ? raw[v++] : 0;
+        bool doubled = q && v < le && raw[v] == q; /* `''|-''`: yaml.doubled-quotes strips one pair */
+        v += doubled;
         if (v == le || (raw[v] != '|' && raw[v] != '>'))
             continue;
         v++;
         for (int n = 0; n < 2 && v < le && (raw[v] == '-' || raw[v] == '+' || (raw[v] >= '1' && raw[v] <= '9')); n++)
             v++;
         if (q && (v == le || raw[v++] != q || !rule_warned(r, "yaml.quoted-block-indicator")))
+            continue;
+        if (doubled && (v == le || raw[v++] != q || !rule_warned(r, "yaml.doubled-quotes")))
             continue;
         size_t e = v;
         while (e < le && (raw[e] == ' ' || raw[e] == '\t' || raw[e] == '\r'))

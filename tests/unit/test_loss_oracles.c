@@ -592,6 +592,18 @@ static void test_structure_block_body_line(void **state)
     if (mf_oracle_structure(&in, &v))
         fail_msg("a body line under a restored header: %s", v.detail);
     mf_result_free(r);
+    /* run 54 e50d6805: `''|-''`, doubled quotes yaml.doubled-quotes strips before the header is restored */
+    const char *doubled = "steps:\n  - ic: S\n    notes: ''|-''\n      c \n                status: d\n  - id: S\n"
+                          "    status: p\n";
+    r = fake(doubled, st_value);
+    in = (mf_oracle_input){mf_profiles_get("generic_yaml"), NULL, doubled, strlen(doubled), r, NULL, MF_EXPECT_RAW,
+                           NULL};
+    mf_warnings_add(&r->warnings, "yaml.quoted-block-indicator", 3, "Repaired improperly quoted YAML scalar value.");
+    assert_int_equal(mf_oracle_structure(&in, &v), 1); /* the outer pair is still quotes unless a rule stripped it */
+    mf_warnings_add(&r->warnings, "yaml.doubled-quotes", 3, "Removed doubled outer quotes around a YAML scalar.");
+    if (mf_oracle_structure(&in, &v))
+        fail_msg("a body line under a header in doubled quotes: %s", v.detail);
+    mf_result_free(r);
 
     const char *at_key = "items:\n  - id: Q\n    notes: |-\n      f\n    second lineversion: 1\nt\n  - id: Q\n"
                          "    second lineversion: 0\n";
