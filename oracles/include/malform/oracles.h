@@ -116,7 +116,9 @@ int mf_oracle_truth(const mf_profile *p, const char *clean, size_t len, json_t *
  * e->message, at e->path, a key read through the profile's aliases) is not
  * the input's own value there - core changed it, then rejected its change. A
  * rejection that quotes the input's own value, or an INVALID_REGEX of a
- * pattern PCRE2 refuses too, is a check the schema subset cannot express. */
+ * pattern PCRE2 refuses too, is a check the schema subset cannot express.
+ * A rejected path absent from the input is core's own unless truth, its keys
+ * read through the aliases, fails the schema anyway. */
 int mf_oracle_rejected_reading(const mf_profile *p, const json_t *truth, const mf_error *e);
 
 /* The clean-artifact check: *truth is mf_oracle_truth's, and core's repair of
