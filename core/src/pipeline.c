@@ -360,7 +360,8 @@ static int try_candidate(run *R, mf_candidate *c, bool repair)
  * JSON, the prefix-stripped text and every candidate cut from it (a fence's
  * payload, "fence+prefix-stripped") too: the raw text's repair reads a role
  * prefix ("[tool] {") as an array of a bare word; for that reason a JSON
- * answer after a reasoning block is not preferred while its lines hold one. */
+ * answer after a reasoning block is not preferred while its lines hold one.
+ * The level (3 first, 0 last) orders candidates within a pass. */
 static int preferred(const mf_profile *p, const mf_candidate *c)
 {
     const char *name = c->name;
@@ -368,7 +369,7 @@ static int preferred(const mf_profile *p, const mf_candidate *c)
     bool envelope = strncmp(name, "tag", 3) == 0 || strncmp(name, "prose-trimmed", 13) == 0;
     bool answer = n >= 15 && memcmp(name + n - 15, "after-reasoning", 15) == 0;
     if (envelope && answer)
-        return 2;   /* the envelope in the answer after a reasoning block: before that whole answer, for
+        return 3;   /* the envelope in the answer after a reasoning block: before that whole answer, for
                      * the same reason (the answer's prose line before the tag is no key) */
     bool stripped = strcmp(name, "prefix-stripped") == 0 ||
                     (n >= 16 && memcmp(name + n - 16, "+prefix-stripped", 16) == 0);
@@ -378,7 +379,12 @@ static int preferred(const mf_profile *p, const mf_candidate *c)
      * ece5c5b1) */
     if (answer && json && !stripped && mf_cand_prefixed_line(c->text, c->len))
         answer = false;
-    return envelope || answer || (json && stripped);
+    if (envelope || answer || (json && stripped))
+        return 2;
+    /* then a fence's payload (or another cut) that dropped its own leading prose line (`<TAG>` +
+     * `Status update: done` in a fence, run 55 2b997c3a): the raw text's repair unwraps the fence and
+     * keeps that line as a key */
+    return mf_warnings_has(&c->warnings, MF_RULE_ID(CAND_LEADING_PROSE)) ? 1 : 0;
 }
 
 static const mf_profile *detect_profile(const char *s, size_t n)
@@ -471,8 +477,8 @@ static mf_result *repair(const mf_profile *p, const char *raw, size_t len, const
             /* leading prose: the preferred candidates (the envelope, the prose-trimmed text) get
              * both passes before the others' pass A, whose misread repairs (yr_fix_tag_documents:
              * a tag line next to a `...`) may strip the tag lines and read the prose as a key */
-            for (int step = 0; step < 6 && !won; step++) {
-                int pass = lead ? step % 2 : step / 3, first = lead ? 2 - step / 2 : 2 - step % 3;
+            for (int step = 0; step < 8 && !won; step++) {
+                int pass = lead ? step % 2 : step / 4, first = lead ? 3 - step / 2 : 3 - step % 4;
                 for (size_t i = 0; i < cs.count && !won; i++) {
                     bool same_as_raw = strcmp(cs.items[i].name, "raw") == 0 && cs.items[i].len == len &&
                                        cs.items[i].warnings.count == 0;
