@@ -675,15 +675,22 @@ static bool escaped_key_end(const jp *p, size_t j)
     if (at(p, m) != ':')
         return false;
     m = jl_past_spaces(p, m + 1);
+    size_t value = m;
     int c = at(p, m);
     if (!(c == '"' || c == '[' || c == '{' || isdigit(c) || c == '-'))
         return false;
     /* the key read as JSON closes later on its line, before its own ':'
-     * (`"a \"b\":[ c": 1`: escaped member text inside a valid key): no guess */
+     * (`"a \"b\":[ c": 1`: escaped member text inside a valid key), or before
+     * blanks and its value with the ':' missing (`"x {\"a\": 1}" "y"`, run 55
+     * e5bd5f63): no guess */
     for (m = j + 2; m < p->n && at(p, m) != '\n' && at(p, m) != '"'; m++)
         if (at(p, m) == '\\')
             m++;
-    return !(at(p, m) == '"' && at(p, jl_past_spaces(p, m + 1)) == ':');
+    if (at(p, m) != '"')
+        return true;
+    size_t after = jl_past_spaces(p, m + 1);
+    c = at(p, after);
+    return !(c == ':' || (m > value && after > m + 1 && (c == '"' || c == '{' || c == '[')));
 }
 
 /* Is [a, e) one word (letters, digits, '_', '-', '.')? */
