@@ -983,6 +983,31 @@ static void question_id_key(const char *v, char *out, size_t cap)
         snprintf(out, cap, "%s", v);
 }
 
+/* The value of `key` glued to its colon on a line of item [d, end) at the
+ * item's key column (`- id:Q01`, yaml.colon-space's damage, which the rule
+ * reads as that key) into out; false when there is none. */
+static bool item_glued_value(const mt_lines *ls, size_t d, size_t end, const char *key, char *out, size_t cap)
+{
+    size_t kn = strlen(key), col = key_col(&ls->v[d]);
+    for (size_t i = d; i < end && i < ls->n; i++) {
+        const mt_line *l = &ls->v[i];
+        if (skip(l) || (i > d && (l->dash || l->indent != col)))
+            continue;
+        const char *b = l->s + l->body;
+        size_t n = l->len - l->body;
+        if (n > kn + 1 && !memcmp(b, key, kn) && b[kn] == ':' && b[kn + 1] != ' ' && b[kn + 1] != '\t') {
+            size_t a = kn + 1, z = n;
+            while (z > a && (b[z - 1] == ' ' || b[z - 1] == '\r'))
+                z--;
+            if (z - a >= 2 && (b[a] == '"' || b[a] == '\'') && b[z - 1] == b[a])
+                a++, z--;
+            snprintf(out, cap, "%.*s", (int)(z - a < cap ? z - a : cap - 1), b + a);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Does the item from line d to end hide a list item the line model does not
  * see: a keyed dash line in it whose next property line sits left of its key
  * yet right of the item's dash (`   - id: Q02` + `  phase: x` under items
@@ -1062,9 +1087,10 @@ int mt_op_items_phase_order(mf_op_ctx *ctx)
         size_t ie = item_end(items, n, i, end), q = item_key_repaired(&ls, items[i], ie, "id");
         rank[i] = phase_rank(&ls, items[i], ie);
         id[i][0] = '\0';
-        if (q < ls.n) {
-            char v[64];
+        char v[64];
+        if (q < ls.n)
             value_of(&ls.v[q], v, sizeof v);
+        if (q < ls.n || item_glued_value(&ls, items[i], ie, "id", v, sizeof v)) {
             cut_inline_key(v);
             question_id_key(v, id[i], sizeof id[i]);
         }

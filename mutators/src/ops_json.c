@@ -655,8 +655,12 @@ static bool s_tuple(const mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
         if (j + 1 >= t->n || t->v[j + 1].kind != JT_COMMA)
             break;
     }
+    /* the loop ends on the last scalar, its closer next; on anything else (`[5, "F", []]`: a nested
+     * array, run 55 ff2edb4f) the array holds more than scalars */
+    if (j >= t->n || !scalar_tok(&t->v[j]))
+        return false;
     j++;
-    return n >= 2 && j < t->n && t->v[j].kind == JT_CLOSE && ctx->text[t->v[j].off] == ']' && t->v[j - 1].kind != JT_COMMA;
+    return n >= 2 && j < t->n && t->v[j].kind == JT_CLOSE && ctx->text[t->v[j].off] == ']';
 }
 static int e_tuple(mf_op_ctx *ctx, const mt_jtoks *t, size_t i)
 {

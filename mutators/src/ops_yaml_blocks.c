@@ -121,6 +121,11 @@ static bool site(const mt_lines *ls, size_t i, bool wrapped, size_t *last, size_
     }
     if (*last == i || *min <= h->body || (wrapped && fence_lands_left(ls, i, *last, *min)))
         return false;
+    /* a blank line holding spaces past the body's column holds them as text (`    a` + 5 spaces:
+     * "a\n \n..."), which a fallen, re-indented body cannot tell from indentation (run 55 4cae7258) */
+    for (size_t j = i + 1; j <= *last; j++)
+        if (ls->v[j].blank && ls->v[j].len > *min)
+            return false;
     /* the line after the body must end it for the rule once the body fell:
      * a non-identifier key there (`<"flags": x`, `"a b": c`) reads as more
      * text of it (regression 69c41356) */

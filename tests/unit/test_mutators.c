@@ -1007,6 +1007,12 @@ static void test_session6_sites(void **state)
         assert_int_equal(contract_of(text, &raw), MF_CONTRACT_EXACT);
         assert_non_null(strstr(raw, "\nfirst line\nHard limits: keep\n"));
         free(raw);
+        /* run 55 4cae7258: a blank line with spaces past the body's column holds text (" ") */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.block-body-indent seed=%d\n---\n"
+                 "hint: |\n  first line\n   \n  Hard limits: keep\nnote: ok\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  first line\n   \n  Hard limits: keep\n"));
+        free(raw);
     }
 
     /* b3a642eb: yaml.dash-space edits no line of a block body whose header has
@@ -2345,6 +2351,23 @@ static void test_session8_yaml2_sites(void **state)
     assert_true(prose && header);
 }
 
+/* run 55 ff2edb4f: json.python-tuple writes as a tuple only an array of
+ * scalars; one that holds a nested array (`[5, "F", []]`) is no site (the op
+ * turned the nested array's `]` into the tuple's closer). */
+static void test_python_tuple_scalars_only(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 8; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_json\nop: json.python-tuple seed=%d\n---\n"
+                 "{\"a\": [5, \"F\", []], \"b\": [1, 2]}\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "[5, \"F\", []]"));
+        assert_non_null(strstr(raw, "(1, 2)"));
+        free(raw);
+    }
+}
+
 /* session 8 run 8 (prof): norm.phase-out-of-order compares question ids as norm.question-id
  * reads them, so it moves no question before another spelling of its id (q1 before Q01:
  * renumbering would call the other one the duplicate, 072094ee, 9a8dba6a);
@@ -2362,6 +2385,15 @@ static void test_session8_prof_sites(void **state)
         contract_of(text, &raw);
         const char *w = strstr(raw, "question: W"), *p = strstr(raw, "question: P");
         assert_true(w && p && w < p);
+        free(raw);
+        /* run 55 27ac1619: the repeat's id glued to its colon (yaml.colon-space) is that id */
+        snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: norm.phase-out-of-order seed=%d\n---\n"
+                 "questions:\n  - id: Q01\n    phase: foundation\n    question: W\n  - id:Q01\n    phase: structure\n"
+                 "    question: P\n  - id:\"Q01\"\n    phase: assembly\n    question: A\n", seed);
+        contract_of(text, &raw);
+        w = strstr(raw, "question: W"), p = strstr(raw, "question: P");
+        const char *a = strstr(raw, "question: A");
+        assert_true(w && p && a && w < p && p < a);
         free(raw);
         snprintf(text, sizeof text, "malform-case 1\nprofile: interview\nop: yaml.dash-space seed=8\n"
                  "op: norm.duplicate-question-id seed=%d\n---\nquestions:\n  - id: Q01\n    phase: foundation\n"
@@ -3516,6 +3548,7 @@ int main(void)
         cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
         cmocka_unit_test(test_session8_json_sites),
         cmocka_unit_test(test_session8_prof_sites),
+        cmocka_unit_test(test_python_tuple_scalars_only),
         cmocka_unit_test(test_session8_yaml1_sites),
         cmocka_unit_test(test_session11_doubled_quoted_header),
         cmocka_unit_test(test_session9_prof2_sites),
