@@ -1712,6 +1712,18 @@ static bool runs_in_block_body(const mf_oracle_input *in, const char *k, const c
     return any;
 }
 
+/* The key the string at path/k was written under in the input: k, or for
+ * `inspiration.label` the parent key when norm.change-inspiration made the
+ * object of a bare `inspiration:` string (its block body is that string's). */
+static const char *written_key(const mf_result *r, const char *path, const char *k)
+{
+    const char *slash = strrchr(path, '/');
+    if (strcmp(k, "label") != 0 || !slash || strcmp(slash + 1, "inspiration") != 0 ||
+        !rule_warned(r, "norm.change-inspiration"))
+        return k;
+    return slash + 1;
+}
+
 /* Keys obj should have: schema properties, sibling objects' keys, top-level keys. */
 static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, const json_t *siblings, bool top,
                          const char *path)
@@ -1731,7 +1743,7 @@ static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, con
     json_object_foreach((json_t *)obj, k, x) {
         if (!json_is_string(x))
             continue;
-        const char *key, *first = NULL;
+        const char *key, *first = NULL, *wk = written_key(c->in->result, path, k);
         json_t *y;
         json_object_foreach(want, key, y) {
             int run = json_object_get(obj, key)
@@ -1745,8 +1757,8 @@ static bool check_object(st_ctx *c, const json_t *obj, const json_t *schema, con
                                    !c->in->profile || c->in->profile->format != MF_FORMAT_JSON) ||
                 kept_whole(c->in->result, json_string_value(x), json_string_length(x)) ||
                 open_quote_holds(c->in, k, json_string_value(x), json_string_length(x)) ||
-                (c->in->raw && runs_in_block_body(c->in, k, json_string_value(x), json_string_length(x), key) &&
-                 (run == 2 || runs_in_block_body(c->in, k, json_string_value(x), json_string_length(x), first))))
+                (c->in->raw && runs_in_block_body(c->in, wk, json_string_value(x), json_string_length(x), key) &&
+                 (run == 2 || runs_in_block_body(c->in, wk, json_string_value(x), json_string_length(x), first))))
                 continue;
             snprintf(c->detail, c->dn, "%s/%s: the string holds %s '%s:' its object lacks (a swallowed key)", path, k,
                      run == 2 ? "a member" : "members", run == 2 ? key : first);

@@ -616,6 +616,31 @@ static void test_structure_block_body_line(void **state)
                          "{\"id\":\"Q\",\"second lineversion\":0}]}", &v), 1);
 }
 
+/* Run 55 (523a9f79, a4958798): `inspiration:|-` with member-shaped body lines;
+ * norm.change-inspiration made the block's string the label of an inspiration
+ * object, so the body was written under `inspiration`, not `label`: the
+ * string's own text. Without that rule's warning it is still a swallowed key. */
+static void test_structure_inspiration_label_body(void **state)
+{
+    (void)state;
+    const char *text = "artifact: interview\nticket_id: W\nchanges:\n  - type: modified\n    item_type: question\n"
+                       "    item_id: Q01\n    description: Added it.\n    inspiration:|-\n      alternative_draft: m\n"
+                       "      id: Q02\n   ,   label: Which locales?\n";
+    const char *value = "{\"artifact\":\"interview\",\"ticket_id\":\"W\",\"changes\":[{\"type\":\"modified\","
+                        "\"item_type\":\"question\",\"item_id\":\"Q01\",\"description\":\"Added it.\","
+                        "\"inspiration\":{\"label\":\"alternative_draft: m\\nid: Q02\\n,   label: Which locales?\"}}]}";
+    mf_verdict v;
+    mf_result *r = fake(text, value);
+    mf_oracle_input in = {mf_profiles_get("refinement_changes"), NULL, text, strlen(text), r, NULL, MF_EXPECT_RAW,
+                          NULL};
+    assert_int_equal(mf_oracle_structure(&in, &v), 1);
+    mf_warnings_add(&r->warnings, "norm.change-inspiration", 0,
+                    "Accepted bare-string inspiration of refinement change at index 0 as its label.");
+    if (mf_oracle_structure(&in, &v))
+        fail_msg("a block body under inspiration, made its label: %s", v.detail);
+    mf_result_free(r);
+}
+
 /* Run 16 (session 9): a single-quoted question left open (`question: 'Is a ... "en`)
  * whose deeper lines `answer:` ... yaml.unclosed-quote folded into the value, and
  * warned: those lines were the open value's own, not a swallowed key; without the
@@ -1312,6 +1337,7 @@ int main(void)
         cmocka_unit_test(test_artifact_markdown_fence_language),
         cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole), cmocka_unit_test(test_reserved_indicator_value),
         cmocka_unit_test(test_structure_block_body_line),
+        cmocka_unit_test(test_structure_inspiration_label_body),
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
         cmocka_unit_test(test_session8_json_concat_smart_quotes),
         cmocka_unit_test(test_session8_yaml1_single_quoted_dq),
