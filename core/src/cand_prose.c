@@ -775,6 +775,20 @@ static bool flow_closer_line(const char *s, size_t a, const char *t, size_t tn)
     return closers > 0 && closers == open_flow_depth(s, a);
 }
 
+/* Is the column-0 line [t, t+tn) at offset a of s the tail of a flow
+ * collection open above it (`  - [` + `1, 2]`): items, then the closers of
+ * every flow open above, as its last bytes? YAML reads it as flow content at
+ * any indentation: data, no prose, and it ends the structure. */
+static bool flow_tail_line(const char *s, size_t a, const char *t, size_t tn)
+{
+    if (flow_closer_line(s, a, t, tn))
+        return true;
+    while (tn > 0 && (t[tn - 1] == ' ' || t[tn - 1] == '\t' || t[tn - 1] == '\r'))
+        tn--;
+    return tn > 0 && (t[tn - 1] == ']' || t[tn - 1] == '}') && open_flow_depth(s, a) > 0 &&
+           open_flow_depth(s, a + tn) == 0;
+}
+
 size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, int *line, bool *keyed)
 {
     if (keyed)
@@ -815,7 +829,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
         /* a line ending in ':' is a heading, unless a ': ' before it already gave it a value */
         const char *inner = tn > 2 ? memmem(t, tn - 2, ": ", 2) : NULL;
         if (!text && isalnum((unsigned char)t[0]) && sentence(t, tn) && (t[tn - 1] != ':' || inner) &&
-            !glued_key(t, tn)) {
+            !glued_key(t, tn) && !flow_tail_line(s, a, t, tn)) {
             const char *colon = NULL;
             for (size_t i = 0; i + 1 < tn && !colon; i++)
                 if (t[i] == ':' && (t[i + 1] == ' ' || t[i + 1] == '\t'))
@@ -847,7 +861,7 @@ size_t mf_cand_trailing_prose(const mf_profile *p, const char *s, size_t len, in
         if (cut == len ||
             !(text || t[0] == ' ' || entry_or_item(t, tn) || glued_key(t, tn) ||
               (tn > 1 && t[0] == '-' && (entry_or_item(t + 1, tn - 1) || glued_key(t + 1, tn - 1))) ||
-              (tn == 3 && memcmp(t, "...", 3) == 0) || flow_closer_line(s, a, t, tn)))
+              (tn == 3 && memcmp(t, "...", 3) == 0) || flow_tail_line(s, a, t, tn)))
             return len;
         if (line) {
             int n = 1;
