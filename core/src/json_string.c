@@ -122,11 +122,32 @@ bool jl_empty_key_at(const jp *p, size_t k)
 
 /* After a comma at k-1: does structure (a key, a value, a closer) follow?
  * inner: the string already read an inner quote. */
+/* Is the line after the line break at e the tail of a string (`second line",
+ * "done": false`): text from its first byte to a quote, which a comma, a
+ * closer or the line's end follows? */
+static bool string_tail_line(const jp *p, size_t e)
+{
+    size_t k = e;
+    while (k < p->n && (at(p, k) == '\r' || at(p, k) == '\n'))
+        k++;
+    k = jl_past_spaces(p, k);
+    if (!isalnum(at(p, k)))
+        return false;
+    while (k < p->n && at(p, k) != '"' && at(p, k) != '\n' && at(p, k) != '{' && at(p, k) != '[')
+        k++;
+    if (at(p, k) != '"')
+        return false;
+    int c = at(p, jl_past_spaces(p, k + 1));
+    return c < 0 || c == ',' || c == '}' || c == ']' || c == '\n' || c == '\r';
+}
+
 static bool structure_after_comma(const jp *p, size_t k, bool member_value, bool inner)
 {
     size_t e = jl_past_blanks(p, k);
+    /* `",` ending its line: the member ends there, unless the string had an inner quote and the next
+     * line is its tail (`"Don't say "hi",` + `second line", "done": 1`, run 56 5a7cfa8a) */
     if (member_value && (e >= p->n || at(p, e) == '\n' || at(p, e) == '\r'))
-        return true;                    /* `",` ending its line: the member ends there */
+        return !(inner && string_tail_line(p, e));
     k = jl_past_spaces(p, k);
     if ((at(p, k) == ':' || at(p, k) == ';' || (at(p, k) == '+' && member_value)) && is_ws(at(p, k + 1)))
         k = jl_past_spaces(p, k + 1);   /* a stray ':', ';' or '+' after the comma (",: ", ",+ ") */
