@@ -351,9 +351,28 @@ static void judge_prose(mf_op_ctx *ctx, const char *pre, size_t pre_len)
         ctx->contract = MF_CONTRACT_RAW;
 }
 
+/* Does the YAML text's first line that is neither blank nor a comment start
+ * indented? Prose above it then reads as its parent key (`Okay, here it is:`
+ * + `  - a`) or as a plain scalar it continues. */
+static bool starts_indented(const mf_op_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->len;) {
+        size_t a = i;
+        while (i < ctx->len && (ctx->text[i] == ' ' || ctx->text[i] == '\t'))
+            i++;
+        if (i < ctx->len && ctx->text[i] != '\n' && ctx->text[i] != '\r' && ctx->text[i] != '#')
+            return i > a;
+        while (i < ctx->len && ctx->text[i] != '\n')
+            i++;
+        i++;
+    }
+    return false;
+}
+
 int mt_op_cand_prose_before(mf_op_ctx *ctx)
 {
-    if (mt_starts_with_prose(ctx))
+    /* run 56 341bfe05: `  -` under `Okay, here it is:` is that key's list */
+    if (mt_starts_with_prose(ctx) || (mt_is_yaml(ctx) && starts_indented(ctx)))
         return 0;
     const char *pre = pick(ctx, prose_before, 5, "text");
     bool empty = mt_empty_artifact(ctx);

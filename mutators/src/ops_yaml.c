@@ -857,14 +857,41 @@ static bool structured_lines(const mf_op_ctx *ctx)
     return any;
 }
 
-/* Does libyaml read the text as one document holding one plain scalar? */
-static bool plain_scalar_doc(const char *s, size_t n)
+/* A copy of [s, s+n) without terminal noise (CSI sequences such as a paste
+ * marker `ESC[200~`, other control bytes), which core trims before it parses;
+ * *len is its length. NULL when out of memory. */
+static char *without_noise(const char *s, size_t n, size_t *len)
+{
+    char *o = malloc(n + 1);
+    size_t k = 0;
+    for (size_t i = 0; o && i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == 0x1b && i + 1 < n && s[i + 1] == '[') {
+            for (i += 2; i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x3f; i++)
+                ;
+            continue;   /* i is on the final byte (or past the end) */
+        }
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+            continue;
+        o[k++] = (char)c;
+    }
+    *len = k;
+    return o;
+}
+
+/* Does libyaml read the text, its terminal noise trimmed, as one document
+ * holding one plain scalar? */
+static bool plain_scalar_doc(const char *text, size_t len)
 {
     yaml_parser_t parser;
     yaml_event_t e;
     int scalars = 0, others = 0, docs = 0;
-    if (!yaml_parser_initialize(&parser))
+    size_t n;
+    char *s = without_noise(text, len, &n);
+    if (!s || !yaml_parser_initialize(&parser)) {
+        free(s);
         return false;
+    }
     yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
     for (;;) {
         if (!yaml_parser_parse(&parser, &e)) {
@@ -883,6 +910,7 @@ static bool plain_scalar_doc(const char *s, size_t n)
             break;
     }
     yaml_parser_delete(&parser);
+    free(s);
     return scalars == 1 && docs == 1 && others == 0;
 }
 

@@ -2368,6 +2368,47 @@ static void test_python_tuple_scalars_only(void **state)
     }
 }
 
+/* run 56 a43cb456: tags around a text YAML reads as one plain scalar once
+ * core trims the paste marker cand.bracketed-paste left at its end are no
+ * site of yaml.xml-tag-lines (the string holds them); around a mapping they are. */
+static void test_xml_tags_scalar_behind_noise(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    const char *scalar = "malform-case 1\nprofile: generic_yaml\nop: cand.bracketed-paste seed=5657504642341103537\n"
+                         "op: yaml.xml-tag-lines seed=13199101012401084612\n---\nmatrix:```\n  - [1, 2]\n";
+    contract_of(scalar, &raw);
+    assert_non_null(strstr(raw, "\x1b[200~"));
+    assert_null(strchr(raw, '<'));
+    free(raw);
+    const char *mapping = "malform-case 1\nprofile: generic_yaml\nop: cand.bracketed-paste seed=5657504642341103537\n"
+                          "op: yaml.xml-tag-lines seed=13199101012401084612\n---\nmatrix:\n  - [1, 2]\n";
+    contract_of(mapping, &raw);
+    assert_non_null(strchr(raw, '<'));
+    free(raw);
+}
+
+/* run 56 341bfe05: prose above a YAML text whose first line is indented is
+ * its parent key (`Okay, here it is:` + `  -`) or a scalar it continues: no
+ * site of cand.prose-before; above a text at column 0 there is one. */
+static void test_prose_before_indented_text(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed < 12; seed++) {
+        char text[300], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=%d\n---\n"
+                 "\n  - a\n  - b\n", seed);
+        contract_of(text, &raw);
+        assert_string_equal(raw, "\n  - a\n  - b\n");
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: cand.prose-before seed=%d\n---\n"
+                 "- a\n- b\n", seed);
+        contract_of(text, &raw);
+        assert_true(strlen(raw) > strlen("- a\n- b\n"));
+        free(raw);
+    }
+}
+
 /* session 8 run 8 (prof): norm.phase-out-of-order compares question ids as norm.question-id
  * reads them, so it moves no question before another spelling of its id (q1 before Q01:
  * renumbering would call the other one the duplicate, 072094ee, 9a8dba6a);
@@ -3548,6 +3589,8 @@ int main(void)
         cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
         cmocka_unit_test(test_session8_json_sites),
         cmocka_unit_test(test_session8_prof_sites),
+        cmocka_unit_test(test_prose_before_indented_text),
+        cmocka_unit_test(test_xml_tags_scalar_behind_noise),
         cmocka_unit_test(test_python_tuple_scalars_only),
         cmocka_unit_test(test_session8_yaml1_sites),
         cmocka_unit_test(test_session11_doubled_quoted_header),
