@@ -356,9 +356,10 @@ static int hex_digits(const char *s, size_t n, int want)
 }
 
 /* The input with JSON/YAML backslash escapes decoded (\n, \", \uXXXX incl.
- * surrogate pairs, YAML's \xXX and \UXXXXXXXX, and with join_breaks YAML's
- * escaped line break), so "\nimport" and "Cr\u00e8me" give the words of the value. */
-static char *unescape(const char *s, size_t n, bool join_breaks, size_t *out_len)
+ * surrogate pairs, with yaml YAML's \xXX and \UXXXXXXXX, which JSON keeps as
+ * text, and with join_breaks YAML's escaped line break), so "\nimport" and
+ * "Cr\u00e8me" give the words of the value. */
+static char *unescape(const char *s, size_t n, bool join_breaks, bool yaml, size_t *out_len)
 {
     char *o = malloc(n + 1);
     size_t k = 0;
@@ -380,7 +381,7 @@ static char *unescape(const char *s, size_t n, bool join_breaks, size_t *out_len
         }
         char c = s[++i];
         unsigned long cp = 0;
-        int nd = c == 'u' ? 4 : c == 'U' ? 8 : c == 'x' ? 2 : 0;
+        int nd = c == 'u' ? 4 : c == 'U' && yaml ? 8 : c == 'x' && yaml ? 2 : 0;
         if (nd && hex_digits(s + i + 1, n - i - 1, nd)) {
             for (int q = 1; q <= nd; q++)
                 cp = cp << 4 | (unsigned long)hexval(s[i + q]);
@@ -443,7 +444,7 @@ static int ws_build(wordset *w, const char *s, size_t n)
     w->cap = 64;
     while (w->cap < words * 2)
         w->cap *= 2;
-    w->cap *= 4;    /* room for the words of both unescaped readings too */
+    w->cap *= 8;    /* room for the words of the unescaped readings too */
     w->h = calloc(w->cap, sizeof *w->h);
     if (!w->h)
         return -1;
@@ -455,7 +456,16 @@ static int ws_build(wordset *w, const char *s, size_t n)
     bool escaped_break = memmem(s, n, "\\\n", 2) || memmem(s, n, "\\\r", 2);
     for (int join = 1; join >= (escaped_break ? 0 : 1); join--) {
         size_t ul;
-        char *u = unescape(s, n, join, &ul);
+        char *u = unescape(s, n, join, true, &ul);
+        if (u)
+            ws_scan(w, u, ul);
+        free(u);
+    }
+    /* JSON has no \x or \U escape: its repair keeps `\xdef` as text (run 57: `\nIn\xdef` is "In" and
+     * "xdef" there, "InÞf" to YAML) */
+    if (memmem(s, n, "\\x", 2) || memmem(s, n, "\\U", 2)) {
+        size_t ul;
+        char *u = unescape(s, n, false, false, &ul);
         if (u)
             ws_scan(w, u, ul);
         free(u);

@@ -3,7 +3,8 @@
  * The word checks of no-data-loss compare digits only, so `-1_000` read as
  * 1000 passed them. Here every integer token of the input is noted with its
  * sign: `-` right before the digits, with no word character before the `-`
- * (`1-5` and `2024-01-05` are no negatives; a Unicode space is none), is a minus; `- 5` counts as both
+ * (`1-5` and `2024-01-05` are no negatives; a Unicode space or an escaped blank
+ * such as `\r` is none), is a minus; `- 5` counts as both
  * (a YAML item, or a minus a repair may close up). A token glued to a letter
  * (`v2`, `0x1F`, `5th`), one with an exponent, or one with a non-zero
  * fraction spells no integer and is left out; underscores between digits are
@@ -92,6 +93,19 @@ static bool unicode_space_before(const unsigned char *raw, size_t k)
            (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF);
 }
 
+/* Does raw[0, k) end with an escaped blank (`\r`, `\n`, `\t`: an odd run of
+ * backslashes, then the letter)? A repair reads it as whitespace between
+ * tokens (json.escaped-json) or a break in a string: `\r-5` is a minus. */
+static bool escaped_blank_before(const char *raw, size_t k)
+{
+    if (k < 2 || !strchr("nrt", raw[k - 1]) || raw[k - 2] != '\\')
+        return false;
+    size_t b = 0;
+    while (b < k - 1 && raw[k - 2 - b] == '\\')
+        b++;
+    return b % 2 == 1;
+}
+
 /* The integer token at raw[i] (a digit after no word byte or point), noted
  * with its sign; returns the index after it. */
 static size_t scan_token(sign_set *s, const char *raw, size_t n, size_t i, int *err)
@@ -129,7 +143,8 @@ static size_t scan_token(sign_set *s, const char *raw, size_t n, size_t i, int *
     while (k > 0 && raw[k - 1] == ' ')
         k--, spaced = true;
     bool minus = k > 0 && raw[k - 1] == '-' &&
-                 (k < 2 || !word_byte((unsigned char)raw[k - 2]) || unicode_space_before((const unsigned char *)raw, k - 1));
+                 (k < 2 || !word_byte((unsigned char)raw[k - 2]) || unicode_space_before((const unsigned char *)raw, k - 1) ||
+                  escaped_blank_before(raw, k - 1));
     if (note(s, digits_hash(d, dn), minus, !minus || spaced) < 0)
         *err = 1;
     return end;
@@ -139,7 +154,10 @@ static int scan(sign_set *s, const char *raw, size_t n)
 {
     int err = 0;
     for (size_t i = 0; i < n && !err;) {
-        if (isdigit((unsigned char)raw[i]) && (i == 0 || (!word_byte((unsigned char)raw[i - 1]) && raw[i - 1] != '.')))
+        if (raw[i] == '\\' && i + 2 <= n && escaped_blank_before(raw, i + 2))
+            i += 2;                     /* `\r77777`: the digits after an escaped blank are a token */
+        else if (isdigit((unsigned char)raw[i]) &&
+                 (i == 0 || (!word_byte((unsigned char)raw[i - 1]) && raw[i - 1] != '.') || escaped_blank_before(raw, i)))
             i = scan_token(s, raw, n, i, &err);
         else if (word_byte((unsigned char)raw[i]) || raw[i] == '.')
             while (i < n && (word_byte((unsigned char)raw[i]) || raw[i] == '.'))

@@ -453,6 +453,18 @@ static void test_raw_invalid_escape_kept(void **state)
     mf_verdict v;
     assert_int_equal(mf_oracle_no_data_loss(&in, &v), 0);
     mf_result_free(r);
+    /* run 57: JSON has no \x escape, so `\nIn\xdef` is a line break, "In" and the text `\xdef`
+     * (YAML would read "InÞf"); a word the input lacks is still invented */
+    const char *hex = "{\"d\": \"a\\nIn\\xdef\"}";
+    r = fake(J("{\"d\": \"a\\nIn\\\\xdef\"}"), "raw", true);
+    in = (mf_oracle_input){p, NULL, hex, strlen(hex), r, NULL, MF_EXPECT_RAW, NULL};
+    if (mf_oracle_no_data_loss(&in, &v))
+        fail_msg("a JSON \\x kept as text: %s", v.detail);
+    mf_result_free(r);
+    r = fake(J("{\"d\": \"a\\nIt\\\\xdef\"}"), "raw", true);
+    in.result = r;
+    assert_int_equal(mf_oracle_no_data_loss(&in, &v), 1);
+    mf_result_free(r);
 }
 
 /* A string a normalizer copied from the runtime context, at any depth (the
@@ -937,6 +949,10 @@ static void test_raw_integer_sign(void **state)
     raw_sign_case("{\"x\": -5.0}", "{\"x\": 5}", 1);
     raw_sign_case("{\"x\": -5.5, \"h\": -0x1F, \"e\": -1e3}", "{\"x\": 5, \"h\": 31, \"e\": 1000}", 0);
     raw_sign_case("{\"v\": \"v-2\", \"n\": 2}", "{\"v\": \"v-2\", \"n\": 2}", 0);
+    /* run 57: an escaped blank between tokens (json.escaped-json) separates like a blank */
+    raw_sign_case("[\\r-776777\\r5]", "[-776777, 5]", 0);
+    raw_sign_case("[\\r77777\\r-5]", "[77777, -5]", 0);
+    raw_sign_case("[\\r-776777\\r5]", "[776777, 5]", 1);
 
     /* core itself keeps the sign */
     const mf_profile *g = mf_profiles_get("generic_json");
