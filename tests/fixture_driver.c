@@ -1,6 +1,9 @@
 /* fixture_driver.c - runs rule fixtures and clean seed corpora as data.
  *
  *   fixture_driver FIXTURES_DIR        rules/RULE/CASE.in + .json|.reject [+ .opts.json]
+ *
+ * .opts.json: "profile", "options", "expect_no_rule" (the rule must not fire)
+ * and "expect_message" (a warning of the rule must say that text).
  *   fixture_driver --seeds SEEDS_DIR   <profile>/<file>: clean artifacts, zero warnings
  *
  * For every accepted case it also checks idempotence: repairing the canonical
@@ -67,6 +70,16 @@ static void fail(const char *what, const char *fmt, const char *detail)
     printf("FAIL %s: ", what);
     printf(fmt, detail ? detail : "");
     printf("\n");
+}
+
+/* Does a warning of rule in r say text (a fixture's `expect_message`)? */
+static bool warned_with(const mf_result *r, const char *rule, const char *text)
+{
+    for (size_t i = 0; i < r->warnings.count; i++)
+        if (r->warnings.items[i].rule && !strcmp(r->warnings.items[i].rule, rule) && r->warnings.items[i].message &&
+            strstr(r->warnings.items[i].message, text))
+            return true;
+    return false;
 }
 
 static char *describe(const mf_result *r)
@@ -163,6 +176,7 @@ static void run_case(const char *rule, const char *dir, const char *base)
     mf_options o;
     mf_options_from_json(json_object_get(opts, "options"), &o);
     bool expect_no_rule = json_is_true(json_object_get(opts, "expect_no_rule"));
+    const char *expect_message = json_string_value(json_object_get(opts, "expect_message"));
 
     mf_result *r = mf_repair(p, in, len, &o);
     char *d = describe(r);
@@ -191,6 +205,8 @@ static void run_case(const char *rule, const char *dir, const char *base)
             fail(what, "no warning from rule %s", rule), printf("  got %s\n", d);
         } else if (expect_no_rule && mf_warnings_has(&r->warnings, rule)) {
             fail(what, "rule %s fired but must not", rule), printf("  got %s\n", d);
+        } else if (expect_message && !warned_with(r, rule, expect_message)) {
+            fail(what, "no warning of the rule says \"%s\"", expect_message), printf("  got %s\n", d);
         } else if (check_idempotent(what, p, &o, r->value) && check_text_rule_twice(what, rule, in, len, p)) {
             check_valid_text(what, rule, in, len, p, want);
         }

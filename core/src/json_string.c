@@ -1261,6 +1261,22 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
     return braces > 0 ? braced_key : SIZE_MAX;   /* `"ii  {"task_id": "T-1"` never closes its JSON text */
 }
 
+/* Does a quote inside [content, close), its own kind or '"', open a key
+ * (`"x "b": "y"`: a member with its comma missing, or text)? */
+static bool quoted_key_within(const jp *p, int q, size_t content, size_t close)
+{
+    int qc = q == Q_SINGLE ? '\'' : '"';
+    for (size_t m = content; m < close; m++) {
+        if (at(p, m) == '\\') {
+            m++;
+            continue;
+        }
+        if ((at(p, m) == qc || at(p, m) == '"') && jl_key_at(p, m))
+            return true;
+    }
+    return false;
+}
+
 /* Does [content, e) hold an odd number of unescaped double quotes? In a
  * single-quoted string that is JSON text left open (`'[{"id":"a"}],"phase":"x",
  * "question":"Why?'`): a '"' closed by a '\'' is a quote mix-up, and its
@@ -1568,6 +1584,10 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
                                 ? swallowed_member(p, q, content, p->i) : SIZE_MAX;
                 if (sw != SIZE_MAX)
                     return swallow_fail(p, sw, open, open_line, open_bol);
+                if (inner && !is_key && (q == Q_DOUBLE || q == Q_SINGLE) && quoted_key_within(p, q, content, p->i))
+                    jl_note(p, MF_RULE_JSON_INNER_QUOTE, open_line,
+                            "kept a quoted key with no comma before it inside a string (guessed that \"%.*s\" is "
+                            "one string, not a member after it)", (int)(b->len < 48 ? b->len : 48), b->s ? b->s : "");
                 if (q == Q_BACKTICK && c != '`')
                     jl_note(p, MF_RULE_JSON_TEMPLATE_LITERAL, p->line, "an acute accent closed the backtick string");
                 jl_advance_n(p, cl);

@@ -1206,7 +1206,7 @@ static bool input_holds_string(const char *raw, size_t rn, const char *s, size_t
  * the start of s (its first 48 bytes) after the rule's "guessed that". */
 static bool kept_whole(const mf_result *r, const char *s, size_t sn)
 {
-    static const char *const rules[] = {"yaml.quoted-fragment", "yaml.item-colon"};
+    static const char *const rules[] = {"yaml.quoted-fragment", "yaml.item-colon", "json.inner-quote"};
     size_t k = sn < 48 ? sn : 48;
     for (size_t i = 0; k && i < r->warnings.count; i++) {
         const mf_warning *w = &r->warnings.items[i];

@@ -861,6 +861,22 @@ static void test_structure_kept_whole(void **state)
     mf_warnings_add(&r->warnings, "yaml.unclosed-quote", 3, "guessed that \"Which DB?\"\x15 is one string");
     assert_int_equal(mf_oracle_structure(&in, &v), 1);  /* not a rule that keeps a value whole */
     mf_result_free(r);
+
+    /* run 57: json.inner-quote kept a quoted key with no comma before it inside a string */
+    const char *json = "{\"story_id\": \"US-4\", \"tasks\": [\n  {\"task_id\": \"T-4: \"echo ${ \"description\": \"tab\"},\n"
+                       "  {\"task_id\": \"T-5\", \"description\": \"Test it\"}]}";
+    const char *jv = "{\"story_id\":\"US-4\",\"tasks\":[{\"task_id\":\"T-4: \\\"echo ${ \\\"description\\\": \\\"tab\"},"
+                     "{\"task_id\":\"T-5\",\"description\":\"Test it\"}]}";
+    r = fake(json, jv);
+    in = (mf_oracle_input){mf_profiles_get("generic_json"), NULL, json, strlen(json), r, NULL, MF_EXPECT_RAW, NULL};
+    mf_warnings_add(&r->warnings, "json.inner-quote", 1, "unescaped inner quote escaped");
+    assert_int_equal(mf_oracle_structure(&in, &v), 1);
+    mf_warnings_add(&r->warnings, "json.inner-quote", 1,
+                    "kept a quoted key with no comma before it inside a string (guessed that "
+                    "\"T-4: \"echo ${ \"description\": \"tab\" is one string, not a member after it)");
+    if (mf_oracle_structure(&in, &v))
+        fail_msg("a JSON string kept whole on purpose: %s", v.detail);
+    mf_result_free(r);
 }
 
 /* session 7 run 7 (prof1) 6cd37652: a '|' inside a plain scalar (`LT-|-142`) is no
