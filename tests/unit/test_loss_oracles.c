@@ -208,6 +208,20 @@ static int conserved_with(const char *profile, const char *rule, const char *msg
 
 static const char concat_msg[] = "strings joined by '+' concatenated into one string";
 
+/* run 57: a bare word `\u7777...6` that json.bare-word keeps as text (JSON
+ * decodes escapes only in strings) is conserved; a word lost is not. */
+static void test_bare_word_escape_kept(void **state)
+{
+    (void)state;
+    mf_verdict v;
+    const char *msg = "unquoted text '\\u7777777777777776' read as a string";
+    if (conserved_with("generic_json", "json.bare-word", msg, "[\\u7777777777777776, keep]",
+                       "[\"\\\\u7777777777777776\", \"keep\"]", &v))
+        fail_msg("a bare word's escape kept as text: %s", v.detail);
+    assert_int_equal(conserved_with("generic_json", "json.bare-word", msg, "[\\u7777777777777776, keep]",
+                                    "[\"\\\\u7777777777777776\"]", &v), 1);
+}
+
 /* Strings joined by '+' across a line break ("...400"+ / "c") glue the
  * operand's word onto the last one: json.string-concat names that. */
 static void test_concat_across_lines(void **state)
@@ -1353,6 +1367,7 @@ int main(void)
         cmocka_unit_test(test_artifact_markdown_fence_language),
         cmocka_unit_test(test_differential), cmocka_unit_test(test_structure_kept_whole), cmocka_unit_test(test_reserved_indicator_value),
         cmocka_unit_test(test_structure_block_body_line),
+        cmocka_unit_test(test_bare_word_escape_kept),
         cmocka_unit_test(test_structure_inspiration_label_body),
         cmocka_unit_test(test_session7_prof1_plain_bar), cmocka_unit_test(test_session7_prof1_glued_block_header),
         cmocka_unit_test(test_session8_json_concat_smart_quotes),
