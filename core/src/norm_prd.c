@@ -1,8 +1,9 @@
 /* norm_prd.c - the "prd" normalizer (seed 000, "PRD Artifact").
  *
- *   status          draft | approved (case-insensitive); anything else -> draft
- *   schema_version  a positive integer; anything else -> 1 (an integral 2.0 -> 2)
- *   ticket_id       missing or different from the context's ticket_id -> runtime value
+ *   status          draft | approved (case-insensitive); any other scalar -> draft
+ *                   (a mapping or list under status is left to the schema)
+ *   schema_version  a positive integer; any other scalar -> 1 (an integral 2.0 -> 2)
+ *   ticket_id       missing or a scalar other than the context's ticket_id -> runtime value
  *                   (without a runtime ticket id a present one is kept)
  *   source_interview.content_sha256  -> the context's interview_sha256 when given
  *                   and a sha256 (64 lowercase hex digits, the schema's pattern);
@@ -27,7 +28,9 @@ static int warn_oom(mf_error *err)
 static int status(json_t *root, mf_warnings *w)
 {
     json_t *st = json_object_get(root, "status");
-    if (!st)
+    /* a mapping or list under status holds data no status word can stand for (`status:` over the
+     * lines of `product:`, run 57): the schema rejects it rather than the rule dropping it */
+    if (!st || json_is_object(st) || json_is_array(st))
         return 0;
     const char *s = json_string_value(st);
     char *low = s ? mf_norm_lower_trim(s) : NULL;
@@ -46,8 +49,8 @@ static int status(json_t *root, mf_warnings *w)
 static int schema_version(json_t *root, mf_warnings *w)
 {
     json_t *v = json_object_get(root, "schema_version");
-    if (!v || (json_is_integer(v) && json_integer_value(v) > 0))
-        return 0;
+    if (!v || (json_is_integer(v) && json_integer_value(v) > 0) || json_is_object(v) || json_is_array(v))
+        return 0;                       /* a mapping or list is data: the schema rejects it */
     long long n = 1;
     if (json_is_real(v)) {
         double d = json_real_value(v);
@@ -71,8 +74,8 @@ static int ticket_id(json_t *root, const char *ticket, mf_warnings *w)
         json_object_set_new(root, "ticket_id", json_string(ticket));
         return mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Filled missing ticket_id from runtime context.");
     }
-    if (json_is_string(t) && strcmp(json_string_value(t), ticket) == 0)
-        return 0;
+    if ((json_is_string(t) && strcmp(json_string_value(t), ticket) == 0) || json_is_object(t) || json_is_array(t))
+        return 0;                       /* a mapping or list is data: the schema rejects it */
     char *old = mf_norm_show(t);
     int rc = mf_warnings_add(w, MF_RULE_ID(NORM_TICKET_ID), 0, "Canonicalized ticket_id from `%s` to `%s`.", old, ticket);
     free(old);
