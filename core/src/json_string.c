@@ -1277,6 +1277,25 @@ static bool quoted_key_within(const jp *p, int q, size_t content, size_t close)
     return false;
 }
 
+/* Does the line after the line break at k open with the key's closing quote
+ * and its ':' (`"key_1` then a line `": 1`)? */
+static bool key_closes_next_line(const jp *p, size_t k)
+{
+    k++;
+    while (k < p->n && (at(p, k) == ' ' || at(p, k) == '\t' || at(p, k) == '\r'))
+        k++;
+    return at(p, k) == '"' && at(p, jl_past_spaces(p, k + 1)) == ':';
+}
+
+/* Is the input from k on blank (the input's final line breaks)? */
+static bool only_blanks_after(const jp *p, size_t k)
+{
+    for (; k < p->n; k++)
+        if (!is_ws(at(p, k)))
+            return false;
+    return true;
+}
+
 /* Does [content, e) hold an odd number of unescaped double quotes? In a
  * single-quoted string that is JSON text left open (`'[{"id":"a"}],"phase":"x",
  * "question":"Why?'`): a '"' closed by a '\'' is a quote mix-up, and its
@@ -1753,6 +1772,12 @@ int jl_parse_string(jp *p, int q, bool is_key, mf_buf *b, bool *cut)
             ctrl_at = p->i;
             ctrl_line = p->line;
             ctrl_c = c;
+        }
+        if (c == '\n' && is_key && !only_blanks_after(p, p->i) && !key_closes_next_line(p, p->i)) {
+            /* `"task` + the lines below: a key is one line (but `"key_1` + a line `":` keeps its break) */
+            p->i = open, p->line = open_line, p->bol = open_bol;
+            return jl_fail(p, "a key runs over a line break (its closing quote missing?) is not repaired: "
+                              "it would take the lines below it");
         }
         if (mf_buf_putc(b, (char)c)) return jl_fail(p, "out of memory");
         jl_advance(p);
