@@ -1172,6 +1172,15 @@ static bool quote_before(const jp *p, size_t content, size_t k)
  * opened (one-line JSON text `{"a": 1, "b": 2}` is data, but not when that
  * text never closes)? Then the reading swallowed members. Returns that
  * quote's offset, or SIZE_MAX. */
+/* Is offset m, past the blanks before it, at the start of a line inside the
+ * string content starting at content? */
+static bool line_start_at(const jp *p, size_t content, size_t m)
+{
+    while (m > content && (at(p, m - 1) == ' ' || at(p, m - 1) == '\t'))
+        m--;
+    return m > content && at(p, m - 1) == '\n';
+}
+
 /* Does an escaped line break `\n` (not itself an escaped backslash then 'n')
  * end at a, within the string content starting at content? A key after it
  * starts a line of the text just as after a raw line break. */
@@ -1203,8 +1212,9 @@ static size_t swallowed_member(const jp *p, int q, size_t content, size_t close)
         int c = s[m];
         if (c == '\\') {
             /* `", \"expected": "x"`: a member after a comma whose key's first quote is escaped */
-            if (braces == 0 && at(p, m + 1) == '"' && quote_comma_before(p, content, m) && jl_key_at(p, m + 1))
-                return m;
+            if (braces == 0 && at(p, m + 1) == '"' &&
+                (quote_comma_before(p, content, m) || line_start_at(p, content, m)) && jl_key_at(p, m + 1))
+                return m;               /* or at the start of a line (`"constitution.md,` + `\"content": "x"`) */
             m++;
             continue;
         }
