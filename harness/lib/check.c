@@ -4,6 +4,7 @@
  * structured: decode -> render -> ground truth from the clean artifact ->
  * mf_repair(raw) -> every oracle under the case's contract. raw: mf_repair
  * -> the oracles that need no ground truth. */
+#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,4 +403,9 @@ void mf_check_line(const mf_check *k, int oracle, char *out, size_t n)
     const char *ops = meta ? k->meta_ops : k->ops, *rules = meta ? k->meta_rules : k->rules;
     snprintf(out, n, "malform-oracle: %s profile=%s ops=%s rules=%s: %s", mf_oracle_name((mf_oracle_id)oracle),
              k->profile ? k->profile->name : "?", ops ? ops : "-", rules ? rules : "-", detail);
+}
+
+bool mf_fuzz_spliced_case(const void *data, size_t size)
+{
+    return size > 1 && memmem((const char *)data + 1, size - 1, "\nmalform-case ", 14) != NULL;
 }

@@ -89,6 +89,10 @@ void mf_stats_maybe_dump(void);
  * the engine saves the input. With MALFORM_ORACLE_ABORT=0 in the
  * environment it returns instead (benchmarks that must keep running). */
 void mf_fuzz_fail(const mf_check *k);
+/* Is data two case files glued together (a second "malform-case" header
+ * line)? AFL's splice stage makes such inputs; no model writes one, so the
+ * structured target skips them. */
+bool mf_fuzz_spliced_case(const void *data, size_t size);
 /* What a fuzz target does with a failed check of data (the exact bytes it
  * consumed): with $MALFORM_FINDINGS_DIR set, record it once per signature
  * (finding.h) and return; a signature open in corpus/regression is only

@@ -241,10 +241,24 @@ static void test_target_records_or_aborts(void **state)
     mf_check_free(&k);
 }
 
+/* AFL's splice of two case files (a second header line) is skipped by the
+ * structured target; one case, or a header word inside a line, is not. */
+static void test_spliced_case(void **state)
+{
+    (void)state;
+    const char *one = "malform-case 1\nprofile: prd\n---\ntitle: malform-case 1\n";
+    const char *two = "malform-case 1\nprofile: prd\n---\ntitle: x-malform-case 1\nprofile: beads\n---\na: b\n";
+    const char *spliced = "malform-case 1\nprofile: prd\n---\n\"task\nmalform-case 1\nprofile: beads\n---\n";
+    assert_false(mf_fuzz_spliced_case(one, strlen(one)));
+    assert_false(mf_fuzz_spliced_case(two, strlen(two)));
+    assert_true(mf_fuzz_spliced_case(spliced, strlen(spliced)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signature_matches_lifecycle),
+        cmocka_unit_test(test_spliced_case),
         cmocka_unit_test_setup_teardown(test_write_once, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_write_pipeline_fields, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_known_is_counted, setup_dir, teardown_dir),
