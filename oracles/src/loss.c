@@ -152,10 +152,14 @@ static int bag_text(bag *b, const char *s, size_t n)
     return 0;
 }
 
+static size_t unescape(char *s, size_t n, bool yaml);
+
 /* The words of an output string (or key). A string that keeps backslash
  * escapes as text (JSON inside a YAML block scalar, a complex key written as
- * JSON) also counts the words its escapes would separate: the input side may
- * read "\\nimport" as a line break, then "import". */
+ * JSON, a bare word `\\u7777` json.bare-word kept) also counts the words its
+ * escapes would separate and the text they would decode to: the input side
+ * may read "\\nimport" as a line break, then "import", and decodes escapes
+ * outside strings too (run 57). */
 static int bag_string(bag *b, const char *s, size_t n)
 {
     if (bag_text(b, s, n) < 0)
@@ -170,11 +174,11 @@ static int bag_string(bag *b, const char *s, size_t n)
         if (t[i] == '\\' && isalpha((unsigned char)t[i + 1]))
             t[i] = t[i + 1] = ' ';
     int rc = bag_text(b, t, n);
+    memcpy(t, s, n + 1);
+    rc = rc < 0 ? rc : bag_text(b, t, unescape(t, n, false));
     free(t);
     return rc;
 }
-
-static size_t unescape(char *s, size_t n, bool yaml);
 
 static int bag_value(bag *b, const json_t *v, int d)
 {
@@ -202,23 +206,8 @@ static int bag_value(bag *b, const json_t *v, int d)
                 return -1;
         return 0;
     }
-    if (json_is_string(v)) {
-        const char *t = json_string_value(v);
-        size_t n = json_string_length(v);
-        if (bag_string(b, t, n) < 0)
-            return -1;
-        if (!memchr(t, '\\', n))
-            return 0;
-        /* a bare word `\u7777` kept as text (json.bare-word): the parsed text's reading decodes
-         * escapes outside strings too, so the kept text counts with its escapes read (run 57) */
-        char *u = malloc(n + 1);
-        if (!u)
-            return -1;
-        memcpy(u, t, n);
-        int rc = bag_string(b, u, unescape(u, n, false));
-        free(u);
-        return rc;
-    }
+    if (json_is_string(v))
+        return bag_string(b, json_string_value(v), json_string_length(v));
     if (json_is_number(v)) {
         char t[64];
         if (json_is_integer(v))
