@@ -1478,6 +1478,24 @@ static bool outer_key_after(const mt_lines *ls, size_t j)
 }
 
 /* Item i holds a block scalar and has a later sibling (the seed's trigger). */
+/* Does the item whose dash line is j hold a line that opens with a dash glued
+ * to a word (`-iatus: done`)? yaml.dash-space reads such a line before the
+ * drift is repaired, against the drifted dash's column, and there it is a
+ * list item where the clean text had a key (run 59 56c4ff9b). */
+static bool glued_dash_in_item(const mt_lines *ls, size_t j)
+{
+    for (size_t k = j + 1; k < ls->n; k++) {
+        const mt_line *l = &ls->v[k];
+        if (l->blank || l->comment || l->block_body)
+            continue;
+        if (l->indent <= ls->v[j].indent)
+            return false;
+        if (l->s[l->indent] == '-' && l->indent + 1 < l->len && isalpha((unsigned char)l->s[l->indent + 1]))
+            return true;
+    }
+    return false;
+}
+
 static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
 {
     (void)ctx;
@@ -1487,7 +1505,8 @@ static bool s_drift(const mt_lines *ls, size_t i, const mf_op_ctx *ctx)
     bool block = false;
     for (size_t k = i; j && k < j; k++)
         block |= !ls->v[k].block_body && mt_line_block_indicator(&ls->v[k]);
-    return j && block && !props_off_column(ls, j) && !outer_key_after(ls, j) && drifts(ls, i, j) != 0;
+    return j && block && !props_off_column(ls, j) && !outer_key_after(ls, j) && !glued_dash_in_item(ls, j) &&
+           drifts(ls, i, j) != 0;
 }
 
 /* Shift the dash line of the next sibling by 1-3 spaces (drifts); its properties stay. */

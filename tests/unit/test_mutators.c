@@ -2409,6 +2409,29 @@ static void test_prose_before_indented_text(void **state)
     }
 }
 
+/* run 59 56c4ff9b: yaml.sequence-indent-drift moves no dash of an item that
+ * holds a line with a dash glued to a word (`-iatus: done`, a key of the
+ * clean text), which yaml.dash-space reads against the drifted column. */
+static void test_drift_item_with_glued_dash(void **state)
+{
+    (void)state;
+    bool drifted = false;
+    for (int seed = 1; seed < 16; seed++) {
+        char text[400], *raw = NULL;
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n"
+                 "---\nsteps:\n  - id: S1\n    notes: |-\n      run make\n  - id: S2\n    -iatus: done\n", seed);
+        contract_of(text, &raw);
+        assert_non_null(strstr(raw, "\n  - id: S2\n"));
+        free(raw);
+        snprintf(text, sizeof text, "malform-case 1\nprofile: generic_yaml\nop: yaml.sequence-indent-drift seed=%d\n"
+                 "---\nsteps:\n  - id: S1\n    notes: |-\n      run make\n  - id: S2\n    status: done\n", seed);
+        contract_of(text, &raw);
+        drifted |= strstr(raw, "\n  - id: S2\n") == NULL;
+        free(raw);
+    }
+    assert_true(drifted);
+}
+
 /* session 8 run 8 (prof): norm.phase-out-of-order compares question ids as norm.question-id
  * reads them, so it moves no question before another spelling of its id (q1 before Q01:
  * renumbering would call the other one the duplicate, 072094ee, 9a8dba6a);
@@ -3589,6 +3612,7 @@ int main(void)
         cmocka_unit_test(test_cand_reasoning),     cmocka_unit_test(test_session7_prof2_sites),
         cmocka_unit_test(test_session8_json_sites),
         cmocka_unit_test(test_session8_prof_sites),
+        cmocka_unit_test(test_drift_item_with_glued_dash),
         cmocka_unit_test(test_prose_before_indented_text),
         cmocka_unit_test(test_xml_tags_scalar_behind_noise),
         cmocka_unit_test(test_python_tuple_scalars_only),
